@@ -1,0 +1,21 @@
+"""majiang: Hubei Kawuxing (卡五星) and Sichuan blood-battle (血战到底) mahjong.
+
+The core (tiles, hands, analysis, rules, scoring) uses only the standard library.
+
+>>> from majiang import Hand, shanten, waits
+>>> [str(t) for t in waits(Hand.parse("2345p555s789s6z6z6z"), "kawuxing")]
+['2p', '5p']
+"""
+
+from .analysis import discard_advice, is_winning, readings, shanten, waits
+from .errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
+from .hand import Hand, Meld, MeldKind
+from .tiles import Tile, format_tiles, parse_tiles
+from .variants import KAWUXING, SICHUAN, Variant, get_variant
+
+__version__ = "0.1.0"
+__all__ = [
+    "Hand", "HandError", "IllegalActionError", "KAWUXING", "MajiangError", "Meld", "MeldKind",
+    "RulesError", "SICHUAN", "Tile", "TileError", "Variant", "discard_advice", "format_tiles",
+    "get_variant", "is_winning", "parse_tiles", "readings", "shanten", "waits",
+]

@@ -1,0 +1,25 @@
+"""Typed errors. Every one is a ``ValueError`` so callers can catch bad input in one place.
+
+>>> issubclass(TileError, ValueError), issubclass(IllegalActionError, ValueError)
+(True, True)
+"""
+
+
+class MajiangError(ValueError):
+    """Base class of every error this package raises on bad input."""
+
+
+class TileError(MajiangError):
+    """A tile string, tile name or tile count is malformed or impossible."""
+
+
+class HandError(MajiangError):
+    """A hand cannot be analysed: wrong tile count, too many melds, tiles outside the variant."""
+
+
+class RulesError(MajiangError):
+    """An unknown preset or option, or an impossible combination of options."""
+
+
+class IllegalActionError(MajiangError):
+    """An action that the rules do not allow at this point of the game (state is unchanged)."""
