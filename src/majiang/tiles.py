@@ -38,6 +38,7 @@ _NUMERALS = "一二三四五六七八九"
 _DRAGON_ZH = {5: "白", 6: "发", 7: "中"}
 _DRAGON_EN = {5: "white dragon", 6: "green dragon", 7: "red dragon"}
 NUM_KINDS = 30
+_SUIT_OF = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 3
 
 
 class Tile(int):
@@ -63,7 +64,7 @@ class Tile(int):
 
     @property
     def suit(self) -> str:
-        return SUITS[min(int(self) // 9, 3)]
+        return _SUIT_OF[self]
 
     @property
     def rank(self) -> int:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .errors import RulesError
@@ -25,11 +26,11 @@ class Variant:
     players: int
     two_suit_rule: bool  # Sichuan: a win holds at most two suits and never the void suit
 
-    @property
+    @functools.cached_property
     def kinds(self) -> tuple[Tile, ...]:
         return tuple(t for t in ALL_TILES if (t.suit in self.suits) or (self.dragons and t.is_honour))
 
-    @property
+    @functools.cached_property
     def kind_set(self) -> frozenset[int]:
         return frozenset(int(t) for t in self.kinds)
 
