@@ -1,7 +1,129 @@
-"""Subcommands about playing and scoring: score, simulate, play, replay."""
+"""Subcommands about scoring and playing: score, simulate, play, replay."""
 
 from __future__ import annotations
+
+import json
+import sys
+
+from .errors import MajiangError, RulesError
+from .hand import Hand
+from .rules import PRESETS, load_rules_file, rules_for
+from .tiles import Tile
+
+
+def add_rules_options(p, variant_required: bool = True) -> None:
+    p.add_argument("--variant", required=variant_required, choices=["kawuxing", "sichuan"])
+    p.add_argument("--preset", metavar="NAME",
+                   help="rules preset: " + "; ".join(f"{v}: {', '.join(ps)}" for v, ps in PRESETS.items()))
+    p.add_argument("--rules", metavar="FILE", help="a TOML or JSON file of option = value overrides")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                   help="override one rules option (see docs/RULES.md); repeatable")
+
+
+def rules_from_args(args):
+    overrides = {}
+    preset = args.preset
+    if getattr(args, "rules", None):
+        data = load_rules_file(args.rules)
+        preset = preset or data.pop("preset", None)
+        data.pop("variant", None)
+        overrides.update(data)
+    for item in args.option:
+        if "=" not in item:
+            raise RulesError(f"--option needs NAME=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        overrides[k.strip().replace("-", "_")] = v.strip()
+    return rules_for(args.variant, preset, **overrides)
+
+
+# ---------------------------------------------------------------------------------------------
+# score
+
+
+def cmd_score(args) -> int:
+    from .cli import UsageError, _melds
+    from .scoring import WinContext, score
+
+    rules = rules_from_args(args)
+    kawuxing = args.variant == "kawuxing"
+    if kawuxing and (args.void or args.heavenly or args.earthly):
+        raise UsageError("--void, --heavenly and --earthly are Sichuan options")
+    if not kawuxing and args.liangdao:
+        raise UsageError("--liangdao (亮倒) is a Kawuxing option")
+    if args.robbed_kong and args.tsumo:
+        raise UsageError("--robbed-kong is a win on another player's kong tile, not a self-draw")
+    if args.robbed_kong and args.after_kong:
+        raise UsageError("--robbed-kong and --after-kong cannot both hold")
+    if args.heavenly and args.earthly:
+        raise UsageError("--heavenly and --earthly cannot both hold")
+    if (args.heavenly or args.earthly) and not args.tsumo:
+        raise UsageError("天胡/地胡 (--heavenly/--earthly) are self-drawn: add --tsumo")
+    hand = Hand.parse(args.hand, _melds(args))
+    win = Tile.parse(args.win)
+    if kawuxing:
+        from .kawuxing import variant_for
+        variant = variant_for(rules)
+    else:
+        from .variants import SICHUAN as variant
+    hand.check(variant, sizes=(1,))
+    hand.add(win).check(variant, sizes=(2,))  # the winning tile must exist (no fifth copy) and belong
+    ctx = WinContext(self_draw=args.tsumo, kong_chain=1 if args.after_kong else 0,
+                     robbed_kong=args.robbed_kong, last_tile=args.last_tile,
+                     declared=bool(args.liangdao), heavenly=args.heavenly, earthly=args.earthly,
+                     void=args.void)
+    result = score(hand, win, ctx, rules)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    if not result.win:
+        print(f"{hand} + {win}: not a win under {rules.variant}/{rules.preset}")
+        return 0
+    print(f"{hand} + {win} ({win.chinese})  [{rules.variant}/{rules.preset}]")
+    for f in result.fans:
+        val = f"×{f.value}" if kawuxing else f"{f.value} 番"
+        count = f" ({f.count})" if f.count > 1 else ""
+        print(f"  {f.name:<6} {f.english:<44} {val}{count}")
+    if kawuxing:
+        cap = f" (capped from {result.uncapped})" if result.uncapped != result.multiplier else ""
+        print(f"multiplier ×{result.multiplier}{cap}: each payer pays {result.multiplier} × base")
+    else:
+        cap = f" (capped from {result.uncapped})" if result.uncapped != result.fan else ""
+        print(f"{result.fan} 番{cap} = ×{result.multiplier}")
+    return 0
 
 
 def register(sub) -> None:
     """Add the game subcommands to the ``majiang`` parser."""
+    from .cli import _add_meld_options
+
+    p = sub.add_parser("score", help="what a winning hand is worth",
+                       description="Score a win. HAND is the concealed tiles before the winning tile "
+                       "(3n+1 of them); melds come from --pong/--kong/--concealed-kong.")
+    p.add_argument("hand", metavar="HAND")
+    p.add_argument("--win", required=True, metavar="TILE", help="the winning tile")
+    _add_meld_options(p)
+    p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit")
+    p.add_argument("--tsumo", action="store_true", help="self-drawn (自摸); otherwise won on a discard")
+    p.add_argument("--liangdao", action="store_true", help="Kawuxing: the winner had declared 亮倒")
+    p.add_argument("--after-kong", action="store_true",
+                   help="with --tsumo: 杠上开花 (kong replacement); without: 杠上炮 (discard after a kong)")
+    p.add_argument("--robbed-kong", action="store_true", help="抢杠: won on a tile added to a kong")
+    p.add_argument("--last-tile", action="store_true", help="won on the last tile (海底)")
+    p.add_argument("--heavenly", action="store_true", help="Sichuan 天胡: dealer wins on the deal")
+    p.add_argument("--earthly", action="store_true", help="Sichuan 地胡: non-dealer wins on the first draw")
+    add_rules_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_score)
+
+    try:
+        from . import cli_play
+    except ImportError:  # pragma: no cover - during early development
+        return
+    cli_play.register(sub)
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+__all__ = ["register", "rules_from_args", "add_rules_options", "MajiangError"]

@@ -1,0 +1,157 @@
+"""卡五星 Kawuxing: the fan table (番型, multiplied together) and what differs in settlement.
+
+Value = base × the product of every fan that applies, over the reading that pays most, then
+capped by ``rules.cap``. 屁胡 (×1) is listed only when nothing else applies.
+
+>>> from majiang.hand import Hand, Meld
+>>> from majiang.rules import rules_for
+>>> from majiang.scoring import WinContext
+>>> r = rules_for("kawuxing")
+>>> def fans(h, w, melds=(), **ctx):
+...     s = score_win(Hand.parse(h, list(melds)), Tile.parse(w), WinContext(**ctx), r)
+...     return [(f.name, f.value) for f in s.fans], s.multiplier
+>>> fans("1122334456677p", "5p")  # 清一色 × 七对: 七对 never with 卡五星
+([('清一色', 4), ('七对', 4)], 16)
+>>> fans("1122334455566p", "5p")  # 清一色 × 卡五星 × 暗四归 = 32 (= 清一色 × 龙七对)
+([('清一色', 4), ('卡五星', 2), ('暗四归', 4)], 32)
+>>> fans("4556p123s789s555z", "5p")
+([('卡五星', 2)], 2)
+>>> fans("3455p123s789s555z", "5p")  # a 5 that does not sit between 4 and 6
+([('屁胡', 1)], 1)
+"""
+
+from __future__ import annotations
+
+from .analysis import Reading, is_winning, readings
+from .hand import Hand, MeldKind
+from .scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
+from .tiles import Tile
+from .variants import KAWUXING, Variant
+
+DRAGONS = (27, 28, 29)
+
+FAN_NAMES = {  # Chinese name: (English, multiplier)
+    "屁胡": ("plain win", 1),
+    "碰碰胡": ("all triplets", 2),
+    "明四归": ("fourth of an own pong", 2),
+    "暗四归": ("fourth of a concealed three", 4),
+    "七对": ("seven pairs", 4),
+    "龙七对": ("seven pairs with a four", 8),
+    "双龙七对": ("seven pairs with two fours", 16),
+    "三龙七对": ("seven pairs with three fours", 32),
+    "小三元": ("little three dragons", 4),
+    "大三元": ("big three dragons", 8),
+    "清一色": ("one suit", 4),
+    "卡五星": ("five between four and six", 2),
+    "手抓一": ("single tile after four melds", 4),
+    "杠上开花": ("win on a kong replacement", 2),
+    "杠上炮": ("win on the discard after a kong", 2),
+    "抢杠": ("robbing a kong", 2),
+    "海底捞": ("self-draw on the last tile", 2),
+    "海底炮": ("win on the last discard", 2),
+    "亮倒": ("declared ready (亮倒)", 2),
+}
+
+
+def variant_for(rules) -> Variant:
+    return KAWUXING if rules.suits == "ps" else KAWUXING.with_suits(rules.suits)
+
+
+def _fan(name: str, value: int | None = None) -> Fan:
+    english, default = FAN_NAMES[name]
+    return Fan(name, english, default if value is None else value)
+
+
+def _reading_fans(hand: Hand, full: Hand, win: Tile, reading: Reading, rules) -> list[Fan]:
+    """Fans that depend on how the tiles are read (the pattern), for one reading."""
+    fans: list[Fan] = []
+    counts = full.counts
+    all_counts = full.all_counts()
+    suits = {t.suit for t in full.tiles} | {m.tile.suit for m in full.melds}
+    one_suit = len(suits) == 1 and "z" not in suits
+    if one_suit:
+        fans.append(_fan("清一色"))
+    if reading.seven_pairs:
+        fours = sum(1 for c in counts if c == 4)
+        fans.append(_fan(("七对", "龙七对", "双龙七对", "三龙七对")[fours]))
+        return fans
+    triplet_tiles = [t for kind, t in reading.sets if kind == "triplet"] + [m.tile for m in full.melds]
+    if all(kind == "triplet" for kind, _ in reading.sets):
+        fans.append(_fan("碰碰胡"))
+    dragon_triplets = sum(1 for t in triplet_tiles if t in DRAGONS)
+    big_hand = one_suit
+    if dragon_triplets == 3:
+        fans.append(_fan("大三元"))
+        big_hand = True
+    elif dragon_triplets == 2 and reading.pair in DRAGONS:
+        fans.append(_fan("小三元"))
+        big_hand = True
+    if win.rank == 5 and not win.is_honour and ("sequence", Tile(int(win) - 1)) in reading.sets:
+        fans.append(_fan("卡五星"))
+    if len(full.melds) == 4:
+        fans.append(_fan("手抓一", rules.shouzhuayi))
+    # 四归: the winning tile as a fourth always counts; other fours kept in hand by the option.
+    pongs = {int(m.tile) for m in full.melds if m.kind is MeldKind.PONG}
+    if int(win) in pongs:
+        fans.append(_fan("明四归"))
+    elif hand.counts[win] == 3:
+        fans.append(_fan("暗四归"))
+    if rules.sigui == "full" or (rules.sigui == "half" and big_hand):
+        for k in range(30):
+            if k == win:
+                continue
+            if counts[k] == 4:
+                fans.append(_fan("暗四归"))
+            elif k in pongs and counts[k] == 1:
+                fans.append(_fan("明四归"))
+    del all_counts
+    return fans
+
+
+def _situation_fans(ctx: WinContext, rules) -> list[Fan]:
+    fans = []
+    if ctx.after_kong and ctx.self_draw:
+        fans.append(_fan("杠上开花", 2 ** ctx.kong_chain))
+    elif ctx.after_kong:
+        fans.append(_fan("杠上炮"))
+    if ctx.robbed_kong:
+        fans.append(_fan("抢杠"))
+    if ctx.last_tile and rules.haidi != "none":
+        if ctx.self_draw:
+            fans.append(_fan("海底捞"))
+        elif rules.haidi == "both":
+            fans.append(_fan("海底炮"))
+    if ctx.declared:
+        fans.append(_fan("亮倒"))
+    return fans
+
+
+def _product(fans) -> int:
+    out = 1
+    for f in fans:
+        out *= f.value
+    return out
+
+
+def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
+    """Score ``hand`` (concealed tiles before the win, with melds) completed by ``win``."""
+    variant = variant_for(rules)
+    full = hand.add(win)
+    if not is_winning(full, variant):
+        return NO_WIN_KAWUXING
+    situation = _situation_fans(ctx, rules)
+    best: list[Fan] | None = None
+    best_value = 0
+    for reading in readings(full, variant):
+        fans = _reading_fans(hand, full, win, reading, rules) + situation
+        value = _product(fans)
+        if value > best_value:
+            best, best_value = fans, value
+    assert best is not None
+    if not best:
+        best = [_fan("屁胡")]
+    merged = merge_fans(best, multiplicative=True)
+    capped = best_value if rules.cap is None else min(best_value, rules.cap)
+    if not ctx.self_draw and best_value < rules.min_ron_multiplier:
+        return NO_WIN_KAWUXING  # 屁胡只能自摸 and the like: too small to win on a discard
+    return Score(True, "kawuxing", merged, multiplier=capped, uncapped=best_value)

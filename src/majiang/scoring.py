@@ -1,0 +1,99 @@
+"""What a win is worth: the shared types, and ``score`` dispatching to the variant's fan table.
+
+>>> from majiang.hand import Hand
+>>> from majiang.rules import rules_for
+>>> s = score(Hand.parse("4688p123s789s555z"), "5p", WinContext(self_draw=True), rules_for("kawuxing"))
+>>> [(f.name, f.value) for f in s.fans], s.multiplier
+([('卡五星', 2)], 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .hand import Hand
+from .tiles import Tile
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the hand was won (everything a fan may depend on besides the tiles)."""
+
+    self_draw: bool = False
+    kong_chain: int = 0  # 0: not after a kong; 1: 杠上开花/杠上炮; 2: 杠上杠 …
+    robbed_kong: bool = False  # 抢杠
+    last_tile: bool = False  # won on the wall's last tile (海底)
+    declared: bool = False  # Kawuxing 亮倒 by the winner
+    heavenly: bool = False  # 天胡: dealer wins on the deal
+    earthly: bool = False  # 地胡: non-dealer wins on the first draw
+    void: str | None = None  # Sichuan 定缺
+
+    @property
+    def after_kong(self) -> bool:
+        return self.kong_chain > 0
+
+
+@dataclass(frozen=True)
+class Fan:
+    name: str  # the Chinese name the rules notes use
+    english: str
+    value: int  # Kawuxing: a multiplier; Sichuan: 番 (fan)
+    count: int = 1
+
+    def to_json(self, variant: str) -> dict:
+        d: dict = {"name": self.name}
+        if variant == "kawuxing":
+            d["multiplier"] = self.value
+        else:
+            d["fan"] = self.value
+        if self.count != 1 or self.name == "根":
+            d["count"] = self.count
+        d["english"] = self.english
+        return d
+
+
+@dataclass(frozen=True)
+class Score:
+    win: bool
+    variant: str
+    fans: tuple[Fan, ...] = field(default=())
+    fan: int = 0  # Sichuan: total 番 after the cap
+    multiplier: int = 0  # what each payer pays, in units of the base (before bonuses)
+    uncapped: int = 0  # multiplier (Kawuxing) or fan (Sichuan) before any cap
+
+    def to_json(self) -> dict:
+        if not self.win:
+            return {"win": False}
+        d: dict = {"win": True, "fans": [f.to_json(self.variant) for f in self.fans]}
+        if self.variant == "sichuan":
+            d["fan"] = self.fan
+        d["multiplier"] = self.multiplier
+        return d
+
+
+NO_WIN_KAWUXING = Score(False, "kawuxing")
+NO_WIN_SICHUAN = Score(False, "sichuan")
+
+
+def score(hand: Hand, win_tile: Tile | str | int, context: WinContext, rules) -> Score:
+    """Score a win: ``hand`` is the concealed part before the winning tile, with its melds."""
+    if isinstance(win_tile, str):
+        win_tile = Tile.parse(win_tile)
+    if rules.variant == "kawuxing":
+        from .kawuxing import score_win
+    else:
+        from .sichuan import score_win
+    return score_win(hand, Tile(int(win_tile)), context, rules)
+
+
+def merge_fans(fans: list[Fan], multiplicative: bool) -> tuple[Fan, ...]:
+    """One entry per name: repeated fans fold into a count (values multiply or add)."""
+    out: dict[str, Fan] = {}
+    for f in fans:
+        if f.name in out:
+            old = out[f.name]
+            value = old.value * f.value if multiplicative else old.value + f.value
+            out[f.name] = Fan(f.name, f.english, value, old.count + f.count)
+        else:
+            out[f.name] = f
+    return tuple(out.values())
