@@ -130,6 +130,14 @@ def _honour_key(c) -> int:
     return (c[27] * 5 + c[28]) * 5 + c[29]
 
 
+# (tiles added at this kind, sequences started here, sets added, pairs added), by tiles added
+_DP_OPTIONS = {
+    seq: sorted((k + 3 * trip + 2 * pr, k, k + trip, pr)
+                for k in (range(5) if seq else (0,)) for trip in (0, 1) for pr in (0, 1))
+    for seq in (True, False)
+}
+
+
 @functools.lru_cache(maxsize=65536)
 def capped_row(counts: tuple[int, ...], caps: tuple[int, ...], sequences: bool = True) -> tuple[int, ...]:
     """Distances for one group when some kinds have fewer than four copies left (melds hold them).
@@ -147,23 +155,24 @@ def capped_row(counts: tuple[int, ...], caps: tuple[int, ...], sequences: bool =
     states = {(0, 0, 0, 0): 0}
     for i in range(n):
         h, cap = counts[i], caps[i]
+        options = _DP_OPTIONS[sequences and i <= n - 3]
         new: dict[tuple[int, int, int, int], int] = {}
-        max_k = 4 if (sequences and i <= n - 3) else 0
+        get = new.get
         for (a, b, m, p), ov in states.items():
-            for k in range(max_k + 1):
-                if m + k > 4:
+            base = a + b
+            room = cap - base
+            if room < 0:
+                continue
+            for add, k, dm, dp in options:
+                if add > room:
                     break
-                for trip in (0, 1):
-                    if m + k + trip > 4:
-                        break
-                    for pr in ((0, 1) if p == 0 else (0,)):
-                        t = a + b + k + 3 * trip + 2 * pr
-                        if t > cap:
-                            continue
-                        key = (k, a, m + k + trip, p + pr)
-                        val = ov + (h if h < t else t)
-                        if new.get(key, -1) < val:
-                            new[key] = val
+                if m + dm > 4 or p + dp > 1:
+                    continue
+                t = base + add
+                key = (k, a, m + dm, p + dp)
+                val = ov + (h if h < t else t)
+                if get(key, -1) < val:
+                    new[key] = val
         states = new
     best = [-1] * 10
     for (a, b, m, p), ov in states.items():

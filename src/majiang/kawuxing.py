@@ -155,3 +155,119 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
     if not ctx.self_draw and best_value < rules.min_ron_multiplier:
         return NO_WIN_KAWUXING  # 屁胡只能自摸 and the like: too small to win on a discard
     return Score(True, "kawuxing", merged, multiplier=capped, uncapped=best_value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Play: what the engine asks of Kawuxing.
+
+from .engine import Action, Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
+
+
+class KawuxingPlay(VariantPlay):
+    name = "kawuxing"
+    players = 3
+
+    @property
+    def variant(self) -> Variant:
+        return variant_for(self.rules)
+
+    def score(self, hand: Hand, tile: Tile, ctx: WinContext) -> Score:
+        return score_win(hand, tile, ctx, self.rules)
+
+    def pass_allows_bigger(self, game) -> bool:
+        return self.rules.louhu_unless_more
+
+    def extra_turn_actions(self, game, seat: int) -> list[Action]:
+        """亮倒: discard a tile so that the rest is ready, and reveal."""
+        if game.declared[seat] or game.tiles_left == 0:
+            return []
+        counts = game.hands[seat]
+        out = []
+        for k in range(30):
+            if not counts[k]:
+                continue
+            counts[k] -= 1
+            try:
+                hand = Hand(tuple(counts), tuple(game.melds[seat]))
+                if _shanten(hand, self.variant) == 0 and _waits(hand, self.variant):
+                    out.append(Action("declare", tile=Tile(k)))
+            finally:
+                counts[k] += 1
+        return out
+
+    def declare(self, game, seat: int, discard: Tile) -> None:
+        game.declared[seat] = True
+        game.declare_order.append(seat)
+        after = list(game.hands[seat])
+        after[discard] -= 1
+        hand = Hand(tuple(after), tuple(game.melds[seat]))
+        game._event("declare", seat=seat, waits=[str(t) for t in _waits(hand, self.variant)])
+
+    def revealed(self, game, seat: int) -> dict:
+        """The declared hand as others see it: concealed triplets may stay hidden (三个的不亮)."""
+        counts = list(game.hands[seat])
+        hand = Hand(tuple(counts), tuple(game.melds[seat]))
+        n = hand.concealed_count
+        current_waits = _waits(hand, self.variant) if n % 3 == 1 else []
+        hidden = []
+        if self.rules.liangdao_hide_triplets and n % 3 == 1:
+            for k in range(30):
+                if counts[k] == 3:
+                    rest = list(counts)
+                    rest[k] -= 3
+                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld_pong(k),)), self.variant) == current_waits:
+                        counts[k] -= 3
+                        hidden.append(k)
+        from .tiles import format_tiles, from_counts
+        return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),
+                "waits": [str(t) for t in current_waits]}
+
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+        unit = self.rules.base * 2 ** (chain - 1)  # 杠上杠: each further kong in a chain doubles
+        label = {"concealed_kong": "暗杠", "added_kong": "蓄杠", "kong": "直杠"}[kind]
+        detail = f"杠上杠 ×{2 ** (chain - 1)}" if chain > 1 else ""
+        if kind == "kong":
+            return [Payment(discarder, seat, self.rules.direct_kong_pay * unit, label, detail)]
+        each = 2 if kind == "concealed_kong" else 1
+        return [Payment(s, seat, each * unit, label, detail) for s in range(game.n) if s != seat]
+
+    def win_payments(self, game, win) -> list[Payment]:
+        value = win.score.multiplier * self.rules.base
+        fans = " ".join(f.name for f in win.score.fans)
+        if win.self_draw:
+            return [Payment(s, win.seat, value, "自摸", fans) for s in range(game.n) if s != win.seat]
+        if game.declared[win.seat] and not game.declared[win.discarder]:
+            return [Payment(win.discarder, win.seat, 2 * value, "包胡", fans)]
+        return [Payment(win.discarder, win.seat, value, "抢杠" if win.robbed_kong else "点炮", fans)]
+
+    def draw_settlement(self, game) -> list[Payment]:
+        """荒庄: kong money stands; 亮倒 players pay by the ``liangdao_draw_penalty`` option."""
+        declared = [s for s in range(game.n) if game.declared[s]]
+        base = self.rules.base
+        if not declared:
+            return []
+        if self.rules.liangdao_draw_penalty == "first":
+            first = game.declare_order[0]
+            return [Payment(first, s, base, "亮倒荒庄", "first to declare pays") for s in range(game.n) if s != first]
+        undeclared = [s for s in range(game.n) if not game.declared[s]]
+        return [Payment(d, u, base, "亮倒荒庄", "declared pays undeclared") for d in declared for u in undeclared]
+
+    def next_dealer(self, game) -> int:
+        if not game.wins and self.rules.liangdao_draw_penalty == "first" and game.declare_order:
+            return game.declare_order[0]  # whoever paid the 亮倒 draw penalty deals
+        return super().next_dealer(game)
+
+
+def Meld_pong(k: int):
+    from .hand import Meld
+    return Meld.pong(k)
+
+
+def _shanten(hand, variant):
+    from .analysis import shanten
+    return shanten(hand, variant)
+
+
+def _waits(hand, variant):
+    from .analysis import waits
+    return waits(hand, variant)

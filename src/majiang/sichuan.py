@@ -150,3 +150,141 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
     merged = merge_fans(best, multiplicative=False)
     fan = best_total if rules.cap_fan is None else min(best_total, rules.cap_fan)
     return Score(True, "sichuan", merged, fan=fan, multiplier=2 ** fan, uncapped=best_total)
+
+
+# ---------------------------------------------------------------------------------------------
+# Play: what the engine asks of Sichuan.
+
+from .engine import Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
+from .errors import RulesError  # noqa: E402
+
+SUIT_RANGE = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
+
+
+class SichuanPlay(VariantPlay):
+    name = "sichuan"
+    players = 4
+
+    def __init__(self, rules) -> None:
+        super().__init__(rules)
+        if rules.blood_river:
+            raise RulesError("blood_river (血流成河) is not implemented yet")
+        if rules.sing_dance:
+            raise RulesError("sing_dance (唱歌/跳舞) is not implemented yet")
+
+    @property
+    def variant(self):
+        return SICHUAN
+
+    def setup_phase(self, game) -> str:
+        return "exchange" if self.rules.exchange_three else "void"
+
+    def holds_void(self, game, seat: int) -> bool:
+        v = game.void[seat]
+        return v is not None and any(game.hands[seat][k] for k in SUIT_RANGE[v])
+
+    def can_discard(self, game, seat: int, tile: int) -> bool:
+        if self.holds_void(game, seat):
+            return Tile(tile).suit == game.void[seat]
+        return True
+
+    def can_claim_tile(self, game, seat: int, tile: int) -> bool:
+        return Tile(tile).suit != game.void[seat]
+
+    def score(self, hand: Hand, tile: Tile, ctx: WinContext) -> Score:
+        return score_win(hand, tile, ctx, self.rules)
+
+    def must_win(self, game, seat: int) -> bool:
+        return self.rules.last_four_must_win and game.tiles_left < 4
+
+    def pass_allows_bigger(self, game) -> bool:
+        return self.rules.pass_win_unless_more
+
+    def _payers(self, game, seat: int) -> list[int]:
+        return [s for s in range(game.n) if s != seat and not game.out[s]]
+
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+        if not self.rules.kong_money:
+            return []
+        base = self.rules.base
+        if kind == "kong":
+            return [Payment(discarder, seat, self.rules.direct_kong_pay * base, "点杠", "刮风")]
+        if kind == "concealed_kong":
+            return [Payment(s, seat, 2 * base, "暗杠", "下雨") for s in self._payers(game, seat)]
+        return [Payment(s, seat, base, "加杠", "刮风") for s in self._payers(game, seat)]
+
+    def win_payments(self, game, win) -> list[Payment]:
+        base = self.rules.base
+        value = win.score.multiplier * base
+        fans = " ".join(f.name for f in win.score.fans)
+        if win.self_draw:
+            bonus = base if self.rules.self_draw_bonus == "base" else 0
+            return [Payment(s, win.seat, value + bonus, "自摸", fans + (" 自摸加底" if bonus else ""))
+                    for s in self._payers(game, win.seat)]
+        out = [Payment(win.discarder, win.seat, value, "抢杠" if win.robbed_kong else "点炮", fans)]
+        if not win.robbed_kong and game.discard_chain > 0:
+            out += self._gangshangpao(game, win)
+        return out
+
+    def _gangshangpao(self, game, win) -> list[Payment]:
+        """杠上炮: the discarder's last kong money is refunded, or (呼叫转移) passed to the winner."""
+        kong = next((k for k in reversed(game.kongs) if k.seat == win.discarder), None)
+        if kong is None or kong.settled:
+            return []
+        kong.settled = True
+        received = [p for p in kong.payments if p.payee == win.discarder]
+        if self.rules.call_transfer:
+            total = sum(p.amount for p in received)
+            return [Payment(win.discarder, win.seat, total, "呼叫转移", "杠上炮: kong money to the winner")]
+        return [Payment(win.discarder, p.payer, p.amount, "退杠", "杠上炮: kong money refunded")
+                for p in received if not game.out[p.payer] or p.payer == win.seat]
+
+    def after_wins(self, game, wins) -> bool:
+        if not self.rules.blood_battle:
+            return False
+        for w in wins:
+            game.out[w.seat] = True
+        return len(game.active_seats()) >= 2
+
+    def is_pig(self, game, seat: int) -> bool:
+        """花猪: still holding tiles of three suits (that is, of the void suit) at the draw."""
+        suits = {Tile(k).suit for k in range(27) if game.hands[seat][k]} | {m.tile.suit for m in game.melds[seat]}
+        return len(suits) == 3 or self.holds_void(game, seat)
+
+    def best_ready_value(self, game, seat: int) -> int:
+        """查大叫: the highest value the ready hand could win (0 if not ready)."""
+        hand = game.hand(seat)
+        if hand.concealed_count % 3 != 1:
+            return 0
+        from .analysis import waits
+        best = 0
+        for t in waits(hand, SICHUAN, game.void[seat]):
+            s = score_win(hand, t, WinContext(void=game.void[seat]), self.rules)
+            if s.win:
+                best = max(best, s.multiplier * self.rules.base)
+        return best
+
+    def draw_settlement(self, game) -> list[Payment]:
+        active = game.active_seats()
+        if len(active) < 2:
+            return []
+        out: list[Payment] = []
+        pigs = [s for s in active if self.is_pig(game, s)]
+        pig_fine = self.rules.flower_pig_penalty * self.rules.base
+        for p in pigs:
+            for s in active:
+                if s not in pigs:
+                    out.append(Payment(p, s, pig_fine, "花猪", "查花猪"))
+        values = {s: self.best_ready_value(game, s) for s in active if s not in pigs}
+        ready = [s for s, v in values.items() if v > 0]
+        not_ready = [s for s, v in values.items() if v == 0]
+        for n in not_ready:
+            for r in ready:
+                out.append(Payment(n, r, values[r], "大叫", "查大叫"))
+        for k in game.kongs:
+            if k.seat in ready or game.out[k.seat] or k.settled:
+                continue
+            for p in k.payments:
+                if p.payee == k.seat and not game.out[p.payer]:
+                    out.append(Payment(k.seat, p.payer, p.amount, "退杠", "not ready at the draw"))
+        return out

@@ -1,0 +1,272 @@
+"""``majiang simulate``, ``majiang replay`` and ``majiang play``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from collections import Counter
+
+from .agents import make_agent, play_hand
+from .engine import Action, Game
+from .errors import MajiangError
+from .match import Match
+from .tiles import Tile, format_tiles, from_counts
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label, self.n = total, label, 0
+        self.on = sys.stderr.isatty()
+
+    def step(self) -> None:
+        self.n += 1
+        if self.on and (self.n == self.total or self.n % max(1, self.total // 100) == 0):
+            width = 30
+            done = int(width * self.n / self.total)
+            sys.stderr.write(f"\r{self.label} [{'#' * done}{'.' * (width - done)}] {self.n}/{self.total}")
+            if self.n == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = None, progress: bool = True,
+             check=None) -> dict:
+    n = 3 if rules.variant == "kawuxing" else 4
+    if len(bots) == 1:
+        bots = bots * n
+    if len(bots) != n:
+        raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}")
+    agents = [make_agent(b, seed=zlib.crc32(f"{seed}/{i}".encode())) for i, b in enumerate(bots)]
+    fan_counts: Counter = Counter()
+    stats = Counter()
+    match = Match(rules, seed)
+    bar = Progress(games, f"{rules.variant}/{rules.preset}") if progress else None
+    if log_dir:
+        os.makedirs(log_dir, exist_ok=True)
+
+    def on_hand(game: Game, res) -> None:
+        from .log import game_records, write_jsonl
+
+        stats["draws"] += game.result == "draw" or not game.wins
+        for w in game.wins:
+            stats["wins"] += 1
+            stats["self_draws"] += w.self_draw
+            for f in w.score.fans:
+                fan_counts[f.name] += 1
+        stats["flower_pigs"] += len({p.payer for p in game.payments if p.reason == "花猪"})
+        stats["ready_at_draw"] += len({p.payee for p in game.payments if p.reason == "大叫"})
+        if log_dir:
+            write_jsonl(game_records(game), os.path.join(log_dir, f"{rules.variant}-{seed}-{res.index:05d}.jsonl"))
+        if bar:
+            bar.step()
+
+    for _ in range(games):
+        game = match.new_game()
+        play_hand(game, agents, check)
+        res = match.record(game)
+        on_hand(game, res)
+    totals = match.totals
+    out = {"games": games, "wins": stats["wins"], "self_draws": stats["self_draws"], "draws": stats["draws"],
+           "fan_counts": dict(sorted(fan_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+           "payments_sum": sum(totals), "seat_totals": totals}
+    if rules.variant == "sichuan":
+        out["flower_pigs"] = stats["flower_pigs"]
+        out["ready_at_draw"] = stats["ready_at_draw"]
+    return out
+
+
+def cmd_simulate(args) -> int:
+    from .cli import UsageError
+    from .cli_game import rules_from_args
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    rules = rules_from_args(args)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    out = simulate(rules, args.games, args.seed, bots, args.log)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{out['games']} hands of {rules.variant}/{rules.preset}, seed {args.seed}, bots {','.join(bots)}")
+    print(f"wins {out['wins']} (self-drawn {out['self_draws']}), drawn hands {out['draws']}")
+    if rules.variant == "sichuan":
+        print(f"flower pigs {out['flower_pigs']}, ready at the draw {out['ready_at_draw']}")
+    print("fans: " + ", ".join(f"{k} {v}" for k, v in out["fan_counts"].items()))
+    print("seat totals: " + "  ".join(f"seat {i}: {v:+d}" for i, v in enumerate(out["seat_totals"])))
+    print(f"payments sum: {out['payments_sum']}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_replay(args) -> int:
+    from .log import read_jsonl, rebuild, split_hands
+
+    records = read_jsonl(args.log)
+    results = []
+    for hand_records in split_hands(records):
+        game = rebuild(hand_records)
+        results.append(game)
+    if args.json:
+        print(json.dumps([{"hand_index": g.hand_index, "actions": len(g.actions), **g.settlement()}
+                          for g in results], ensure_ascii=False))
+        return 0
+    for g in results:
+        print(render_replay(g))
+    print(f"ok: {len(results)} hand(s) replayed, every event matches the log")
+    return 0
+
+
+def render_replay(game: Game) -> str:
+    lines = [f"hand {game.hand_index} of {game.play.name}/{game.rules.preset}: dealer seat {game.dealer}, "
+             f"dice {game.dice[0]}+{game.dice[1]}"]
+    for e in game.events:
+        t = e["type"]
+        if t == "deal":
+            for s, h in enumerate(e["hands"]):
+                lines.append(f"  seat {s} dealt {h}")
+        elif t == "action":
+            a = Action.from_json(e["action"])
+            if a.type not in ("pass",):
+                lines.append(f"  seat {e['seat']}: {a}")
+        elif t in ("win", "payment", "kong", "declare", "voids", "exchanged", "robbed"):
+            lines.append("  " + t + " " + json.dumps({k: v for k, v in e.items() if k != "type"}, ensure_ascii=False))
+    lines.append(f"  result {game.result}; totals {game.totals()}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _describe(game: Game, seat: int) -> str:
+    obs = game.observation(seat)
+    lines = [f"--- {obs['variant']} | wall {obs['tiles_left']} | dealer seat {obs['dealer']} | "
+             f"totals {obs['totals']}"]
+    for p in obs["players"]:
+        who = "you " if p["seat"] == seat else "bot "
+        melds = " ".join(f"[{m['kind'].replace('_', ' ')} {m['tile'] or '??'}]" for m in p["melds"])
+        flags = (" 亮倒" if p["declared"] else "") + (f" 缺{p['void']}" if p["void"] else "") + \
+            (" (won)" if p["out"] else "")
+        lines.append(f"seat {p['seat']} {who}{flags} {melds}")
+        lines.append(f"   discards: {' '.join(p['discards']) or '-'}")
+        if "revealed" in p:
+            lines.append(f"   revealed: {p['revealed']}")
+    hand = game.hands[seat]
+    tiles = from_counts(hand)
+    lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
+    if "drawn" in obs:
+        lines.append(f"you drew {obs['drawn']} ({Tile.parse(obs['drawn']).chinese})")
+    return "\n".join(lines)
+
+
+def cmd_play(args) -> int:
+    from .cli_game import rules_from_args
+
+    rules = rules_from_args(args)
+    n = 3 if rules.variant == "kawuxing" else 4
+    agents = [None] + [make_agent(args.bot, seed=i) for i in range(1, n)]
+    match = Match(rules, args.seed)
+    stdin = sys.stdin
+    for _ in range(args.hands):
+        game = match.new_game()
+        while not game.over:
+            seat = game.pending_seats()[0]
+            legal = game.legal_actions(seat)
+            if seat != 0:
+                game.apply(seat, agents[seat].act(game, seat, legal))
+                continue
+            if len(legal) == 1:
+                game.apply(0, legal[0])
+                continue
+            print(_describe(game, 0))
+            for i, a in enumerate(legal):
+                print(f"  {i:>2}) {_action_label(a)}")
+            while True:
+                print("choose a number (or a tile to discard, q to quit): ", end="", flush=True)
+                line = stdin.readline()
+                if not line or line.strip() == "q":
+                    print()
+                    return 0
+                choice = _parse_choice(line.strip(), legal)
+                if choice is not None:
+                    break
+                print("not one of the choices above")
+            game.apply(0, choice)
+        res = match.record(game)
+        print(_describe(game, 0))
+        print(render_settlement(game))
+    print(f"match totals: {match.totals}")
+    return 0
+
+
+_LABELS = {"discard": "discard 打", "win": "win 胡", "pong": "pong 碰", "kong": "kong 杠",
+           "concealed_kong": "concealed kong 暗杠", "added_kong": "added kong 蓄杠", "pass": "pass 过",
+           "declare": "declare ready 亮倒, discarding", "exchange": "pass three 换三张", "void": "void suit 定缺"}
+
+
+def _action_label(a: Action) -> str:
+    label = _LABELS[a.type]
+    if a.tile is not None:
+        label += f" {a.tile} {a.tile.chinese}"
+    if a.tiles:
+        label += " " + format_tiles(a.tiles)
+    if a.suit:
+        label += f" {a.suit}"
+    return label
+
+
+def _parse_choice(text: str, legal: list[Action]) -> Action | None:
+    if text.isdigit() and int(text) < len(legal):
+        return legal[int(text)]
+    try:
+        t = Tile.parse(text)
+    except ValueError:
+        return None
+    return next((a for a in legal if a.type == "discard" and a.tile == t), None)
+
+
+def render_settlement(game: Game) -> str:
+    lines = [f"=== hand over: {game.result}"]
+    for w in game.wins:
+        how = "self-drawn 自摸" if w.self_draw else f"on seat {w.discarder}'s tile"
+        fans = ", ".join(f"{f.name} {f.english} " + (f"×{f.value}" if game.play.name == "kawuxing" else f"{f.value}番")
+                         for f in w.score.fans)
+        lines.append(f"seat {w.seat} wins on {w.tile} {how}: {fans} -> ×{w.score.multiplier}")
+    for p in game.payments:
+        lines.append(f"  seat {p.payer} pays seat {p.payee} {p.amount} ({p.reason}{' ' + p.detail if p.detail else ''})")
+    lines.append(f"hand totals: {game.totals()}")
+    return "\n".join(lines)
+
+
+def register(sub) -> None:
+    from .cli_game import add_rules_options
+
+    p = sub.add_parser("simulate", help="play many hands with bots and summarise",
+                       description="Play N hands (a long match with the dealer rules) with built-in bots.")
+    add_rules_options(p)
+    p.add_argument("--games", type=int, required=True, metavar="N")
+    p.add_argument("--seed", default="0", metavar="S", help="the same seed gives the same games")
+    p.add_argument("--bots", default="greedy", help="comma-separated agents per seat (random, greedy)")
+    p.add_argument("--log", metavar="DIR", help="write each hand's JSON-lines event log here")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="check a JSON-lines game log and print it",
+                       description="Rebuild every hand in LOG from its start record and actions, check "
+                       "that every logged event comes out the same, and print the hand.")
+    p.add_argument("log", metavar="LOG")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="play in the terminal against bots",
+                       description="You sit at seat 0; bots take the other seats.")
+    add_rules_options(p)
+    p.add_argument("--seed", default="0", metavar="S")
+    p.add_argument("--hands", type=int, default=1)
+    p.add_argument("--bot", default="greedy", help="the bots' strength (random, greedy)")
+    p.set_defaults(func=cmd_play)

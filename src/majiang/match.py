@@ -1,0 +1,62 @@
+"""A match: hands in sequence with the dealer rules, running totals and a settlement record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .agents import play_hand
+from .engine import Game
+
+
+@dataclass
+class HandResult:
+    index: int
+    dealer: int
+    result: str
+    totals: list[int]
+    settlement: dict
+    records: list[dict] = field(repr=False, default_factory=list)
+
+
+@dataclass
+class Match:
+    rules: object
+    seed: object = 0
+    hands: list[HandResult] = field(default_factory=list)
+    dealer: int = 0
+
+    @property
+    def totals(self) -> list[int]:
+        n = 3 if self.rules.variant == "kawuxing" else 4
+        out = [0] * n
+        for h in self.hands:
+            for s, v in enumerate(h.totals):
+                out[s] += v
+        return out
+
+    def new_game(self) -> Game:
+        return Game(self.rules, seed=self.seed, hand_index=len(self.hands), dealer=self.dealer)
+
+    def record(self, game: Game, keep_records: bool = False) -> HandResult:
+        from .log import game_records
+
+        res = HandResult(len(self.hands), game.dealer, game.result, game.totals(), game.settlement(),
+                         game_records(game) if keep_records else [])
+        self.hands.append(res)
+        self.dealer = game.next_dealer()
+        return res
+
+    def play(self, agents, hands: int | None = None, keep_records: bool = False, check=None,
+             on_hand=None) -> "Match":
+        for _ in range(hands if hands is not None else self.rules.rounds):
+            game = self.new_game()
+            play_hand(game, agents, check)
+            res = self.record(game, keep_records)
+            if on_hand is not None:
+                on_hand(game, res)
+        return self
+
+    def summary(self) -> dict:
+        return {"hands": len(self.hands), "totals": self.totals,
+                "per_hand": [{"index": h.index, "dealer": h.dealer, "result": h.result, "totals": h.totals}
+                             for h in self.hands]}
