@@ -12,7 +12,7 @@ actions taken; ``majiang.log`` writes both as JSON lines and rebuilds the game f
 >>> from majiang.rules import rules_for
 >>> g = Game(rules_for("kawuxing"), seed=7)
 >>> g.phase, g.pending_seats(), len(g.wall_left())
-('turn', [0], 43)
+('turn', [0], 44)
 >>> sum(sum(h) for h in g.hands)
 40
 """

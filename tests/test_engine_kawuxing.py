@@ -1,0 +1,219 @@
+"""卡五星 engine: worked hands that settle real money, one per payment rule and option."""
+
+import pytest
+
+from majiang.errors import IllegalActionError
+from scenario import act, discard, game_with, pass_all, payments
+
+S0 = "11335p2468s6677z5z"   # dealer, 14 tiles
+S1 = "123p456p789s11s55z"   # ready: waits 1s and 5z
+S2 = "234s567s678p999p7z"   # ready: waits 7z
+S2_5Z = "234s567s678p999p5z"  # ready: waits 5z
+
+
+def legal_types(game, seat):
+    return sorted({a.type for a in game.legal_actions(seat)})
+
+
+def test_ron_discarder_pays_and_winner_deals():
+    g = game_with("kawuxing", [S0, S1, S2])
+    discard(g, 0, "5z")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+    act(g, 1, "win", "5z")
+    assert g.over and payments(g) == [(0, 1, 1, "点炮")]
+    assert g.next_dealer() == 1
+    assert sum(g.totals()) == 0
+
+
+def test_self_draw_both_others_pay():
+    g = game_with("kawuxing", [S0, S1, S2], draws="1s")
+    discard(g, 0, "3p")
+    act(g, 1, "win", "1s")
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸")]
+
+
+def test_double_ron_each_paid_and_discarder_deals():
+    g = game_with("kawuxing", [S0, S1, S2_5Z])
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    act(g, 2, "win", "5z")
+    assert payments(g) == [(0, 1, 1, "点炮"), (0, 2, 1, "点炮")]
+    assert g.next_dealer() == 0  # 一炮双响: the discarder deals next
+    assert g.tile_count() == 84
+
+
+def test_liangdao_doubles_and_baohu():
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s")
+    discard(g, 0, "3p")
+    assert "declare" in legal_types(g, 1)
+    act(g, 1, "declare", "2s")
+    assert g.declared[1]
+    obs = g.observation(0)
+    assert obs["players"][1]["revealed"]["waits"] == ["1s", "5z"]
+    assert "hand" not in obs["players"][1]
+    discard(g, 2, "8p")
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    # 亮倒 ×2; the undeclared discarder pays both shares (包胡)
+    assert payments(g) == [(0, 1, 4, "包胡")]
+
+
+def test_declared_hand_is_frozen():
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s3s")
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    discard(g, 2, "8p")
+    discard(g, 0, "9s")
+    pass_all(g)
+    # seat 1 draws 3s: it cannot win and may only discard what it drew
+    assert [str(a) for a in g.legal_actions(1)] == ["discard 3s"]
+    with pytest.raises(IllegalActionError):
+        act(g, 1, "discard", "1p")
+
+
+def test_concealed_kong_and_kong_chain_doubling():
+    dealer = "8888s6666z123p5z77z"
+    s1 = "123p456p789p11s55z"
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="9p2p")
+    act(g, 0, "concealed_kong", "8s")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠")]
+    act(g, 0, "concealed_kong", "6z")  # 杠上杠: the second kong in the chain pays double
+    assert payments(g)[2:] == [(1, 0, 4, "暗杠"), (2, 0, 4, "暗杠")]
+    assert g.tile_count() == 84
+    discard(g, 0, "9p")
+    assert g.discard_chain == 2
+
+
+def test_gang_shang_pao_keeps_kong_money():
+    dealer = "8888s6666z123p5z77z"
+    s1 = "123p456p789p11s55z"  # waits 1s, 5z
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="1s")
+    act(g, 0, "concealed_kong", "8s")
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    assert [f.name for f in g.wins[0].score.fans] == ["杠上炮"]
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (0, 1, 2, "点炮")]
+
+
+def test_direct_kong_pays_two_or_one():
+    dealer = "11335p2468s6z777z5z"
+    s2 = "234s567s678p9p666z"
+    for pay in (2, 1):
+        g = game_with("kawuxing", [dealer, S1, s2], direct_kong_pay=pay, replacements="1s")
+        discard(g, 0, "6z")
+        assert legal_types(g, 2) == ["kong", "pass", "pong"]
+        act(g, 2, "kong", "6z")
+        assert payments(g) == [(0, 2, pay, "直杠")]
+
+
+def test_added_kong_only_when_the_fourth_is_drawn():
+    dealer = "11335p2468s666z7z5z"
+    s2 = "234s567s678p99p77z"
+    for take_it in (True, False):
+        g = game_with("kawuxing", [dealer, S1, s2], draws="3s4p7z9s2s", replacements="4s")
+        discard(g, 0, "7z")
+        act(g, 2, "pong", "7z")
+        discard(g, 2, "9p")
+        discard(g, 0, "3s")
+        discard(g, 1, "4p")
+        assert "added_kong" in legal_types(g, 2)
+        if take_it:
+            act(g, 2, "added_kong", "7z")
+            assert payments(g) == [(0, 2, 1, "蓄杠"), (1, 2, 1, "蓄杠")]
+        else:
+            discard(g, 2, "7z")  # let it go: never again
+            discard(g, 0, "9s")
+            discard(g, 1, "2s")
+            assert "added_kong" not in legal_types(g, 2)
+
+
+def test_robbed_kong_pays_nothing():
+    dealer = "11335p2468s666z9p5z"
+    s1 = "123p456p78p111s55z"  # waits 6p, 9p
+    s2 = "234s567s678s99p77z"
+    g = game_with("kawuxing", [dealer, s1, s2], draws="3s4p9p", replacements="4s")
+    discard(g, 0, "9p")
+    assert legal_types(g, 1) == ["pass", "win"]
+    act(g, 1, "pass")  # 漏胡 until seat 1 draws
+    act(g, 2, "pong", "9p")
+    discard(g, 2, "7z")
+    discard(g, 0, "3s")
+    discard(g, 1, "4p")
+    act(g, 2, "added_kong", "9p")
+    assert g.phase == "rob" and legal_types(g, 1) == ["pass", "win"]
+    act(g, 1, "win", "9p")
+    assert payments(g) == [(2, 1, 2, "抢杠")]  # 抢杠 ×2; the kong is void and pays nothing
+    assert g.wins[0].robbed_kong and g.tile_count() == 84
+
+
+@pytest.mark.parametrize("unless_more", [False, True])
+def test_louhu(unless_more):
+    s1 = "123p456p789s11s66z"  # waits 1s, 6z
+    g = game_with("kawuxing", [S0, s1, S2_5Z], draws="5z8p", louhu_unless_more=unless_more)
+    discard(g, 0, "5z")
+    act(g, 2, "pass")  # seat 2 passes its win on 5z
+    discard(g, 1, "5z")  # the same tile again before seat 2 draws: blocked (not worth more)
+    assert g.phase == "turn" and g.current == 2
+    discard(g, 2, "8p")
+    assert g.passed_win[2] is None
+
+
+def test_last_tile_must_be_discarded_and_last_discard_only_won():
+    s2 = "234s567s678p99p33s"  # ready on 9p and 3s
+    g = game_with("kawuxing", [S0, S1, s2], draws="3s", near_end=True)
+    discard(g, 0, "3p")
+    # seat 1 drew the last tile: it must discard that very tile, and may not kong
+    assert [str(a) for a in g.legal_actions(1)] == ["discard 3s"]
+    discard(g, 1, "3s")
+    assert legal_types(g, 2) == ["pass", "win"]  # no pong on the last discard
+    act(g, 2, "pass")
+    assert g.over and g.result == "draw" and payments(g) == []
+
+
+@pytest.mark.parametrize("mode, expected, dealer_next", [
+    ("count", [(1, 0, 1, "亮倒荒庄"), (2, 0, 1, "亮倒荒庄")], 0),
+    ("first", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 1),
+])
+def test_draw_penalty_for_declared_hands(mode, expected, dealer_next):
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s", near_end=True, liangdao_draw_penalty=mode)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    act(g, 2, "declare", "8p")
+    discard(g, 0, "9s")
+    assert g.over and g.result == "draw"
+    assert payments(g) == expected
+    assert g.next_dealer() == dealer_next
+
+
+def test_one_declared_pays_each_undeclared_at_a_draw():
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s", near_end=True)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    discard(g, 2, "8p")
+    discard(g, 0, "9s")
+    assert payments(g) == [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")]
+
+
+def test_kong_money_stands_at_a_draw():
+    dealer = "8888s6666z123p5z77z"
+    s1 = "123p456p789p11s55z"
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], draws="4p", replacements="9p", near_end=True)
+    act(g, 0, "concealed_kong", "8s")
+    discard(g, 0, "9p")
+    discard(g, 1, "4p")
+    assert g.over and g.result == "draw"
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠")]
+
+
+def test_illegal_actions_leave_state_unchanged():
+    g = game_with("kawuxing", [S0, S1, S2])
+    before = (g.observation(0), list(g.events))
+    for seat, action in [(1, {"type": "discard", "tile": "1p"}), (0, {"type": "discard", "tile": "9s"}),
+                         (0, {"type": "pong", "tile": "1p"}), (0, {"type": "bogus"}), (7, {"type": "pass"}),
+                         (0, {"tile": "1p"}), (0, {"type": "discard", "tile": "1m"}), (0, "junk")]:
+        with pytest.raises(IllegalActionError):
+            g.apply(seat, action)
+        assert (g.observation(0), g.events) == before
