@@ -1,0 +1,178 @@
+"""四川 血战到底 engine: worked hands that settle real money, one per payment rule and option."""
+
+import pytest
+
+from majiang.errors import IllegalActionError
+from scenario import act, discard, game_with, pass_all, payments
+
+T0 = "1133557799m2458p"  # dealer, two suits (void s), not ready
+T1 = "123m456m789m11p55p"  # ready: 1p, 5p (void s)
+T2 = "234s567s678s999s5p"  # ready: 5p tanki (void m)
+T3 = "111s222s333s444s6p"  # ready: 6p tanki (void m)
+
+
+def auto_until(g, done):
+    """Let every seat take its last legal action (a pass or a discard) until ``done()``."""
+    while not done():
+        seat = g.pending_seats()[0]
+        g.apply(seat, g.legal_actions(seat)[-1])
+
+
+def legal_types(game, seat):
+    return sorted({a.type for a in game.legal_actions(seat)})
+
+
+def test_voids_are_automatic_for_two_suit_hands():
+    g = game_with("sichuan", [T0, T1, T2, T3])
+    assert g.void == ["s", "s", "m", "m"] and g.phase == "turn"
+
+
+def test_multiple_ron_then_blood_battle_goes_on():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="6p")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "win", "5p")
+    assert payments(g) == [(0, 1, 1, "点炮"), (0, 2, 1, "点炮")]
+    assert not g.over and g.out == [False, True, True, False]
+    # seat 3 draws next and self-draws 6p: only the players still in pay
+    act(g, 3, "win", "6p")
+    assert payments(g)[2:] == [(0, 3, 2, "自摸")]  # 111 222 333 444s 66p: 对对胡, 1 番
+    assert g.over and g.next_dealer() == 0  # the first win was a multiple ron: the discarder deals
+    assert sum(g.totals()) == 0 and g.tile_count() == 108
+
+
+def test_standard_mode_one_win_ends_the_hand():
+    g = game_with("sichuan", [T0, T1, T2, T3], blood_battle=False)
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "pass")
+    assert g.over and payments(g) == [(0, 1, 1, "点炮")] and g.next_dealer() == 1
+
+
+def test_self_draw_bonus_base():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p", self_draw_bonus="base")
+    discard(g, 0, "2p")
+    act(g, 1, "win", "1p")
+    assert payments(g) == [(0, 1, 2, "自摸"), (2, 1, 2, "自摸"), (3, 1, 2, "自摸")]
+
+
+DEALER_KONG = "9999m113355m2458p"
+T1K = "123m456m678m11p55p"
+
+
+def test_kong_money_paid_by_players_still_in_and_not_when_off():
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], replacements="7m")
+    act(g, 0, "concealed_kong", "9m")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (3, 0, 2, "暗杠")]
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], replacements="7m", kong_money=False)
+    act(g, 0, "concealed_kong", "9m")
+    assert payments(g) == []
+
+
+def test_winner_takes_no_part_in_later_kong_money():
+    g = game_with("sichuan", ["9999m113355m2458p", T1K, T2, T3], draws="1p7m", replacements="8m")
+    discard(g, 0, "2p")
+    act(g, 1, "win", "1p") if g.pending_seats() == [1] and "win" in legal_types(g, 1) else None
+    assert g.out[1]
+    discard(g, 2, "7m")
+    pass_all(g)
+    # seat 3 ... the dealer kongs on its next turn
+    auto_until(g, lambda: g.current == 0 and g.phase == "turn")
+    act(g, 0, "concealed_kong", "9m")
+    kong = [p for p in payments(g) if p[3] == "暗杠"]
+    assert {p[0] for p in kong} == {2, 3}
+
+
+@pytest.mark.parametrize("transfer, expected", [
+    (False, [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]),
+    (True, [(0, 1, 6, "呼叫转移")]),
+])
+def test_gang_shang_pao_refund_or_transfer(transfer, expected):
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], replacements="1p", call_transfer=transfer)
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    if g.phase == "claim":
+        act(g, 2, "pass")
+    pays = payments(g)
+    assert pays[3] == (0, 1, 2, "点炮")  # 平胡 0 + 杠上炮 1 = 1 番 = 2
+    assert pays[4:] == expected
+
+
+@pytest.mark.parametrize("fine", [16, 8])
+def test_draw_settlement_pig_and_ready_hands(fine):
+    pig = "111s222s333s4s12m6p"
+    g = game_with("sichuan", [T0, T1, T2, pig], draws="9s", near_end=True, flower_pig_penalty=fine)
+    assert g.phase == "void"
+    act(g, 3, "void", suit="m")
+    discard(g, 0, "2p")
+    assert [str(a) for a in g.legal_actions(1)] == ["discard 9s"]  # holding its void suit
+    discard(g, 1, "9s")
+    assert g.over and g.result == "draw"
+    assert payments(g) == [(3, 0, fine, "花猪"), (3, 1, fine, "花猪"), (3, 2, fine, "花猪"),
+                           (0, 1, 1, "大叫"), (0, 2, 1, "大叫")]
+
+
+def test_not_ready_kong_maker_refunds_at_the_draw():
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], draws="9s", replacements="7m", near_end=True)
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "7m")
+    discard(g, 1, "9s")
+    pays = payments(g)
+    assert pays[:3] == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (3, 0, 2, "暗杠")]
+    assert (0, 1, 2, "退杠") in pays and (0, 2, 2, "退杠") in pays and (0, 3, 2, "退杠") in pays
+    # 查大叫: each ready hand's best value; seat 3's 6p makes 对对胡 (1 番 = 2)
+    assert sorted(p for p in pays if p[3] == "大叫") == [(0, 1, 1, "大叫"), (0, 2, 1, "大叫"), (0, 3, 2, "大叫")]
+
+
+def test_last_four_tiles_must_win():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True)
+    discard(g, 0, "5p")
+    assert legal_types(g, 1) == ["win"] and legal_types(g, 2) == ["win"]
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True, last_four_must_win=False)
+    discard(g, 0, "5p")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+
+
+def test_pass_win_blocks_same_value_until_own_draw():
+    t3 = "111s222s333s444s5p"  # also waits 5p
+    g = game_with("sichuan", [T0, "123m456m789m11p66p", T2, t3], draws="5p1m")
+    discard(g, 0, "5p")
+    act(g, 2, "pass")
+    act(g, 3, "win", "5p")
+    # seat 0 (next after the winner) draws 5p and discards it: seat 2 passed a 平胡 on 5p and
+    # has not drawn since, so it may not win it now
+    discard(g, 0, "5p")
+    assert g.phase == "turn" and g.current == 1
+
+
+def test_void_suit_rules():
+    g = game_with("sichuan", [T0, T1, T2, "111s222s333s4s12m6p"], draws="4s")
+    act(g, 3, "void", suit="m")
+    discard(g, 0, "2p")
+    discard(g, 1, "4s")
+    # seat 2 drew 4s... seat 3 may not pong its void suit and must discard void tiles first
+    auto_until(g, lambda: g.current == 3 and g.phase == "turn")
+    assert {str(a.tile) for a in g.legal_actions(3) if a.type == "discard"} <= {"1m", "2m"}
+    with pytest.raises(IllegalActionError):
+        act(g, 3, "discard", "6p")
+
+
+def test_exchange_three_moves_tiles_by_dice():
+    g = game_with("sichuan", ["11122233344456m", "123m456p789s77p99p", "111p222p333p444s5s", "555s666s777s888p9p"],
+                  preset="modern")
+    assert g.phase == "exchange"
+    before = [list(h) for h in g.hands]
+    picks = {0: "111m", 1: "123m", 2: "111p", 3: "555s"}
+    from majiang.engine import Action
+    from majiang.tiles import parse_tiles
+    for s, t in picks.items():
+        g.apply(s, Action("exchange", tiles=tuple(parse_tiles(t))))
+    step = 2 if sum(g.dice) in (6, 12) else (1 if sum(g.dice) % 2 else 3)
+    for s, t in picks.items():
+        to = (s + step) % 4
+        for tile in parse_tiles(t):
+            before[s][tile] -= 1
+            before[to][tile] += 1
+    assert [list(h) for h in g.hands] == before
+    assert g.phase in ("void", "turn")
