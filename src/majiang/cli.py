@@ -47,15 +47,14 @@ def _melds(args) -> list[Meld]:
 
 def analyze_hand(text: str, variant: str, melds: list[Meld], void: str | None, visible) -> dict:
     """The JSON result of ``majiang analyze`` for one hand (raises MajiangError on bad input)."""
-    from .analysis import discard_advice, shanten, waits
+    from .analysis import discard_advice, shanten, waits_counts
 
+    variant = get_variant(variant)
     hand = Hand.parse(text, melds)
-    hand.check(variant)
+    s = shanten(hand, variant, void)  # validates the hand
     if hand.concealed_count % 3 == 1:
-        s = shanten(hand, variant, void)
-        w = waits(hand, variant, void) if s == 0 else []
-        return {"shanten": s, "waits": [str(t) for t in w]}
-    s = shanten(hand, variant, void)
+        w = waits_counts(hand.counts, hand.all_counts(), variant, void, closed=not hand.melds) if s == 0 else []
+        return {"shanten": s, "waits": [str(ALL_TILES[t]) for t in w]}
     advice = discard_advice(hand, variant, void, visible=visible)
     return {"shanten": s, "win": s == -1, "discards": [o.to_json() for o in advice]}
 
