@@ -217,3 +217,66 @@ def test_illegal_actions_leave_state_unchanged():
         with pytest.raises(IllegalActionError):
             g.apply(seat, action)
         assert (g.observation(0), g.events) == before
+
+
+@pytest.mark.parametrize("unless_more, can_win", [(False, False), (True, True)])
+def test_louhu_unless_the_later_win_is_worth_more(unless_more, can_win):
+    dealer = "11335p8p246s6677z5z"
+    s2 = "2245667p999p789s"  # waits 8p (屁胡) and 5p (卡五星 ×2)
+    g = game_with("kawuxing", [dealer, S1, s2], draws="5p", louhu_unless_more=unless_more)
+    discard(g, 0, "8p")
+    act(g, 2, "pass")
+    discard(g, 1, "5p")
+    assert ("win" in legal_types(g, 2)) == can_win
+
+
+def test_piao_adds_both_floats():
+    g = game_with("kawuxing", [S0, S1, S2], piao=2)
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    assert payments(g) == [(0, 1, 1, "点炮"), (0, 1, 4, "漂")]
+
+
+def test_maima_adds_the_horse():
+    g = game_with("kawuxing", [S0, S1, S2], draws="1s7p", maima=True)
+    discard(g, 0, "3p")
+    act(g, 1, "win", "1s")
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸"), (0, 1, 7, "买马"), (2, 1, 7, "买马")]
+    g = game_with("kawuxing", [S0, S1, S2], draws="1s7p")
+    discard(g, 0, "3p")
+    act(g, 1, "win", "1s")
+    assert [p[3] for p in payments(g)] == ["自摸", "自摸"]
+
+
+def test_shukan_counts_concealed_triplets_only():
+    s1 = "123p456p999s11s55z"
+    g = game_with("kawuxing", [S0, s1, S2], shukan=True)
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    # 999s is a 坎; 555z was completed by the discard, so it is not
+    assert payments(g) == [(0, 1, 1, "点炮"), (0, 1, 1, "数坎")]
+
+
+@pytest.mark.parametrize("hide, shown", [(True, "123456p11s55z"), (False, "123456p11999s55z")])
+def test_liangdao_hides_concealed_triplets(hide, shown):
+    s1 = "123p456p999s11s55z"
+    g = game_with("kawuxing", [S0, s1, S2], draws="2s", liangdao_hide_triplets=hide)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    revealed = g.observation(2)["players"][1]["revealed"]
+    assert revealed["tiles"] == shown and revealed["waits"] == ["1s", "5z"]
+
+
+def test_suits_option_changes_the_tile_set():
+    from majiang.agents import make_agent, play_hand
+    from majiang.engine import Game
+    from majiang.rules import rules_for
+    from majiang.scoring import WinContext, score
+    from majiang.hand import Hand
+    rules = rules_for("kawuxing", suits="ms")
+    g = Game(rules, seed=1)
+    assert {t.suit for t in g.variant.kinds} == {"m", "s", "z"} and g.variant.num_tiles == 84
+    play_hand(g, [make_agent("greedy", s) for s in range(3)])
+    assert g.tile_count() == 84 and sum(g.totals()) == 0
+    s = score(Hand.parse("1112345678999m"), "1m", WinContext(), rules)
+    assert {f.name for f in s.fans} == {"清一色", "暗四归"}

@@ -79,7 +79,7 @@ class Action:
 
 
 ACTION_TYPES = ("discard", "win", "pong", "kong", "concealed_kong", "added_kong", "pass", "declare",
-                "exchange", "void")
+                "sing", "exchange", "void")
 
 
 @dataclass
@@ -172,8 +172,12 @@ class VariantPlay:
         """After passing a win, may a bigger win on a later discard be taken before one's draw?"""
         return False
 
-    def declare(self, game: "Game", seat: int, discard: Tile) -> None:
+    def declare(self, game: "Game", seat: int, discard: Tile, kind: str) -> None:
         raise IllegalActionError(f"{self.name} has no declaration")
+
+    def winners_play_on(self, game: "Game") -> bool:
+        """血流成河: winners stay at the table and may win again."""
+        return False
 
     def revealed(self, game: "Game", seat: int) -> dict:
         return {}
@@ -234,7 +238,9 @@ class Game:
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.discards: list[list[Tile]] = [[] for _ in range(self.n)]
         self.claimed: list[list[bool]] = [[] for _ in range(self.n)]  # per discard: taken by a claim
-        self.declared = [False] * self.n  # Kawuxing 亮倒
+        self.declared = [False] * self.n  # the hand is frozen: Kawuxing 亮倒, Sichuan 唱歌/跳舞
+        self.declared_kind: list[str | None] = [None] * self.n  # "liangdao", "sing" or "dance"
+        self.won_tiles: list[list[Tile]] = [[] for _ in range(self.n)]  # 血流成河: winning tiles set aside
         self.declare_order: list[int] = []
         self.void: list[str | None] = [None] * self.n
         self.exchange_choice: list[tuple[Tile, ...] | None] = [None] * self.n
@@ -509,9 +515,9 @@ class Game:
             self.hands[seat][t] -= 1  # _record_wins puts the winning tile back
             self._record_wins([WinRecord(seat, t, True, None, score)])
             return
-        if kind in ("discard", "declare"):
-            if kind == "declare":
-                self.play.declare(self, seat, t)
+        if kind in ("discard", "declare", "sing"):
+            if kind != "discard":
+                self.play.declare(self, seat, t, kind)
             self.hands[seat][t] -= 1
             self.discards[seat].append(t)
             self.claimed[seat].append(False)
@@ -689,9 +695,13 @@ class Game:
     def _record_wins(self, wins: list[WinRecord]) -> None:
         self.pending = {}
         self.responses = {}
+        keep_playing = self.play.winners_play_on(self)
         for i, w in enumerate(wins):
-            if i == 0:
-                self.hands[w.seat][w.tile] += 1  # the one physical tile joins the first winner's hand
+            if i == 0:  # the one physical tile goes to the first winner
+                if keep_playing:
+                    self.won_tiles[w.seat].append(w.tile)  # 血流成河: set aside, the hand plays on
+                else:
+                    self.hands[w.seat][w.tile] += 1
             self.wins.append(w)
             self._event("win", **w.to_json())
             self._pay(self.play.win_payments(self, w))
@@ -743,7 +753,31 @@ class Game:
         n = self.tiles_left + sum(sum(h) for h in self.hands)
         n += sum(m.size for ms in self.melds for m in ms)
         n += sum(1 for s in range(self.n) for c in self.claimed[s] if not c)
+        n += sum(len(w) for w in self.won_tiles)
         return n
+
+    def ready_discards(self, seat: int) -> list[Tile]:
+        """Tiles whose discard leaves the hand ready (for 亮倒 and 唱歌/跳舞)."""
+        counts = self.hands[seat]
+        out = []
+        for k in range(30):
+            if not counts[k] or not self.play.can_discard(self, seat, k):
+                continue
+            counts[k] -= 1
+            try:
+                hand = Hand(tuple(counts), tuple(self.melds[seat]))
+                if shanten(hand, self.variant, self.void[seat]) == 0 and waits(hand, self.variant, self.void[seat]):
+                    out.append(ALL_TILES[k])
+            finally:
+                counts[k] += 1
+        return out
+
+    def waits_of(self, seat: int) -> list[Tile]:
+        """The waits of a 3n+1 hand (empty otherwise)."""
+        hand = self.hand(seat)
+        if hand.concealed_count % 3 != 1:
+            return []
+        return waits(hand, self.variant, self.void[seat])
 
     def observation(self, seat: int | None) -> dict:
         """What ``seat`` may see (``None``: a spectator, who sees no concealed tile)."""
@@ -756,7 +790,8 @@ class Game:
                 "discards": [str(t) for t in self.discards[s]],
                 "claimed": list(self.claimed[s]),
                 "tiles": sum(self.hands[s]),
-                "declared": self.declared[s],
+                "declared": self.declared_kind[s],
+                "won_tiles": [str(t) for t in self.won_tiles[s]],
                 "out": self.out[s],
                 "void": self.void[s] if (self.phase not in ("exchange", "void") or s == seat) else None,
             }

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .analysis import Reading, is_winning, readings
 from .hand import Hand, MeldKind
 from .scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
-from .tiles import Tile
+from .tiles import ALL_TILES, Tile
 from .variants import KAWUXING, Variant
 
 DRAGONS = (27, 28, 29)
@@ -142,19 +142,32 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
     situation = _situation_fans(ctx, rules)
     best: list[Fan] | None = None
     best_value = 0
+    best_reading = None
     for reading in readings(full, variant):
         fans = _reading_fans(hand, full, win, reading, rules) + situation
         value = _product(fans)
         if value > best_value:
-            best, best_value = fans, value
-    assert best is not None
+            best, best_value, best_reading = fans, value, reading
+    assert best is not None and best_reading is not None
     if not best:
         best = [_fan("屁胡")]
     merged = merge_fans(best, multiplicative=True)
     capped = best_value if rules.cap is None else min(best_value, rules.cap)
     if not ctx.self_draw and best_value < rules.min_ron_multiplier:
         return NO_WIN_KAWUXING  # 屁胡只能自摸 and the like: too small to win on a discard
-    return Score(True, "kawuxing", merged, multiplier=capped, uncapped=best_value)
+    return Score(True, "kawuxing", merged, multiplier=capped, uncapped=best_value,
+                 concealed_triplets=_kan(hand, full, win, best_reading, ctx))
+
+
+def _kan(hand: Hand, full: Hand, win: Tile, reading: Reading, ctx: WinContext) -> int:
+    """坎: concealed triplets of the reading and concealed kongs; a triplet completed by a
+    discard is exposed (明刻), not a 坎."""
+    if reading.seven_pairs:
+        return 0
+    n = sum(1 for kind, t in reading.sets if kind == "triplet")
+    if not ctx.self_draw and ("triplet", win) in reading.sets and hand.counts[win] == 2:
+        n -= 1
+    return n + sum(1 for m in full.melds if m.kind is MeldKind.CONCEALED_KONG)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -181,27 +194,16 @@ class KawuxingPlay(VariantPlay):
         """亮倒: discard a tile so that the rest is ready, and reveal."""
         if game.declared[seat] or game.tiles_left == 0:
             return []
-        counts = game.hands[seat]
-        out = []
-        for k in range(30):
-            if not counts[k]:
-                continue
-            counts[k] -= 1
-            try:
-                hand = Hand(tuple(counts), tuple(game.melds[seat]))
-                if _shanten(hand, self.variant) == 0 and _waits(hand, self.variant):
-                    out.append(Action("declare", tile=Tile(k)))
-            finally:
-                counts[k] += 1
-        return out
+        return [Action("declare", tile=t) for t in game.ready_discards(seat)]
 
-    def declare(self, game, seat: int, discard: Tile) -> None:
+    def declare(self, game, seat: int, discard: Tile, kind: str) -> None:
         game.declared[seat] = True
+        game.declared_kind[seat] = "liangdao"
         game.declare_order.append(seat)
         after = list(game.hands[seat])
         after[discard] -= 1
         hand = Hand(tuple(after), tuple(game.melds[seat]))
-        game._event("declare", seat=seat, waits=[str(t) for t in _waits(hand, self.variant)])
+        game._event("declare", seat=seat, kind="liangdao", waits=[str(t) for t in _waits(hand, self.variant)])
 
     def revealed(self, game, seat: int) -> dict:
         """The declared hand as others see it: concealed triplets may stay hidden (三个的不亮)."""
@@ -232,13 +234,29 @@ class KawuxingPlay(VariantPlay):
         return [Payment(s, seat, each * unit, label, detail) for s in range(game.n) if s != seat]
 
     def win_payments(self, game, win) -> list[Payment]:
-        value = win.score.multiplier * self.rules.base
+        base = self.rules.base
+        value = win.score.multiplier * base
         fans = " ".join(f.name for f in win.score.fans)
+        extras = []  # (reason, amount per share, detail)
+        if self.rules.piao:
+            extras.append(("漂", 2 * self.rules.piao * base, f"both float {self.rules.piao}"))
+        if self.rules.shukan and win.score.concealed_triplets:
+            extras.append(("数坎", win.score.concealed_triplets * base, f"{win.score.concealed_triplets} 坎"))
+        if self.rules.maima and win.self_draw and game.tiles_left > 0:
+            horse = ALL_TILES[game.wall[game.front]]
+            points = 10 if horse.is_honour else horse.rank
+            game._event("horse", seat=win.seat, tile=str(horse), points=points)
+            extras.append(("买马", points * base, f"马 {horse}"))
         if win.self_draw:
-            return [Payment(s, win.seat, value, "自摸", fans) for s in range(game.n) if s != win.seat]
-        if game.declared[win.seat] and not game.declared[win.discarder]:
-            return [Payment(win.discarder, win.seat, 2 * value, "包胡", fans)]
-        return [Payment(win.discarder, win.seat, value, "抢杠" if win.robbed_kong else "点炮", fans)]
+            payers, shares, reason = [s for s in range(game.n) if s != win.seat], 1, "自摸"
+        elif game.declared[win.seat] and not game.declared[win.discarder]:
+            payers, shares, reason = [win.discarder], 2, "包胡"  # both players' shares
+        else:
+            payers, shares, reason = [win.discarder], 1, "抢杠" if win.robbed_kong else "点炮"
+        out = [Payment(p, win.seat, shares * value, reason, fans) for p in payers]
+        for why, amount, detail in extras:
+            out += [Payment(p, win.seat, shares * amount, why, detail) for p in payers]
+        return out
 
     def draw_settlement(self, game) -> list[Payment]:
         """荒庄: kong money stands; 亮倒 players pay by the ``liangdao_draw_penalty`` option."""
@@ -261,11 +279,6 @@ class KawuxingPlay(VariantPlay):
 def Meld_pong(k: int):
     from .hand import Meld
     return Meld.pong(k)
-
-
-def _shanten(hand, variant):
-    from .analysis import shanten
-    return shanten(hand, variant)
 
 
 def _waits(hand, variant):

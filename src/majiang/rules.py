@@ -41,6 +41,9 @@ class KawuxingRules:
     shouzhuayi: int = 4  # 手抓一 multiplier (襄阳: 2)
     haidi: str = "self_draw"  # "self_draw" (海底捞) | "both" (also 海底炮) | "none" (襄阳)
     louhu_unless_more: bool = False  # 漏胡: may a passed player still win a bigger discard?
+    piao: int = 0  # 漂 (固定漂): every player floats this many base; a win adds both floats per payer
+    maima: bool = False  # 自摸买马: a self-draw turns over the next wall tile; its rank (dragons 10) is added
+    shukan: bool = False  # 数坎: each concealed triplet (坎) of the winner adds one base per payer
     rounds: int = 8  # hands in a match
 
     def __post_init__(self) -> None:
@@ -55,6 +58,8 @@ class KawuxingRules:
             raise RulesError(f"option cap: at least 1, got {self.cap!r}")
         if self.min_ron_multiplier < 1 or self.base < 1 or self.rounds < 1:
             raise RulesError("options min_ron_multiplier, base and rounds must be at least 1")
+        if self.piao < 0:
+            raise RulesError(f"option piao: 0 or more, got {self.piao!r}")
         if self.shouzhuayi not in (2, 4):
             raise RulesError(f"option shouzhuayi: 2 or 4, got {self.shouzhuayi!r}")
 

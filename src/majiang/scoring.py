@@ -60,6 +60,7 @@ class Score:
     fan: int = 0  # Sichuan: total 番 after the cap
     multiplier: int = 0  # what each payer pays, in units of the base (before bonuses)
     uncapped: int = 0  # multiplier (Kawuxing) or fan (Sichuan) before any cap
+    concealed_triplets: int = 0  # 坎 in the scored reading (concealed kongs included), for 数坎
 
     def to_json(self) -> dict:
         if not self.win:
