@@ -280,3 +280,28 @@ def test_suits_option_changes_the_tile_set():
     assert g.tile_count() == 84 and sum(g.totals()) == 0
     s = score(Hand.parse("1112345678999m"), "1m", WinContext(), rules)
     assert {f.name for f in s.fans} == {"清一色", "暗四归"}
+
+
+def test_declared_discarder_pays_an_ordinary_ron():
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s3s5z")
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    act(g, 2, "declare", "8p")
+    discard(g, 0, "9s")
+    discard(g, 1, "3s")  # frozen: the drawn tile goes out
+    assert [str(a) for a in g.legal_actions(2)] == ["discard 5z"]
+    discard(g, 2, "5z")
+    act(g, 1, "win", "5z")
+    assert payments(g) == [(2, 1, 2, "点炮")]  # 亮倒 ×2, no 包胡: the discarder had declared too
+
+
+def test_match_dealer_rotation_and_totals():
+    from majiang.agents import make_agent
+    from majiang.match import Match
+    from majiang.rules import rules_for
+    m = Match(rules_for("kawuxing", rounds=6), seed=11)
+    m.play([make_agent("greedy", s) for s in range(3)])
+    assert len(m.hands) == 6 and sum(m.totals) == 0
+    for prev, nxt in zip(m.hands, m.hands[1:]):
+        assert nxt.dealer == prev.settlement["next_dealer"]
+    assert m.summary()["totals"] == m.totals

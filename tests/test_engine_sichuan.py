@@ -176,3 +176,49 @@ def test_exchange_three_moves_tiles_by_dice():
             before[to][tile] += 1
     assert [list(h) for h in g.hands] == before
     assert g.phase in ("void", "turn")
+
+
+def test_blood_river_winners_play_on_and_win_again():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="6p9s", blood_river=True)
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "win", "5p")
+    assert g.out == [False] * 4 and not g.over
+    assert [str(t) for t in g.won_tiles[1]] == ["5p"] and g.tile_count() == 108
+    act(g, 3, "win", "6p")  # seat 3 self-draws; everyone else pays, winners included
+    assert payments(g)[2:] == [(0, 3, 2, "自摸"), (1, 3, 2, "自摸"), (2, 3, 2, "自摸")]
+    assert g.tile_count() == 108 and sum(g.totals()) == 0
+    # seat 0 draws 9s... and play goes on; seat 1 still waits on 1p/5p and may win again
+    assert g.current == 0 and not g.over
+
+
+def test_sing_and_dance():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="9s6s1p", sing_dance=True)
+    discard(g, 0, "2p")
+    # seat 1 drew 9s (its void suit): discarding it leaves the hand ready, so it may sing or dance
+    assert {a.type for a in g.legal_actions(1)} >= {"sing", "declare"}
+    act(g, 1, "declare", "9s")  # 跳舞: waits 1p, 5p revealed
+    assert g.observation(0)["players"][1]["revealed"] == {"waits": ["1p", "5p"]}
+    auto_until(g, lambda: g.current == 0 and g.phase == "turn")
+    # seat 0 holds 5p, a dancer's winning tile: it may not discard it while it has other tiles
+    assert "discard 5p" not in [str(a) for a in g.legal_actions(0)]
+    with pytest.raises(IllegalActionError):
+        act(g, 0, "discard", "5p")
+
+
+def test_singer_waits_stay_hidden():
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="9s", sing_dance=True)
+    discard(g, 0, "2p")
+    act(g, 1, "sing", "9s")
+    assert g.observation(0)["players"][1]["revealed"] == {"ready": True}
+    assert g.declared[1]
+
+
+def test_heavenly_hand_in_the_engine():
+    dealer = "11122233344455m"
+    g = game_with("sichuan", [dealer, "123p456p789p22p55s", "234s567s678s999s5p", "111s222s333s444p6p"],
+                  heavenly_earthly=True)
+    assert "win" in legal_types(g, 0)
+    act(g, 0, "win", "5m")
+    assert [f.name for f in g.wins[0].score.fans] == ["天胡"]
+    assert payments(g) == [(1, 0, 32, "自摸"), (2, 0, 32, "自摸"), (3, 0, 32, "自摸")]

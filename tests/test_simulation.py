@@ -19,8 +19,10 @@ CONFIGS = [
     ("sichuan", "chengdu", {}),
     ("sichuan", "modern", {}),
     ("sichuan", "chengdu", {"blood_battle": False, "direct_kong_pay": 1, "flower_pig_penalty": 8}),
+    ("sichuan", "chengdu", {"blood_river": True}),
+    ("sichuan", "modern", {"sing_dance": True, "self_draw_bonus": "fan", "pass_win_unless_more": False}),
 ]
-HANDS_PER_CONFIG = 400  # 1,200 hands per variant
+HANDS = {"kawuxing": 400, "sichuan": 250}  # 1,200 Kawuxing and 1,250 Sichuan hands
 
 
 def checked_game(variant, preset, opts, i):
@@ -56,7 +58,8 @@ def checked_game(variant, preset, opts, i):
 @pytest.mark.parametrize("variant, preset, opts", CONFIGS)
 def test_invariants_and_exact_replay(variant, preset, opts):
     wins = 0
-    for i in range(HANDS_PER_CONFIG):
+    rules = rules_for(variant, preset, **opts)
+    for i in range(HANDS[variant]):
         game, paid = checked_game(variant, preset, opts, i)
         assert game.over and sum(game.totals()) == 0
         wins += len(game.wins)
@@ -65,7 +68,7 @@ def test_invariants_and_exact_replay(variant, preset, opts):
         for e in game.events:
             if e["type"] == "win":
                 won_before.add(e["seat"])
-            if e["type"] == "payment" and variant == "sichuan" and rules_for(variant, preset, **opts).blood_battle:
+            if e["type"] == "payment" and variant == "sichuan" and rules.blood_battle and not rules.blood_river:
                 # win payments are made as the win is recorded: the winner is the payee then
                 assert e["from"] not in won_before or e["reason"] in ("退杠", "呼叫转移")
                 # (退杠 to a winner: its own kong payment refunded as part of its 杠上炮 win)
@@ -74,7 +77,7 @@ def test_invariants_and_exact_replay(variant, preset, opts):
         rebuilt = rebuild(records)
         assert rebuilt.settlement() == game.settlement()
         assert rebuilt.hands == game.hands
-    assert wins > HANDS_PER_CONFIG // 2
+    assert wins > HANDS[variant] // 2
 
 
 def test_walls_differ_by_seed_and_hand_and_repeat_exactly():

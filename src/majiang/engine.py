@@ -240,6 +240,7 @@ class Game:
         self.claimed: list[list[bool]] = [[] for _ in range(self.n)]  # per discard: taken by a claim
         self.declared = [False] * self.n  # the hand is frozen: Kawuxing 亮倒, Sichuan 唱歌/跳舞
         self.declared_kind: list[str | None] = [None] * self.n  # "liangdao", "sing" or "dance"
+        self.declared_waits: list[list[Tile]] = [[] for _ in range(self.n)]
         self.won_tiles: list[list[Tile]] = [[] for _ in range(self.n)]  # 血流成河: winning tiles set aside
         self.declare_order: list[int] = []
         self.void: list[str | None] = [None] * self.n

@@ -203,7 +203,8 @@ class KawuxingPlay(VariantPlay):
         after = list(game.hands[seat])
         after[discard] -= 1
         hand = Hand(tuple(after), tuple(game.melds[seat]))
-        game._event("declare", seat=seat, kind="liangdao", waits=[str(t) for t in _waits(hand, self.variant)])
+        game.declared_waits[seat] = _waits(hand, self.variant)
+        game._event("declare", seat=seat, kind="liangdao", waits=[str(t) for t in game.declared_waits[seat]])
 
     def revealed(self, game, seat: int) -> dict:
         """The declared hand as others see it: concealed triplets may stay hidden (三个的不亮)."""

@@ -156,7 +156,6 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
 # Play: what the engine asks of Sichuan.
 
 from .engine import Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
-from .errors import RulesError  # noqa: E402
 
 SUIT_RANGE = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
 
@@ -165,12 +164,8 @@ class SichuanPlay(VariantPlay):
     name = "sichuan"
     players = 4
 
-    def __init__(self, rules) -> None:
-        super().__init__(rules)
-        if rules.blood_river:
-            raise RulesError("blood_river (血流成河) is not implemented yet")
-        if rules.sing_dance:
-            raise RulesError("sing_dance (唱歌/跳舞) is not implemented yet")
+    def winners_play_on(self, game) -> bool:
+        return self.rules.blood_river
 
     @property
     def variant(self):
@@ -186,7 +181,38 @@ class SichuanPlay(VariantPlay):
     def can_discard(self, game, seat: int, tile: int) -> bool:
         if self.holds_void(game, seat):
             return Tile(tile).suit == game.void[seat]
+        if self.rules.sing_dance and not game.declared[seat]:
+            protected = self._dancers_waits(game, seat)
+            if tile in protected:  # allowed only when every tile held would deal in
+                return all(k in protected for k in range(30) if game.hands[seat][k])
         return True
+
+    def _dancers_waits(self, game, seat: int) -> set[int]:
+        return {int(t) for s in range(game.n) if s != seat and not game.out[s]
+                and game.declared_kind[s] == "dance" for t in game.declared_waits[s]}
+
+    def extra_turn_actions(self, game, seat: int) -> list:
+        """唱歌 (declare ready, waits hidden) and 跳舞 (declare and reveal the waits)."""
+        from .engine import Action
+        if not self.rules.sing_dance or game.declared[seat] or game.tiles_left == 0:
+            return []
+        tiles = game.ready_discards(seat)
+        return [Action(kind, tile=t) for t in tiles for kind in ("sing", "declare")]
+
+    def declare(self, game, seat: int, discard: Tile, kind: str) -> None:
+        game.declared[seat] = True
+        game.declared_kind[seat] = "sing" if kind == "sing" else "dance"
+        after = list(game.hands[seat])
+        after[discard] -= 1
+        from .analysis import waits
+        game.declared_waits[seat] = waits(Hand(tuple(after), tuple(game.melds[seat])), SICHUAN, game.void[seat])
+        shown = [str(t) for t in game.declared_waits[seat]] if kind != "sing" else None
+        game._event("declare", seat=seat, kind=game.declared_kind[seat], waits=shown)
+
+    def revealed(self, game, seat: int) -> dict:
+        if game.declared_kind[seat] == "dance":
+            return {"waits": [str(t) for t in game.declared_waits[seat]]}
+        return {"ready": True}
 
     def can_claim_tile(self, game, seat: int, tile: int) -> bool:
         return Tile(tile).suit != game.void[seat]
@@ -242,6 +268,8 @@ class SichuanPlay(VariantPlay):
     def after_wins(self, game, wins) -> bool:
         if not self.rules.blood_battle:
             return False
+        if self.rules.blood_river:
+            return True  # 血流成河: everyone plays on until the wall is empty
         for w in wins:
             game.out[w.seat] = True
         return len(game.active_seats()) >= 2
