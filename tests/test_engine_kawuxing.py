@@ -305,3 +305,22 @@ def test_match_dealer_rotation_and_totals():
     for prev, nxt in zip(m.hands, m.hands[1:]):
         assert nxt.dealer == prev.settlement["next_dealer"]
     assert m.summary()["totals"] == m.totals
+
+
+def test_declared_hand_may_kong_a_drawn_fourth_that_keeps_the_waits():
+    s1 = "123p456p999s11s55z"
+    g = game_with("kawuxing", [S0, s1, S2], draws="2s8p3s9s", replacements="4p")
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    discard(g, 2, "8p")
+    discard(g, 0, "3s")
+    assert sorted(str(a) for a in g.legal_actions(1)) == ["concealed_kong 9s", "discard 9s"]
+    act(g, 1, "concealed_kong", "9s")
+    assert payments(g) == [(0, 1, 2, "暗杠"), (2, 1, 2, "暗杠")]
+
+
+def test_base_scales_every_payment():
+    g = game_with("kawuxing", [S0, S1, S2], base=3)
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    assert payments(g) == [(0, 1, 3, "点炮")]

@@ -50,10 +50,15 @@ def test_standard_mode_one_win_ends_the_hand():
 
 
 def test_self_draw_bonus_base():
-    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p", self_draw_bonus="base")
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p", self_draw_bonus="base", heavenly_earthly=False)
     discard(g, 0, "2p")
     act(g, 1, "win", "1p")
     assert payments(g) == [(0, 1, 2, "自摸"), (2, 1, 2, "自摸"), (3, 1, 2, "自摸")]
+    # with 天胡/地胡 on (the default) the same win is 地胡: a non-dealer's first draw
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p")
+    discard(g, 0, "2p")
+    act(g, 1, "win", "1p")
+    assert [f.name for f in g.wins[0].score.fans] == ["地胡"] and payments(g)[0] == (0, 1, 32, "自摸")
 
 
 DEALER_KONG = "9999m113355m2458p"
@@ -222,3 +227,20 @@ def test_heavenly_hand_in_the_engine():
     act(g, 0, "win", "5m")
     assert [f.name for f in g.wins[0].score.fans] == ["天胡"]
     assert payments(g) == [(1, 0, 32, "自摸"), (2, 0, 32, "自摸"), (3, 0, 32, "自摸")]
+
+
+@pytest.mark.parametrize("pay", [2, 1])
+def test_direct_kong_paid_by_the_discarder(pay):
+    g = game_with("sichuan", [T0, T1, T2, "111s222s333s4s888p"], replacements="9s", direct_kong_pay=pay)
+    discard(g, 0, "8p")
+    assert legal_types(g, 3) == ["kong", "pass", "pong"]
+    act(g, 3, "kong", "8p")
+    assert payments(g) == [(0, 3, pay, "点杠")]
+
+
+def test_base_scales_every_payment():
+    g = game_with("sichuan", [T0, T1, T2, T3], base=5, blood_battle=False)
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "pass")
+    assert payments(g) == [(0, 1, 5, "点炮")]

@@ -82,7 +82,8 @@ def test_situational_fans_and_presets():
 
 def test_heavenly_earthly_and_cap():
     full, win = "23445677m345789p", "7m"
-    assert fans(full, win, self_draw=True, heavenly=True) == ({"平胡": 0}, 0)  # off in chengdu
+    assert fans(full, win, self_draw=True, heavenly=True) == ({"天胡": 5}, 5)  # chengdu: no cap
+    assert fans(full, win, opts={"heavenly_earthly": False}, self_draw=True, heavenly=True) == ({"平胡": 0}, 0)
     assert fans(full, win, preset="modern", self_draw=True, heavenly=True) == ({"天胡": 5}, 3)  # cap 3
     assert fans(full, win, preset="modern", opts={"cap_fan": None}, self_draw=True, earthly=True) == ({"地胡": 5}, 5)
     assert fans("11224444557799m", "9m", opts={"cap_fan": 4})[1] == 4

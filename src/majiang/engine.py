@@ -416,6 +416,18 @@ class Game:
             for m in self.melds[seat]:
                 if m.kind is MeldKind.PONG and h[m.tile] and self._added_kong_allowed(seat, m.tile):
                     opts.append(Action("added_kong", tile=m.tile))
+        elif self.tiles_left > 0 and self.drawn_from_wall and self.last_draw is not None:
+            # a frozen (declared) hand may kong the tile it drew if its waits stay the same
+            t = self.last_draw
+            if h[t] == 4 and self.play.can_claim_tile(self, seat, t):
+                after = list(h)
+                after[t] -= 4
+                kept = Hand(tuple(after), tuple(self.melds[seat]) + (Meld.concealed_kong(t),))
+                if waits(kept, self.variant, self.void[seat]) == self.declared_waits[seat]:
+                    opts.append(Action("concealed_kong", tile=t))
+            if any(m.kind is MeldKind.PONG and m.tile == t for m in self.melds[seat]) \
+                    and self._added_kong_allowed(seat, t):
+                opts.append(Action("added_kong", tile=t))  # the concealed part is unchanged
         opts.extend(self.play.extra_turn_actions(self, seat))
         discards = [k for k in range(30) if h[k] and self.play.can_discard(self, seat, k)]
         if last_tile_turn and self.play.name == "kawuxing" and self.last_draw is not None:
@@ -451,7 +463,7 @@ class Game:
             declared=self.declared[seat], void=self.void[seat],
             heavenly=self._is_first_dealer_turn(seat),
             earthly=(seat != self.dealer and self.draws_by_seat[seat] == 1 and not self.any_claim
-                     and not self.discards[seat] and self.drawn_from_wall and not self.kongs),
+                     and not self.discards[seat] and self.drawn_from_wall and not self.kongs and not self.wins),
         )
         return self.play.score(hand, t, ctx)
 
@@ -600,11 +612,10 @@ class Game:
         """A declared (亮倒) hand may kong only if its waits stay the same."""
         if not self.declared[seat]:
             return True
-        before = waits(self.hand(seat), self.variant)
         h = list(self.hands[seat])
         h[t] -= 3
-        after = waits(Hand(tuple(h), tuple(self.melds[seat]) + (Meld.kong(t),)), self.variant)
-        return before == after and bool(after)
+        after = waits(Hand(tuple(h), tuple(self.melds[seat]) + (Meld.kong(t),)), self.variant, self.void[seat])
+        return after == self.declared_waits[seat] and bool(after)
 
     def _resolve_claims(self) -> None:
         discarder, t = self.last_discard

@@ -79,7 +79,7 @@ class SichuanRules:
     cap_fan: int | None = None  # 封顶 in 番 (3 common, 4), None: no cap
     gangshanghua_fan: int = 2  # 杠上花: +2 (成都 source) or +1 (modern)
     call_transfer: bool = False  # 呼叫转移: 杠上炮 hands that kong's money to the winner (else refunded)
-    heavenly_earthly: bool = False  # 天胡/地胡 count 5 番
+    heavenly_earthly: bool = True  # 天胡/地胡 count 5 番 (seed 004 describes both; off: no such fan)
     self_draw_bonus: str = "none"  # "none" | "base" (自摸加底) | "fan" (自摸加番)
     haidi: bool = True  # 海底捞月/海底炮 +1
     flower_pig_penalty: int = 16  # 查花猪: a pig pays each non-pig this many times the base (or 8)
@@ -115,7 +115,7 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "sichuan": {
         "chengdu": {},
         "modern": {"exchange_three": True, "self_draw_bonus": "base", "cap_fan": 3, "gangshanghua_fan": 1,
-                   "call_transfer": True, "heavenly_earthly": True},
+                   "call_transfer": True},
     },
 }
 DEFAULT_PRESET = {"kawuxing": "standard", "sichuan": "chengdu"}
