@@ -1,25 +1,34 @@
-"""Agents: they see one seat's observation and the legal actions, and return one of them.
+"""Agents: each sees only its own seat's observation (``Game.observation``) and returns one of the
+legal actions. Nothing here reads the game state directly.
 
 ``random``  a uniformly random legal action.
 ``greedy``  wins when it can, otherwise keeps the best shanten (ties: the most useful tiles);
             claims a pong or kong only when it does not slow the hand; picks the void suit with
-            the fewest tiles and passes three of its weakest suit.
+            the fewest tiles, passes three of its weakest suit, declares 亮倒 whenever ready.
+``strong``  plays for value (清一色, 七对, 对对胡, 卡五星, 根), counts unseen tiles, defends against
+            revealed hands (亮倒, 跳舞), void suits and late-game threats, folds hopeless hands,
+            decides 亮倒 and kongs by value, and between close discards looks ahead by sampling the
+            unseen tiles (determinised Monte Carlo) within a per-move time budget.
+``cmd:…``   an external program speaking the JSON-lines protocol (``majiang.botproto``).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Protocol
 
-from .analysis import closed_shanten_function, shanten_counts
+from .analysis import shanten_counts
 from .engine import Action, Game
-from .tiles import Tile
+from .hand import Meld, MeldKind
+from .rules import rules_from_json
+from .tiles import ALL_TILES, Tile, parse_tiles, to_counts
 
 
 class Agent(Protocol):
     name: str
 
-    def act(self, game: Game, seat: int, legal: list[Action]) -> Action: ...
+    def act(self, obs: dict, legal: list[Action]) -> Action: ...
 
 
 class RandomAgent:
@@ -28,25 +37,75 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def act(self, obs: dict, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
 
 
-def _shanten_of(game: Game, seat: int, counts) -> int:
-    melds = game.melds[seat]
-    sets = 4 - len(melds)
-    caps = None
-    if melds:
-        caps = [4] * 30
-        for m in melds:
-            caps[m.tile] -= m.size
-    suits = "".join(sorted({m.tile.suit for m in melds})) if game.play.name == "sichuan" else ""
-    return shanten_counts(counts, game.variant, sets, game.void[seat], caps,
-                          seven_pairs=not melds, meld_suits=suits)
+_VARIANT_CACHE: dict = {}
+
+
+class SeatView:
+    """What one seat knows, decoded from its observation once per decision."""
+
+    def __init__(self, obs: dict) -> None:
+        self.obs = obs
+        self.seat = seat = obs["seat"]
+        key = tuple(sorted((k, str(v)) for k, v in obs["rules"].items()))
+        if key not in _VARIANT_CACHE:
+            from .engine import play_for
+            rules = rules_from_json(obs["rules"])
+            _VARIANT_CACHE[key] = (rules, play_for(rules).variant)
+        self.rules, self.variant = _VARIANT_CACHE[key]
+        self.sichuan = obs["variant"] == "sichuan"
+        me = obs["players"][seat]
+        self.counts = to_counts(parse_tiles(me["hand"]))
+        self.melds = [Meld.from_json(m) for m in me["melds"]]
+        self.void = me["void"]
+        self.phase = obs["phase"]
+        self.tiles_left = obs["tiles_left"]
+        ld = obs.get("last_discard")
+        self.last_discard = Tile.parse(ld["tile"]) if ld else None
+        self.caps = None
+        if self.melds:
+            self.caps = [4] * 30
+            for m in self.melds:
+                self.caps[m.tile] -= m.size
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.sichuan else ""
+
+    def shanten(self, counts, melds=None) -> int:
+        melds = self.melds if melds is None else melds
+        caps = self.caps
+        if melds is not self.melds:
+            caps = [4] * 30 if melds else None
+            for m in melds:
+                caps[m.tile] -= m.size
+        suits = "".join(sorted({m.tile.suit for m in melds})) if self.sichuan else ""
+        return shanten_counts(counts, self.variant, 4 - len(melds), self.void, caps,
+                              seven_pairs=not melds, meld_suits=suits)
+
+    def seen(self) -> list[int]:
+        """Copies of each kind this seat can see: own hand, every meld, discards, revealed tiles."""
+        seen = list(self.counts)
+        for p in self.obs["players"]:
+            for m in p["melds"]:
+                if m["tile"] is not None:
+                    seen[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
+            for t, claimed in zip(p["discards"], p["claimed"]):
+                if not claimed:
+                    seen[Tile.parse(t)] += 1
+            for t in p.get("won_tiles", ()):
+                seen[Tile.parse(t)] += 1
+        return seen
+
+    def unseen(self) -> list[int]:
+        return [max(0, 4 - c) for c in self.seen()]
+
+    def opponents(self) -> list[dict]:
+        return [p for p in self.obs["players"] if p["seat"] != self.seat and not p["out"]]
 
 
 def _isolation(counts, k: int) -> int:
-    """Lower is more useful: neighbours and copies make a tile worth keeping."""
+    """Higher is more useful: neighbours and copies make a tile worth keeping."""
     score = counts[k] * 3
     if k < 27:
         r = k % 9
@@ -58,133 +117,303 @@ def _isolation(counts, k: int) -> int:
     return score
 
 
+def _suit_counts(counts) -> dict[str, int]:
+    return {s: sum(counts["mps".index(s) * 9:"mps".index(s) * 9 + 9]) for s in "mps"}
+
+
+def _exchange_pick(counts, legal: list[Action]) -> Action:
+    """换三张: three tiles of the weakest suit that has three."""
+    sc = _suit_counts(counts)
+    suit = min((s for s in "mps" if sc[s] >= 3), key=lambda s: (sc[s], s))
+    options = [a for a in legal if a.tiles[0].suit == suit]
+    return min(options, key=lambda a: sum(_isolation(counts, t) for t in a.tiles))
+
+
+def _void_pick(counts) -> Action:
+    sc = _suit_counts(counts)
+    return Action("void", suit=min("mps", key=lambda s: (sc[s], s)))
+
+
 class GreedyAgent:
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def act(self, obs: dict, legal: list[Action]) -> Action:
         types = {a.type for a in legal}
         if "win" in types:
             return next(a for a in legal if a.type == "win")
+        view = SeatView(obs)
         if "exchange" in types:
-            return self._exchange(game, seat, legal)
+            return _exchange_pick(view.counts, legal)
         if "void" in types:
-            h = game.hands[seat]
-            counts = {s: sum(h["mps".index(s) * 9:"mps".index(s) * 9 + 9]) for s in "mps"}
-            suit = min("mps", key=lambda s: (counts[s], s))
-            return Action("void", suit=suit)
-        counts = list(game.hands[seat])
-        if game.phase == "claim":
-            return self._claim(game, seat, legal, counts)
-        # own turn: kongs that keep shanten, else the best discard (or 亮倒 with it)
+            return _void_pick(view.counts)
+        if view.phase in ("claim", "rob"):
+            return self._claim(view, legal)
+        counts = view.counts
         current = None
         for a in legal:
             if a.type in ("concealed_kong", "added_kong"):
                 if current is None:
-                    current = self._turn_shanten(game, seat, counts)
-                after = list(counts)
-                after[a.tile] -= 4 if a.type == "concealed_kong" else 1
-                if self._shanten_after_kong(game, seat, after, a) <= current:
+                    current = view.shanten(counts)
+                after, melds = _after_kong(view, a)
+                if view.shanten(after, melds) <= current:
                     return a
         discards = [a for a in legal if a.type == "discard"]
         declares = {a.tile: a for a in legal if a.type == "declare"}
-        best = self._best_discard(game, seat, counts, discards)
-        if best.tile in declares:
-            return declares[best.tile]
-        return best
+        best = self._best_discard(view, discards)
+        return declares.get(best.tile, best)
 
-    def _turn_shanten(self, game, seat, counts) -> int:
-        return _shanten_of(game, seat, counts)  # a 3n+2 hand's shanten is that of its best discard
-
-    def _shanten_after_kong(self, game, seat, after, action) -> int:
-        from .hand import Meld
-        melds = list(game.melds[seat])
-        saved = game.melds[seat]
-        if action.type == "concealed_kong":
-            melds.append(Meld.concealed_kong(action.tile))
-        else:
-            melds = [Meld.kong(m.tile, added=True) if m.tile == action.tile else m for m in melds]
-        game.melds[seat] = melds
-        try:
-            return _shanten_of(game, seat, after)  # 3n+1 after the kong, before the replacement
-        finally:
-            game.melds[seat] = saved
-
-    def _best_discard(self, game, seat, counts, discards: list[Action]) -> Action:
+    def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
+        counts = view.counts
         scored = []
         for a in discards:
             k = a.tile
             counts[k] -= 1
-            s = _shanten_of(game, seat, counts)
+            s = view.shanten(counts)
             counts[k] += 1
             scored.append((s, _isolation(counts, k), self.rng.random(), a))
         scored.sort(key=lambda x: x[:3])
         return scored[0][3]
 
-    def _claim(self, game, seat, legal, counts) -> Action:
+    def _claim(self, view: SeatView, legal: list[Action]) -> Action:
         pass_action = next((a for a in legal if a.type == "pass"), legal[0])
-        t = game.last_discard[1]
-        before = _shanten_of(game, seat, counts)  # 3n+1
+        t = view.last_discard
+        counts = view.counts
+        before = view.shanten(counts)
         for a in legal:
             if a.type == "kong":
                 after = list(counts)
                 after[t] -= 3
-                from .hand import Meld
-                saved = game.melds[seat]
-                game.melds[seat] = list(saved) + [Meld.kong(t)]
-                try:
-                    s = _shanten_of(game, seat, after)
-                finally:
-                    game.melds[seat] = saved
-                if s <= before:
+                if view.shanten(after, view.melds + [Meld.kong(t)]) <= before:
                     return a
         for a in legal:
             if a.type == "pong":
                 after = list(counts)
                 after[t] -= 2
-                from .hand import Meld
-                saved = game.melds[seat]
-                game.melds[seat] = list(saved) + [Meld.pong(t)]
-                try:
-                    s = _shanten_of(game, seat, after)  # 3n+2: the best discard after the pong
-                finally:
-                    game.melds[seat] = saved
-                if s < before:
+                if view.shanten(after, view.melds + [Meld.pong(t)]) < before:
                     return a
         return pass_action
 
-    def _exchange(self, game, seat, legal) -> Action:
-        h = game.hands[seat]
-        counts = {s: sum(h["mps".index(s) * 9:"mps".index(s) * 9 + 9]) for s in "mps"}
-        suit = min((s for s in "mps" if counts[s] >= 3), key=lambda s: (counts[s], s))
-        options = [a for a in legal if a.tiles[0].suit == suit]
-        return min(options, key=lambda a: sum(_isolation(h, t) for t in a.tiles))
+
+def _after_kong(view: SeatView, a: Action):
+    after = list(view.counts)
+    if a.type == "concealed_kong":
+        after[a.tile] -= 4
+        melds = view.melds + [Meld.concealed_kong(a.tile)]
+    else:
+        after[a.tile] -= 1
+        melds = [Meld.kong(m.tile, added=True) if (m.tile == a.tile and m.kind is MeldKind.PONG) else m
+                 for m in view.melds]
+    return after, melds
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+class StrongAgent(GreedyAgent):
+    """Value, defence and sampled look-ahead on top of greedy shanten play."""
+
+    name = "strong"
+
+    def __init__(self, seed: int = 0, budget_ms: float = 25.0, samples: int = 24) -> None:
+        super().__init__(seed)
+        self.budget = budget_ms / 1000.0
+        self.samples = samples
+        self.eff_weight = 0.3
+
+    # -- danger ---------------------------------------------------------------------------------
+
+    def _danger(self, view: SeatView, unseen: list[int]) -> tuple[list[float], set[int]]:
+        """A rough weight that discarding each kind deals into someone, and the kinds that surely
+        do (a revealed 亮倒/跳舞 wait)."""
+        danger = [0.0] * 30
+        forbidden: set[int] = set()
+        late = max(0.0, 1.0 - view.tiles_left / 40.0)
+        for p in view.opponents():
+            revealed = p.get("revealed") or {}
+            waits = revealed.get("waits")
+            if waits:
+                forbidden.update(int(Tile.parse(w)) for w in waits)
+                continue
+            threat = 0.15 + 0.25 * len(p["melds"]) + 0.6 * late + (0.8 if p["declared"] else 0.0)
+            their_discards = {Tile.parse(t) for t in p["discards"]}
+            for k in range(30):
+                if view.sichuan and p["void"] and ALL_TILES[k].suit == p["void"]:
+                    continue  # they cannot win on their void suit
+                if k in their_discards:
+                    w = 0.2  # players rarely wait on what they threw away
+                elif unseen[k] == 0:
+                    w = 0.0
+                else:
+                    r = k % 9 + 1 if k < 27 else 0
+                    w = 0.6 if (k >= 27 or r in (1, 9)) else (0.8 if r in (2, 8) else 1.0)
+                    if unseen[k] == 1:
+                        w *= 0.5
+                danger[k] += threat * w
+        return danger, forbidden
+
+    # -- value ----------------------------------------------------------------------------------
+
+    def _value_bias(self, view: SeatView, counts, k: int) -> float:
+        """Bonus for discarding ``k`` given the big hands the rest of the hand points to."""
+        bonus = 0.0
+        suits = {s: n for s, n in _suit_counts(counts).items() if s != view.void}
+        total = sum(counts)
+        main = max(suits, key=suits.get) if suits else None
+        if main is not None and not ALL_TILES[k].is_honour:
+            melds_off = any(m.tile.suit != main for m in view.melds)
+            if suits[main] >= total * 0.6 and not melds_off:  # heading for 清一色
+                bonus += 1.5 if ALL_TILES[k].suit != main else -0.5
+        if k >= 27 and counts[k] == 1:
+            bonus += 0.5  # a lone dragon rarely helps
+        pairs = sum(1 for c in counts if c >= 2)
+        if counts[k] >= 2:
+            # 七对 / 对对胡 / 根 potential: worth a lot in Sichuan, where each 番 doubles the value
+            bonus -= (3.0 if view.sichuan else 1.0) * (1.5 if pairs >= 4 else 1.0)
+        if not view.sichuan and k < 27 and k % 9 in (3, 5) and counts[k - 1 if k % 9 == 5 else k + 1] == 0:
+            # keep 4_6 shapes that could become 卡五星
+            if counts[k + 2 if k % 9 == 3 else k - 2]:
+                bonus -= 0.7
+        if counts[k] >= 3:
+            bonus -= 0.5  # a 根 or 坎 in the making
+        return bonus
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def act(self, obs: dict, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "win" in types:
+            return next(a for a in legal if a.type == "win")
+        view = SeatView(obs)
+        if "exchange" in types:
+            return _exchange_pick(view.counts, legal)
+        if "void" in types:
+            return _void_pick(view.counts)
+        if view.phase in ("claim", "rob"):
+            return self._claim_strong(view, legal)
+        return self._turn(view, legal)
+
+    def _claim_strong(self, view: SeatView, legal: list[Action]) -> Action:
+        choice = self._claim(view, legal)
+        if choice.type == "pong" and view.shanten(view.counts) <= 1:
+            # a pong that breaks a near seven-pairs hand is not worth it
+            pairs = sum(1 for c in view.counts if c >= 2)
+            if not view.melds and pairs >= 5:
+                return next((a for a in legal if a.type == "pass"), choice)
+        return choice
+
+    def _turn(self, view: SeatView, legal: list[Action]) -> Action:
+        counts = view.counts
+        unseen = view.unseen()
+        current = view.shanten(counts)
+        for a in legal:
+            if a.type in ("concealed_kong", "added_kong"):
+                after, melds = _after_kong(view, a)
+                if view.shanten(after, melds) <= current:
+                    return a  # kong money, a 根, a replacement draw: take it when it costs nothing
+        discards = [a for a in legal if a.type in ("discard", "declare", "sing")]
+        plain = [a for a in discards if a.type == "discard"]
+        danger, forbidden = self._danger(view, unseen)
+        if any(a.tile not in forbidden for a in plain):
+            plain = [a for a in plain if a.tile not in forbidden]  # never deal into a revealed hand
+        folding = current >= 2 and max(danger) >= 2.0
+        scored = []
+        for a in plain:
+            k = a.tile
+            counts[k] -= 1
+            s = view.shanten(counts)
+            eff = 0
+            if not folding or s <= 1:
+                for t in view.variant.kinds:
+                    if unseen[t] and (view.caps is None or counts[t] < view.caps[t]):
+                        counts[t] += 1
+                        if view.shanten(counts) < s:
+                            eff += unseen[t]
+                        counts[t] -= 1
+            counts[k] += 1
+            value = -s * 100.0 + eff * self.eff_weight - _isolation(counts, k) + 2.0 * self._value_bias(view, counts, k)
+            risk = danger[k] * (400.0 if folding else 0.5)
+            scored.append((value - risk, s, eff, a))
+        scored.sort(key=lambda x: -x[0])
+        best = scored[0]
+        if len(scored) > 1 and not folding and best[1] <= 2:
+            second = scored[1]
+            if second[0] > best[0] - 3.0 and second[1] == best[1]:
+                best = self._look_ahead(view, [best, second], unseen)
+        chosen = best[3]
+        # 亮倒 doubles a Kawuxing win and makes an undeclared discarder pay both shares: declare
+        # whenever live waits remain; 跳舞 only shows the hand, so only with plenty of them
+        declares = [a for a in discards if a.type == "declare" and a.tile == chosen.tile]
+        if declares and best[1] == 0 and best[2] >= (1 if not view.sichuan else 6):
+            return declares[0]
+        return chosen
+
+    def _look_ahead(self, view: SeatView, candidates, unseen) -> tuple:
+        """Sample the unseen tiles as this seat's next draws and count wins within reach."""
+        deadline = time.perf_counter() + self.budget
+        pool = [k for k in range(30) for _ in range(unseen[k])]
+        draws = max(1, min(8, view.tiles_left // max(1, len(view.obs["players"]))))
+        wins = [0] * len(candidates)
+        trials = 0
+        for _ in range(self.samples):
+            if time.perf_counter() > deadline:
+                break
+            self.rng.shuffle(pool)
+            future = pool[:draws]
+            trials += 1
+            for i, cand in enumerate(candidates):
+                counts = list(view.counts)
+                counts[cand[3].tile] -= 1
+                if self._sim_wins(view, counts, future):
+                    wins[i] += 1
+        if trials == 0:
+            return candidates[0]
+        best_i = max(range(len(candidates)), key=lambda i: (wins[i], -i))
+        return candidates[best_i]
+
+    def _sim_wins(self, view: SeatView, counts, future) -> bool:
+        for t in future:
+            if view.caps is not None and counts[t] >= view.caps[t]:
+                continue
+            counts[t] += 1
+            if view.shanten(counts) == -1:
+                return True
+            best_k, best_s = None, 99
+            for k in range(30):
+                if counts[k]:
+                    counts[k] -= 1
+                    s = view.shanten(counts)
+                    counts[k] += 1
+                    if s < best_s:
+                        best_k, best_s = k, s
+            counts[best_k] -= 1
+        return False
 
 
-def make_agent(name: str, seed: int = 0) -> Agent:
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "strong": StrongAgent}
+
+
+def make_agent(spec: str, seed: int = 0, timeout: float = 1.0):
+    """An agent from its name, or ``cmd:PROGRAM ARGS`` for an external bot."""
+    if spec.startswith("cmd:"):
+        from .botproto import SubprocessAgent
+        return SubprocessAgent(spec[4:], timeout=timeout)
     try:
-        return AGENTS[name](seed)
+        return AGENTS[spec](seed)
     except KeyError:
         from .errors import MajiangError
-        raise MajiangError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None
+        raise MajiangError(f"unknown agent {spec!r} (known: {', '.join(AGENTS)}, or cmd:PROGRAM)") from None
 
 
 def play_hand(game: Game, agents: list, check=None) -> Game:
-    """Run a hand to the end, asking each pending seat's agent in seat order."""
+    """Run a hand to the end, asking each pending seat's agent (lowest seat first)."""
     while not game.over:
-        seats = game.pending_seats()
-        seat = seats[0]
+        seat = game.pending_seats()[0]
         legal = game.legal_actions(seat)
-        action = agents[seat].act(game, seat, legal)
+        action = agents[seat].act(game.observation(seat), legal)
         game.apply(seat, action)
         if check is not None:
             check(game)
     return game
 
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agent", "play_hand", "closed_shanten_function", "Tile"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "StrongAgent", "SeatView", "make_agent", "play_hand"]

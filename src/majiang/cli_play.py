@@ -178,7 +178,7 @@ def cmd_play(args) -> int:
             seat = game.pending_seats()[0]
             legal = game.legal_actions(seat)
             if seat != 0:
-                game.apply(seat, agents[seat].act(game, seat, legal))
+                game.apply(seat, agents[seat].act(game.observation(seat), legal))
                 continue
             if len(legal) == 1:
                 game.apply(0, legal[0])
@@ -243,8 +243,60 @@ def render_settlement(game: Game) -> str:
     return "\n".join(lines)
 
 
+def cmd_arena(args) -> int:
+    from .arena import plot, run_arena
+    from .cli import UsageError
+    from .cli_game import rules_from_args
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    rules = rules_from_args(args)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bar = Progress(args.games, f"arena {rules.variant}")
+    result = run_arena(rules, bots, args.games, args.seed, workers=args.workers, backend=args.backend,
+                       ray_address=args.ray_address, timeout=args.timeout, progress=bar.step)
+    summary = result.summary()
+    if args.plot:
+        plot(result, args.plot)
+        summary["plot"] = args.plot
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+        return 0
+    print(f"{summary['deals']} duplicate deals of {rules.variant}/{rules.preset} (each played in "
+          f"{summary['hands_per_deal']} seat rotations), seed {args.seed}")
+    print(f"{'agent':<22}{'points/hand':>12}{'95% interval':>22}{'win':>7}{'tsumo':>7}{'deal-in':>8}"
+          f"{'value':>7}{'draw':>6}{'t/o':>5}{'bad':>5}")
+    for e in summary["agents"]:
+        lo, hi = e["ci95"]
+        print(f"{e['agent'][:21]:<22}{e['mean_points']:>12.3f}{f'[{lo:.3f}, {hi:.3f}]':>22}"
+              f"{e['win_rate']:>7.1%}{e['self_draw_rate']:>7.1%}{e['deal_in_rate']:>8.1%}"
+              f"{e['mean_win_value']:>7.2f}{e['draw_rate']:>6.1%}{e['timeouts']:>5}{e['illegal_replies']:>5}")
+    if args.plot:
+        print(f"plot written to {args.plot}")
+    return 0
+
+
 def register(sub) -> None:
     from .cli_game import add_rules_options
+
+    p = sub.add_parser("arena", help="pit agents against each other over duplicate deals",
+                       description="Each deal is replayed with the agents rotated through every seat, so "
+                       "the luck of the deal cancels out; results per agent with 95%% intervals.")
+    add_rules_options(p)
+    p.add_argument("--bots", required=True,
+                   help="comma-separated agents, one per seat: random, greedy, strong, or cmd:PROGRAM")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
+    p.add_argument("--seed", default="0", metavar="S")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="local processes (default 1)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--ray-address", metavar="ADDR", help="a running Ray cluster (default: start one here)")
+    p.add_argument("--timeout", type=float, default=1.0, metavar="SEC",
+                   help="per-decision time limit for cmd: bots (default 1 s)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and running means")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("simulate", help="play many hands with bots and summarise",
                        description="Play N hands (a long match with the dealer rules) with built-in bots.")

@@ -814,6 +814,7 @@ class Game:
             players.append(p)
         obs = {
             "variant": self.play.name,
+            "rules": self._rules_json(),
             "seat": seat,
             "dealer": self.dealer,
             "phase": self.phase,
@@ -832,10 +833,15 @@ class Game:
                 obs["drawn"] = str(self.last_draw)
         return obs
 
-    def start_record(self) -> dict:
+    def _rules_json(self) -> dict:
         from .rules import rules_to_json
 
-        return {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": rules_to_json(self.rules),
+        if not hasattr(self, "_rules_cache"):
+            self._rules_cache = rules_to_json(self.rules)
+        return dict(self._rules_cache)
+
+    def start_record(self) -> dict:
+        return {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": self._rules_json(),
                 "seed": self.seed, "hand_index": self.hand_index, "dealer": self.dealer,
                 "dice": list(self.dice), "wall": [str(ALL_TILES[t]) for t in self.wall]}
 
