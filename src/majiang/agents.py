@@ -33,6 +33,7 @@ class Agent(Protocol):
 
 class RandomAgent:
     name = "random"
+    needs_observation = False  # play_hand may pass None: it only looks at the legal actions
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -409,7 +410,9 @@ def play_hand(game: Game, agents: list, check=None) -> Game:
     while not game.over:
         seat = game.pending_seats()[0]
         legal = game.legal_actions(seat)
-        action = agents[seat].act(game.observation(seat), legal)
+        agent = agents[seat]
+        obs = game.observation(seat) if getattr(agent, "needs_observation", True) else None
+        action = agent.act(obs, legal)
         game.apply(seat, action)
         if check is not None:
             check(game)

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import is_winning, shanten, waits
+from .analysis import is_winning, shanten, waits, waits_counts
 from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
@@ -138,6 +138,11 @@ class VariantPlay:
 
     def can_discard(self, game: "Game", seat: int, tile: int) -> bool:
         return True
+
+    def discardable(self, game: "Game", seat: int) -> list[int]:
+        """The kinds this seat may discard now (all it holds, unless the variant restricts)."""
+        h = game.hands[seat]
+        return [k for k in range(30) if h[k]]
 
     def can_claim_tile(self, game: "Game", seat: int, tile: int) -> bool:
         return True
@@ -266,6 +271,7 @@ class Game:
         self.any_claim = False
         self.phase = "deal"
         self.result: str | None = None  # "win" or "draw" when over
+        self._waits_cache: dict = {}
         self._deal()
 
     # ------------------------------------------------------------------ basics
@@ -429,7 +435,7 @@ class Game:
                     and self._added_kong_allowed(seat, t):
                 opts.append(Action("added_kong", tile=t))  # the concealed part is unchanged
         opts.extend(self.play.extra_turn_actions(self, seat))
-        discards = [k for k in range(30) if h[k] and self.play.can_discard(self, seat, k)]
+        discards = self.play.discardable(self, seat)
         if last_tile_turn and self.play.name == "kawuxing" and self.last_draw is not None:
             discards = [int(self.last_draw)]  # the last tile drawn must itself be discarded
         if self.declared[seat]:
@@ -451,12 +457,28 @@ class Game:
             return self.drawn_from_wall and self.last_draw == tile
         return True
 
+    def _completes(self, seat: int, counts: list[int], tile: int) -> bool:
+        """Does ``tile`` complete the 3n+1 ``counts`` (with the seat's melds)? Cached per hand."""
+        key = (seat, tuple(counts), len(self.melds[seat]))
+        hit = self._waits_cache.get(key)
+        if hit is None:
+            totals = list(counts)
+            for m in self.melds[seat]:
+                totals[m.tile] += m.size
+            hit = frozenset(waits_counts(counts, totals, self.variant, self.void[seat], closed=not self.melds[seat]))
+            if len(self._waits_cache) > 256:
+                self._waits_cache.clear()
+            self._waits_cache[key] = hit
+        return tile in hit
+
     def _score_self_draw(self, seat: int) -> Score | None:
         t = self.last_draw
         if t is None or not self.hands[seat][t]:
             return None
         before = list(self.hands[seat])
         before[t] -= 1
+        if not self._completes(seat, before, t):
+            return None
         hand = Hand(tuple(before), tuple(self.melds[seat]))
         ctx = WinContext(
             self_draw=True, kong_chain=self.kong_chain, last_tile=self.tiles_left == 0 and self.drawn_from_wall,
@@ -583,9 +605,10 @@ class Game:
             if s == discarder or self.out[s]:
                 continue
             opts = []
-            score = self._score_ron(s, t)
-            if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
-                opts.append(Action("win", tile=t))
+            if self._completes(s, self.hands[s], t):
+                score = self._score_ron(s, t)
+                if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
+                    opts.append(Action("win", tile=t))
             h = self.hands[s]
             if not last and self.play.can_claim_tile(self, s, t):
                 if h[t] == 3 and self._kong_keeps_declared(s, t):
@@ -667,7 +690,7 @@ class Game:
     def _robbers(self, seat: int, t: Tile) -> dict[int, list[Action]]:
         out = {}
         for s in range(self.n):
-            if s == seat or self.out[s]:
+            if s == seat or self.out[s] or not self._completes(s, self.hands[s], t):
                 continue
             score = self._score_ron(s, t, robbed=True)
             if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
@@ -772,6 +795,8 @@ class Game:
         """Tiles whose discard leaves the hand ready (for 亮倒 and 唱歌/跳舞)."""
         counts = self.hands[seat]
         out = []
+        if shanten(self.hand(seat), self.variant, self.void[seat]) > 0:
+            return out  # a 3n+2 hand's shanten is that of its best discard
         for k in range(30):
             if not counts[k] or not self.play.can_discard(self, seat, k):
                 continue

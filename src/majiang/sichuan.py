@@ -158,6 +158,7 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
 from .engine import Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
 
 SUIT_RANGE = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
+_SUIT_OF_KIND = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 3
 
 
 class SichuanPlay(VariantPlay):
@@ -186,6 +187,21 @@ class SichuanPlay(VariantPlay):
             if tile in protected:  # allowed only when every tile held would deal in
                 return all(k in protected for k in range(30) if game.hands[seat][k])
         return True
+
+    def discardable(self, game, seat: int) -> list[int]:
+        h = game.hands[seat]
+        held = [k for k in range(30) if h[k]]
+        v = game.void[seat]
+        if v is not None:
+            void_tiles = [k for k in held if _SUIT_OF_KIND[k] == v]
+            if void_tiles:
+                return void_tiles
+        if self.rules.sing_dance and not game.declared[seat]:
+            protected = self._dancers_waits(game, seat)
+            safe = [k for k in held if k not in protected]
+            if safe:
+                return safe
+        return held
 
     def _dancers_waits(self, game, seat: int) -> set[int]:
         return {int(t) for s in range(game.n) if s != seat and not game.out[s]
