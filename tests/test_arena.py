@@ -1,0 +1,95 @@
+"""Agents see only their observation; external bots; the duplicate arena."""
+
+import json
+import os
+import sys
+
+import pytest
+
+from majiang.agents import GreedyAgent, StrongAgent, make_agent, play_hand
+from majiang.arena import run_arena
+from majiang.botproto import SubprocessAgent
+from majiang.cli import main
+from majiang.engine import Game
+from majiang.rules import rules_for
+
+HERE = os.path.dirname(__file__)
+EXAMPLE = os.path.join(HERE, "..", "examples", "bots", "random_bot.py")
+
+
+def test_observation_hides_other_hands_and_the_wall():
+    g = Game(rules_for("sichuan"), seed=4)
+    obs = g.observation(1)
+    text = json.dumps(obs)
+    assert "wall" not in obs and "hand" in obs["players"][1]
+    assert all("hand" not in p for i, p in enumerate(obs["players"]) if i != 1)
+    assert "drawn" not in obs  # seat 1 is not the one who drew
+    spectator = g.observation(None)
+    assert all("hand" not in p for p in spectator["players"]) and "legal" not in spectator
+    assert len(text) < 20000
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_strong_and_greedy_only_use_observations(variant):
+    n = 3 if variant == "kawuxing" else 4
+    for i in range(6):
+        g = Game(rules_for(variant), seed="obs", hand_index=i)
+        agents = [StrongAgent(s, budget_ms=5) if s % 2 else GreedyAgent(s) for s in range(n)]
+        play_hand(g, agents)
+        assert g.over and sum(g.totals()) == 0
+
+
+def test_external_bot_plays_a_whole_hand():
+    bot = SubprocessAgent(f"{sys.executable} {EXAMPLE}", timeout=5)
+    g = Game(rules_for("kawuxing"), seed=2)
+    play_hand(g, [bot, make_agent("greedy", 1), make_agent("greedy", 2)])
+    bot.close()
+    assert g.over and bot.stats["decisions"] > 0
+    assert bot.stats["timeouts"] == bot.stats["illegal"] == bot.stats["malformed"] == 0
+
+
+def test_misbehaving_bot_gets_safe_defaults_and_is_counted():
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'bad_bot.py')}", timeout=0.2)
+    g = Game(rules_for("sichuan"), seed=3)
+    play_hand(g, [bot] + [make_agent("greedy", s) for s in range(1, 4)])
+    bot.close()
+    assert g.over
+    assert bot.stats["timeouts"] >= 1 and bot.stats["malformed"] + bot.stats["illegal"] >= 1
+
+
+def test_arena_local_and_workers_agree():
+    rules = rules_for("kawuxing")
+    one = run_arena(rules, ["greedy", "random", "random"], 6, seed=7).summary()
+    two = run_arena(rules, ["greedy", "random", "random"], 6, seed=7, workers=2).summary()
+    assert one == two
+    assert one["deals"] == 6 and one["hands_per_deal"] == 3
+    greedy = one["agents"][0]
+    assert greedy["hands"] == 18 and greedy["ci95"][0] <= greedy["mean_points"] <= greedy["ci95"][1]
+    assert abs(sum(e["mean_points"] for e in one["agents"])) < 1e-9  # duplicate deals sum to zero
+
+
+def test_arena_ray_backend_matches_local():
+    pytest.importorskip("ray")
+    rules = rules_for("kawuxing")
+    local = run_arena(rules, ["greedy", "random", "random"], 3, seed=1).summary()
+    ray = run_arena(rules, ["greedy", "random", "random"], 3, seed=1, backend="ray", workers=2).summary()
+    assert local == ray
+
+
+def test_arena_cli_json_and_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "arena.png"
+    code = main(["arena", "--variant", "sichuan", "--bots", "greedy,random,random,random", "--games", "4",
+                 "--seed", "1", "--json", "--plot", str(png)])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and png.stat().st_size > 1000
+    keys = {"agent", "mean_points", "ci95", "win_rate", "self_draw_rate", "deal_in_rate", "mean_win_value",
+            "draw_rate", "timeouts", "illegal_replies"}
+    assert all(keys <= set(e) for e in out["agents"])
+
+
+def test_arena_rejects_wrong_table(capsys):
+    code = main(["arena", "--variant", "sichuan", "--bots", "greedy,greedy", "--games", "2"])
+    assert code == 2 and "needs 4 bots" in capsys.readouterr().err
+    code = main(["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,wizard", "--games", "2"])
+    assert code == 2 and "unknown agent" in capsys.readouterr().err
