@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import is_winning, shanten, waits, waits_counts
+from .analysis import is_winning, shanten, shanten_counts, waits, waits_counts
 from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
@@ -795,8 +795,15 @@ class Game:
         """Tiles whose discard leaves the hand ready (for 亮倒 and 唱歌/跳舞)."""
         counts = self.hands[seat]
         out = []
-        if shanten(self.hand(seat), self.variant, self.void[seat]) > 0:
-            return out  # a 3n+2 hand's shanten is that of its best discard
+        hand = self.hand(seat)
+        # a 3n+2 hand's shanten is that of its best discard; the uncapped tables give a lower
+        # bound that is cheap even with melds, so most turns stop here
+        suits = "".join(sorted({m.tile.suit for m in hand.melds})) if self.variant.two_suit_rule else ""
+        if shanten_counts(counts, self.variant, hand.sets_needed, self.void[seat], None,
+                          seven_pairs=not hand.melds, meld_suits=suits) > 0:
+            return out
+        if shanten(hand, self.variant, self.void[seat]) > 0:
+            return out
         for k in range(30):
             if not counts[k] or not self.play.can_discard(self, seat, k):
                 continue
