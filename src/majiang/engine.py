@@ -795,13 +795,14 @@ class Game:
         """Tiles whose discard leaves the hand ready (for 亮倒 and 唱歌/跳舞)."""
         counts = self.hands[seat]
         out = []
-        hand = self.hand(seat)
+        melds = self.melds[seat]
         # a 3n+2 hand's shanten is that of its best discard; the uncapped tables give a lower
         # bound that is cheap even with melds, so most turns stop here
-        suits = "".join(sorted({m.tile.suit for m in hand.melds})) if self.variant.two_suit_rule else ""
-        if shanten_counts(counts, self.variant, hand.sets_needed, self.void[seat], None,
-                          seven_pairs=not hand.melds, meld_suits=suits) > 0:
+        suits = "".join(sorted({m.tile.suit for m in melds})) if self.variant.two_suit_rule else ""
+        if shanten_counts(counts, self.variant, 4 - len(melds), self.void[seat], None,
+                          seven_pairs=not melds, meld_suits=suits) > 0:
             return out
+        hand = self.hand(seat)
         if shanten(hand, self.variant, self.void[seat]) > 0:
             return out
         for k in range(30):

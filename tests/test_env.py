@@ -1,0 +1,114 @@
+"""The RL environments: standard API checks, masks, and no hidden information."""
+
+import copy
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from majiang.agents import make_agent  # noqa: E402
+from majiang.engine import Game  # noqa: E402
+from majiang.env import N_ACTIONS, OBS_SIZE, BatchEnv, action_index, encode, make, mask_of, single_agent  # noqa: E402
+from majiang.rules import rules_for  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_pettingzoo_api_and_seed(variant):
+    from pettingzoo.test import api_test, seed_test
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make(variant), num_cycles=200)
+        seed_test(lambda: make(variant), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", "modern")])
+def test_gymnasium_checker(variant, preset):
+    from gymnasium.utils.env_checker import check_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(single_agent(variant, preset=preset), skip_render_check=True)
+
+
+def test_aec_plays_whole_hands_and_rewards_are_the_settlement():
+    env = make("sichuan", preset="modern")
+    rng = random.Random(1)
+    for hand in range(5):
+        env.reset(seed=hand)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            total[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(rng.choice(list(legal))))
+        totals = env.unwrapped.game.totals()
+        assert [total[a] for a in env.possible_agents] == totals and sum(totals) == 0
+
+
+def test_every_legal_action_has_its_own_index():
+    g = Game(rules_for("sichuan", "modern"), seed=5)
+    for _ in range(200):
+        if g.over:
+            break
+        seat = g.pending_seats()[0]
+        mask, mapping = mask_of(g, seat)
+        legal = g.legal_actions(seat)
+        non_exchange = [a for a in legal if a.type != "exchange"]
+        assert len({action_index(a) for a in non_exchange}) == len(non_exchange)
+        assert all(mask[i] == 1 for i in mapping) and mask.sum() == len(mapping)
+        g.apply(seat, mapping[random.Random(len(g.actions)).choice(sorted(mapping))])
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_encoding_holds_no_hidden_information(variant):
+    rng = random.Random(0)
+    n = 3 if variant == "kawuxing" else 4
+    for hand in range(6):
+        g = Game(rules_for(variant), seed="hidden", hand_index=hand)
+        agents = [make_agent("greedy", s) for s in range(n)]
+        for _ in range(rng.randrange(5, 60)):
+            if g.over:
+                break
+            s = g.pending_seats()[0]
+            g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
+        if g.over:
+            continue
+        for seat in range(n):
+            before = encode(g, seat)
+            other = copy.deepcopy(g)
+            # deal every tile this seat cannot see again: other hands and the live wall
+            pool = list(other.wall[other.front:other.back])
+            for s in range(n):
+                if s != seat:
+                    pool += [k for k in range(30) for _ in range(other.hands[s][k])]
+            rng.shuffle(pool)
+            for s in range(n):
+                if s != seat:
+                    size = sum(other.hands[s])
+                    other.hands[s] = [0] * 30
+                    for t in pool[:size]:
+                        other.hands[s][t] += 1
+                    pool = pool[size:]
+            other.wall[other.front:other.back] = pool
+            assert np.array_equal(encode(other, seat), before)
+            assert before.shape == (OBS_SIZE,)
+
+
+def test_batch_env():
+    env = BatchEnv("kawuxing", 4, opponents="random", seed=3)
+    obs, masks = env.reset()
+    assert obs.shape == (4, OBS_SIZE) and masks.shape == (4, N_ACTIONS)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(300):
+        actions = [rng.choice(np.flatnonzero(m)) for m in masks]
+        obs, masks, rewards, dones = env.step(actions)
+        finished += int(dones.sum())
+        assert masks.sum(axis=1).min() >= 1
+    assert finished > 0
