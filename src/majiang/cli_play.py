@@ -278,8 +278,31 @@ def cmd_arena(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    try:
+        import uvicorn
+
+        from .server.app import create_app, default_db_url
+    except ImportError as exc:
+        raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
+    url = args.db or default_db_url()
+    app = create_app(url)
+    print(f"majiang: database {url}")
+    print(f"majiang: open http://{args.host}:{args.port}/ in a browser", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def register(sub) -> None:
     from .cli_game import add_rules_options
+
+    p = sub.add_parser("serve", help="the web game: rooms, bots, reconnection, replays",
+                       description="Serve the browser game. SQLite by default (~/.majiang/majiang.sqlite3); "
+                       "PostgreSQL with --db postgresql://user:pass@host/db.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("arena", help="pit agents against each other over duplicate deals",
                        description="Each deal is replayed with the agents rotated through every seat, so "

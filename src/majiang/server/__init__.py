@@ -1,0 +1,1 @@
+"""The web game: ASGI app, persistence and live tables (needs ``pip install majiang[web]``)."""

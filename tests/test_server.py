@@ -1,0 +1,163 @@
+"""The web game's API and websocket protocol: whole games, hidden tiles, bad input, restarts."""
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from majiang.server.app import create_app  # noqa: E402
+
+
+def client(tmp_path, name="db"):
+    return TestClient(create_app(f"sqlite:///{tmp_path / name}.sqlite3", bot_delay=0.0))
+
+
+def player(c, name="ana"):
+    r = c.post("/api/players", json={"name": name})
+    assert r.status_code == 200
+    return r.json()
+
+
+def make_room(c, token, variant="kawuxing", hands=1, **extra):
+    r = c.post("/api/rooms", json={"variant": variant, "hands": hands, "bots": "greedy", **extra},
+               headers={"X-Token": token})
+    assert r.status_code == 200, r.text
+    return r.json()["code"]
+
+
+def assert_no_hidden(snapshot, seat):
+    view = snapshot["view"]
+    if view is None:
+        return
+    assert "wall" not in json.dumps(view)
+    for p in view["players"]:
+        if p["seat"] != seat and view["phase"] != "over":
+            assert "hand" not in p
+            for m in p["melds"]:
+                if m["kind"] == "concealed_kong":
+                    assert m["tile"] is None
+    if view["phase"] != "over" and seat is not None and view["current"] != seat:
+        assert "drawn" not in view
+
+
+def play_to_end(ws, seat, limit=2000):
+    """Answer every decision with the first legal action (a win when there is one)."""
+    last = None
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] != "snapshot":
+            continue
+        assert_no_hidden(msg, seat)
+        last = msg
+        if msg["settlement"] is not None:
+            return msg
+        legal = msg["view"]["legal"] if msg["view"] else []
+        if legal:
+            wins = [a for a in legal if a["type"] == "win"]
+            ws.send_json({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]})
+    raise AssertionError(f"no settlement; last {last and last['view']['phase']}")
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_whole_hand_against_bots_and_no_hidden_tile_leaves(tmp_path, variant):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant=variant)
+    assert c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]}).json() == {"status": "playing"}
+    with c.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+        final = play_to_end(ws, 0)
+    s = final["settlement"]
+    assert sum(s["totals"]) == 0 and final["room"]["match_over"]
+    hist = c.get("/api/history", headers={"X-Token": me["token"]}).json()
+    assert hist[0]["room"] == code and hist[0]["hands"] == 1
+    games = c.get(f"/api/rooms/{code}/games").json()
+    assert len(games) == 1 and games[0]["records"][0]["type"] == "start"
+
+
+def test_two_players_share_a_table_and_spectators_see_no_hand(tmp_path):
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="sichuan")
+    assert c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]}).json() == {"seat": 1}
+    room = c.get(f"/api/rooms/{code}").json()
+    assert [s["taken"] for s in room["seats"]] == [True, True, False, False]
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    with c.websocket_connect(f"/ws/{code}") as spectator:
+        snap = spectator.receive_json()
+        assert snap["seat"] is None and all("hand" not in p for p in snap["view"]["players"])
+        assert "legal" not in snap["view"]
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    with c.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+        snap = ws.receive_json()
+        while not snap["view"]["legal"]:
+            snap = ws.receive_json()
+        seq = snap["seq"]
+        for bad, fragment in [("not json", "JSON"), ("[1, 2]", "JSON objects"),
+                              (json.dumps({"type": "shout"}), "unknown message type"),
+                              (json.dumps({"type": "action", "seq": seq - 1, "action": {"type": "pass"}}), "stale"),
+                              (json.dumps({"type": "action", "seq": seq, "action": {"type": "pong", "tile": "9z"}}),
+                               "bad tile"),
+                              (json.dumps({"type": "action", "seq": seq, "action": {"type": "kong", "tile": "1p"}}),
+                               "not legal"),
+                              (json.dumps({"type": "action", "seq": "x", "action": {}}), "seq")]:
+            ws.send_text(bad)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and fragment in reply["message"], (bad, reply)
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        # the state is unchanged: the same decision is still open at the same sequence number
+        ws.send_json({"type": "action", "seq": seq, "action": snap["view"]["legal"][0]})
+        nxt = ws.receive_json()
+        assert nxt["type"] == "snapshot" and nxt["seq"] == seq + 1
+
+
+def test_http_validation(tmp_path):
+    c = client(tmp_path)
+    assert c.post("/api/players", json={"name": ""}).status_code == 400
+    assert c.post("/api/players", content=b"{oops").status_code == 400
+    me = player(c)
+    assert c.post("/api/rooms", json={"variant": "x"}, headers={"X-Token": me["token"]}).status_code == 400
+    assert c.post("/api/rooms", json={"variant": "sichuan"}, headers={"X-Token": "guess"}).status_code == 401
+    r = c.post("/api/rooms", json={"variant": "sichuan", "options": {"cap_fan": "lots"}}, headers={"X-Token": me["token"]})
+    assert r.status_code == 400 and "cap_fan" in r.json()["error"]
+    assert c.get("/api/rooms/NOPE").status_code == 404
+    other = player(c, "bob")
+    code = make_room(c, me["token"])
+    assert c.post(f"/api/rooms/{code}/start", headers={"X-Token": other["token"]}).status_code == 403
+    assert c.get("/api/analyze", params={"hand": "1112345678999p", "variant": "kawuxing"}).json()["shanten"] == 0
+
+
+def test_restart_resumes_from_the_stored_log(tmp_path):
+    from majiang.log import rebuild
+    from majiang.server.store import Store
+
+    url = f"sqlite:///{tmp_path / 'shared'}.sqlite3"
+    with TestClient(create_app(url, bot_delay=0.0)) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing", hands=2)
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+            snap = ws.receive_json()
+            while not snap["view"]["legal"]:
+                snap = ws.receive_json()
+            ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+            ws.receive_json()
+    # the server is gone; what it stored must rebuild to exactly the game it was running
+    stored = Store(url).games_of(code)[-1]
+    game = rebuild(stored["records"])
+    with TestClient(create_app(url, bot_delay=1.5)) as c2:  # bots wait: we look before they move
+        with c2.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+            snap = ws.receive_json()
+            assert snap["view"]["players"][0]["hand"] == game.observation(0)["players"][0]["hand"]
+            assert [p["discards"] for p in snap["view"]["players"]] == \
+                [p["discards"] for p in game.observation(0)["players"]]
+            assert snap["view"]["tiles_left"] == game.tiles_left
