@@ -135,6 +135,10 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY) -> FastA
             if not s["player"]:
                 seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
                 store.update_room(code, seats=seats)
+                live = tables.live.get(code)
+                if live is not None:
+                    live.room["seats"] = seats
+                    await live.broadcast()
                 return {"seat": i}
         raise HTTPException(409, "the table is full")
 
@@ -147,8 +151,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY) -> FastA
         if room["status"] != "lobby":
             return {"status": room["status"]}
         store.update_room(code, status="playing")
-        tables.live.pop(code, None)
         table = tables.get(code)
+        table.start(store.room(code))
         await table.broadcast()
         table.kick()
         return {"status": "playing"}

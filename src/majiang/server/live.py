@@ -63,6 +63,15 @@ class LiveTable:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
+    def start(self, room: dict) -> None:
+        """The host started the match: seats are final; deal the first hand."""
+        self.room = room
+        self.bots = [make_agent(s.get("bot") or "greedy", seed=i) for i, s in enumerate(room["seats"])]
+        if self.game is None:
+            self.hand_index, self.dealer = 0, 0
+            self.new_hand()
+        self.seq += 1
+
     def resume(self) -> None:
         """Rebuild from the stored logs: finished hands give totals; an unfinished one is replayed."""
         self.finished_totals = [0] * self.n  # every hand before the current one
@@ -103,7 +112,8 @@ class LiveTable:
         hints = None
         if g is not None and seat is not None and not g.over and seat in g.pending and g.phase == "turn":
             hints = self._hints(seat)
-        names = [s.get("name") or (f"bot ({s.get('bot')})" if s.get("bot") else "empty") for s in self.room["seats"]]
+        names = [s.get("name") or (f"bot {i} ({s.get('bot')})" if s.get("bot") else "empty")
+                 for i, s in enumerate(self.room["seats"])]
         return {"type": "snapshot", "seq": self.seq, "room": {
             "code": self.code, "variant": self.room["variant"], "preset": self.rules.preset,
             "hands": self.room["hands"], "hand_index": self.hand_index, "status": self.room["status"],
