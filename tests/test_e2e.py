@@ -1,0 +1,127 @@
+"""End to end in a real browser: Debian's chromium driven by Playwright against the real server.
+
+Skipped when chromium or Playwright is missing (``.ci/run`` installs both). Screenshots of the
+lobby, the table and the settlement are written to docs/screenshots/ for the README.
+"""
+
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from majiang.server.app import create_app
+
+    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    config = uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05), host="127.0.0.1", port=port,
+                            log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_player(browser, base, name):
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.goto(base)
+    page.fill("#name", name)
+    page.click("#save-name")
+    page.wait_for_function("localStorage.getItem('majiang.token') !== null")
+    return page
+
+
+def create_room(page, variant):
+    page.select_option("#variant", variant)
+    page.fill("#hands", "1")
+    page.click("#create")
+    page.wait_for_selector("#start", state="visible")
+    return page.locator("#room-head code").inner_text()
+
+
+def play_until_settlement(page, limit=600):
+    for _ in range(limit):
+        if page.locator("#settlement[open]").count():
+            return page.locator("#settlement-body").inner_text()
+        buttons = page.locator("#actions button")
+        tiles = page.locator(".seat.me .tile.click")
+        try:
+            if buttons.count():
+                buttons.first.click(timeout=1000)
+            elif tiles.count():
+                tiles.last.click(timeout=1000)
+        except playwright_api.Error:
+            pass  # the table moved on between looking and clicking
+        page.wait_for_timeout(60)
+    raise AssertionError("no settlement dialog")
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_person_plays_a_whole_hand_against_bots(server, browser, variant):
+    page = new_player(browser, server, f"Ana-{variant}")
+    os.makedirs(SHOTS, exist_ok=True)
+    if variant == "kawuxing":
+        page.screenshot(path=os.path.join(SHOTS, "lobby.png"))
+    create_room(page, variant)
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    if variant == "kawuxing":
+        page.wait_for_timeout(500)
+        page.screenshot(path=os.path.join(SHOTS, "table.png"))
+    text = play_until_settlement(page)
+    assert "settlement" in text or "drawn hand" in text
+    if variant == "kawuxing":
+        page.screenshot(path=os.path.join(SHOTS, "settlement.png"))
+    page.context.close()
+
+
+def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
+    host = new_player(browser, server, "Host")
+    code = create_room(host, "sichuan")
+    guest = new_player(browser, server, "Guest")
+    guest.fill("#code", code)
+    guest.click("#join")
+    host.wait_for_function("document.querySelector('#seats').innerText.includes('Guest')")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile")
+    guest.wait_for_selector(".seat.me .tile")
+    assert "Guest" in host.locator("#table").inner_text() and "Host" in guest.locator("#table").inner_text()
+    guest.reload()  # the token kept in the browser takes the seat back
+    guest.wait_for_selector(".seat.me .tile")
+    assert "Guest" in guest.locator(".seat.me .who").inner_text()
+    assert guest.locator(".seat.me .row").first.locator(".tile").count() >= 13
+    host.context.close()
+    guest.context.close()
