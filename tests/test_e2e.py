@@ -64,8 +64,10 @@ def new_player(browser, base, name):
     return page
 
 
-def create_room(page, variant):
+def create_room(page, variant, preset=None):
     page.select_option("#variant", variant)
+    if preset:
+        page.select_option("#preset", preset)
     page.fill("#hands", "1")
     page.click("#create")
     page.wait_for_selector("#start", state="visible")
@@ -76,10 +78,12 @@ def play_until_settlement(page, limit=600):
     for _ in range(limit):
         if page.locator("#settlement[open]").count():
             return page.locator("#settlement-body").inner_text()
-        buttons = page.locator("#actions button")
+        buttons = page.locator("#actions button:not([disabled])")
         tiles = page.locator(".seat.me .tile.click")
         try:
-            if buttons.count():
+            if page.locator("#do-exchange[disabled]").count():
+                pick_three(page)
+            elif buttons.count():
                 buttons.first.click(timeout=1000)
             elif tiles.count():
                 tiles.last.click(timeout=1000)
@@ -89,13 +93,25 @@ def play_until_settlement(page, limit=600):
     raise AssertionError("no settlement dialog")
 
 
-@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
-def test_person_plays_a_whole_hand_against_bots(server, browser, variant):
+def pick_three(page):
+    """换三张 in the page: click three tiles of one suit (the buttons stay disabled until then)."""
+    tiles = page.locator(".seat.me .tile.click")
+    names = [tiles.nth(i).get_attribute("data-tile") for i in range(tiles.count())]
+    for suit in "mps":
+        idx = [i for i, t in enumerate(names) if t and t.endswith(suit)]
+        if len(idx) >= 3:
+            for i in idx[:3]:
+                page.locator(".seat.me .tile.click").nth(i).click(timeout=1000)
+            return
+
+
+@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", None), ("sichuan", "modern")])
+def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset):
     page = new_player(browser, server, f"Ana-{variant}")
     os.makedirs(SHOTS, exist_ok=True)
     if variant == "kawuxing":
         page.screenshot(path=os.path.join(SHOTS, "lobby.png"))
-    create_room(page, variant)
+    create_room(page, variant, preset)
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
     if variant == "kawuxing":

@@ -6,7 +6,7 @@
     added_kong: "蓄杠 kong", pass: "过 pass", declare: "亮倒 declare", sing: "唱歌 sing", void: "定缺", exchange: "换三张" };
   let token = localStorage.getItem("majiang.token");
   let me = JSON.parse(localStorage.getItem("majiang.me") || "null");
-  let ws = null, snap = null, roomCode = null, retry = 0;
+  let ws = null, snap = null, roomCode = null, retry = 0, picked = [], decisionSince = Date.now();
 
   async function api(path, method = "GET", body = null) {
     const res = await fetch(path, { method, headers: { "Content-Type": "application/json", "X-Token": token || "" },
@@ -47,7 +47,10 @@
     ws = new WebSocket(`${proto}://${location.host}/ws/${roomCode}${q}`);
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "snapshot") { snap = msg; retry = 0; showError(""); render(); }
+      if (msg.type === "snapshot") {
+        if (!snap || snap.seq !== msg.seq) { decisionSince = Date.now(); picked = []; }
+        snap = msg; retry = 0; showError(""); render();
+      }
       else if (msg.type === "error") showError(msg.message);
     };
     ws.onclose = () => { setTimeout(() => connect(spectate), Math.min(5000, 500 * ++retry)); };
@@ -85,15 +88,29 @@
           `<div class="row">${hand} ${melds}</div><div class="row">${disc}</div></div>`;
       }).join("");
     const legal = v.legal || [];
+    const exchanges = legal.filter((a) => a.type === "exchange");
     const discardTiles = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
     document.querySelectorAll(".seat.me .tile.click").forEach((el) => {
-      const t = el.dataset.tile;
-      if (discardTiles.has(t)) el.onclick = () => act({ type: "discard", tile: t }); else el.classList.remove("click");
+      const t = el.dataset.tile, i = +el.dataset.i;
+      if (exchanges.length) {  // 换三张: pick three tiles of one suit, then confirm
+        if (picked.includes(i)) el.classList.add("picked");
+        el.onclick = () => { picked = picked.includes(i) ? picked.filter((x) => x !== i) : picked.concat([i]).slice(-3); render(); };
+      } else if (discardTiles.has(t)) el.onclick = () => act({ type: "discard", tile: t });
+      else el.classList.remove("click");
     });
-    $("actions").innerHTML = legal.filter((a) => a.type !== "discard").map((a, i) =>
-      `<button data-i="${i}">${LABEL[a.type] || a.type} ${a.tile || ""}${a.tiles ? a.tiles.join("") : ""}${a.suit ? a.suit : ""}</button>`).join("");
-    const others = legal.filter((a) => a.type !== "discard");
-    document.querySelectorAll("#actions button").forEach((b) => { b.onclick = () => act(others[+b.dataset.i]); });
+    const others = legal.filter((a) => a.type !== "discard" && a.type !== "exchange");
+    let html = others.map((a, i) =>
+      `<button data-i="${i}">${LABEL[a.type] || a.type} ${a.tile || ""}${a.suit ? a.suit : ""}</button>`).join("");
+    let chosen = null;
+    if (exchanges.length) {
+      const mine = splitTiles(v.players[mySeat].hand);
+      const sel = picked.map((i) => mine[i]).sort().join("");
+      chosen = exchanges.find((a) => a.tiles.slice().sort().join("") === sel) || null;
+      html += `<button id="do-exchange" ${chosen ? "" : "disabled"}>换三张 pass ${picked.length ? picked.map((i) => mine[i]).join(" ") : "— pick three tiles of one suit"}</button>`;
+    }
+    $("actions").innerHTML = html + (legal.length ? ` <span id="timer"></span>` : "");
+    document.querySelectorAll("#actions button[data-i]").forEach((b) => { b.onclick = () => act(others[+b.dataset.i]); });
+    if (chosen) $("do-exchange").onclick = () => act(chosen);
     $("hints").innerHTML = snap.hints ? "hint 建议: " + snap.hints.discards.slice(0, 3).map((d) => `打 ${d.tile} → ${d.shanten === 0 ? "听 " + d.waits.join(" ") : d.shanten + "向听"} (${d.effective_count})`).join(" · ") : "";
     if (snap.settlement && !$("settlement").open) showSettlement();
   }
@@ -110,6 +127,7 @@
     $("settlement").showModal();
   }
 
+  setInterval(() => { const t = $("timer"); if (t) t.textContent = `⏱ ${Math.floor((Date.now() - decisionSince) / 1000)}s`; }, 500);
   $("variant").onchange = fillPresets;
   $("save-name").onclick = async () => { token = null; me = null; await ensurePlayer(); loadHistory(); };
   $("create").onclick = async () => {
