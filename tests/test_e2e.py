@@ -141,3 +141,22 @@ def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
     assert guest.locator(".seat.me .row").first.locator(".tile").count() >= 13
     host.context.close()
     guest.context.close()
+
+
+def test_replay_steps_through_a_finished_hand(server, browser):
+    page = new_player(browser, server, "Replayer")
+    code = create_room(page, "kawuxing")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    play_until_settlement(page)
+    page.goto(f"{server}/?replay={code}&hand=0")
+    page.wait_for_selector("#rp-next")
+    assert "step 0" in page.locator("#room-head").inner_text()
+    page.click("#rp-next")
+    assert "step 1" in page.locator("#room-head").inner_text()
+    page.click("#rp-last")
+    assert page.locator("#hints").inner_text() != ""
+    page.goto(server)
+    page.wait_for_selector("#history a")
+    assert code in page.locator("#history").inner_text()
+    page.context.close()

@@ -161,3 +161,23 @@ def test_restart_resumes_from_the_stored_log(tmp_path):
             assert [p["discards"] for p in snap["view"]["players"]] == \
                 [p["discards"] for p in game.observation(0)["players"]]
             assert snap["view"]["tiles_left"] == game.tiles_left
+
+
+def test_absent_player_is_played_by_a_bot(tmp_path):
+    url = f"sqlite:///{tmp_path / 'away'}.sqlite3"
+    with TestClient(create_app(url, bot_delay=0.0, absent_after=0.05)) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing")
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        # nobody connects for seat 0: after absent_after a bot (托管) plays it to the end
+        for _ in range(400):
+            if c.get(f"/api/rooms/{code}/games").json():
+                break
+            import time
+            time.sleep(0.05)
+        games = c.get(f"/api/rooms/{code}/games").json()
+        assert len(games) == 1 and sum(games[0]["totals"]) == 0
+        frames = c.get(f"/api/rooms/{code}/games/0/frames").json()
+        assert frames["frames"][0]["label"] == "deal" and len(frames["frames"]) > 10
+        assert all("hand" in p for p in frames["frames"][-1]["view"]["players"])
+        assert c.get(f"/api/rooms/{code}/games/5/frames").status_code == 404

@@ -27,7 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..errors import MajiangError
 from ..rules import PRESETS, rules_for, rules_to_json
-from .live import BOT_DELAY, Connection, Tables
+from .live import ABSENT_AFTER, BOT_DELAY, Connection, Tables
 from .store import Store
 
 BOT_LEVELS = ("random", "greedy", "strong")
@@ -39,9 +39,9 @@ def default_db_url() -> str:
     return f"sqlite:///{path}"
 
 
-def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY) -> FastAPI:
+def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> FastAPI:
     store = Store(db_url or default_db_url())
-    tables = Tables(store, bot_delay)
+    tables = Tables(store, bot_delay, absent_after)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -162,6 +162,34 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY) -> FastA
         room_or_404(code)
         return [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
                 for g in store.games_of(code) if g["finished"]]
+
+    @app.get("/api/rooms/{code}/games/{hand}/frames")
+    async def replay_frames(code: str, hand: int):
+        """A finished hand, step by step: the table after each action, every hand shown."""
+        from ..engine import Action
+        from ..log import game_from_start
+        room_or_404(code)
+        stored = [g for g in store.games_of(code) if g["hand_index"] == hand and g["finished"]]
+        if not stored:
+            raise HTTPException(404, f"no finished hand {hand} in room {code}")
+        records = stored[0]["records"]
+        game = game_from_start(records[0])
+
+        def frame(label):
+            view = game.observation(None)
+            for s, p in enumerate(view["players"]):
+                p["hand"] = "".join(str(t) for t in game.hand(s).tiles)
+            return {"label": label, "view": view}
+
+        frames = [frame("deal")]
+        for r in records[1:]:
+            if r["type"] == "action":
+                action = Action.from_json(r["action"])
+                game.apply(int(r["seat"]), action)
+                frames.append(frame(f"seat {r['seat']}: {action}"))
+        return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in
+                                                      enumerate(store.room(code)["seats"])],
+                "frames": frames, "settlement": game.settlement()}
 
     @app.get("/api/history")
     async def history(x_token: str | None = Header(None)):

@@ -42,13 +42,14 @@ class Connection:
 
 
 class LiveTable:
-    def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> None:
         self.store = store
         self.room = room
         self.code = room["code"]
         self.rules = rules_from_json(room["rules"])
         self.n = len(room["seats"])
         self.bot_delay = bot_delay
+        self.absent_after = absent_after
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
         self.seq = 0
@@ -187,7 +188,7 @@ class LiveTable:
             self.absent_since.pop(seat, None)
             return False
         since = self.absent_since.setdefault(seat, time.monotonic())
-        return time.monotonic() - since >= ABSENT_AFTER
+        return time.monotonic() - since >= self.absent_after
 
     def kick(self) -> None:
         """Make sure the bot loop runs when a bot (or 托管) must act."""
@@ -208,7 +209,7 @@ class LiveTable:
             seats = [s for s in g.pending_seats() if self.bot_plays(s)]
             if not seats:
                 if any(self.room["seats"][s].get("player") and not self.human_present(s) for s in g.pending_seats()):
-                    await asyncio.sleep(1.0)  # an absent player: 托管 starts after ABSENT_AFTER
+                    await asyncio.sleep(min(1.0, self.absent_after))  # an absent player: 托管 after absent_after
                     continue
                 return
             await asyncio.sleep(self.bot_delay)
@@ -230,9 +231,10 @@ class LiveTable:
 class Tables:
     """All live tables of a server."""
 
-    def __init__(self, store: Store, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(self, store: Store, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.absent_after = absent_after
         self.live: dict[str, LiveTable] = {}
 
     def get(self, code: str) -> LiveTable | None:
@@ -241,7 +243,7 @@ class Tables:
         room = self.store.room(code)
         if room is None:
             return None
-        table = LiveTable(self.store, room, self.bot_delay)
+        table = LiveTable(self.store, room, self.bot_delay, self.absent_after)
         if room["status"] in ("playing", "finished"):
             table.resume()
         self.live[code] = table

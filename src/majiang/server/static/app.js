@@ -31,7 +31,8 @@
     if (!token) return;
     try {
       const rows = await api("/api/history");
-      $("history").innerHTML = rows.map((r) => `<div><a href="/?room=${r.room}">${r.room}</a> ${r.variant} ${r.status} · ${r.hands} hands · seat ${r.seat} · ${r.totals[r.seat] >= 0 ? "+" : ""}${r.totals[r.seat]}</div>`).join("") || "—";
+      $("history").innerHTML = rows.map((r) => `<div><a href="/?room=${r.room}">${r.room}</a> ${r.variant} ${r.status} · ${r.hands} hands · seat ${r.seat} · ${r.totals[r.seat] >= 0 ? "+" : ""}${r.totals[r.seat]}` +
+        Array.from({ length: r.hands }, (_, h) => ` <a href="/?replay=${r.room}&hand=${h}">replay ${h + 1}</a>`).join("") + `</div>`).join("") || "—";
     } catch (e) { /* a fresh player has no history */ }
   }
 
@@ -147,8 +148,35 @@
   $("next").onclick = () => { $("settlement").close(); send({ type: "next" }); };
   $("close-settlement").onclick = () => $("settlement").close();
 
+  async function openReplay(code, hand) {
+    $("lobby").hidden = true; $("room").hidden = false;
+    let data;
+    try { data = await api(`/api/rooms/${code}/games/${hand}/frames`); } catch (e) { showError(e.message); return; }
+    let i = 0;
+    const show = () => {
+      const f = data.frames[i], v = f.view;
+      $("room-head").innerHTML = `Replay 回放 · room <code>${code}</code> · hand ${hand + 1} · step ${i}/${data.frames.length - 1}: ${f.label}`;
+      $("table").innerHTML = v.players.map((p) => {
+        const melds = p.melds.map((m) => `<span class="meld">${tiles(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small")}</span>`).join("");
+        const disc = p.discards.map((t, k) => `<span class="${p.claimed[k] ? "claimed" : ""}">${tiles([t], "small")}</span>`).join("");
+        return `<div class="seat ${v.current === p.seat ? "turn" : ""}"><div class="who">${data.names[p.seat]} ${p.void ? "缺" + p.void : ""} · ${v.totals[p.seat] >= 0 ? "+" : ""}${v.totals[p.seat]}</div>` +
+          `<div class="row">${tiles(splitTiles(p.hand), "small")} ${melds}</div><div class="row">${disc}</div></div>`;
+      }).join("");
+      $("actions").innerHTML = `<button id="rp-first">⏮</button><button id="rp-prev">◀</button><button id="rp-next">▶</button><button id="rp-last">⏭</button>` +
+        ` <input id="rp-slider" type="range" min="0" max="${data.frames.length - 1}" value="${i}">`;
+      $("rp-first").onclick = () => { i = 0; show(); };
+      $("rp-prev").onclick = () => { i = Math.max(0, i - 1); show(); };
+      $("rp-next").onclick = () => { i = Math.min(data.frames.length - 1, i + 1); show(); };
+      $("rp-last").onclick = () => { i = data.frames.length - 1; show(); };
+      $("rp-slider").oninput = (e) => { i = +e.target.value; show(); };
+      $("hints").innerHTML = i === data.frames.length - 1 ? data.settlement.payments.map((p) => `${data.names[p.from]} → ${data.names[p.to]} ${p.amount} ${p.reason}`).join(" · ") : "";
+    };
+    show();
+  }
+
   fillPresets(); renderMe(); loadHistory();
   const params = new URLSearchParams(location.search);
+  if (params.get("replay")) { openReplay(params.get("replay"), +(params.get("hand") || 0)); return; }
   if (params.get("room")) {
     const code = params.get("room");
     (async () => {
