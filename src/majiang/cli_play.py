@@ -286,7 +286,7 @@ def cmd_serve(args) -> int:
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
-    app = create_app(url)
+    app = create_app(url, bot_delay=args.bot_delay)
     print(f"majiang: database {url}")
     print(f"majiang: open http://{args.host}:{args.port}/ in a browser", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
@@ -302,6 +302,7 @@ def register(sub) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.add_argument("--bot-delay", type=float, default=0.4, metavar="SEC", help="how long bots think (default 0.4)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("arena", help="pit agents against each other over duplicate deals",
