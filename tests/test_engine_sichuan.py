@@ -244,3 +244,16 @@ def test_base_scales_every_payment():
     act(g, 1, "win", "5p")
     act(g, 2, "pass")
     assert payments(g) == [(0, 1, 5, "点炮")]
+
+
+@pytest.mark.parametrize("unless_more, can_win", [(True, True), (False, False)])
+def test_pass_win_allows_a_bigger_win_only_with_the_option(unless_more, can_win):
+    dealer = "2m456p789p123p5566p"
+    s1 = "234s567s678s999s5p"
+    s2 = "1112345678999m"  # 2m: 清一色 (2 番); 1m: 清一色 + 根 (3 番)
+    s3 = "111s222s333s444s6p"
+    g = game_with("sichuan", [dealer, s1, s2, s3], draws="1m", pass_win_unless_more=unless_more)
+    discard(g, 0, "2m")
+    act(g, 2, "pass")
+    discard(g, 1, "1m")  # seat 1 holds its void suit: the 1m must go
+    assert ("win" in legal_types(g, 2)) == can_win

@@ -123,3 +123,9 @@ def test_score_cli_contract(capsys):
     code, out, _ = run(capsys, "score", "13p789s11s", "--win", "2p", "--variant", "kawuxing",
                        "--pong", "2p", "--pong", "5z", "--liangdao", "--json")
     assert json.loads(out)["multiplier"] == 4
+
+
+def test_three_dragon_seven_pairs():
+    # three fours in seven pairs: 三龙七对 ×32 (the notes' natural extension)
+    got, m = fans("1111p3333s6666s5z", "5z")
+    assert got == {"三龙七对": 32} and m == 32

@@ -184,6 +184,11 @@ class LiveTable:
         s = self.room["seats"][seat]
         if not s.get("player"):
             return True
+        g = self.game
+        if g is not None and g.declared[seat] and not g.over:
+            legal = g.legal_actions(seat)
+            if len(legal) == 1 and legal[0].type == "discard":
+                return True  # a frozen (亮倒/唱歌/跳舞) hand discards what it drew by itself
         if self.human_present(seat):
             self.absent_since.pop(seat, None)
             return False
