@@ -7,3 +7,6 @@ settings.register_profile(
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# helper programs run by the tests, not test modules
+collect_ignore_glob = ["bots/*"]

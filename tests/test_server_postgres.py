@@ -1,0 +1,68 @@
+"""The same server code on PostgreSQL: a throwaway cluster started for this module.
+
+Skipped unless Debian's postgresql and the psycopg driver are installed (``.ci/run`` installs both).
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+pytest.importorskip("psycopg")
+pytest.importorskip("fastapi")
+INITDB = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+if not INITDB or shutil.which("runuser") is None or os.geteuid() != 0:
+    pytest.skip("needs Debian's postgresql (and root to run it as the postgres user)", allow_module_level=True)
+BIN = os.path.dirname(INITDB[-1])
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from majiang.server.app import create_app  # noqa: E402
+from test_server import make_room, play_to_end, player  # noqa: E402
+
+
+def as_postgres(*cmd):
+    # no pipes: the server started by pg_ctl would hold them open
+    return subprocess.run(["runuser", "-u", "postgres", "--", *cmd], check=True, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    root = tempfile.mkdtemp(prefix="majiang-pg-")
+    os.chmod(root, 0o777)
+    data = os.path.join(root, "data")
+    port = "54329"
+    as_postgres(f"{BIN}/initdb", "-D", data, "-A", "trust", "-U", "postgres")
+    as_postgres(f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-o",
+                f"-p {port} -k {root} -c listen_addresses=''", "-w", "start")
+    try:
+        for _ in range(50):
+            r = subprocess.run(["runuser", "-u", "postgres", "--", f"{BIN}/psql", "-h", root, "-p", port,
+                                "-c", "CREATE DATABASE majiang"], capture_output=True, text=True, timeout=30)
+            if r.returncode == 0:
+                break
+            time.sleep(0.2)
+        yield f"postgresql+psycopg://postgres@/majiang?host={root}&port={port}"
+    finally:
+        subprocess.run(["runuser", "-u", "postgres", "--", f"{BIN}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_whole_hand_and_resume_on_postgresql(pg_url):
+    with TestClient(create_app(pg_url, bot_delay=0.0)) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="sichuan")
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+            final = play_to_end(ws, 0)
+        assert sum(final["settlement"]["totals"]) == 0
+    # a second server on the same database sees the finished match and its history
+    with TestClient(create_app(pg_url, bot_delay=0.0)) as c2:
+        assert c2.get(f"/api/rooms/{code}").json()["status"] == "finished"
+        assert c2.get("/api/history", headers={"X-Token": me["token"]}).json()[0]["room"] == code
