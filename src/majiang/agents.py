@@ -151,7 +151,13 @@ class GreedyAgent:
         if "void" in types:
             return _void_pick(view.counts)
         if view.phase in ("claim", "rob"):
-            return self._claim(view, legal)
+            return self._claim_decision(view, legal)
+        return self._turn(view, legal)
+
+    def _claim_decision(self, view: "SeatView", legal: list[Action]) -> Action:
+        return self._claim(view, legal)
+
+    def _turn(self, view: "SeatView", legal: list[Action]) -> Action:
         counts = view.counts
         current = None
         for a in legal:
@@ -280,20 +286,7 @@ class StrongAgent(GreedyAgent):
 
     # -- decisions ------------------------------------------------------------------------------
 
-    def act(self, obs: dict, legal: list[Action]) -> Action:
-        types = {a.type for a in legal}
-        if "win" in types:
-            return next(a for a in legal if a.type == "win")
-        view = SeatView(obs)
-        if "exchange" in types:
-            return _exchange_pick(view.counts, legal)
-        if "void" in types:
-            return _void_pick(view.counts)
-        if view.phase in ("claim", "rob"):
-            return self._claim_strong(view, legal)
-        return self._turn(view, legal)
-
-    def _claim_strong(self, view: SeatView, legal: list[Action]) -> Action:
+    def _claim_decision(self, view: SeatView, legal: list[Action]) -> Action:
         choice = self._claim(view, legal)
         if choice.type == "pong" and view.shanten(view.counts) <= 1:
             # a pong that breaks a near seven-pairs hand is not worth it
