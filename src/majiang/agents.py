@@ -286,6 +286,29 @@ class StrongAgent(GreedyAgent):
 
     # -- decisions ------------------------------------------------------------------------------
 
+    def act(self, obs: dict, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "void" in types or "exchange" in types:
+            return self._setup(SeatView(obs), legal, types)
+        return super().act(obs, legal)
+
+    def _setup(self, view: SeatView, legal: list[Action], types) -> Action:
+        """定缺 and 换三张 by what each choice leaves: the best two-suit shanten, then fewest tiles."""
+        counts = view.counts
+        sc = _suit_counts(counts)
+        sets = 4 - len(view.melds)
+
+        def after_void(v: str) -> tuple:
+            return (shanten_counts(counts, view.variant, sets, v, None, seven_pairs=True), sc[v], v)
+
+        if "void" in types:
+            return Action("void", suit=min("mps", key=after_void))
+        # 换三张: give away three tiles of the suit we mean to void (it must have three)
+        suits = [v for v in "mps" if sc[v] >= 3]
+        target = min(suits, key=after_void)
+        options = [a for a in legal if a.tiles[0].suit == target]
+        return min(options, key=lambda a: sum(_isolation(counts, t) for t in a.tiles))
+
     def _claim_decision(self, view: SeatView, legal: list[Action]) -> Action:
         choice = self._claim(view, legal)
         if choice.type == "pong" and view.shanten(view.counts) <= 1:
