@@ -7,6 +7,7 @@ log) before anyone is told, so a restart resumes from the database exactly where
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,8 +97,15 @@ class LiveTable:
         self.save()
 
     def save(self) -> None:
+        """Store the hand's log; only records added since the last save are serialised."""
         g = self.game
-        self.store.save_game(self.code, g.hand_index, game_records(g), g.over, g.totals() if g.over else None)
+        if getattr(self, "_saved_game", None) is not g:
+            self._saved_game, self._log_lines = g, []
+        lines = self._log_lines
+        records = game_records(g) if not lines else g.events[len(lines) - 1:]
+        lines.extend(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records)
+        self.store.save_game_text(self.code, g.hand_index, "\n".join(lines), g.over,
+                                  g.totals() if g.over else None)
 
     def totals(self) -> list[int]:
         """Match totals so far, times the room's stake."""
@@ -124,6 +132,12 @@ class LiveTable:
             "settlement": g.settlement() if g is not None and g.over else None}
 
     def _hints(self, seat: int) -> dict | None:
+        key = (id(self.game), len(self.game.actions), seat)
+        if getattr(self, "_hint_key", None) != key:  # one computation per decision, not per broadcast
+            self._hint_key, self._hint = key, self._compute_hints(seat)
+        return self._hint
+
+    def _compute_hints(self, seat: int) -> dict | None:
         from ..analysis import discard_advice
         g = self.game
         hand = g.hand(seat)

@@ -12,8 +12,8 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, Text, create_engine, insert,
-                        select, text, update)
+from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, Text, create_engine, event,
+                        insert, select, text, update)
 
 metadata = MetaData()
 
@@ -65,6 +65,13 @@ class Store:
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            @event.listens_for(self.engine, "connect")
+            def _sqlite_pragmas(dbapi_conn, _record):  # WAL: readers do not wait for the writer
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.close()
         self.migrate()
 
     def migrate(self) -> int:
@@ -131,6 +138,10 @@ class Store:
     def save_game(self, room: str, hand_index: int, records: list[dict], finished: bool,
                   totals: list[int] | None) -> None:
         log = "\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records)
+        self.save_game_text(room, hand_index, log, finished, totals)
+
+    def save_game_text(self, room: str, hand_index: int, log: str, finished: bool,
+                       totals: list[int] | None) -> None:
         with self.engine.begin() as conn:
             existing = conn.execute(select(games.c.id).where(games.c.room == room,
                                                              games.c.hand_index == hand_index)).first()
