@@ -15,6 +15,7 @@ from typing import Any
 from ..agents import make_agent
 from ..engine import Action, Game
 from ..errors import IllegalActionError, MajiangError
+from ..tiles import Tile
 from ..log import game_records, rebuild
 from ..rules import rules_from_json
 from .store import Store
@@ -119,7 +120,7 @@ class LiveTable:
         g = self.game
         view = g.observation(seat) if g is not None else None
         hints = None
-        if g is not None and seat is not None and not g.over and seat in g.pending and g.phase == "turn":
+        if g is not None and seat is not None and not g.over and g.phase not in ("exchange", "void"):
             hints = self._hints(seat)
         names = [s.get("name") or (f"bot {i} ({s.get('bot')})" if s.get("bot") else "empty")
                  for i, s in enumerate(self.room["seats"])]
@@ -132,20 +133,37 @@ class LiveTable:
             "settlement": g.settlement() if g is not None and g.over else None}
 
     def _hints(self, seat: int) -> dict | None:
-        key = (id(self.game), len(self.game.actions), seat)
+        key = (id(self.game), len(self.game.events), seat)
         if getattr(self, "_hint_key", None) != key:  # one computation per decision, not per broadcast
             self._hint_key, self._hint = key, self._compute_hints(seat)
         return self._hint
 
     def _compute_hints(self, seat: int) -> dict | None:
-        from ..analysis import discard_advice
+        """Discard advice on one's turn; otherwise the waits and how many of each are unseen."""
+        from ..analysis import discard_advice, effective_tiles
         g = self.game
         hand = g.hand(seat)
+        visible = [0] * 30
+        obs = g.observation(seat)
+        for p in obs["players"]:
+            for t, claimed in zip(p["discards"], p["claimed"]):
+                if not claimed:
+                    visible[Tile.parse(t)] += 1
+            if p["seat"] != seat:
+                for m in p["melds"]:
+                    if m["tile"] is not None:
+                        visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
         try:
-            advice = discard_advice(hand, g.variant, g.void[seat])
+            if hand.concealed_count % 3 == 2:
+                advice = discard_advice(hand, g.variant, g.void[seat], visible=visible)
+                return {"discards": [o.to_json() for o in advice[:5]]}
+            s, eff = effective_tiles(hand, g.variant, g.void[seat])
         except MajiangError:
             return None
-        return {"discards": [o.to_json() for o in advice[:5]]}
+        own = hand.all_counts()
+        if s != 0:
+            return {"shanten": s}
+        return {"shanten": 0, "waits": [{"tile": str(t), "left": max(0, 4 - own[t] - visible[t])} for t in eff]}
 
     async def broadcast(self) -> None:
         for c in list(self.connections):

@@ -112,7 +112,9 @@
     $("actions").innerHTML = html + (legal.length ? ` <span id="timer"></span>` : "");
     document.querySelectorAll("#actions button[data-i]").forEach((b) => { b.onclick = () => act(others[+b.dataset.i]); });
     if (chosen) $("do-exchange").onclick = () => act(chosen);
-    $("hints").innerHTML = snap.hints ? "hint 建议: " + snap.hints.discards.slice(0, 3).map((d) => `打 ${d.tile} → ${d.shanten === 0 ? "听 " + d.waits.join(" ") : d.shanten + "向听"} (${d.effective_count})`).join(" · ") : "";
+    const h = snap.hints;
+    $("hints").innerHTML = !h ? "" : h.discards ? "hint 建议: " + h.discards.slice(0, 3).map((d) => `打 ${d.tile} → ${d.shanten === 0 ? "听 " + d.waits.join(" ") : d.shanten + "向听"} (${d.effective_count} left)`).join(" · ")
+      : h.waits && h.waits.length ? "听牌 waiting on " + h.waits.map((w) => `${w.tile} ${tileName(w.tile)} ×${w.left}`).join(" · ") : h.shanten > 0 ? `${h.shanten} 向听 from ready` : "";
     if (snap.settlement && !$("settlement").open) showSettlement();
   }
   function showSettlement() {
@@ -128,14 +130,19 @@
     $("settlement").showModal();
   }
 
-  setInterval(() => { const t = $("timer"); if (t) t.textContent = `⏱ ${Math.floor((Date.now() - decisionSince) / 1000)}s`; }, 500);
+  setInterval(() => { const t = $("timer"); if (t) t.textContent = `time ${Math.floor((Date.now() - decisionSince) / 1000)}s`; }, 500);
   $("variant").onchange = fillPresets;
   $("save-name").onclick = async () => { token = null; me = null; await ensurePlayer(); loadHistory(); };
   $("create").onclick = async () => {
     try {
       await ensurePlayer();
+      const options = {};
+      for (const part of $("options").value.split(",")) {
+        const [k, v] = part.split("=").map((x) => (x || "").trim());
+        if (k) options[k] = v;
+      }
       const r = await api("/api/rooms", "POST", { variant: $("variant").value, preset: $("preset").value,
-        bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value });
+        bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value, options });
       openRoom(r.code);
     } catch (e) { alert(e.message); }
   };
