@@ -195,3 +195,17 @@ def test_room_options_and_hints(tmp_path):
         assert snap["view"]["rules"]["cap"] == 8 and snap["view"]["rules"]["haidi"] == "both"
         hints = snap["hints"]
         assert hints["discards"] and all({"tile", "shanten", "effective_count"} <= set(d) for d in hints["discards"])
+
+
+def test_rate_limit_per_connection(tmp_path):
+    c = client(tmp_path)
+    code = make_room(c, player(c)["token"])
+    with c.websocket_connect(f"/ws/{code}") as ws:
+        ws.receive_json()
+        replies = []
+        for _ in range(40):
+            ws.send_json({"type": "ping"})
+        for _ in range(40):
+            replies.append(ws.receive_json())
+    assert any(r.get("type") == "error" and "too many" in r["message"] for r in replies)
+    assert sum(r.get("type") == "pong" for r in replies) >= 15

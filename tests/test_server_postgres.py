@@ -47,7 +47,7 @@ def pg_url():
             if r.returncode == 0:
                 break
             time.sleep(0.2)
-        yield f"postgresql+psycopg://postgres@/majiang?host={root}&port={port}"
+        yield f"postgresql://postgres@/majiang?host={root}&port={port}"  # as a user would write it
     finally:
         subprocess.run(["runuser", "-u", "postgres", "--", f"{BIN}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)

@@ -55,12 +55,25 @@ MIGRATIONS: list = [
 ]
 
 
+def normalise_url(url: str) -> str:
+    """``postgresql://…`` means the psycopg 3 driver this project installs (``majiang[postgres]``).
+
+    >>> normalise_url("postgresql://u@h/db"), normalise_url("sqlite:///x.db")
+    ('postgresql+psycopg://u@h/db', 'sqlite:///x.db')
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Store:
     def __init__(self, url: str) -> None:
+        url = normalise_url(url)
         kwargs: dict[str, Any] = {"future": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
