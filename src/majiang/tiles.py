@@ -27,6 +27,7 @@ majiang.errors.TileError: unknown character 'x' at position 3 in '12x'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .errors import TileError
@@ -129,6 +130,9 @@ _SUIT_WORDS = {
     "条": "s", "條": "s", "索": "s",
 }
 _SEPARATORS = set(" \t,，、;|_-")
+_PLAIN_MPSZ = re.compile(r"(?:[1-9]+[mps]|[567]+z)+")
+_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_SUIT_BASE = {"m": -1, "p": 8, "s": 17, "z": 22}
 
 
 def _index(suit: str, rank: int, text: str, pos: int) -> int:
@@ -151,6 +155,12 @@ def parse_tiles(text: str) -> list[Tile]:
     """
     if not isinstance(text, str):
         raise TileError(f"tiles must be given as text, not {type(text).__name__}")
+    if _PLAIN_MPSZ.fullmatch(text):  # the common case, fast; anything else gets the careful parser
+        out_fast: list[Tile] = []
+        for digits, suit in _GROUP.findall(text):
+            base = _SUIT_BASE[suit]
+            out_fast.extend(ALL_TILES[base + int(d)] for d in digits)
+        return out_fast
     out: list[int] = []
     pending: list[tuple[int, int]] = []  # (rank, position) of digits awaiting a suit letter
     i = 0
