@@ -802,19 +802,20 @@ class Game:
         if shanten_counts(counts, self.variant, 4 - len(melds), self.void[seat], None,
                           seven_pairs=not melds, meld_suits=suits) > 0:
             return out
-        hand = self.hand(seat)
-        if shanten(hand, self.variant, self.void[seat]) > 0:
-            return out
+        totals = list(counts)
+        for m in melds:
+            totals[m.tile] += m.size
         for k in range(30):
             if not counts[k] or not self.play.can_discard(self, seat, k):
                 continue
             counts[k] -= 1
-            try:
-                hand = Hand(tuple(counts), tuple(self.melds[seat]))
-                if shanten(hand, self.variant, self.void[seat]) == 0 and waits(hand, self.variant, self.void[seat]):
+            totals[k] -= 1
+            try:  # ready means some tile that still exists completes it (no capped shanten needed)
+                if waits_counts(counts, totals, self.variant, self.void[seat], closed=not melds):
                     out.append(ALL_TILES[k])
             finally:
                 counts[k] += 1
+                totals[k] += 1
         return out
 
     def waits_of(self, seat: int) -> list[Tile]:
