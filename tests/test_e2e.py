@@ -74,8 +74,9 @@ def create_room(page, variant, preset=None):
     return page.locator("#room-head code").inner_text()
 
 
-def play_until_settlement(page, limit=600):
-    for _ in range(limit):
+def play_until_settlement(page, seconds=240):
+    deadline = time.monotonic() + seconds  # by time, not by clicks: a busy machine is slower
+    while time.monotonic() < deadline:
         if page.locator("#settlement[open]").count():
             return page.locator("#settlement-body").inner_text()
         buttons = page.locator("#actions button:not([disabled])")
