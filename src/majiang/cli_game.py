@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
-from .errors import MajiangError, RulesError
+from .errors import RulesError
 from .hand import Hand
 from .rules import PRESETS, load_rules_file, rules_for
 from .tiles import Tile
@@ -122,8 +121,4 @@ def register(sub) -> None:
     cli_play.register(sub)
 
 
-def _stderr(msg: str) -> None:
-    print(msg, file=sys.stderr)
-
-
-__all__ = ["register", "rules_from_args", "add_rules_options", "MajiangError"]
+__all__ = ["register", "rules_from_args", "add_rules_options"]

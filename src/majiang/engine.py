@@ -408,7 +408,6 @@ class Game:
 
     def _turn_options(self, seat: int) -> list[Action]:
         h = self.hands[seat]
-        hand = self.hand(seat)
         opts: list[Action] = []
         if self.drawn_from_wall or self._is_first_dealer_turn(seat):
             score = self._score_self_draw(seat)
@@ -443,7 +442,6 @@ class Game:
         opts.extend(Action("discard", tile=ALL_TILES[k]) for k in discards)
         if any(a.type == "win" for a in opts) and self.play.must_win(self, seat):
             opts = [a for a in opts if a.type == "win"]
-        del hand
         return opts
 
     def _is_first_dealer_turn(self, seat: int) -> bool:

@@ -23,7 +23,7 @@ capped by ``rules.cap``. 屁胡 (×1) is listed only when nothing else applies.
 from __future__ import annotations
 
 from .analysis import Reading, is_winning, readings
-from .hand import Hand, MeldKind
+from .hand import Hand, Meld, MeldKind
 from .scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
 from .tiles import ALL_TILES, Tile
 from .variants import KAWUXING, Variant
@@ -66,7 +66,6 @@ def _reading_fans(hand: Hand, full: Hand, win: Tile, reading: Reading, rules) ->
     """Fans that depend on how the tiles are read (the pattern), for one reading."""
     fans: list[Fan] = []
     counts = full.counts
-    all_counts = full.all_counts()
     suits = {t.suit for t in full.tiles} | {m.tile.suit for m in full.melds}
     one_suit = len(suits) == 1 and "z" not in suits
     if one_suit:
@@ -104,7 +103,6 @@ def _reading_fans(hand: Hand, full: Hand, win: Tile, reading: Reading, rules) ->
                 fans.append(_fan("暗四归"))
             elif k in pongs and counts[k] == 1:
                 fans.append(_fan("明四归"))
-    del all_counts
     return fans
 
 
@@ -218,7 +216,7 @@ class KawuxingPlay(VariantPlay):
                 if counts[k] == 3:
                     rest = list(counts)
                     rest[k] -= 3
-                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld_pong(k),)), self.variant) == current_waits:
+                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld.pong(k),)), self.variant) == current_waits:
                         counts[k] -= 3
                         hidden.append(k)
         from .tiles import format_tiles, from_counts
@@ -275,11 +273,6 @@ class KawuxingPlay(VariantPlay):
         if not game.wins and self.rules.liangdao_draw_penalty == "first" and game.declare_order:
             return game.declare_order[0]  # whoever paid the 亮倒 draw penalty deals
         return super().next_dealer(game)
-
-
-def Meld_pong(k: int):
-    from .hand import Meld
-    return Meld.pong(k)
 
 
 def _waits(hand, variant):
