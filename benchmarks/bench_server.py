@@ -46,9 +46,14 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
     async with websockets.connect(f"{base_ws}/ws/{code}?token={token}", max_size=2 ** 22) as ws:
         sent_at = None
         sent_seq = None
+        last = None
         while True:
             msg = json.loads(await ws.recv())
             if msg["type"] == "error":
+                if "too many" in msg["message"] and last is not None:
+                    await asyncio.sleep(0.1)  # rate-limited: not an error of the server, say it again
+                    await ws.send(last)
+                    continue
                 errors.append(msg["message"])
                 sent_at = None
                 continue
@@ -64,7 +69,8 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
                 wins = [a for a in legal if a["type"] == "win"]
                 sent_seq = msg["seq"]
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]}))
+                last = json.dumps({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]})
+                await ws.send(last)
 
 
 async def run(args) -> dict:

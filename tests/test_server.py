@@ -43,11 +43,17 @@ def assert_no_hidden(snapshot, seat):
         assert "drawn" not in view
 
 
-def play_to_end(ws, seat, limit=2000):
+def play_to_end(ws, seat, limit=4000):
     """Answer every decision with the first legal action (a win when there is one)."""
+    import time
     last = None
+    sent = None
     for _ in range(limit):
         msg = ws.receive_json()
+        if msg["type"] == "error" and "too many" in msg["message"] and sent is not None:
+            time.sleep(0.1)  # rate-limited: say it again, slower
+            ws.send_json(sent)
+            continue
         if msg["type"] != "snapshot":
             continue
         assert_no_hidden(msg, seat)
@@ -57,7 +63,8 @@ def play_to_end(ws, seat, limit=2000):
         legal = msg["view"]["legal"] if msg["view"] else []
         if legal:
             wins = [a for a in legal if a["type"] == "win"]
-            ws.send_json({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]})
+            sent = {"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]}
+            ws.send_json(sent)
     raise AssertionError(f"no settlement; last {last and last['view']['phase']}")
 
 
@@ -203,9 +210,9 @@ def test_rate_limit_per_connection(tmp_path):
     with c.websocket_connect(f"/ws/{code}") as ws:
         ws.receive_json()
         replies = []
-        for _ in range(40):
+        for _ in range(100):
             ws.send_json({"type": "ping"})
-        for _ in range(40):
+        for _ in range(100):
             replies.append(ws.receive_json())
     assert any(r.get("type") == "error" and "too many" in r["message"] for r in replies)
-    assert sum(r.get("type") == "pong" for r in replies) >= 15
+    assert sum(r.get("type") == "pong" for r in replies) >= 50

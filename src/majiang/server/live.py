@@ -29,10 +29,10 @@ class Connection:
     send: Any  # async callable taking a dict
     seat: int | None  # None: a spectator
     player: str | None
-    tokens: float = 20.0
+    tokens: float = 60.0
     last: float = field(default_factory=time.monotonic)
 
-    def allow(self, rate: float = 10.0, burst: float = 20.0) -> bool:
+    def allow(self, rate: float = 30.0, burst: float = 60.0) -> bool:
         """Token bucket: ``rate`` messages a second, bursts of ``burst``."""
         now = time.monotonic()
         self.tokens = min(burst, self.tokens + (now - self.last) * rate)
