@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import is_winning, shanten, shanten_counts, waits, waits_counts
+from .analysis import shanten_counts, waits, waits_counts
 from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
@@ -816,13 +816,6 @@ class Game:
                 totals[k] += 1
         return out
 
-    def waits_of(self, seat: int) -> list[Tile]:
-        """The waits of a 3n+1 hand (empty otherwise)."""
-        hand = self.hand(seat)
-        if hand.concealed_count % 3 != 1:
-            return []
-        return waits(hand, self.variant, self.void[seat])
-
     def observation(self, seat: int | None) -> dict:
         """What ``seat`` may see (``None``: a spectator, who sees no concealed tile)."""
         players = []
@@ -889,8 +882,4 @@ def _tiles_str(counts) -> str:
     return format_tiles(from_counts(counts))
 
 
-def is_ready(hand: Hand, variant, void=None) -> bool:
-    return shanten(hand, variant, void) == 0 and bool(waits(hand, variant, void))
-
-
-__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "is_winning", "is_ready", "shuffled_wall"]
+__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "shuffled_wall"]
