@@ -106,7 +106,7 @@ def pick_three(page):
             return
 
 
-@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", None), ("sichuan", "modern")])
+@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", None)])
 def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset):
     page = new_player(browser, server, f"Ana-{variant}")
     os.makedirs(SHOTS, exist_ok=True)
