@@ -112,3 +112,37 @@ def test_batch_env():
         finished += int(dones.sum())
         assert masks.sum(axis=1).min() >= 1
     assert finished > 0
+
+
+def test_self_play_batch_env_steps_every_seat_and_settles_to_zero():
+    env = BatchEnv("sichuan", 3, opponents=None, seed=5)
+    obs, masks = env.reset()
+    assert obs.shape == (3, OBS_SIZE) and masks.shape == (3, N_ACTIONS)
+    rng = np.random.default_rng(1)
+    hand_money = np.zeros((3, 4))
+    finished = 0
+    seen_seats = set()
+    for _ in range(600):
+        seen_seats.update(env.seats.tolist())
+        actions = [rng.choice(np.flatnonzero(m)) for m in masks]
+        obs, masks, rewards, dones = env.step(actions)
+        assert rewards.shape == (3, 4)
+        hand_money += rewards
+        for i in np.flatnonzero(dones):
+            assert abs(hand_money[i].sum()) < 1e-6  # every hand's payments sum to zero
+            hand_money[i] = 0
+            finished += 1
+        # the observation of each game is that of the seat that acts next
+        for i, g in enumerate(env.games):
+            assert np.array_equal(obs[i], encode(g, int(env.seats[i])))
+    assert finished > 0 and seen_seats == {0, 1, 2, 3}
+
+
+def test_self_play_batch_env_rejects_an_illegal_action_and_changes_nothing():
+    env = BatchEnv("kawuxing", 2, opponents=None, seed=2)
+    _, masks = env.reset()
+    before = [list(g.events) for g in env.games]
+    bad = [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])]
+    with pytest.raises(ValueError, match="game 1"):
+        env.step(bad)
+    assert [list(g.events) for g in env.games] == before

@@ -78,6 +78,22 @@ class Action:
         return " ".join(parts)
 
 
+_ACTION_CACHE: dict = {}
+
+
+def tile_action(type_: str, tile) -> Action:
+    """The shared instance of a one-tile action (actions are immutable; legal-action lists are
+    rebuilt at every decision, so sharing them saves most of that cost)."""
+    key = (type_, int(tile) if tile is not None else None)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        a = _ACTION_CACHE[key] = Action(type_, ALL_TILES[key[1]] if tile is not None else None)
+    return a
+
+
+_PASS = Action("pass")
+_DISCARDS = [tile_action("discard", k) for k in range(30)]
+
 ACTION_TYPES = ("discard", "win", "pong", "kong", "concealed_kong", "added_kong", "pass", "declare",
                 "sing", "exchange", "void")
 
@@ -412,15 +428,15 @@ class Game:
         if self.drawn_from_wall or self._is_first_dealer_turn(seat):
             score = self._score_self_draw(seat)
             if score is not None and self.play.win_allowed(self, seat, score, True):
-                opts.append(Action("win", tile=self.last_draw))
+                opts.append(tile_action("win", self.last_draw))
         last_tile_turn = self.tiles_left == 0 and self.drawn_from_wall
         if self.tiles_left > 0 and not self.declared[seat]:
-            for k in range(30):
+            for k in (range(30) if 4 in h else ()):
                 if h[k] == 4 and self.play.can_claim_tile(self, seat, k):
-                    opts.append(Action("concealed_kong", tile=ALL_TILES[k]))
+                    opts.append(tile_action("concealed_kong", k))
             for m in self.melds[seat]:
                 if m.kind is MeldKind.PONG and h[m.tile] and self._added_kong_allowed(seat, m.tile):
-                    opts.append(Action("added_kong", tile=m.tile))
+                    opts.append(tile_action("added_kong", m.tile))
         elif self.tiles_left > 0 and self.drawn_from_wall and self.last_draw is not None:
             # a frozen (declared) hand may kong the tile it drew if its waits stay the same
             t = self.last_draw
@@ -429,17 +445,17 @@ class Game:
                 after[t] -= 4
                 kept = Hand(tuple(after), tuple(self.melds[seat]) + (Meld.concealed_kong(t),))
                 if waits(kept, self.variant, self.void[seat]) == self.declared_waits[seat]:
-                    opts.append(Action("concealed_kong", tile=t))
+                    opts.append(tile_action("concealed_kong", t))
             if any(m.kind is MeldKind.PONG and m.tile == t for m in self.melds[seat]) \
                     and self._added_kong_allowed(seat, t):
-                opts.append(Action("added_kong", tile=t))  # the concealed part is unchanged
+                opts.append(tile_action("added_kong", t))  # the concealed part is unchanged
         opts.extend(self.play.extra_turn_actions(self, seat))
         discards = self.play.discardable(self, seat)
         if last_tile_turn and self.play.name == "kawuxing" and self.last_draw is not None:
             discards = [int(self.last_draw)]  # the last tile drawn must itself be discarded
         if self.declared[seat]:
             discards = [int(self.last_draw)] if self.last_draw is not None and h[self.last_draw] else discards
-        opts.extend(Action("discard", tile=ALL_TILES[k]) for k in discards)
+        opts.extend([_DISCARDS[k] for k in discards])
         if any(a.type == "win" for a in opts) and self.play.must_win(self, seat):
             opts = [a for a in opts if a.type == "win"]
         return opts
@@ -606,16 +622,16 @@ class Game:
             if self._completes(s, self.hands[s], t):
                 score = self._score_ron(s, t)
                 if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
-                    opts.append(Action("win", tile=t))
+                    opts.append(tile_action("win", t))
             h = self.hands[s]
             if not last and self.play.can_claim_tile(self, s, t):
                 if h[t] == 3 and self._kong_keeps_declared(s, t):
-                    opts.append(Action("kong", tile=t))
+                    opts.append(tile_action("kong", t))
                 if h[t] >= 2 and not self.declared[s]:
-                    opts.append(Action("pong", tile=t))
+                    opts.append(tile_action("pong", t))
             if opts:
                 must = any(a.type == "win" for a in opts) and self.play.must_win(self, s)
-                options[s] = [a for a in opts if a.type == "win"] if must else opts + [Action("pass")]
+                options[s] = [a for a in opts if a.type == "win"] if must else opts + [_PASS]
         if not options:
             self._after_discard(discarder)
             return
@@ -644,7 +660,7 @@ class Game:
         for s, a in responses.items():
             if a.type == "pass" and any(x.type == "win" for x in self.pending[s]):
                 self.passed_win[s] = self._score_ron(s, t).multiplier
-        winners = [s for s in self._order_from(discarder) if responses.get(s, Action("pass")).type == "win"]
+        winners = [s for s in self._order_from(discarder) if responses.get(s, _PASS).type == "win"]
         if winners:
             self.claimed[discarder][-1] = True
             wins = [WinRecord(s, t, False, discarder, self._score_ron(s, t)) for s in winners]
@@ -693,7 +709,7 @@ class Game:
             score = self._score_ron(s, t, robbed=True)
             if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
                 must = self.play.must_win(self, s)
-                out[s] = [Action("win", tile=t)] + ([] if must else [Action("pass")])
+                out[s] = [tile_action("win", t)] + ([] if must else [_PASS])
         return out
 
     def _resolve_rob(self) -> None:
@@ -702,7 +718,7 @@ class Game:
         for s, a in self.responses.items():
             if a.type == "pass":
                 self.passed_win[s] = self._score_ron(s, t, robbed=True).multiplier
-        winners = [s for s in self._order_from(seat) if self.responses.get(s, Action("pass")).type == "win"]
+        winners = [s for s in self._order_from(seat) if self.responses.get(s, _PASS).type == "win"]
         if winners:
             self.hands[seat][t] -= 1  # the robbed tile leaves the kong maker's hand; the pong stays
             self._event("robbed", seat=seat, tile=str(t))

@@ -87,46 +87,72 @@ def legal_map(game: Game, seat: int) -> dict[int, Action]:
     return out
 
 
+_ORDER = np.arange(32) * 30 + 120  # where the i-th discard's one-hot starts within a slot
+_DECLARED = ("liangdao", "sing", "dance")
+
+
+def _public_slot(game: Game, s: int) -> np.ndarray:
+    """Seat ``s``'s slot as any other seat sees it (concealed kongs only counted).
+
+    Cached on the game until something in it changes: most steps change one seat's slot at most,
+    so an observation is mostly four copies of cached arrays.
+    """
+    cache = game.__dict__.setdefault("_env_slots", {})
+    hidden_void = game.phase in ("exchange", "void")
+    key = (len(game.discards[s]), len(game.melds[s]), len(game.kongs), sum(game.hands[s]), game.declared_kind[s],
+           game.out[s], hidden_void, game.over, len(game.won_tiles[s]))
+    hit = cache.get(s)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    slot = np.zeros(SLOT, dtype=np.float32)
+    f = SLOT - 11
+    for m in game.melds[s]:
+        if m.kind.value == "pong":
+            slot[m.tile] += 1
+        elif m.kind.value == "kong":
+            slot[30 + m.tile] += 1
+        elif game.over:
+            slot[60 + m.tile] += 1
+        else:
+            slot[f] += 1  # a concealed kong shows only as a count
+    ds = game.discards[s]
+    if ds:
+        arr = np.fromiter(ds, dtype=np.intp, count=len(ds))
+        slot[90:120] = np.bincount(arr, minlength=30)
+        first = arr[:32]
+        slot[_ORDER[:len(first)] + first] = 1.0
+    kind = game.declared_kind[s]
+    if kind:
+        slot[f + 1 + _DECLARED.index(kind)] = 1.0
+        if kind != "sing":
+            slot[1080 + np.fromiter(game.declared_waits[s], dtype=np.intp)] = 1.0
+    slot[f + 4] = float(game.out[s])
+    if game.void[s] is not None and not hidden_void:
+        slot[f + 5 + "mps".index(game.void[s])] = 1.0
+    slot[f + 8] = len(game.won_tiles[s])
+    slot[f + 9] = sum(game.hands[s]) / 14.0
+    slot[f + 10] = 1.0
+    cache[s] = (key, slot)
+    return slot
+
+
 def encode(game: Game, seat: int) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring)."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    h = game.hands[seat]
-    obs[0:30] = h
+    obs[0:30] = game.hands[seat]
     if seat == game.current and game.phase == "turn" and game.drawn_from_wall and game.last_draw is not None:
         obs[30 + int(game.last_draw)] = 1.0
     n = game.n
-    for rel in range(4):
+    for rel in range(n):
         base = 60 + rel * SLOT
-        if rel >= n:
-            continue
-        s = (seat + rel) % n
-        for m in game.melds[s]:
-            if m.kind.value == "pong":
-                obs[base + m.tile] += 1
-            elif m.kind.value == "kong":
-                obs[base + 30 + m.tile] += 1
-            elif s == seat or game.over:
-                obs[base + 60 + m.tile] += 1
-            else:
-                obs[base + SLOT - 11] += 1  # a hidden concealed kong
-        ds = game.discards[s]
-        for i, t in enumerate(ds):
-            obs[base + 90 + t] += 1
-            if i < 32:
-                obs[base + 120 + i * 30 + t] = 1.0
-        if game.declared[s] and game.declared_kind[s] != "sing":
-            for t in game.declared_waits[s]:
-                obs[base + 120 + 960 + t] = 1.0
-        f = base + SLOT - 11
-        kind = game.declared_kind[s]
-        if kind:
-            obs[f + 1 + ("liangdao", "sing", "dance").index(kind)] = 1.0
-        obs[f + 4] = float(game.out[s])
-        if game.void[s] is not None and (s == seat or game.phase not in ("exchange", "void")):
-            obs[f + 5 + "mps".index(game.void[s])] = 1.0
-        obs[f + 8] = len(game.won_tiles[s])
-        obs[f + 9] = sum(game.hands[s]) / 14.0
-        obs[f + 10] = 1.0
+        obs[base:base + SLOT] = _public_slot(game, (seat + rel) % n)
+    if not game.over:  # the observer sees its own concealed kongs
+        for m in game.melds[seat]:
+            if m.kind.value == "concealed_kong":
+                obs[60 + 60 + m.tile] += 1
+                obs[60 + SLOT - 11] -= 1
+    if game.void[seat] is not None:
+        obs[60 + SLOT - 6 + "mps".index(game.void[seat])] = 1.0
     g = 60 + 4 * SLOT
     obs[g] = game.tiles_left / 108.0
     obs[g + 1 + PHASES.index(game.phase)] = 1.0
@@ -339,28 +365,97 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
 
 
 class BatchEnv:
-    """Many single-agent games stepped together: arrays in, arrays out; finished games restart."""
+    """Many games stepped together: numpy arrays in and out; finished games restart at once.
 
-    def __init__(self, variant: str, num_envs: int, opponents: str = "greedy", seed: int = 0, **options) -> None:
-        self.envs = [single_agent(variant, opponents, **options) for _ in range(num_envs)]
+    With ``opponents`` (an agent name, default ``greedy``) each game is a single-agent env: seat
+    ``seat`` learns and the built-in agents play the other seats between its steps. With
+    ``opponents=None`` every seat is the learner (self-play): each step is the decision of whoever
+    must act in each game, ``seats`` says who that is, and ``step`` returns every seat's points
+    from the step as a ``(num_envs, players)`` array.
+    """
+
+    def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,
+                 seat: int = 0, preset: str | None = None, **options) -> None:
         self.seed = seed
+        self.self_play = opponents is None
+        if self.self_play:
+            self.rules = rules_for(variant, preset, **options)
+            self.players = 3 if variant == "kawuxing" else 4
+            self.games: list[Game] = []
+            self._hands = 0
+            self._paid = np.zeros((num_envs, self.players), dtype=np.int64)
+            self._mappings: list[dict[int, Action]] = [{}] * num_envs
+            self.seats = np.zeros(num_envs, dtype=np.int64)
+        else:
+            self.envs = [single_agent(variant, opponents, seat=seat, preset=preset, **options) for _ in range(num_envs)]
+        self.num_envs = num_envs
+
+    # -- self-play
+
+    def _new_game(self, i: int) -> Game:
+        g = Game(self.rules, seed=self.seed * 100003 + i, hand_index=self._hands, dealer=self._hands % self.players)
+        self._hands += 1
+        self._paid[i] = 0
+        return g
+
+    def _observe(self, i: int, obs: np.ndarray, masks: np.ndarray) -> None:
+        g = self.games[i]
+        seat = g.pending_seats()[0]
+        self.seats[i] = seat
+        masks[i], self._mappings[i] = mask_of(g, seat)
+        obs[i] = encode(g, seat)
+
+    # -- both
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
-        obs = [e.reset(seed=self.seed * 100003 + i)[0] for i, e in enumerate(self.envs)]
-        return np.stack([o["observation"] for o in obs]), np.stack([o["action_mask"] for o in obs])
+        if not self.self_play:
+            first = [e.reset(seed=self.seed * 100003 + i)[0] for i, e in enumerate(self.envs)]
+            return np.stack([o["observation"] for o in first]), np.stack([o["action_mask"] for o in first])
+        self._hands = 0
+        self.games = [self._new_game(i) for i in range(self.num_envs)]
+        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        masks = np.empty((self.num_envs, N_ACTIONS), dtype=np.int8)
+        for i in range(self.num_envs):
+            self._observe(i, obs, masks)
+        return obs, masks
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        obs, masks, rewards, dones = [], [], np.zeros(len(self.envs), dtype=np.float32), \
-            np.zeros(len(self.envs), dtype=bool)
-        for i, (env, a) in enumerate(zip(self.envs, np.asarray(actions))):
-            o, r, done, _, _ = env.step(int(a))
-            rewards[i] = r
-            dones[i] = done
-            if done:
-                o, _ = env.reset()
-            obs.append(o["observation"])
-            masks.append(o["action_mask"])
-        return np.stack(obs), np.stack(masks), rewards, dones
+        """Apply one action per game; returns (observations, masks, rewards, dones).
+
+        An action outside a game's mask raises ``ValueError`` naming the game (self-play) or is
+        replaced by a safe default (single-agent, as in ``single_agent``)."""
+        actions = np.asarray(actions)
+        n = self.num_envs
+        obs = np.empty((n, OBS_SIZE), dtype=np.float32)
+        masks = np.empty((n, N_ACTIONS), dtype=np.int8)
+        dones = np.zeros(n, dtype=bool)
+        if not self.self_play:
+            rewards = np.zeros(n, dtype=np.float32)
+            for i, (env, a) in enumerate(zip(self.envs, actions)):
+                o, r, done, _, _ = env.step(int(a))
+                rewards[i] = r
+                dones[i] = done
+                if done:
+                    o, _ = env.reset()
+                obs[i] = o["observation"]
+                masks[i] = o["action_mask"]
+            return obs, masks, rewards, dones
+        for i in range(n):  # check every action first: a bad batch changes no game
+            if int(actions[i]) not in self._mappings[i]:
+                raise ValueError(f"game {i}: action {int(actions[i])} is not legal for seat {self.seats[i]}; "
+                                 "use the action mask")
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        for i in range(n):
+            g = self.games[i]
+            g.apply(int(self.seats[i]), self._mappings[i][int(actions[i])])
+            totals = np.asarray(g.totals())
+            rewards[i] = totals - self._paid[i]
+            self._paid[i] = totals
+            if g.over:
+                dones[i] = True
+                self.games[i] = self._new_game(i)
+            self._observe(i, obs, masks)
+        return obs, masks, rewards, dones
 
 
 __all__ = ["make", "single_agent", "BatchEnv", "encode", "action_index", "N_ACTIONS", "OBS_SIZE", "ALL_TILES"]

@@ -171,7 +171,7 @@ def _kan(hand: Hand, full: Hand, win: Tile, reading: Reading, ctx: WinContext) -
 # ---------------------------------------------------------------------------------------------
 # Play: what the engine asks of Kawuxing.
 
-from .engine import Action, Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
+from .engine import Action, Payment, VariantPlay, tile_action  # noqa: E402  (engine imports this module lazily)
 
 
 class KawuxingPlay(VariantPlay):
@@ -192,7 +192,7 @@ class KawuxingPlay(VariantPlay):
         """亮倒: discard a tile so that the rest is ready, and reveal."""
         if game.declared[seat] or game.tiles_left == 0:
             return []
-        return [Action("declare", tile=t) for t in game.ready_discards(seat)]
+        return [tile_action("declare", t) for t in game.ready_discards(seat)]
 
     def declare(self, game, seat: int, discard: Tile, kind: str) -> None:
         game.declared[seat] = True

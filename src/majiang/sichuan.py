@@ -209,11 +209,11 @@ class SichuanPlay(VariantPlay):
 
     def extra_turn_actions(self, game, seat: int) -> list:
         """唱歌 (declare ready, waits hidden) and 跳舞 (declare and reveal the waits)."""
-        from .engine import Action
         if not self.rules.sing_dance or game.declared[seat] or game.tiles_left == 0:
             return []
+        from .engine import tile_action
         tiles = game.ready_discards(seat)
-        return [Action(kind, tile=t) for t in tiles for kind in ("sing", "declare")]
+        return [tile_action(kind, t) for t in tiles for kind in ("sing", "declare")]
 
     def declare(self, game, seat: int, discard: Tile, kind: str) -> None:
         game.declared[seat] = True
@@ -231,7 +231,7 @@ class SichuanPlay(VariantPlay):
         return {"ready": True}
 
     def can_claim_tile(self, game, seat: int, tile: int) -> bool:
-        return Tile(tile).suit != game.void[seat]
+        return _SUIT_OF_KIND[tile] != game.void[seat]
 
     def score(self, hand: Hand, tile: Tile, ctx: WinContext) -> Score:
         return score_win(hand, tile, ctx, self.rules)

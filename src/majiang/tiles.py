@@ -40,6 +40,7 @@ _DRAGON_ZH = {5: "白", 6: "发", 7: "中"}
 _DRAGON_EN = {5: "white dragon", 6: "green dragon", 7: "red dragon"}
 NUM_KINDS = 30
 _SUIT_OF = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 3
+_MPSZ = tuple(f"{i % 9 + 1}{_SUIT_OF[i]}" if i < 27 else f"{i - 22}z" for i in range(30))
 
 
 class Tile(int):
@@ -79,7 +80,7 @@ class Tile(int):
 
     @property
     def mpsz(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return _MPSZ[self]
 
     @property
     def chinese(self) -> str:
@@ -98,7 +99,7 @@ class Tile(int):
         return _UNICODE[int(self)]
 
     def __repr__(self) -> str:
-        return self.mpsz
+        return _MPSZ[self]  # formatted once per kind: tiles are printed into every event
 
     __str__ = __repr__
 

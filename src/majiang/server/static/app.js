@@ -6,7 +6,7 @@
     added_kong: "蓄杠 kong", pass: "过 pass", declare: "亮倒 declare", sing: "唱歌 sing", void: "定缺", exchange: "换三张" };
   let token = localStorage.getItem("majiang.token");
   let me = JSON.parse(localStorage.getItem("majiang.me") || "null");
-  let ws = null, snap = null, roomCode = null, retry = 0, picked = [], decisionSince = Date.now();
+  let ws = null, snap = null, roomCode = null, retry = 0, picked = [], pickedFor = "", decisionSince = Date.now();
 
   async function api(path, method = "GET", body = null) {
     const res = await fetch(path, { method, headers: { "Content-Type": "application/json", "X-Token": token || "" },
@@ -49,12 +49,19 @@
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "snapshot") {
-        if (!snap || snap.seq !== msg.seq) { decisionSince = Date.now(); picked = []; }
+        if (!snap || snap.seq !== msg.seq) decisionSince = Date.now();
+        // keep a half-made 换三张 selection while others choose theirs (their choices move seq on)
+        const key = pickKey(msg);
+        if (key !== pickedFor) { picked = []; pickedFor = key; }
         snap = msg; retry = 0; showError(""); render();
       }
       else if (msg.type === "error") showError(msg.message);
     };
     ws.onclose = () => { setTimeout(() => connect(spectate), Math.min(5000, 500 * ++retry)); };
+  }
+  function pickKey(m) {
+    const v = m.view, me = v && m.seat != null ? v.players[m.seat] : null;
+    return me ? `${m.room.hand_index}|${v.phase}|${me.hand}` : "";
   }
   function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
   function act(action) { send({ type: "action", seq: snap.seq, action }); }
