@@ -39,6 +39,23 @@ def test_strong_and_greedy_only_use_observations(variant):
         assert g.over and sum(g.totals()) == 0
 
 
+def test_sichuan_strong_pongs_for_a_kong_to_come_where_greedy_passes():
+    from scenario import act, game_with
+
+    g = game_with("sichuan", ["111m222m333m444m58p", "123m456m789m88p13p", "111s222s333s444s5s",
+                              "555s666s777s888s9s"])
+    for seat, suit in enumerate("ssmm"):
+        if g.phase == "void" and g.legal_actions(seat):  # a hand missing a suit has its void already
+            act(g, seat, "void", suit=suit)
+    act(g, 0, "discard", "8p")
+    # seat 1 is ready either way (waiting on 2p, or on 1p/3p alone after the pong); the fourth 8p
+    # is still live, so the pong costs nothing and may become a kong (money now, a 根 later)
+    legal = g.legal_actions(1)
+    assert {a.type for a in legal} == {"pong", "pass"}
+    assert StrongAgent(0).act(g.observation(1), legal).type == "pong"
+    assert GreedyAgent(0).act(g.observation(1), legal).type == "pass"
+
+
 def test_external_bot_plays_a_whole_hand():
     bot = SubprocessAgent(f"{sys.executable} {EXAMPLE}", timeout=5)
     g = Game(rules_for("kawuxing"), seed=2)

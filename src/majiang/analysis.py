@@ -271,6 +271,7 @@ def _suit_choices(variant: Variant, void: str | None) -> list[list[str]]:
 
 
 @functools.cache
+@functools.lru_cache(maxsize=256)  # called on every shanten: the answer depends on few inputs
 def _plan(variant: Variant, void: str | None, meld_suits: str = "") -> tuple[tuple[_Group, ...], tuple[tuple[int, ...], ...]]:
     """The variant's groups and, as index tuples into them, the group sets a win may use
     (for Sichuan, those holding every suit the melds are in)."""
@@ -468,12 +469,14 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
         done = r != 1 and t.rows[packed & 255][(n // 3) * 2 + (r == 2)] == 0
         info.append((g, n, packed, r, done))
     out = []
-    for gi, (g, n, packed, r, _) in enumerate(info):
-        if (n + 1) % 3 == 1:
+    unfinished = [j for j, o in enumerate(info) if not o[4]]
+    # the new tile changes one group, so every other group must already be complete: with two
+    # unfinished groups (most hands) only seven pairs can still wait
+    for gi, (g, n, packed, r, _) in enumerate(info) if len(unfinished) < 2 else ():
+        if (n + 1) % 3 == 1 or (unfinished and unfinished[0] != gi):
             continue
-        others_ok = all(o[4] for j, o in enumerate(info) if j != gi)
         pair_groups = sum(1 for j, o in enumerate(info) if j != gi and o[3] == 2) + ((n + 1) % 3 == 2)
-        if not others_ok or pair_groups != 1:
+        if pair_groups != 1:
             continue
         if variant.two_suit_rule and n == 0:
             continue  # a lone tile of a new suit never completes

@@ -91,6 +91,14 @@ def tile_action(type_: str, tile) -> Action:
     return a
 
 
+def _no_neighbours(counts, tile: int) -> bool:
+    if tile >= 27:
+        return True
+    r = tile % 9
+    return not ((r > 0 and counts[tile - 1]) or (r > 1 and counts[tile - 2])
+                or (r < 8 and counts[tile + 1]) or (r < 7 and counts[tile + 2]))
+
+
 _PASS = Action("pass")
 _DISCARDS = [tile_action("discard", k) for k in range(30)]
 
@@ -473,6 +481,8 @@ class Game:
 
     def _completes(self, seat: int, counts: list[int], tile: int) -> bool:
         """Does ``tile`` complete the 3n+1 ``counts`` (with the seat's melds)? Cached per hand."""
+        if not counts[tile] and _no_neighbours(counts, tile):
+            return False  # a tile neither held nor next to a held one completes no set or pair
         key = (seat, tuple(counts), len(self.melds[seat]))
         hit = self._waits_cache.get(key)
         if hit is None:

@@ -2,7 +2,8 @@
 
 ``make(variant, preset=None, **options)`` returns a PettingZoo ``AECEnv``;
 ``single_agent(variant, opponents="greedy", ...)`` a Gymnasium ``Env`` for one seat against
-built-in agents; ``BatchEnv`` steps many single-agent games with numpy arrays in and out.
+built-in agents; ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
+against built-in agents, or self-play with ``opponents=None``).
 
 Action space (the same ``Discrete(160)`` for both games; masked by ``action_mask``):
 
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .agents import make_agent
+from .agents import _isolation, make_agent
 from .engine import Action, Game
 from .rules import rules_for
 from .tiles import ALL_TILES
@@ -72,8 +73,6 @@ def action_index(a: Action) -> int:
 
 def legal_map(game: Game, seat: int) -> dict[int, Action]:
     """Index → the engine action it stands for (for 换三张, the suit's least connected three)."""
-    from .agents import _isolation
-
     out: dict[int, Action] = {}
     counts = game.hands[seat]
     for a in game.legal_actions(seat):
@@ -257,11 +256,16 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             if action is None or int(action) not in self._mapping:
                 raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
             self._cumulative_rewards[agent] = 0
+            paid_before = len(self.game.payments)
             self.game.apply(seat, self._mapping[int(action)])
-            totals = self.game.totals()
-            for s, a in enumerate(self.possible_agents):
-                self.rewards[a] = totals[s] - self._paid[s]
-                self._paid[s] = totals[s]
+            if len(self.game.payments) != paid_before:  # most steps move no money
+                totals = self.game.totals()
+                for s, a in enumerate(self.possible_agents):
+                    self.rewards[a] = totals[s] - self._paid[s]
+                    self._paid[s] = totals[s]
+            else:
+                for a in self.possible_agents:
+                    self.rewards[a] = 0
             if self.game.over:
                 self.terminations = dict.fromkeys(self.agents, True)
                 for a in self.agents:
