@@ -430,6 +430,18 @@ def _is_seven_pairs(hand: Hand) -> bool:
     return not hand.melds and hand.concealed_count == 14 and all(c % 2 == 0 for c in hand.counts)
 
 
+def complete_counts(counts, totals, variant: Variant, void: str | None = None, closed: bool = True) -> bool:
+    """Fast path of ``is_winning`` on a 3n+2 concealed count vector (``totals`` includes the
+    meld tiles, for the Sichuan suit rule); no validation."""
+    if variant.two_suit_rule:
+        present = [s for s in variant.suits if any(totals[SUIT_START[s]:SUIT_START[s] + 9])]
+        if len(present) > 2 or (void is not None and void in present):
+            return False
+    if _is_standard_win(counts):
+        return True
+    return closed and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
 def is_winning(hand: Hand, variant: Variant | str, void: str | None = None) -> bool:
     """Whether a 3n+2 hand (winning tile included) is complete under the variant's rules."""
     variant = get_variant(variant)

@@ -19,11 +19,13 @@ actions taken; ``majiang.log`` writes both as JSON lines and rebuilds the game f
 
 from __future__ import annotations
 
+import functools
+
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import shanten_counts, waits, waits_counts
+from .analysis import closed_shanten_function, complete_counts, shanten_counts, waits, waits_counts
 from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
@@ -89,6 +91,11 @@ def tile_action(type_: str, tile) -> Action:
     if a is None:
         a = _ACTION_CACHE[key] = Action(type_, ALL_TILES[key[1]] if tile is not None else None)
     return a
+
+
+@functools.lru_cache(maxsize=16)
+def _closed_shanten(variant, void):
+    return closed_shanten_function(variant, void)
 
 
 def _no_neighbours(counts, tile: int) -> bool:
@@ -499,10 +506,14 @@ class Game:
         t = self.last_draw
         if t is None or not self.hands[seat][t]:
             return None
-        before = list(self.hands[seat])
-        before[t] -= 1
-        if not self._completes(seat, before, t):
+        counts = self.hands[seat]
+        totals = list(counts)
+        for m in self.melds[seat]:
+            totals[m.tile] += m.size
+        if not complete_counts(counts, totals, self.variant, self.void[seat], closed=not self.melds[seat]):
             return None
+        before = list(counts)
+        before[t] -= 1
         hand = Hand(tuple(before), tuple(self.melds[seat]))
         ctx = WinContext(
             self_draw=True, kong_chain=self.kong_chain, last_tile=self.tiles_left == 0 and self.drawn_from_wall,
@@ -822,10 +833,14 @@ class Game:
         melds = self.melds[seat]
         # a 3n+2 hand's shanten is that of its best discard; the uncapped tables give a lower
         # bound that is cheap even with melds, so most turns stop here
-        suits = "".join(sorted({m.tile.suit for m in melds})) if self.variant.two_suit_rule else ""
-        if shanten_counts(counts, self.variant, 4 - len(melds), self.void[seat], None,
-                          seven_pairs=not melds, meld_suits=suits) > 0:
-            return out
+        if not melds:
+            if _closed_shanten(self.variant, self.void[seat])(counts) > 0:
+                return out
+        else:
+            suits = "".join(sorted({m.tile.suit for m in melds})) if self.variant.two_suit_rule else ""
+            if shanten_counts(counts, self.variant, 4 - len(melds), self.void[seat], None,
+                              seven_pairs=False, meld_suits=suits) > 0:
+                return out
         totals = list(counts)
         for m in melds:
             totals[m.tile] += m.size
