@@ -98,11 +98,21 @@ def _public_slot(game: Game, s: int) -> np.ndarray:
     """
     cache = game.__dict__.setdefault("_env_slots", {})
     hidden_void = game.phase in ("exchange", "void")
-    key = (len(game.discards[s]), len(game.melds[s]), len(game.kongs), sum(game.hands[s]), game.declared_kind[s],
-           game.out[s], hidden_void, game.over, len(game.won_tiles[s]))
+    ds = game.discards[s]
+    rest = (len(game.melds[s]), len(game.kongs), game.declared_kind[s], game.out[s], hidden_void, game.over,
+            len(game.won_tiles[s]))
     hit = cache.get(s)
-    if hit is not None and hit[0] == key:
-        return hit[1]
+    if hit is not None and hit[1] == rest:
+        if hit[0] == len(ds):
+            return hit[2]
+        if hit[0] == len(ds) - 1:  # the usual change: one more discard
+            slot = hit[2].copy()
+            i, t = len(ds) - 1, ds[-1]
+            slot[90 + t] += 1
+            if i < 32:
+                slot[120 + i * 30 + t] = 1.0
+            cache[s] = (len(ds), rest, slot)
+            return slot
     slot = np.zeros(SLOT, dtype=np.float32)
     f = SLOT - 11
     for m in game.melds[s]:
@@ -114,7 +124,6 @@ def _public_slot(game: Game, s: int) -> np.ndarray:
             slot[60 + m.tile] += 1
         else:
             slot[f] += 1  # a concealed kong shows only as a count
-    ds = game.discards[s]
     if ds:
         arr = np.fromiter(ds, dtype=np.intp, count=len(ds))
         slot[90:120] = np.bincount(arr, minlength=30)
@@ -129,9 +138,8 @@ def _public_slot(game: Game, s: int) -> np.ndarray:
     if game.void[s] is not None and not hidden_void:
         slot[f + 5 + "mps".index(game.void[s])] = 1.0
     slot[f + 8] = len(game.won_tiles[s])
-    slot[f + 9] = sum(game.hands[s]) / 14.0
-    slot[f + 10] = 1.0
-    cache[s] = (key, slot)
+    slot[f + 10] = 1.0  # tiles held (f + 9) changes at every draw: encode writes it
+    cache[s] = (len(ds), rest, slot)
     return slot
 
 
@@ -144,7 +152,9 @@ def encode(game: Game, seat: int) -> np.ndarray:
     n = game.n
     for rel in range(n):
         base = 60 + rel * SLOT
-        obs[base:base + SLOT] = _public_slot(game, (seat + rel) % n)
+        s = (seat + rel) % n
+        obs[base:base + SLOT] = _public_slot(game, s)
+        obs[base + SLOT - 2] = sum(game.hands[s]) / 14.0
     if not game.over:  # the observer sees its own concealed kongs
         for m in game.melds[seat]:
             if m.kind.value == "concealed_kong":
