@@ -302,7 +302,6 @@ class Game:
         self.any_claim = False
         self.phase = "deal"
         self.result: str | None = None  # "win" or "draw" when over
-        self._waits_cache: dict = {}
         self._deal()
 
     # ------------------------------------------------------------------ basics
@@ -487,20 +486,21 @@ class Game:
         return True
 
     def _completes(self, seat: int, counts: list[int], tile: int) -> bool:
-        """Does ``tile`` complete the 3n+1 ``counts`` (with the seat's melds)? Cached per hand."""
+        """Does ``tile`` complete the 3n+1 ``counts`` (with the seat's melds)?
+
+        One completeness test of the hand with the tile added: cheaper than the hand's waits,
+        which change with every discard of its own."""
         if not counts[tile] and _no_neighbours(counts, tile):
             return False  # a tile neither held nor next to a held one completes no set or pair
-        key = (seat, tuple(counts), len(self.melds[seat]))
-        hit = self._waits_cache.get(key)
-        if hit is None:
-            totals = list(counts)
-            for m in self.melds[seat]:
+        full = list(counts)
+        full[tile] += 1
+        melds = self.melds[seat]
+        totals = full
+        if melds and self.variant.two_suit_rule:
+            totals = list(full)
+            for m in melds:
                 totals[m.tile] += m.size
-            hit = frozenset(waits_counts(counts, totals, self.variant, self.void[seat], closed=not self.melds[seat]))
-            if len(self._waits_cache) > 256:
-                self._waits_cache.clear()
-            self._waits_cache[key] = hit
-        return tile in hit
+        return complete_counts(full, totals, self.variant, self.void[seat], closed=not melds)
 
     def _score_self_draw(self, seat: int) -> Score | None:
         t = self.last_draw
