@@ -434,8 +434,11 @@ def complete_counts(counts, totals, variant: Variant, void: str | None = None, c
     """Fast path of ``is_winning`` on a 3n+2 concealed count vector (``totals`` includes the
     meld tiles, for the Sichuan suit rule); no validation."""
     if variant.two_suit_rule:
-        present = [s for s in variant.suits if any(totals[SUIT_START[s]:SUIT_START[s] + 9])]
-        if len(present) > 2 or (void is not None and void in present):
+        if void is not None:  # without the void suit at most two suits remain
+            start = SUIT_START[void]
+            if any(totals[start:start + 9]):
+                return False
+        elif sum(1 for s in variant.suits if any(totals[SUIT_START[s]:SUIT_START[s] + 9])) > 2:
             return False
     if _is_standard_win(counts):
         return True

@@ -645,7 +645,7 @@ class Game:
                 if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
                     opts.append(tile_action("win", t))
             h = self.hands[s]
-            if not last and self.play.can_claim_tile(self, s, t):
+            if not last and h[t] >= 2 and self.play.can_claim_tile(self, s, t):
                 if h[t] == 3 and self._kong_keeps_declared(s, t):
                     opts.append(tile_action("kong", t))
                 if h[t] >= 2 and not self.declared[s]:
