@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 import reference as ref
 from majiang.analysis import (
-    capped_row, discard_advice, effective_tiles, is_winning, readings, shanten, tables, waits,
+    capped_row, complete_counts, discard_advice, effective_tiles, is_winning, readings, shanten, tables, waits,
 )
+from majiang.variants import get_variant
 from majiang.hand import Hand, Meld
 from majiang.tiles import format_tiles, parse_tiles, to_counts
 
@@ -230,6 +231,11 @@ def test_win_test_matches_reference(variant, data):
             assert is_winning(hand, variant, void) == ref.is_win(counts, melds, variant, void)
     rs = readings(hand, variant)
     assert bool(rs) == ref.is_win(counts, melds, variant)
+    # the engine's fast path (no validation) agrees with the reference too
+    variant_obj = get_variant(variant)
+    for void in ([None, "m", "p", "s"] if variant == "sichuan" else [None]):
+        fast = complete_counts(list(hand.counts), hand.all_counts(), variant_obj, void, closed=not hand.melds)
+        assert fast == ref.is_win(counts, melds, variant, void)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
