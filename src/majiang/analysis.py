@@ -442,7 +442,8 @@ def complete_counts(counts, totals, variant: Variant, void: str | None = None, c
             return False
     if _is_standard_win(counts):
         return True
-    return closed and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+    # seven pairs (a four counts as two pairs): fourteen tiles, no odd count
+    return closed and sum(counts) == 14 and not counts.count(1) and not counts.count(3)
 
 
 def is_winning(hand: Hand, variant: Variant | str, void: str | None = None) -> bool:

@@ -43,6 +43,15 @@ class Action:
     tiles: tuple[Tile, ...] = ()
     suit: str | None = None
 
+    def __eq__(self, other: object) -> bool:
+        # legal actions are checked by membership at every decision: identity first, then fields
+        if self is other:
+            return True
+        if other.__class__ is not Action:
+            return NotImplemented
+        return (self.type == other.type and self.tile == other.tile and self.tiles == other.tiles
+                and self.suit == other.suit)
+
     def to_json(self) -> dict:
         d: dict[str, Any] = {"type": self.type}
         if self.tile is not None:
