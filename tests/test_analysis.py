@@ -10,9 +10,9 @@ import reference as ref
 from majiang.analysis import (
     capped_row, complete_counts, discard_advice, effective_tiles, is_winning, readings, shanten, tables, waits,
 )
-from majiang.variants import get_variant
 from majiang.hand import Hand, Meld
 from majiang.tiles import format_tiles, parse_tiles, to_counts
+from majiang.variants import get_variant
 
 VARIANTS = ["kawuxing", "sichuan"]
 
@@ -155,7 +155,6 @@ def hands(draw, variant, size=13, near=True):
     n_melds = draw(st.integers(0, 2))
     tiles = wall(variant)
     rnd.shuffle(tiles)
-    counts = [0] * 30
     meld_counts = [0] * 30
     for _ in range(n_melds):
         t = rnd.choice(ref.kinds_of(variant))

@@ -271,7 +271,6 @@ def _suit_choices(variant: Variant, void: str | None) -> list[list[str]]:
 
 
 @functools.cache
-@functools.lru_cache(maxsize=256)  # called on every shanten: the answer depends on few inputs
 def _plan(variant: Variant, void: str | None, meld_suits: str = "") -> tuple[tuple[_Group, ...], tuple[tuple[int, ...], ...]]:
     """The variant's groups and, as index tuples into them, the group sets a win may use
     (for Sichuan, those holding every suit the melds are in)."""
@@ -334,7 +333,7 @@ def closed_shanten_function(variant: Variant | str, void: str | None = None):
     """
     variant = get_variant(variant)
     t = tables()
-    suit, honour, rows = t.suit, t.honour, t.rows
+    suit, honour = t.suit, t.honour
     three, two = t.three, t.two
     groups, choices = _plan(variant, void)
     starts = [g.start for g in groups]

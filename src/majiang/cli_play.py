@@ -197,7 +197,7 @@ def cmd_play(args) -> int:
                     break
                 print("not one of the choices above")
             game.apply(0, choice)
-        res = match.record(game)
+        match.record(game)
         print(_describe(game, 0))
         print(render_settlement(game))
     print(f"match totals: {match.totals}")

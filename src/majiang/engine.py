@@ -20,7 +20,6 @@ actions taken; ``majiang.log`` writes both as JSON lines and rebuilds the game f
 from __future__ import annotations
 
 import functools
-
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -503,23 +502,24 @@ class Game:
             return False  # a tile neither held nor next to a held one completes no set or pair
         full = list(counts)
         full[tile] += 1
+        return self._is_complete(seat, full)
+
+    def _is_complete(self, seat: int, counts: list[int]) -> bool:
+        """Is the 3n+2 ``counts`` with the seat's melds a winning hand?"""
         melds = self.melds[seat]
-        totals = full
-        if melds and self.variant.two_suit_rule:
-            totals = list(full)
+        totals = counts
+        if melds and self.variant.two_suit_rule:  # only the Sichuan suit rule looks at meld tiles
+            totals = list(counts)
             for m in melds:
                 totals[m.tile] += m.size
-        return complete_counts(full, totals, self.variant, self.void[seat], closed=not melds)
+        return complete_counts(counts, totals, self.variant, self.void[seat], closed=not melds)
 
     def _score_self_draw(self, seat: int) -> Score | None:
         t = self.last_draw
         if t is None or not self.hands[seat][t]:
             return None
         counts = self.hands[seat]
-        totals = list(counts)
-        for m in self.melds[seat]:
-            totals[m.tile] += m.size
-        if not complete_counts(counts, totals, self.variant, self.void[seat], closed=not self.melds[seat]):
+        if not self._is_complete(seat, counts):
             return None
         before = list(counts)
         before[t] -= 1
@@ -657,7 +657,7 @@ class Game:
             if not last and h[t] >= 2 and self.play.can_claim_tile(self, s, t):
                 if h[t] == 3 and self._kong_keeps_declared(s, t):
                     opts.append(tile_action("kong", t))
-                if h[t] >= 2 and not self.declared[s]:
+                if not self.declared[s]:
                     opts.append(tile_action("pong", t))
             if opts:
                 must = any(a.type == "win" for a in opts) and self.play.must_win(self, s)
