@@ -56,6 +56,41 @@ def test_sichuan_strong_pongs_for_a_kong_to_come_where_greedy_passes():
     assert GreedyAgent(0).act(g.observation(1), legal).type == "pass"
 
 
+def test_kawuxing_strong_declares_a_ready_hand_with_live_waits():
+    from scenario import game_with
+
+    # discarding 5z leaves 123p456p789p11s23s waiting on 1s/4s, all live: 亮倒 doubles the win
+    g = game_with("kawuxing", ["123p456p789p11s23s5z", "147p258p369p147s5z", "1234p5p6p7p8p9p1s2s3s6z"])
+    legal = g.legal_actions(0)
+    choice = StrongAgent(0).act(g.observation(0), legal)
+    assert (choice.type, str(choice.tile)) == ("declare", "5z")
+
+
+def test_kawuxing_strong_kongs_for_the_money_even_at_a_step_of_shanten():
+    from scenario import game_with
+
+    # 1111p23p: the kong breaks 11p+123p (two steps from ready become three), but a concealed kong
+    # is paid 2 by each other player at once, more than one step is worth this early
+    g = game_with("kawuxing", ["1111p23p5z6z7z1s5s7s8s9s", "258p369p258s369s5z", "5p6p7p8p9p2s3s4s6s6z6z7z7z"])
+    legal = g.legal_actions(0)
+    assert StrongAgent(0).act(g.observation(0), legal).type == "concealed_kong"
+    assert GreedyAgent(0).act(g.observation(0), legal).type == "discard"
+
+
+def test_sichuan_strong_never_sings():
+    from scenario import act, game_with
+
+    # 唱歌 adds no 番 and freezes the hand: never worth more than staying hidden
+    g = game_with("sichuan", ["123m456m789m11p23p9s", "147m258m369m147p5s", "2m3m4m5m6m7m8m9m4p5p6p7p8p",
+                              "123s456s789s1s2s3s4s"], sing_dance=True)
+    for seat, suit in enumerate("sssm"):
+        if g.phase == "void" and g.legal_actions(seat):
+            act(g, seat, "void", suit=suit)
+    legal = g.legal_actions(0)
+    assert {a.type for a in legal} == {"sing", "declare", "discard"}
+    assert StrongAgent(0).act(g.observation(0), legal).type != "sing"
+
+
 def test_external_bot_plays_a_whole_hand():
     bot = SubprocessAgent(f"{sys.executable} {EXAMPLE}", timeout=5)
     g = Game(rules_for("kawuxing"), seed=2)

@@ -146,3 +146,42 @@ def test_self_play_batch_env_rejects_an_illegal_action_and_changes_nothing():
     with pytest.raises(ValueError, match="game 1"):
         env.step(bad)
     assert [list(g.events) for g in env.games] == before
+
+
+def _trajectory(env: BatchEnv, steps: int, bad_at: int | None = None) -> list:
+    obs, masks = env.reset()
+    rng = np.random.default_rng(7)
+    out = []
+    for k in range(steps):
+        noise = rng.random(masks.shape)
+        actions = np.argmax(np.where(masks > 0, noise, -1.0), axis=1)
+        if k == bad_at:
+            bad = actions.copy()
+            bad[-1] = int(np.flatnonzero(masks[-1] == 0)[0])
+            with pytest.raises(ValueError, match=f"game {env.num_envs - 1}"):
+                env.step(bad)
+        obs, masks, rewards, dones = env.step(actions)
+        out.append((obs.tobytes(), masks.tobytes(), rewards.tobytes(), dones.tobytes()))
+    return out
+
+
+@pytest.mark.parametrize("opponents", [None, "random"])
+def test_batch_workers_play_the_same_games_as_one_process(opponents):
+    one = BatchEnv("sichuan", 5, opponents=opponents, seed=4)
+    with BatchEnv("sichuan", 5, opponents=opponents, seed=4, workers=2) as two:
+        bad_at = 50 if opponents is None else None  # a rejected batch changes no game in any process
+        assert _trajectory(two, 150, bad_at) == _trajectory(one, 150)
+    assert not two._procs and not two._buffers
+
+
+def test_batch_env_rejects_malformed_batches():
+    env = BatchEnv("kawuxing", 3, opponents=None)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step([0, 0, 0])
+    env.reset()
+    with pytest.raises(ValueError, match="expected 3 actions"):
+        env.step([0, 0])
+    with pytest.raises(ValueError, match="game 0: action 999"):
+        env.step([999, 0, 0])
+    with pytest.raises(ValueError, match="num_envs"):
+        BatchEnv("kawuxing", 0)

@@ -7,9 +7,11 @@ legal actions. Nothing here reads the game state directly.
             the fewest tiles, passes three of its weakest suit, declares 亮倒 whenever ready.
 ``strong``  plays for value (清一色, 七对, 对对胡, 卡五星, 根), counts unseen tiles (effective
             tiles of each discard), defends against revealed hands (亮倒, 跳舞), void suits and
-            late-game threats, folds hopeless Kawuxing hands, decides 亮倒 and kongs by value,
-            and between close discards looks ahead by sampling the unseen tiles (determinised
-            Monte Carlo) within a per-move time budget. Its weights differ per game (see
+            late-game threats, folds hopeless Kawuxing hands, decides 亮倒 (唱歌/跳舞) and kongs
+            by expected value (kong money and the hand's value against the change in its chance
+            of winning, from a small model of the rest of the hand), and between close discards
+            looks ahead by sampling the unseen tiles (determinised Monte Carlo) within a
+            per-move time budget. Its weights differ per game (see
             ``StrongAgent.WEIGHTS``): Sichuan blood battle is a race where speed and safety pay
             more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never folds.
 ``cmd:…``   an external program speaking the JSON-lines protocol (``majiang.botproto``).
@@ -22,10 +24,11 @@ import random
 import time
 from typing import Protocol
 
-from .analysis import shanten_counts
+from .analysis import shanten_counts, waits
 from .engine import Action, Game
-from .hand import Meld, MeldKind
+from .hand import Hand, Meld, MeldKind
 from .rules import rules_from_json
+from .scoring import WinContext, score
 from .tiles import ALL_TILES, Tile, parse_tiles, to_counts
 
 
@@ -337,6 +340,131 @@ class StrongAgent(GreedyAgent):
             best = min(best, view.shanten(one_suit, melds) - math.log(self.plan_values["flush"]) / unit)
         return best
 
+
+    # -- expected values: 亮倒 and kongs -------------------------------------------------------
+    # A plain model of the rest of the hand, in base units per hand: each of our draws wins with
+    # chance live/unseen; each opponent discard feeds a wait with a fraction of that chance (far
+    # less once the waits are shown); in Kawuxing the hand also ends when another player wins
+    # (about 4% per opponent turn). A hand s steps from ready wins about w^s as often as a ready
+    # one with a typical wait, for a typical value (the mean winning value in the arena).
+    TYPICAL_VALUE = {"kawuxing": 2.8, "sichuan": 1.7}
+    TYPICAL_LIVE = 5
+    FEED = 0.5  # how often an opponent lets go of a hidden wait, relative to its share of the unseen
+    FEED_SHOWN = 0.05  # ... and of a revealed one (only when nothing else can be discarded)
+    OTHER_WIN = 0.04  # chance per turn that a given opponent wins (Kawuxing: ends the hand)
+
+    @staticmethod
+    def _step_chance(view: SeatView) -> float:
+        return 0.25 + 0.25 * min(1.0, view.tiles_left / 55.0)
+
+    def _race(self, view: SeatView, unseen, live: int, shown: bool = False,
+              extra_draws: int = 0) -> tuple[float, float, float, float]:
+        """For a ready hand with ``live`` winning tiles unseen: the chances that it self-draws,
+        that it wins on a discard, that nobody wins before the wall ends, and the expected number
+        of turns it stays in play."""
+        active = len(view.opponents()) + 1
+        draws = view.tiles_left / active + extra_draws
+        p = live / max(1, sum(unseen))
+        h_self = p
+        h_ron = (active - 1) * p * (self.FEED_SHOWN if shown else self.FEED)
+        h_other = 0.0 if view.sichuan else self.OTHER_WIN * (active - 1)
+        total = min(0.95, h_self + h_ron + h_other)
+        if draws <= 0:
+            return 0.0, 0.0, 1.0, 0.0
+        if total <= 0:
+            return 0.0, 0.0, 1.0, draws
+        reach = 1.0 - (1.0 - total) ** draws
+        scale = reach / (h_self + h_ron + h_other)
+        return scale * h_self, scale * h_ron, 1.0 - reach, reach / total
+
+    def _exposure(self, view: SeatView, turns: float) -> float:
+        """What staying in a Sichuan hand costs: other players' self-draws, paid until one's own
+        win takes one out of the hand."""
+        if not view.sichuan:
+            return 0.0  # a Kawuxing hand ends at the first win: nothing to wait out
+        return turns * len(view.opponents()) * self.OTHER_WIN * self.TYPICAL_VALUE["sichuan"]
+
+    def _wait_values(self, view: SeatView, counts, melds, declared: bool = False) -> list[tuple[int, int, int]]:
+        """(wait, self-draw value, discard value) per payer for each wait of a ready hand."""
+        hand = Hand(tuple(counts), tuple(melds))
+        out = []
+        for w in waits(hand, view.variant, view.void):
+            own = score(hand, w, WinContext(self_draw=True, declared=declared, void=view.void), view.rules)
+            ron = score(hand, w, WinContext(self_draw=False, declared=declared, void=view.void), view.rules)
+            out.append((int(w), own.multiplier if own.win else 0, ron.multiplier if ron.win else 0))
+        return out
+
+    def _ready_ev(self, view: SeatView, unseen, counts, melds, kind: str | None = None,
+                  extra_draws: int = 0) -> float:
+        """Expected winnings of a ready hand (13 tiles, or fewer with melds); ``kind`` the
+        declaration it would make now (``declare`` shows the waits), if any."""
+        declared = kind is not None and not view.sichuan  # 亮倒 doubles a Kawuxing win
+        values = self._wait_values(view, counts, melds, declared)
+        live = sum(unseen[w] for w, _, _ in values)
+        p_self, p_ron, p_none, turns = self._race(view, unseen, live, kind == "declare", extra_draws)
+        gain = -self._exposure(view, turns)
+        if live:
+            own = sum(unseen[w] * v for w, v, _ in values) / live
+            ron = sum(unseen[w] * v for w, _, v in values) / live
+            shares = 2 if declared else 1  # 包胡: an undeclared discarder pays both shares
+            gain = p_self * len(view.opponents()) * own + p_ron * shares * ron
+        if declared:  # 亮倒荒庄: the declared hand pays if nobody wins
+            undeclared = sum(1 for p in view.opponents() if not p["declared"])
+            gain -= p_none * (undeclared if view.rules.liangdao_draw_penalty == "count" else len(view.opponents()))
+        return gain
+
+    def _hand_ev(self, view: SeatView, unseen, counts, melds, extra_draws: int = 0) -> float:
+        """Expected winnings of a hand that is waiting for a draw (13 tiles, less three per meld)."""
+        s = view.shanten(counts, melds)
+        if s <= 0:
+            return self._ready_ev(view, unseen, counts, melds, extra_draws=extra_draws)
+        p_self, p_ron, _, turns = self._race(view, unseen, self.TYPICAL_LIVE, extra_draws=extra_draws)
+        typical = (p_self * len(view.opponents()) + p_ron) * self.TYPICAL_VALUE[view.obs["variant"]]
+        chance = self._step_chance(view) ** s
+        # a hand that never gets there stays to the end of a Sichuan hand, paying others' self-draws
+        stay = chance * turns + (1.0 - chance) * view.tiles_left / (len(view.opponents()) + 1)
+        return typical * chance - self._exposure(view, stay)
+
+    def _turn_ev(self, view: SeatView, unseen, counts, melds) -> float:
+        """Expected winnings of a hand holding a drawn tile, after its best discard."""
+        best_s = view.shanten(counts, melds)
+        best = 0.0
+        for k in range(30):
+            if counts[k]:
+                counts[k] -= 1
+                if view.shanten(counts, melds) == best_s:
+                    best = max(best, self._hand_ev(view, unseen, counts, melds))
+                counts[k] += 1
+                if best_s > 0 and best:
+                    break  # every discard at that shanten gets the same typical value
+        return best
+
+    def _kong_money(self, view: SeatView, kind: str) -> float:
+        """What a kong pays at once, in base units (a Sichuan kong maker who is not ready when the
+        wall runs out gives it back, hence the discount there)."""
+        rules = view.rules
+        if not getattr(rules, "kong_money", True):
+            return 0.0
+        payers = len(view.opponents())
+        money = {"kong": rules.direct_kong_pay, "concealed_kong": 2 * payers, "added_kong": payers}[kind]
+        return money * (0.85 if view.sichuan else 1.0)
+
+    def _kong_gain(self, view: SeatView, unseen, a: Action, danger) -> float:
+        """What making kong ``a`` adds to the expected result of the hand."""
+        if a.type == "kong":  # on a discard: against letting it go
+            after = list(view.counts)
+            after[a.tile] -= 3
+            melds = view.melds + [Meld.kong(a.tile)]
+            before = self._hand_ev(view, unseen, view.counts, view.melds)
+        else:
+            after, melds = _after_kong(view, a)
+            before = self._turn_ev(view, unseen, list(view.counts), view.melds)
+        gain = self._kong_money(view, a.type) + self._hand_ev(view, unseen, after, melds, extra_draws=1) - before
+        if a.type == "added_kong":  # 抢杠: someone waiting on the tile wins on it instead
+            rob = min(1.0, danger[a.tile] * 0.15)
+            gain -= rob * (self._kong_money(view, a.type) + 2 * self.TYPICAL_VALUE[view.obs["variant"]])
+        return gain
+
     # -- decisions ------------------------------------------------------------------------------
 
     def act(self, obs: dict, legal: list[Action]) -> Action:
@@ -363,6 +491,11 @@ class StrongAgent(GreedyAgent):
         return min(options, key=lambda a: sum(_isolation(counts, t) for t in a.tiles))
 
     def _claim_decision(self, view: SeatView, legal: list[Action]) -> Action:
+        kong = next((a for a in legal if a.type == "kong"), None)
+        if kong is not None:
+            if self._kong_gain(view, view.unseen(), kong, None) > 0:
+                return kong
+            legal = [a for a in legal if a is not kong]
         if view.sichuan:
             return self._claim_by_plan(view, legal)
         choice = self._claim(view, legal)
@@ -374,22 +507,14 @@ class StrongAgent(GreedyAgent):
         return choice
 
     def _claim_by_plan(self, view: SeatView, legal: list[Action]) -> Action:
-        """Sichuan claims: a kong when it costs no shanten and little plan value; a pong when the
-        best discard after it clearly improves the plan-adjusted shanten (so no pong that breaks
-        a flush or seven pairs for a plain hand), or when it costs no shanten and the fourth tile
-        is live (a kong to come)."""
+        """Sichuan pongs: when the best discard after it clearly improves the plan-adjusted
+        shanten (so no pong that breaks a flush or seven pairs for a plain hand), or when it costs
+        no shanten and the fourth tile is live (a kong to come)."""
         pass_action = next((a for a in legal if a.type == "pass"), legal[0])
         t = view.last_discard
         counts = view.counts
         s_before = view.shanten(counts)
         before = self._plan_shanten(view, counts, s=s_before)
-        for a in legal:
-            if a.type == "kong":
-                after = list(counts)
-                after[t] -= 3
-                melds = view.melds + [Meld.kong(t)]
-                if view.shanten(after, melds) <= s_before and self._plan_shanten(view, after, melds) <= before + 0.3:
-                    return a
         for a in legal:
             if a.type == "pong":
                 after = list(counts)
@@ -412,14 +537,15 @@ class StrongAgent(GreedyAgent):
         counts = view.counts
         unseen = view.unseen()
         current = view.shanten(counts)
-        for a in legal:
-            if a.type in ("concealed_kong", "added_kong"):
-                after, melds = _after_kong(view, a)
-                if view.shanten(after, melds) <= current:
-                    return a  # kong money, a 根, a replacement draw: take it when it costs nothing
+        danger, forbidden = self._danger(view, unseen)
+        kongs = [(self._kong_gain(view, unseen, a, danger), a) for a in legal
+                 if a.type in ("concealed_kong", "added_kong")]
+        if kongs:
+            gain, kong = max(kongs, key=lambda x: x[0])
+            if gain > 0:
+                return kong  # kong money now and a replacement draw, against what it does to the hand
         discards = [a for a in legal if a.type in ("discard", "declare", "sing")]
         plain = [a for a in discards if a.type == "discard"]
-        danger, forbidden = self._danger(view, unseen)
         if any(a.tile not in forbidden for a in plain):
             plain = [a for a in plain if a.tile not in forbidden]  # never deal into a revealed hand
         # Folding pays in Kawuxing; in Sichuan a hand that is not ready at the draw pays 查大叫 to
@@ -454,12 +580,33 @@ class StrongAgent(GreedyAgent):
             if second[0] > best[0] - 3.0 and second[1] == best[1]:
                 best = self._look_ahead(view, [best, second], unseen)
         chosen = best[3]
-        # 亮倒 doubles a Kawuxing win and makes an undeclared discarder pay both shares: declare
-        # whenever live waits remain; 跳舞 only shows the hand, so only with plenty of them
-        declares = [a for a in discards if a.type == "declare" and a.tile == chosen.tile]
-        if declares and best[1] == 0 and best[2] >= (1 if not view.sichuan else 6):
-            return declares[0]
+        declares = [a for a in discards if a.type != "discard" and a.tile not in forbidden
+                    and (a.tile == chosen.tile or danger[a.tile] <= danger[chosen.tile])]
+        if declares and best[1] == 0:
+            return self._declare_by_value(view, unseen, chosen, declares)
         return chosen
+
+    def _declare_by_value(self, view: SeatView, unseen, chosen: Action, declares: list[Action]) -> Action:
+        """Declare (亮倒, 唱歌, 跳舞) when that is worth more than staying hidden with the chosen
+        discard. 亮倒 doubles a Kawuxing win and makes an undeclared discarder pay both shares, so
+        any live wait is worth showing. The Sichuan declarations add no 番 and freeze the hand; 跳舞
+        also keeps others from discarding the waits, which (by the model of ``_race``) trades wins
+        on discards, paid by one player, for later self-draws, paid by everyone still in, against
+        a longer stay in the hand."""
+        counts = list(view.counts)
+
+        def value(a: Action) -> float:
+            counts[a.tile] -= 1
+            ev = self._ready_ev(view, unseen, counts, view.melds, None if a.type == "discard" else a.type)
+            counts[a.tile] += 1
+            return ev
+
+        best_ev, best = value(chosen), chosen
+        for a in declares:
+            ev = value(a)
+            if ev > best_ev + 1e-9:
+                best_ev, best = ev, a
+        return best
 
     def _look_ahead(self, view: SeatView, candidates, unseen) -> tuple:
         """Sample the unseen tiles as this seat's next draws and count wins within reach."""

@@ -88,32 +88,11 @@ def legal_map(game: Game, seat: int) -> dict[int, Action]:
 
 _ORDER = np.arange(32) * 30 + 120  # where the i-th discard's one-hot starts within a slot
 _DECLARED = ("liangdao", "sing", "dance")
+_ROTATIONS = {n: [[(seat + rel) % n for rel in range(n)] for seat in range(n)] for n in (3, 4)}
 
 
-def _public_slot(game: Game, s: int) -> np.ndarray:
-    """Seat ``s``'s slot as any other seat sees it (concealed kongs only counted).
-
-    Cached on the game until something in it changes: most steps change one seat's slot at most,
-    so an observation is mostly four copies of cached arrays.
-    """
-    cache = game.__dict__.setdefault("_env_slots", {})
-    hidden_void = game.phase in ("exchange", "void")
-    ds = game.discards[s]
-    rest = (len(game.melds[s]), len(game.kongs), game.declared_kind[s], game.out[s], hidden_void, game.over,
-            len(game.won_tiles[s]))
-    hit = cache.get(s)
-    if hit is not None and hit[1] == rest:
-        if hit[0] == len(ds):
-            return hit[2]
-        if hit[0] == len(ds) - 1:  # the usual change: one more discard
-            slot = hit[2].copy()
-            i, t = len(ds) - 1, ds[-1]
-            slot[90 + t] += 1
-            if i < 32:
-                slot[120 + i * 30 + t] = 1.0
-            cache[s] = (len(ds), rest, slot)
-            return slot
-    slot = np.zeros(SLOT, dtype=np.float32)
+def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
+    """Write seat ``s``'s public slot (as any other seat sees it) into the zeroed ``slot``."""
     f = SLOT - 11
     for m in game.melds[s]:
         if m.kind.value == "pong":
@@ -124,6 +103,7 @@ def _public_slot(game: Game, s: int) -> np.ndarray:
             slot[60 + m.tile] += 1
         else:
             slot[f] += 1  # a concealed kong shows only as a count
+    ds = game.discards[s]
     if ds:
         arr = np.fromiter(ds, dtype=np.intp, count=len(ds))
         slot[90:120] = np.bincount(arr, minlength=30)
@@ -139,22 +119,55 @@ def _public_slot(game: Game, s: int) -> np.ndarray:
         slot[f + 5 + "mps".index(game.void[s])] = 1.0
     slot[f + 8] = len(game.won_tiles[s])
     slot[f + 10] = 1.0  # tiles held (f + 9) changes at every draw: encode writes it
-    cache[s] = (len(ds), rest, slot)
-    return slot
 
 
-def encode(game: Game, seat: int) -> np.ndarray:
-    """The observation vector of ``seat`` (see the module docstring)."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    obs[0:30] = game.hands[seat]
+def _public_slots(game: Game) -> np.ndarray:
+    """Every seat's public slot, a (4, SLOT) array kept on the game and brought up to date in
+    place: most steps add one discard to one slot and change nothing else."""
+    state = game.__dict__.get("_env_slots")
+    if state is None:
+        state = game.__dict__["_env_slots"] = (np.zeros((4, SLOT), dtype=np.float32), [None] * 4)
+    slots, keys = state
+    hidden_void = game.phase in ("exchange", "void")
+    for s in range(game.n):
+        ds = game.discards[s]
+        rest = (len(game.melds[s]), len(game.kongs), game.declared_kind[s], game.out[s], hidden_void, game.over,
+                len(game.won_tiles[s]))
+        known = keys[s]
+        if known is not None and known[1] == rest:
+            if known[0] == len(ds):
+                continue
+            if known[0] == len(ds) - 1:  # the usual change: one more discard
+                i, t = len(ds) - 1, ds[-1]
+                slots[s, 90 + t] += 1
+                if i < 32:
+                    slots[s, 120 + i * 30 + t] = 1.0
+                keys[s] = (len(ds), rest)
+                continue
+        slots[s] = 0.0
+        _fill_slot(slots[s], game, s, hidden_void)
+        keys[s] = (len(ds), rest)
+    return slots
+
+
+def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation vector of ``seat`` (see the module docstring), written into ``out`` if
+    given."""
+    if out is None:
+        obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    else:
+        obs = out
+        obs.fill(0.0)
+    hands = game.hands
+    obs[0:30] = hands[seat]
     if seat == game.current and game.phase == "turn" and game.drawn_from_wall and game.last_draw is not None:
         obs[30 + int(game.last_draw)] = 1.0
     n = game.n
-    for rel in range(n):
-        base = 60 + rel * SLOT
-        s = (seat + rel) % n
-        obs[base:base + SLOT] = _public_slot(game, s)
-        obs[base + SLOT - 2] = sum(game.hands[s]) / 14.0
+    block = obs[60:60 + 4 * SLOT].reshape(4, SLOT)
+    slots = _public_slots(game)
+    for rel, s in enumerate(_ROTATIONS[n][seat]):
+        block[rel] = slots[s]
+        block[rel, SLOT - 2] = sum(hands[s]) / 14.0
     if not game.over:  # the observer sees its own concealed kongs
         for m in game.melds[seat]:
             if m.kind.value == "concealed_kong":
@@ -171,8 +184,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
         obs[g + 37 + (who - seat) % n] = 1.0
     obs[g + 41 + (game.dealer - seat) % n] = 1.0
     totals = game.totals()
-    for rel in range(n):
-        obs[g + 45 + rel] = totals[(seat + rel) % n] / 32.0
+    obs[g + 45:g + 45 + n] = [x / 32.0 for x in totals[seat:] + totals[:seat]]
     return obs
 
 
@@ -378,6 +390,116 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
     return MajiangSingle()
 
 
+class _Slice:
+    """Games ``lo .. hi - 1`` of a batch, stepped in this process, writing their rows of the
+    batch's arrays. Game ``i`` plays its ``k``-th hand with seed ``seed * 100003 + i``, hand index
+    ``k`` and dealer ``k mod players``, however the batch is split across processes."""
+
+    def __init__(self, spec: dict, lo: int, hi: int, arrays: dict) -> None:
+        self.lo, self.hi = lo, hi
+        self.seed = spec["seed"]
+        self.self_play = spec["opponents"] is None
+        self.rows = {k: v[lo:hi] for k, v in arrays.items()}
+        n = hi - lo
+        if self.self_play:
+            self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
+            self.players = 3 if spec["variant"] == "kawuxing" else 4
+            self.games: list[Game] = []
+            self._hands = [0] * n
+            self._paid = np.zeros((n, self.players), dtype=np.int64)
+            self._mappings: list[dict[int, Action]] = [{}] * n
+        else:
+            self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
+                                      **spec["options"]) for _ in range(n)]
+
+    def _new_game(self, j: int) -> Game:
+        k = self._hands[j]
+        self._hands[j] += 1
+        self._paid[j] = 0
+        return Game(self.rules, seed=self.seed * 100003 + self.lo + j, hand_index=k, dealer=k % self.players)
+
+    def _observe(self, j: int) -> None:
+        g = self.games[j]
+        seat = g.pending_seats()[0]
+        self.rows["seats"][j] = seat
+        self.rows["masks"][j], self._mappings[j] = mask_of(g, seat)
+        encode(g, seat, out=self.rows["obs"][j])
+
+    def reset(self) -> None:
+        rows = self.rows
+        if not self.self_play:
+            for j, env in enumerate(self.envs):
+                o, _ = env.reset(seed=self.seed * 100003 + self.lo + j)
+                rows["obs"][j] = o["observation"]
+                rows["masks"][j] = o["action_mask"]
+            return
+        self._hands = [0] * len(self._hands)
+        self.games = [self._new_game(j) for j in range(len(self._hands))]
+        for j in range(len(self.games)):
+            self._observe(j)
+
+    def step(self) -> None:
+        rows = self.rows
+        actions, rewards, dones = rows["actions"], rows["rewards"], rows["dones"]
+        dones[:] = False
+        if not self.self_play:
+            for j, env in enumerate(self.envs):
+                o, r, done, _, _ = env.step(int(actions[j]))
+                rewards[j] = r
+                if done:
+                    dones[j] = True
+                    o, _ = env.reset()
+                rows["obs"][j] = o["observation"]
+                rows["masks"][j] = o["action_mask"]
+            return
+        seats = rows["seats"]
+        for j, g in enumerate(self.games):
+            g.apply(int(seats[j]), self._mappings[j][int(actions[j])])
+            if g.payments:
+                totals = g.totals()
+                rewards[j] = np.subtract(totals, self._paid[j])
+                self._paid[j] = totals
+            else:
+                rewards[j] = 0.0
+            if g.over:
+                dones[j] = True
+                self.games[j] = self._new_game(j)
+            self._observe(j)
+
+
+def _arrays(num_envs: int, players: int, self_play: bool, buffers=None) -> dict:
+    shapes = {"obs": ((num_envs, OBS_SIZE), np.float32), "masks": ((num_envs, N_ACTIONS), np.int8),
+              "rewards": ((num_envs, players) if self_play else (num_envs,), np.float32),
+              "dones": ((num_envs,), np.bool_), "seats": ((num_envs,), np.int64), "actions": ((num_envs,), np.int64)}
+    if buffers is None:
+        return {k: np.zeros(shape, dtype) for k, (shape, dtype) in shapes.items()}
+    return {k: np.ndarray(shape, dtype, buffer=buffers[k].buf) for k, (shape, dtype) in shapes.items()}
+
+
+def _worker(conn, spec: dict, lo: int, hi: int, names: dict) -> None:
+    """A batch worker process: steps its slice of games in shared memory when told to."""
+    from multiprocessing import shared_memory
+
+    buffers = {k: shared_memory.SharedMemory(name=v) for k, v in names.items()}
+    try:
+        games = _Slice(spec, lo, hi, _arrays(spec["num_envs"], spec["players"], spec["opponents"] is None, buffers))
+        conn.send(("ready", None))
+        while True:
+            command = conn.recv()
+            if command == "close":
+                break
+            try:
+                games.reset() if command == "reset" else games.step()
+                conn.send(("ok", None))
+            except Exception as exc:  # reported to the parent, which raises it
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        games = None
+        for b in buffers.values():
+            b.close()
+        conn.close()
+
+
 class BatchEnv:
     """Many games stepped together: numpy arrays in and out; finished games restart at once.
 
@@ -386,90 +508,143 @@ class BatchEnv:
     ``opponents=None`` every seat is the learner (self-play): each step is the decision of whoever
     must act in each game, ``seats`` says who that is, and ``step`` returns every seat's points
     from the step as a ``(num_envs, players)`` array.
+
+    ``workers=K`` splits the games across this process and K - 1 worker processes (shared memory,
+    one round trip per step): the same games and results as ``workers=1``, on K cores. Call
+    ``close()`` (or use ``with``) to stop the workers.
     """
 
     def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,
-                 seat: int = 0, preset: str | None = None, **options) -> None:
-        self.seed = seed
-        self.self_play = opponents is None
-        if self.self_play:
-            self.rules = rules_for(variant, preset, **options)
-            self.players = 3 if variant == "kawuxing" else 4
-            self.games: list[Game] = []
-            self._hands = 0
-            self._paid = np.zeros((num_envs, self.players), dtype=np.int64)
-            self._mappings: list[dict[int, Action]] = [{}] * num_envs
-            self.seats = np.zeros(num_envs, dtype=np.int64)
-        else:
-            self.envs = [single_agent(variant, opponents, seat=seat, preset=preset, **options) for _ in range(num_envs)]
+                 seat: int = 0, preset: str | None = None, workers: int = 1, **options) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = num_envs
+        self.self_play = opponents is None
+        self.players = 3 if variant == "kawuxing" else 4
+        rules_for(variant, preset, **options)  # bad options fail here, before any worker starts
+        spec = {"variant": variant, "preset": preset, "options": options, "opponents": opponents, "seed": seed,
+                "seat": seat, "num_envs": num_envs, "players": self.players}
+        self.workers = max(1, min(int(workers), num_envs))
+        bounds = [num_envs * k // self.workers for k in range(self.workers + 1)]
+        self._buffers: dict = {}
+        self._procs: list = []
+        self._conns: list = []
+        if self.workers > 1:
+            import multiprocessing as mp
+            from multiprocessing import shared_memory
 
-    # -- self-play
+            sizes = {k: max(1, v.nbytes) for k, v in _arrays(num_envs, self.players, self.self_play).items()}
+            self._buffers = {k: shared_memory.SharedMemory(create=True, size=n) for k, n in sizes.items()}
+            ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
+            names = {k: b.name for k, b in self._buffers.items()}
+            for k in range(1, self.workers):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_worker, args=(child, spec, bounds[k], bounds[k + 1], names), daemon=True)
+                proc.start()
+                child.close()
+                self._procs.append(proc)
+                self._conns.append(parent)
+            self._arr = _arrays(num_envs, self.players, self.self_play, self._buffers)
+            try:
+                self._gather()
+            except RuntimeError:
+                self._local = None
+                self.close()
+                raise
+        else:
+            self._arr = _arrays(num_envs, self.players, self.self_play)
+        self._local = _Slice(spec, 0, bounds[1], self._arr)
+        self._ready = False
 
-    def _new_game(self, i: int) -> Game:
-        g = Game(self.rules, seed=self.seed * 100003 + i, hand_index=self._hands, dealer=self._hands % self.players)
-        self._hands += 1
-        self._paid[i] = 0
-        return g
+    @property
+    def seats(self) -> np.ndarray:
+        """Who acts next in each game (self-play)."""
+        return self._arr["seats"]
 
-    def _observe(self, i: int, obs: np.ndarray, masks: np.ndarray) -> None:
-        g = self.games[i]
-        seat = g.pending_seats()[0]
-        self.seats[i] = seat
-        masks[i], self._mappings[i] = mask_of(g, seat)
-        obs[i] = encode(g, seat)
+    @property
+    def games(self) -> list[Game]:
+        """The games stepped in this process (all of them with ``workers=1``)."""
+        if self.self_play:
+            return self._local.games
+        return [env.game for env in self._local.envs]
 
-    # -- both
+    def _gather(self) -> None:
+        errors = []
+        for conn in self._conns:
+            try:
+                status, message = conn.recv()
+            except (EOFError, OSError):
+                status, message = "error", ("the worker process exited (a script that starts workers must "
+                                            "run its code under `if __name__ == \"__main__\":`)")
+            if status == "error":
+                errors.append(message)
+        if errors:
+            raise RuntimeError(f"batch worker failed: {errors[0]}")
+
+    def _run(self, command: str) -> None:
+        for conn in self._conns:
+            conn.send(command)
+        getattr(self._local, command)()
+        self._gather()
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
-        if not self.self_play:
-            first = [e.reset(seed=self.seed * 100003 + i)[0] for i, e in enumerate(self.envs)]
-            return np.stack([o["observation"] for o in first]), np.stack([o["action_mask"] for o in first])
-        self._hands = 0
-        self.games = [self._new_game(i) for i in range(self.num_envs)]
-        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        masks = np.empty((self.num_envs, N_ACTIONS), dtype=np.int8)
-        for i in range(self.num_envs):
-            self._observe(i, obs, masks)
-        return obs, masks
+        self._run("reset")
+        self._ready = True
+        return self._arr["obs"].copy(), self._arr["masks"].copy()
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per game; returns (observations, masks, rewards, dones).
 
         An action outside a game's mask raises ``ValueError`` naming the game (self-play) or is
         replaced by a safe default (single-agent, as in ``single_agent``)."""
-        actions = np.asarray(actions)
-        n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.float32)
-        masks = np.empty((n, N_ACTIONS), dtype=np.int8)
-        dones = np.zeros(n, dtype=bool)
-        if not self.self_play:
-            rewards = np.zeros(n, dtype=np.float32)
-            for i, (env, a) in enumerate(zip(self.envs, actions)):
-                o, r, done, _, _ = env.step(int(a))
-                rewards[i] = r
-                dones[i] = done
-                if done:
-                    o, _ = env.reset()
-                obs[i] = o["observation"]
-                masks[i] = o["action_mask"]
-            return obs, masks, rewards, dones
-        for i in range(n):  # check every action first: a bad batch changes no game
-            if int(actions[i]) not in self._mappings[i]:
-                raise ValueError(f"game {i}: action {int(actions[i])} is not legal for seat {self.seats[i]}; "
-                                 "use the action mask")
-        rewards = np.zeros((n, self.players), dtype=np.float32)
-        for i in range(n):
-            g = self.games[i]
-            g.apply(int(self.seats[i]), self._mappings[i][int(actions[i])])
-            totals = np.asarray(g.totals())
-            rewards[i] = totals - self._paid[i]
-            self._paid[i] = totals
-            if g.over:
-                dones[i] = True
-                self.games[i] = self._new_game(i)
-            self._observe(i, obs, masks)
-        return obs, masks, rewards, dones
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions).reshape(-1)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got {actions.size}")
+        if self.self_play:
+            masks = self._arr["masks"]
+            for i in range(self.num_envs):  # check every action first: a bad batch changes no game
+                a = int(actions[i])
+                if not 0 <= a < N_ACTIONS or not masks[i, a]:
+                    raise ValueError(f"game {i}: action {a} is not legal for seat {self.seats[i]}; "
+                                     "use the action mask")
+        self._arr["actions"][:] = actions
+        self._run("step")
+        a = self._arr
+        return a["obs"].copy(), a["masks"].copy(), a["rewards"].copy(), a["dones"].copy()
+
+    def close(self) -> None:
+        for conn in self._conns:
+            try:
+                conn.send("close")
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self._procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+        self._conns, self._procs = [], []
+        self._arr = {k: v.copy() for k, v in self._arr.items()}  # keep the last results readable
+        if self._local is not None:
+            self._local.rows = {k: v[self._local.lo:self._local.hi] for k, v in self._arr.items()}
+        for b in self._buffers.values():
+            b.close()
+            b.unlink()
+        self._buffers = {}
+
+    def __enter__(self) -> "BatchEnv":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_procs", None) or getattr(self, "_buffers", None):
+            try:
+                self.close()
+            except Exception:
+                pass
 
 
 __all__ = ["make", "single_agent", "BatchEnv", "encode", "action_index", "N_ACTIONS", "OBS_SIZE", "ALL_TILES"]
