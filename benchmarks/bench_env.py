@@ -6,7 +6,8 @@
 A step is one decision with its observation encoded. Ours: the PettingZoo AEC env (every seat's
 decision is a step, random legal actions from the mask) and the batch API over 32 games, in
 self-play (every seat's decision is a step, as in RLCard) and with one learner seat per game
-against random opponents (only the learner's decisions count as steps).
+against random opponents (only the learner's decisions count as steps); last, the self-play batch
+split over ``--workers`` processes (all cores; the other rows use one).
 RLCard: ``env.step`` with a random legal action, the next state encoded as RLCard does.
 """
 
@@ -41,8 +42,8 @@ def aec(variant: str, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "random") -> float:
-    env = BatchEnv(variant, n, opponents=opponents)
+def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "random", workers: int = 1) -> float:
+    env = BatchEnv(variant, n, opponents=opponents, workers=workers)
     _, masks = env.reset()
     rng = np.random.default_rng(0)
     steps = 0
@@ -52,7 +53,9 @@ def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "
         actions = np.argmax(np.where(masks > 0, noise, -1.0), axis=1)
         _, masks, _, _ = env.step(actions)
         steps += n
-    return steps / (time.perf_counter() - start)
+    rate = steps / (time.perf_counter() - start)
+    env.close()
+    return rate
 
 
 def rlcard_steps(seconds: float) -> float | None:
@@ -76,20 +79,24 @@ def rlcard_steps(seconds: float) -> float | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--workers", type=int, default=2, help="processes for the multi-process batch rows")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     ref = rlcard_steps(args.seconds)
     rows = {f"{v} AEC steps/s": aec(v, args.seconds) for v in ("sichuan", "kawuxing")}
     rows.update({f"{v} batch(32) self-play": batched(v, args.seconds, opponents=None) for v in ("sichuan", "kawuxing")})
     rows.update({f"{v} batch(32) vs random": batched(v, args.seconds) for v in ("sichuan", "kawuxing")})
+    if args.workers > 1:
+        rows.update({f"{v} batch(32) self-play, {args.workers} processes":
+                     batched(v, args.seconds, opponents=None, workers=args.workers) for v in ("sichuan", "kawuxing")})
     if args.json:
         print(json.dumps({"rlcard_steps_per_s": ref, **rows}, indent=2))
         return
-    print(f"one core, {args.seconds:.0f} s per row; RLCard mahjong env: {ref:,.0f} steps/s" if ref else
+    print(f"{args.seconds:.0f} s per row, one core unless the row says; RLCard mahjong env: {ref:,.0f} steps/s" if ref else
           "RLCard not installed: pip install rlcard")
     for name, value in rows.items():
         ratio = f"{value / ref:6.1f}x" if ref else ""
-        print(f"{name:<28}{value:>10,.0f}  {ratio}")
+        print(f"{name:<40}{value:>10,.0f}  {ratio}")
 
 
 if __name__ == "__main__":

@@ -185,3 +185,26 @@ def test_batch_env_rejects_malformed_batches():
         env.step([999, 0, 0])
     with pytest.raises(ValueError, match="num_envs"):
         BatchEnv("kawuxing", 0)
+
+
+@pytest.mark.parametrize("variant, preset, options", [
+    ("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("sichuan", "modern", {}),
+    ("sichuan", None, {"sing_dance": True}), ("sichuan", None, {"blood_river": True})])
+def test_cached_encoding_equals_a_fresh_one(variant, preset, options):
+    # the public slots are cached and updated from events; skipping seats and steps, and writing
+    # into a dirty buffer, must give exactly what encoding from nothing gives
+    rng = random.Random(3)
+    for hand in range(4):
+        g = Game(rules_for(variant, preset, **options), seed=hand)
+        agents = [make_agent("greedy" if (hand + s) % 2 else "random", s) for s in range(g.n)]
+        while True:
+            for s in range(g.n):
+                if rng.random() < 0.4 or g.over:
+                    cached = encode(g, s, out=np.full(OBS_SIZE, 7.0, dtype=np.float32))
+                    kept = g.__dict__.pop("_env_slots")
+                    assert np.array_equal(cached, encode(g, s)), (hand, s, len(g.events))
+                    g.__dict__["_env_slots"] = kept
+            if g.over:
+                break
+            s = g.pending_seats()[0]
+            g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))

@@ -88,7 +88,6 @@ def legal_map(game: Game, seat: int) -> dict[int, Action]:
 
 _ORDER = np.arange(32) * 30 + 120  # where the i-th discard's one-hot starts within a slot
 _DECLARED = ("liangdao", "sing", "dance")
-_ROTATIONS = {n: [[(seat + rel) % n for rel in range(n)] for seat in range(n)] for n in (3, 4)}
 
 
 def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
@@ -121,61 +120,76 @@ def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
     slot[f + 10] = 1.0  # tiles held (f + 9) changes at every draw: encode writes it
 
 
+_QUIET_EVENTS = frozenset({"draw", "action", "payment", "horse"})  # events that change no public slot
+
+
 def _public_slots(game: Game) -> np.ndarray:
-    """Every seat's public slot, a (4, SLOT) array kept on the game and brought up to date in
-    place: most steps add one discard to one slot and change nothing else."""
+    """Every seat's public slot, a (4, SLOT) array kept on the game and brought up to date from
+    the game's new events: a discard is written in place; a claim, kong, declaration, win or
+    phase change rebuilds the slots (rare)."""
     state = game.__dict__.get("_env_slots")
-    if state is None:
-        state = game.__dict__["_env_slots"] = (np.zeros((4, SLOT), dtype=np.float32), [None] * 4)
-    slots, keys = state
-    hidden_void = game.phase in ("exchange", "void")
-    for s in range(game.n):
-        ds = game.discards[s]
-        rest = (len(game.melds[s]), len(game.kongs), game.declared_kind[s], game.out[s], hidden_void, game.over,
-                len(game.won_tiles[s]))
-        known = keys[s]
-        if known is not None and known[1] == rest:
-            if known[0] == len(ds):
-                continue
-            if known[0] == len(ds) - 1:  # the usual change: one more discard
-                i, t = len(ds) - 1, ds[-1]
+    events = game.events
+    mode = (game.phase in ("exchange", "void"), game.phase == "over")
+    if state is not None and state[3] == mode:
+        slots, seen, counts, _ = state
+        if seen == len(events):
+            return slots
+        discards = game.discards
+        for k in range(seen, len(events)):
+            kind = events[k]["type"]
+            if kind == "discard":
+                s = events[k]["seat"]
+                i = counts[s]
+                t = discards[s][i]
+                counts[s] = i + 1
                 slots[s, 90 + t] += 1
                 if i < 32:
                     slots[s, 120 + i * 30 + t] = 1.0
-                keys[s] = (len(ds), rest)
-                continue
-        slots[s] = 0.0
-        _fill_slot(slots[s], game, s, hidden_void)
-        keys[s] = (len(ds), rest)
+            elif kind not in _QUIET_EVENTS:
+                break
+        else:
+            state[1] = len(events)
+            return slots
+    slots = np.zeros((4, SLOT), dtype=np.float32)
+    for s in range(game.n):
+        _fill_slot(slots[s], game, s, mode[0])
+    game.__dict__["_env_slots"] = [slots, len(events), [len(d) for d in game.discards], mode]
     return slots
+
+
+_TAIL = 60 + 4 * SLOT  # where the table-wide values start
 
 
 def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring), written into ``out`` if
-    given."""
+    given. The public slots come from a cache kept up to date from the game's events."""
+    n = game.n
     if out is None:
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    else:
+    else:  # the slots are overwritten below: clear only the rest
         obs = out
-        obs.fill(0.0)
+        obs[:60] = 0.0
+        obs[_TAIL:] = 0.0
+        if n == 3:
+            obs[60 + 3 * SLOT:_TAIL] = 0.0
     hands = game.hands
     obs[0:30] = hands[seat]
     if seat == game.current and game.phase == "turn" and game.drawn_from_wall and game.last_draw is not None:
         obs[30 + int(game.last_draw)] = 1.0
-    n = game.n
-    block = obs[60:60 + 4 * SLOT].reshape(4, SLOT)
     slots = _public_slots(game)
-    for rel, s in enumerate(_ROTATIONS[n][seat]):
-        block[rel] = slots[s]
-        block[rel, SLOT - 2] = sum(hands[s]) / 14.0
+    slots[:n, SLOT - 2] = [sum(h) / 14.0 for h in hands]  # tiles held
+    block = obs[60:_TAIL].reshape(4, SLOT)
+    block[:n - seat] = slots[seat:n]  # seats in turn order from the observer
+    if seat:
+        block[n - seat:n] = slots[:seat]
     if not game.over:  # the observer sees its own concealed kongs
         for m in game.melds[seat]:
             if m.kind.value == "concealed_kong":
                 obs[60 + 60 + m.tile] += 1
                 obs[60 + SLOT - 11] -= 1
-    if game.void[seat] is not None:
+    if game.void[seat] is not None:  # the observer knows its own void before the others see it
         obs[60 + SLOT - 6 + "mps".index(game.void[seat])] = 1.0
-    g = 60 + 4 * SLOT
+    g = _TAIL
     obs[g] = game.tiles_left / 108.0
     obs[g + 1 + PHASES.index(game.phase)] = 1.0
     if game.last_discard is not None:
@@ -183,8 +197,9 @@ def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         obs[g + 7 + t] = 1.0
         obs[g + 37 + (who - seat) % n] = 1.0
     obs[g + 41 + (game.dealer - seat) % n] = 1.0
-    totals = game.totals()
-    obs[g + 45:g + 45 + n] = [x / 32.0 for x in totals[seat:] + totals[:seat]]
+    if game.payments:
+        totals = game.totals()
+        obs[g + 45:g + 45 + n] = [x / 32.0 for x in totals[seat:] + totals[:seat]]
     return obs
 
 
@@ -406,7 +421,8 @@ class _Slice:
             self.players = 3 if spec["variant"] == "kawuxing" else 4
             self.games: list[Game] = []
             self._hands = [0] * n
-            self._paid = np.zeros((n, self.players), dtype=np.int64)
+            self._paid = [[0] * self.players for _ in range(n)]  # each game's totals so far
+            self._payments = [0] * n  # how many payments each game had at the last step
             self._mappings: list[dict[int, Action]] = [{}] * n
         else:
             self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
@@ -415,14 +431,18 @@ class _Slice:
     def _new_game(self, j: int) -> Game:
         k = self._hands[j]
         self._hands[j] += 1
-        self._paid[j] = 0
+        self._paid[j] = [0] * self.players
+        self._payments[j] = 0
         return Game(self.rules, seed=self.seed * 100003 + self.lo + j, hand_index=k, dealer=k % self.players)
 
     def _observe(self, j: int) -> None:
         g = self.games[j]
         seat = g.pending_seats()[0]
         self.rows["seats"][j] = seat
-        self.rows["masks"][j], self._mappings[j] = mask_of(g, seat)
+        self._mappings[j] = mapping = legal_map(g, seat)
+        mask = self.rows["masks"][j]
+        mask.fill(0)
+        mask[list(mapping)] = 1
         encode(g, seat, out=self.rows["obs"][j])
 
     def reset(self) -> None:
@@ -452,27 +472,28 @@ class _Slice:
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
             return
-        seats = rows["seats"]
-        for j, g in enumerate(self.games):
-            g.apply(int(seats[j]), self._mappings[j][int(actions[j])])
-            if g.payments:
+        seats = rows["seats"].tolist()
+        rewards.fill(0.0)
+        for j, (g, a) in enumerate(zip(self.games, actions.tolist())):
+            g.apply(seats[j], self._mappings[j][a])
+            if len(g.payments) != self._payments[j]:  # most steps move no money
+                self._payments[j] = len(g.payments)
                 totals = g.totals()
-                rewards[j] = np.subtract(totals, self._paid[j])
+                rewards[j] = [t - p for t, p in zip(totals, self._paid[j])]
                 self._paid[j] = totals
-            else:
-                rewards[j] = 0.0
             if g.over:
                 dones[j] = True
                 self.games[j] = self._new_game(j)
             self._observe(j)
 
 
-def _arrays(num_envs: int, players: int, self_play: bool, buffers=None) -> dict:
+def _arrays(num_envs: int, players: int, self_play: bool, buffers=None, empty: bool = False) -> dict:
     shapes = {"obs": ((num_envs, OBS_SIZE), np.float32), "masks": ((num_envs, N_ACTIONS), np.int8),
               "rewards": ((num_envs, players) if self_play else (num_envs,), np.float32),
               "dones": ((num_envs,), np.bool_), "seats": ((num_envs,), np.int64), "actions": ((num_envs,), np.int64)}
     if buffers is None:
-        return {k: np.zeros(shape, dtype) for k, (shape, dtype) in shapes.items()}
+        make_array = np.empty if empty else np.zeros
+        return {k: make_array(shape, dtype) for k, (shape, dtype) in shapes.items()}
     return {k: np.ndarray(shape, dtype, buffer=buffers[k].buf) for k, (shape, dtype) in shapes.items()}
 
 
@@ -609,10 +630,19 @@ class BatchEnv:
                 if not 0 <= a < N_ACTIONS or not masks[i, a]:
                     raise ValueError(f"game {i}: action {a} is not legal for seat {self.seats[i]}; "
                                      "use the action mask")
-        self._arr["actions"][:] = actions
-        self._run("step")
-        a = self._arr
-        return a["obs"].copy(), a["masks"].copy(), a["rewards"].copy(), a["dones"].copy()
+        if self._conns:  # shared memory is rewritten at every step: hand out copies
+            self._arr["actions"][:] = actions
+            self._run("step")
+            a = self._arr
+            return a["obs"].copy(), a["masks"].copy(), a["rewards"].copy(), a["dones"].copy()
+        # one process: step into fresh arrays, so the caller's arrays are never overwritten
+        fresh = _arrays(self.num_envs, self.players, self.self_play, empty=True)
+        fresh["actions"][:] = actions
+        fresh["seats"][:] = self._arr["seats"]
+        self._arr = fresh
+        self._local.rows = fresh
+        self._local.step()
+        return fresh["obs"], fresh["masks"], fresh["rewards"], fresh["dones"]
 
     def close(self) -> None:
         for conn in self._conns:
