@@ -183,6 +183,10 @@ def test_batch_env_rejects_malformed_batches():
         env.step([0, 0])
     with pytest.raises(ValueError, match="game 0: action 999"):
         env.step([999, 0, 0])
+    with pytest.raises(ValueError, match="integers"):
+        env.step(["pass", "x", "y"])
+    with pytest.raises(ValueError, match="game 1: action -1"):
+        env.step([int(np.flatnonzero(env._arr["masks"][0])[0]), -1, 0])
     with pytest.raises(ValueError, match="num_envs"):
         BatchEnv("kawuxing", 0)
 

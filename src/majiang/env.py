@@ -623,13 +623,17 @@ class BatchEnv:
         actions = np.asarray(actions).reshape(-1)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, got {actions.size}")
-        if self.self_play:
-            masks = self._arr["masks"]
-            for i in range(self.num_envs):  # check every action first: a bad batch changes no game
-                a = int(actions[i])
-                if not 0 <= a < N_ACTIONS or not masks[i, a]:
-                    raise ValueError(f"game {i}: action {a} is not legal for seat {self.seats[i]}; "
-                                     "use the action mask")
+        if actions.dtype.kind == "f" and np.all(np.isfinite(actions)) and np.all(actions == np.round(actions)):
+            actions = actions.astype(np.int64)
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers (action indices), got {actions.dtype}")
+        if self.self_play:  # check every action first: a bad batch changes no game
+            in_range = (actions >= 0) & (actions < N_ACTIONS)
+            legal = in_range & (self._arr["masks"][np.arange(self.num_envs), np.where(in_range, actions, 0)] != 0)
+            if not legal.all():
+                i = int(np.flatnonzero(~legal)[0])
+                raise ValueError(f"game {i}: action {int(actions[i])} is not legal for seat {self.seats[i]}; "
+                                 "use the action mask")
         if self._conns:  # shared memory is rewritten at every step: hand out copies
             self._arr["actions"][:] = actions
             self._run("step")
