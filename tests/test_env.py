@@ -205,9 +205,9 @@ def test_cached_encoding_equals_a_fresh_one(variant, preset, options):
             for s in range(g.n):
                 if rng.random() < 0.4 or g.over:
                     cached = encode(g, s, out=np.full(OBS_SIZE, 7.0, dtype=np.float32))
-                    kept = g.__dict__.pop("_env_slots")
+                    kept = g.caches.pop("env_slots")
                     assert np.array_equal(cached, encode(g, s)), (hand, s, len(g.events))
-                    g.__dict__["_env_slots"] = kept
+                    g.caches["env_slots"] = kept
             if g.over:
                 break
             s = g.pending_seats()[0]

@@ -310,6 +310,7 @@ class Game:
         self.any_claim = False
         self.phase = "deal"
         self.result: str | None = None  # "win" or "draw" when over
+        self.caches: dict[str, Any] = {}  # views derived from the state (the RL encoder's), not state
         self._deal()
 
     # ------------------------------------------------------------------ basics

@@ -121,13 +121,14 @@ def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
 
 
 _QUIET_EVENTS = frozenset({"draw", "action", "payment", "horse"})  # events that change no public slot
+_SEAT_EVENTS = frozenset({"claim", "kong", "declare", "win", "robbed"})  # change only their seat's slot
 
 
 def _public_slots(game: Game) -> np.ndarray:
-    """Every seat's public slot, a (4, SLOT) array kept on the game and brought up to date from
-    the game's new events: a discard is written in place; a claim, kong, declaration, win or
-    phase change rebuilds the slots (rare)."""
-    state = game.__dict__.get("_env_slots")
+    """Every seat's public slot, a (4, SLOT) array kept in ``game.caches`` and brought up to date
+    from the game's new events: a discard is written in place; a claim, kong, declaration or win
+    rebuilds its seat's slot; anything else (setup, the end) rebuilds them all."""
+    state = game.caches.get("env_slots")
     events = game.events
     mode = (game.phase in ("exchange", "void"), game.phase == "over")
     if state is not None and state[3] == mode:
@@ -135,25 +136,33 @@ def _public_slots(game: Game) -> np.ndarray:
         if seen == len(events):
             return slots
         discards = game.discards
+        stale: set[int] = set()
         for k in range(seen, len(events)):
-            kind = events[k]["type"]
+            event = events[k]
+            kind = event["type"]
             if kind == "discard":
-                s = events[k]["seat"]
+                s = event["seat"]
                 i = counts[s]
                 t = discards[s][i]
                 counts[s] = i + 1
                 slots[s, 90 + t] += 1
                 if i < 32:
                     slots[s, 120 + i * 30 + t] = 1.0
+            elif kind in _SEAT_EVENTS:
+                stale.add(event["seat"])
             elif kind not in _QUIET_EVENTS:
                 break
         else:
+            for s in stale:
+                slots[s] = 0.0
+                _fill_slot(slots[s], game, s, mode[0])
+                counts[s] = len(discards[s])
             state[1] = len(events)
             return slots
     slots = np.zeros((4, SLOT), dtype=np.float32)
     for s in range(game.n):
         _fill_slot(slots[s], game, s, mode[0])
-    game.__dict__["_env_slots"] = [slots, len(events), [len(d) for d in game.discards], mode]
+    game.caches["env_slots"] = [slots, len(events), [len(d) for d in game.discards], mode]
     return slots
 
 
