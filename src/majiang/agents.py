@@ -427,15 +427,16 @@ class StrongAgent(GreedyAgent):
 
     def _turn_ev(self, view: SeatView, unseen, counts, melds) -> float:
         """Expected winnings of a hand holding a drawn tile, after its best discard."""
-        best_s = view.shanten(counts, melds)
-        best = 0.0
+        best_s = view.shanten(counts, melds)  # of a 3n+2 hand: that of its best discard
+        best = -math.inf  # (a Sichuan hand's value can be negative: the others' self-draws)
         for k in range(30):
             if counts[k]:
                 counts[k] -= 1
-                if view.shanten(counts, melds) == best_s:
+                keeps = view.shanten(counts, melds) == best_s
+                if keeps:
                     best = max(best, self._hand_ev(view, unseen, counts, melds))
                 counts[k] += 1
-                if best_s > 0 and best:
+                if keeps and best_s > 0:
                     break  # every discard at that shanten gets the same typical value
         return best
 
