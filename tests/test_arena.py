@@ -34,7 +34,7 @@ def test_strong_and_greedy_only_use_observations(variant):
     n = 3 if variant == "kawuxing" else 4
     for i in range(6):
         g = Game(rules_for(variant), seed="obs", hand_index=i)
-        agents = [StrongAgent(s, budget_ms=5) if s % 2 else GreedyAgent(s) for s in range(n)]
+        agents = [StrongAgent(s, work=500) if s % 2 else GreedyAgent(s) for s in range(n)]
         play_hand(g, agents)
         assert g.over and sum(g.totals()) == 0
 
@@ -89,6 +89,20 @@ def test_sichuan_strong_never_sings():
     legal = g.legal_actions(0)
     assert {a.type for a in legal} == {"sing", "declare", "discard"}
     assert StrongAgent(0).act(g.observation(0), legal).type != "sing"
+
+
+def test_strong_plays_the_same_on_a_slow_machine(monkeypatch):
+    # the look-ahead is bounded by work, not time: a clock that races ahead changes nothing
+    from majiang import agents as agents_module
+    from majiang.arena import play_deal
+    from majiang.rules import rules_for, rules_to_json
+
+    task = {"rules": rules_to_json(rules_for("sichuan")), "bots": ["strong", "greedy", "greedy", "greedy"],
+            "seed": 11, "deal": 0}
+    normal = play_deal(dict(task))
+    ticks = iter(range(10 ** 9))
+    monkeypatch.setattr(agents_module.time, "perf_counter", lambda: float(next(ticks)))
+    assert play_deal(dict(task)) == normal
 
 
 def test_external_bot_plays_a_whole_hand():
