@@ -131,7 +131,7 @@ def _public_slots(game: Game) -> np.ndarray:
     state = game.caches.get("env_slots")
     events = game.events
     mode = (game.phase in ("exchange", "void"), game.phase == "over")
-    if state is not None and state[3] == mode:
+    if state is not None and state[3] == mode and state[1] <= len(events):
         slots, seen, counts, _ = state
         if seen == len(events):
             return slots
