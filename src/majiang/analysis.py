@@ -72,12 +72,12 @@ class _Tables:
         v = self.pair_ids[j]
         if v == 255:
             row = _min_plus(self.rows[ia], self.rows[ib])
-            v = self._pair_index.get(row)
-            if v is None:
-                v = self._pair_index[row] = len(self.pair_rows)
+            known = self._pair_index.get(row)
+            if known is None:
+                known = self._pair_index[row] = len(self.pair_rows)
                 self.pair_rows.append(row)
-                assert v < 255
-            self.pair_ids[j] = v
+                assert known < 255
+            self.pair_ids[j] = v = known
         return v
 
     def two(self, sets: int, ia: int, ib: int) -> int:
@@ -353,7 +353,7 @@ def closed_shanten_function(variant: Variant | str, void: str | None = None):
             return (d if d < d7 else d7) - 1
         return closed_shanten
 
-    def closed_shanten(c) -> int:  # Sichuan: the best two suits (or the two besides the void)
+    def two_suit_shanten(c) -> int:  # Sichuan: the best two suits (or the two besides the void)
         v = [suit[_suit_key(c, s)] for s in starts]
         best = INF
         for i, j in choices:
@@ -366,7 +366,7 @@ def closed_shanten_function(variant: Variant | str, void: str | None = None):
             if d < best:
                 best = d
         return best - 1
-    return closed_shanten
+    return two_suit_shanten
 
 
 def _caps(hand: Hand):

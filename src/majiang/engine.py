@@ -29,6 +29,7 @@ from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
 from .tiles import ALL_TILES, Tile
+from .variants import Variant
 
 RNG_VERSION = 1  # bump if the shuffle changes, so old logs are known to replay differently
 
@@ -168,7 +169,7 @@ class VariantPlay:
         self.rules = rules
 
     @property
-    def variant(self):
+    def variant(self) -> "Variant":
         raise NotImplementedError
 
     def setup_phase(self, game: "Game") -> str:

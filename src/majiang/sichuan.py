@@ -26,7 +26,7 @@ from .analysis import Reading, is_winning, readings
 from .hand import Hand
 from .scoring import NO_WIN_SICHUAN, Fan, Score, WinContext, merge_fans
 from .tiles import Tile
-from .variants import SICHUAN
+from .variants import SICHUAN, Variant
 
 FAN_NAMES = {  # Chinese name: (English, 番)
     "平胡": ("plain win", 0),
@@ -169,7 +169,7 @@ class SichuanPlay(VariantPlay):
         return self.rules.blood_river
 
     @property
-    def variant(self):
+    def variant(self) -> Variant:
         return SICHUAN
 
     def setup_phase(self, game) -> str:

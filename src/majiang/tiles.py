@@ -28,6 +28,7 @@ majiang.errors.TileError: unknown character 'x' at position 3 in '12x'
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 from collections.abc import Iterable
 
 from .errors import TileError
@@ -54,7 +55,7 @@ class Tile(int):
     """
 
     __slots__ = ()
-    _all: list["Tile"] = []
+    _all: ClassVar[list["Tile"]] = []  # the 30 shared instances, once made
 
     def __new__(cls, index: int) -> "Tile":
         if cls._all:
@@ -101,7 +102,8 @@ class Tile(int):
     def __repr__(self) -> str:
         return _MPSZ[self]  # formatted once per kind: tiles are printed into every event
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return _MPSZ[self]
 
     @classmethod
     def parse(cls, text: str) -> "Tile":
