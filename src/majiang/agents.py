@@ -329,8 +329,7 @@ class StrongAgent(GreedyAgent):
             s = view.shanten(counts, melds)
         if not view.sichuan:
             return float(s)
-        w = 0.25 + 0.25 * min(1.0, view.tiles_left / 55.0)
-        unit = math.log(1.0 / w)
+        unit = math.log(1.0 / self._step_chance(view))
         best = s - math.log(self.plan_values["plain"]) / unit
         if not melds:
             pairs = sum(c // 2 for c in counts)
@@ -362,6 +361,7 @@ class StrongAgent(GreedyAgent):
 
     @staticmethod
     def _step_chance(view: SeatView) -> float:
+        """w: the chance that a hand closes one step of shanten before the hand ends."""
         return 0.25 + 0.25 * min(1.0, view.tiles_left / 55.0)
 
     def _race(self, view: SeatView, unseen, live: int, shown: bool = False,

@@ -427,7 +427,7 @@ class _Slice:
         n = hi - lo
         if self.self_play:
             self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
-            self.players = 3 if spec["variant"] == "kawuxing" else 4
+            self.players = spec["players"]
             self.games: list[Game] = []
             self._hands = [0] * n
             self._paid = [[0] * self.players for _ in range(n)]  # each game's totals so far

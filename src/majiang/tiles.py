@@ -28,8 +28,8 @@ majiang.errors.TileError: unknown character 'x' at position 3 in '12x'
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 from collections.abc import Iterable
+from typing import ClassVar
 
 from .errors import TileError
 
