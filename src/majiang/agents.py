@@ -414,7 +414,7 @@ class StrongAgent(GreedyAgent):
             own = sum(unseen[w] * v for w, v, _ in values) / live
             ron = sum(unseen[w] * v for w, _, v in values) / live
             shares = 2 if declared else 1  # 包胡: an undeclared discarder pays both shares
-            gain = p_self * len(view.opponents()) * own + p_ron * shares * ron
+            gain += p_self * len(view.opponents()) * own + p_ron * shares * ron
         if declared:  # 亮倒荒庄: the declared hand pays if nobody wins
             undeclared = sum(1 for p in view.opponents() if not p["declared"])
             gain -= p_none * (undeclared if view.rules.liangdao_draw_penalty == "count" else len(view.opponents()))
