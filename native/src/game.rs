@@ -1,0 +1,1142 @@
+//! One hand as a state machine: ``majiang.engine.Game`` with both variants' ``VariantPlay``,
+//! step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
+//! by side). Actions are the RL env's indices (``majiang.env`` documents them).
+
+use crate::hand::{complete, no_neighbours, waits, Counts};
+use crate::score::{score, Ctx, Meld, MeldKind, Rules, Score};
+
+pub const N_ACTIONS: usize = 160;
+pub const WIN: u8 = 150;
+pub const PONG: u8 = 151;
+pub const KONG: u8 = 152;
+pub const PASS: u8 = 153;
+
+pub const PH_EXCHANGE: u8 = 0;
+pub const PH_VOID: u8 = 1;
+pub const PH_TURN: u8 = 2;
+pub const PH_CLAIM: u8 = 3;
+pub const PH_ROB: u8 = 4;
+pub const PH_OVER: u8 = 5;
+
+#[derive(Clone, Copy, Default)]
+pub struct Mask(pub [u64; 3]);
+
+impl Mask {
+    pub fn set(&mut self, i: u8) {
+        self.0[(i / 64) as usize] |= 1 << (i % 64);
+    }
+    pub fn has(&self, i: u8) -> bool {
+        i < N_ACTIONS as u8 && self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+    pub fn any_win(&self) -> bool {
+        self.has(WIN)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KongKind {
+    Concealed,
+    Added,
+    Direct,
+}
+
+pub struct Payment {
+    pub payer: usize,
+    pub payee: usize,
+    pub amount: i64,
+}
+
+pub struct KongRecord {
+    pub seat: usize,
+    pub payments: Vec<Payment>,
+    pub settled: bool,
+}
+
+#[derive(Clone, Copy)]
+pub struct WinRecord {
+    pub seat: usize,
+    pub tile: u8,
+    pub self_draw: bool,
+    pub discarder: usize,
+    pub robbed: bool,
+    pub score: Score,
+}
+
+pub struct Game {
+    pub r: Rules,
+    pub n: usize,
+    pub dealer: usize,
+    pub dice: (u8, u8),
+    pub wall: Vec<u8>,
+    pub front: usize,
+    pub back: usize,
+    pub hands: Vec<Counts>,
+    pub melds: Vec<Vec<Meld>>,
+    pub discards: Vec<Vec<u8>>,
+    pub declared: Vec<bool>,
+    pub declared_kind: Vec<u8>, // 0 none, 1 liangdao, 2 sing, 3 dance
+    pub declared_waits: Vec<Vec<u8>>,
+    pub won_tiles: Vec<usize>,
+    pub declare_order: Vec<usize>,
+    pub void: Vec<i8>,
+    pub exchange_choice: Vec<[u8; 3]>,
+    pub exchange_best: Vec<[Option<[u8; 3]>; 3]>,
+    pub out: Vec<bool>,
+    pub wins: Vec<WinRecord>,
+    pub first_win_multi: bool,
+    pub kongs: Vec<KongRecord>,
+    pub totals: Vec<i64>,
+    pub payments: usize,
+    pub pending: Vec<Option<Mask>>,
+    pub responses: Vec<Option<u8>>,
+    pub current: usize,
+    pub last_draw: Option<u8>,
+    pub drawn_from_wall: bool,
+    pub kong_chain: i64,
+    pub discard_chain: i64,
+    pub last_discard: Option<(usize, u8)>,
+    pub pending_kong: Option<(usize, u8)>,
+    pub passed_win: Vec<Option<i64>>,
+    pub draws_by_seat: Vec<u32>,
+    pub any_claim: bool,
+    pub phase: u8,
+    pub result: u8, // 0 none, 1 win, 2 draw
+    pub paid: Vec<i64>, // totals when rewards were last taken
+}
+
+fn isolation(c: &Counts, k: usize) -> i64 {
+    let mut score = c[k] as i64 * 3;
+    if k < 27 {
+        let r = (k % 9) as i64;
+        for (d, w) in [(-2i64, 1i64), (-1, 2), (1, 2), (2, 1)] {
+            if (0..=8).contains(&(r + d)) {
+                score += w * (c[(k as i64 + d) as usize].min(1) as i64);
+            }
+        }
+        if r == 0 || r == 8 {
+            score -= 1;
+        }
+    }
+    score
+}
+
+impl Game {
+    pub fn new(r: Rules, wall: Vec<u8>, dealer: usize, dice: (u8, u8)) -> Game {
+        let n = r.players;
+        let len = wall.len();
+        let mut g = Game {
+            r,
+            n,
+            dealer,
+            dice,
+            wall,
+            front: 0,
+            back: len,
+            hands: vec![[0; 30]; n],
+            melds: vec![Vec::new(); n],
+            discards: vec![Vec::new(); n],
+            declared: vec![false; n],
+            declared_kind: vec![0; n],
+            declared_waits: vec![Vec::new(); n],
+            won_tiles: vec![0; n],
+            declare_order: Vec::new(),
+            void: vec![-1; n],
+            exchange_choice: vec![[0; 3]; n],
+            exchange_best: vec![[None; 3]; n],
+            out: vec![false; n],
+            wins: Vec::new(),
+            first_win_multi: false,
+            kongs: Vec::new(),
+            totals: vec![0; n],
+            payments: 0,
+            pending: vec![None; n],
+            responses: vec![None; n],
+            current: dealer,
+            last_draw: None,
+            drawn_from_wall: false,
+            kong_chain: 0,
+            discard_chain: 0,
+            last_discard: None,
+            pending_kong: None,
+            passed_win: vec![None; n],
+            draws_by_seat: vec![0; n],
+            any_claim: false,
+            phase: 255,
+            result: 0,
+            paid: vec![0; n],
+        };
+        g.deal();
+        g
+    }
+
+    pub fn tiles_left(&self) -> usize {
+        self.back - self.front
+    }
+
+    pub fn over(&self) -> bool {
+        self.phase == PH_OVER
+    }
+
+    /// The lowest seat that still has to decide (``pending_seats()[0]``), if any.
+    pub fn to_act(&self) -> Option<usize> {
+        (0..self.n).find(|&s| self.pending[s].is_some() && self.responses[s].is_none())
+    }
+
+    fn clear_pending(&mut self) {
+        for s in 0..self.n {
+            self.pending[s] = None;
+            self.responses[s] = None;
+        }
+    }
+
+    fn next_seat(&self, seat: usize) -> usize {
+        for k in 1..=self.n {
+            let s = (seat + k) % self.n;
+            if !self.out[s] {
+                return s;
+            }
+        }
+        seat
+    }
+
+    fn order_from(&self, seat: usize) -> impl Iterator<Item = usize> + '_ {
+        (1..self.n).map(move |k| (seat + k) % self.n)
+    }
+
+    // ------------------------------------------------------------------ deal and setup
+
+    fn deal(&mut self) {
+        for _ in 0..13 {
+            for k in 0..self.n {
+                let seat = (self.dealer + k) % self.n;
+                let t = self.wall[self.front];
+                self.hands[seat][t as usize] += 1;
+                self.front += 1;
+            }
+        }
+        let t = self.wall[self.front];
+        self.hands[self.dealer][t as usize] += 1;
+        self.last_draw = Some(t);
+        self.front += 1;
+        if self.r.kawuxing {
+            self.begin_turn(self.dealer);
+        } else if self.r.exchange_three {
+            self.phase = PH_EXCHANGE;
+            for s in 0..self.n {
+                let mut m = Mask::default();
+                for suit in 0..3 {
+                    let best = self.least_connected_three(s, suit);
+                    self.exchange_best[s][suit] = best;
+                    if best.is_some() {
+                        m.set(157 + suit as u8);
+                    }
+                }
+                self.pending[s] = Some(m);
+            }
+        } else {
+            self.start_void();
+        }
+    }
+
+    /// 换三张 as the env offers it: of every three tiles of the suit (in sorted order), the first
+    /// with the least summed isolation score.
+    fn least_connected_three(&self, seat: usize, suit: usize) -> Option<[u8; 3]> {
+        let h = &self.hands[seat];
+        let start = suit * 9;
+        let mut best: Option<([u8; 3], i64)> = None;
+        for a in start..start + 9 {
+            for b in a..start + 9 {
+                for c in b..start + 9 {
+                    let mut need = [0u8; 30];
+                    need[a] += 1;
+                    need[b] += 1;
+                    need[c] += 1;
+                    if need[a] > h[a] || need[b] > h[b] || need[c] > h[c] {
+                        continue;
+                    }
+                    let v = isolation(h, a) + isolation(h, b) + isolation(h, c);
+                    if best.map_or(true, |(_, bv)| v < bv) {
+                        best = Some(([a as u8, b as u8, c as u8], v));
+                    }
+                }
+            }
+        }
+        best.map(|(t, _)| t)
+    }
+
+    fn finish_exchange(&mut self) {
+        let total = self.dice.0 + self.dice.1;
+        let step = if total == 6 || total == 12 { 2 } else if total % 2 == 1 { 1 } else { self.n - 1 };
+        let chosen = self.exchange_choice.clone();
+        for s in 0..self.n {
+            for &t in &chosen[s] {
+                self.hands[s][t as usize] -= 1;
+            }
+        }
+        for s in 0..self.n {
+            for &t in &chosen[s] {
+                self.hands[(s + step) % self.n][t as usize] += 1;
+            }
+        }
+        self.start_void();
+    }
+
+    fn start_void(&mut self) {
+        self.phase = PH_VOID;
+        self.clear_pending();
+        let mut any = false;
+        for s in 0..self.n {
+            let present: Vec<bool> = (0..3).map(|x| self.hands[s][x * 9..x * 9 + 9].iter().any(|&c| c > 0)).collect();
+            if present.iter().filter(|&&p| p).count() <= 2 {
+                self.void[s] = present.iter().position(|&p| !p).unwrap() as i8;
+            } else {
+                let mut m = Mask::default();
+                m.set(154);
+                m.set(155);
+                m.set(156);
+                self.pending[s] = Some(m);
+                any = true;
+            }
+        }
+        if !any {
+            self.finish_void();
+        }
+    }
+
+    fn finish_void(&mut self) {
+        self.clear_pending();
+        self.begin_turn(self.dealer);
+    }
+
+    // ------------------------------------------------------------------ turns
+
+    fn begin_turn(&mut self, seat: usize) {
+        self.phase = PH_TURN;
+        self.current = seat;
+        self.clear_pending();
+        let m = self.turn_options(seat);
+        self.pending[seat] = Some(m);
+    }
+
+    fn draw(&mut self, seat: usize, replacement: bool) {
+        if self.tiles_left() == 0 {
+            self.end_draw();
+            return;
+        }
+        let t = if replacement {
+            self.back -= 1;
+            self.wall[self.back]
+        } else {
+            let t = self.wall[self.front];
+            self.front += 1;
+            self.kong_chain = 0;
+            t
+        };
+        self.hands[seat][t as usize] += 1;
+        self.last_draw = Some(t);
+        self.drawn_from_wall = true;
+        self.passed_win[seat] = None;
+        self.draws_by_seat[seat] += 1;
+        self.begin_turn(seat);
+    }
+
+    fn can_claim_tile(&self, seat: usize, tile: u8) -> bool {
+        self.r.kawuxing || (tile / 9) as i8 != self.void[seat]
+    }
+
+    fn totals_of(&self, seat: usize, counts: &Counts) -> Counts {
+        let mut t = *counts;
+        for m in &self.melds[seat] {
+            t[m.tile as usize] += m.size();
+        }
+        t
+    }
+
+    fn waits_of(&self, seat: usize, counts: &Counts, melds: &[Meld]) -> Vec<u8> {
+        let mut totals = *counts;
+        for m in melds {
+            totals[m.tile as usize] += m.size();
+        }
+        let void = if self.r.kawuxing { -1 } else { self.void[seat] };
+        waits(counts, &totals, &self.r.kinds, !self.r.kawuxing, void, melds.is_empty())
+    }
+
+    fn is_complete(&self, seat: usize, counts: &Counts) -> bool {
+        let melds = &self.melds[seat];
+        let totals = if !melds.is_empty() && !self.r.kawuxing { self.totals_of(seat, counts) } else { *counts };
+        complete(counts, &totals, !self.r.kawuxing, self.void[seat], melds.is_empty())
+    }
+
+    fn completes(&self, seat: usize, tile: u8) -> bool {
+        let counts = &self.hands[seat];
+        if counts[tile as usize] == 0 && no_neighbours(counts, tile as usize) {
+            return false;
+        }
+        let mut full = *counts;
+        full[tile as usize] += 1;
+        self.is_complete(seat, &full)
+    }
+
+    fn first_dealer_turn(&self, seat: usize) -> bool {
+        seat == self.dealer && self.discards.iter().all(|d| d.is_empty()) && !self.any_claim && self.kongs.is_empty()
+    }
+
+    fn score_self_draw(&self, seat: usize) -> Option<Score> {
+        let t = self.last_draw?;
+        let counts = &self.hands[seat];
+        if counts[t as usize] == 0 || !self.is_complete(seat, counts) {
+            return None;
+        }
+        let mut before = *counts;
+        before[t as usize] -= 1;
+        let ctx = Ctx {
+            self_draw: true,
+            kong_chain: self.kong_chain,
+            robbed: false,
+            last_tile: self.tiles_left() == 0 && self.drawn_from_wall,
+            declared: self.declared[seat],
+            heavenly: self.first_dealer_turn(seat),
+            earthly: seat != self.dealer
+                && self.draws_by_seat[seat] == 1
+                && !self.any_claim
+                && self.discards[seat].is_empty()
+                && self.drawn_from_wall
+                && self.kongs.is_empty()
+                && self.wins.is_empty(),
+            void: self.void[seat],
+        };
+        Some(score(&self.r, &before, &self.melds[seat], t, &ctx))
+    }
+
+    fn score_ron(&self, seat: usize, tile: u8, robbed: bool) -> Score {
+        let ctx = Ctx {
+            self_draw: false,
+            kong_chain: if robbed { 0 } else { self.discard_chain },
+            robbed,
+            last_tile: self.tiles_left() == 0 && !robbed,
+            declared: self.declared[seat],
+            heavenly: false,
+            earthly: false,
+            void: self.void[seat],
+        };
+        score(&self.r, &self.hands[seat], &self.melds[seat], tile, &ctx)
+    }
+
+    fn added_kong_allowed(&self, seat: usize, tile: u8) -> bool {
+        if !self.can_claim_tile(seat, tile) {
+            return false;
+        }
+        if self.r.kawuxing {
+            return self.drawn_from_wall && self.last_draw == Some(tile);
+        }
+        true
+    }
+
+    fn must_win(&self) -> bool {
+        !self.r.kawuxing && self.r.last_four_must_win && self.tiles_left() < 4
+    }
+
+    fn pass_allows_bigger(&self) -> bool {
+        if self.r.kawuxing { self.r.louhu_unless_more } else { self.r.pass_win_unless_more }
+    }
+
+    fn holds_void(&self, seat: usize) -> bool {
+        let v = self.void[seat];
+        v >= 0 && self.hands[seat][v as usize * 9..v as usize * 9 + 9].iter().any(|&c| c > 0)
+    }
+
+    fn dancers_waits(&self, seat: usize) -> [bool; 30] {
+        let mut out = [false; 30];
+        for s in 0..self.n {
+            if s != seat && !self.out[s] && self.declared_kind[s] == 3 {
+                for &t in &self.declared_waits[s] {
+                    out[t as usize] = true;
+                }
+            }
+        }
+        out
+    }
+
+    fn can_discard(&self, seat: usize, tile: u8) -> bool {
+        if self.r.kawuxing {
+            return true;
+        }
+        if self.holds_void(seat) {
+            return (tile / 9) as i8 == self.void[seat];
+        }
+        if self.r.sing_dance && !self.declared[seat] {
+            let protected = self.dancers_waits(seat);
+            if protected[tile as usize] {
+                return (0..30).all(|k| self.hands[seat][k] == 0 || protected[k]);
+            }
+        }
+        true
+    }
+
+    fn discardable(&self, seat: usize) -> Vec<u8> {
+        let h = &self.hands[seat];
+        let held: Vec<u8> = (0..30u8).filter(|&k| h[k as usize] > 0).collect();
+        if self.r.kawuxing {
+            return held;
+        }
+        let v = self.void[seat];
+        if v >= 0 {
+            let vt: Vec<u8> = held.iter().copied().filter(|&k| (k / 9) as i8 == v).collect();
+            if !vt.is_empty() {
+                return vt;
+            }
+        }
+        if self.r.sing_dance && !self.declared[seat] {
+            let protected = self.dancers_waits(seat);
+            let safe: Vec<u8> = held.iter().copied().filter(|&k| !protected[k as usize]).collect();
+            if !safe.is_empty() {
+                return safe;
+            }
+        }
+        held
+    }
+
+    /// Tiles whose discard leaves the hand ready (亮倒, 唱歌/跳舞).
+    fn ready_discards(&self, seat: usize) -> Vec<u8> {
+        let mut counts = self.hands[seat];
+        let melds = self.melds[seat].clone();
+        let mut out = Vec::new();
+        for k in 0..30u8 {
+            if counts[k as usize] == 0 || !self.can_discard(seat, k) {
+                continue;
+            }
+            counts[k as usize] -= 1;
+            if !self.waits_of(seat, &counts, &melds).is_empty() {
+                out.push(k);
+            }
+            counts[k as usize] += 1;
+        }
+        out
+    }
+
+    fn turn_options(&self, seat: usize) -> Mask {
+        let h = &self.hands[seat];
+        let mut m = Mask::default();
+        if self.drawn_from_wall || self.first_dealer_turn(seat) {
+            if let Some(s) = self.score_self_draw(seat) {
+                if s.win {
+                    m.set(WIN);
+                }
+            }
+        }
+        let left = self.tiles_left();
+        let last_tile_turn = left == 0 && self.drawn_from_wall;
+        if left > 0 && !self.declared[seat] {
+            for k in 0..30u8 {
+                if h[k as usize] == 4 && self.can_claim_tile(seat, k) {
+                    m.set(90 + k);
+                }
+            }
+            for md in &self.melds[seat] {
+                if md.kind == MeldKind::Pong && h[md.tile as usize] > 0 && self.added_kong_allowed(seat, md.tile) {
+                    m.set(120 + md.tile);
+                }
+            }
+        } else if left > 0 && self.drawn_from_wall && self.last_draw.is_some() {
+            let t = self.last_draw.unwrap();
+            if h[t as usize] == 4 && self.can_claim_tile(seat, t) {
+                let mut after = *h;
+                after[t as usize] -= 4;
+                let mut kept = self.melds[seat].clone();
+                kept.push(Meld { kind: MeldKind::Concealed, tile: t });
+                if self.waits_of(seat, &after, &kept) == self.declared_waits[seat] {
+                    m.set(90 + t);
+                }
+            }
+            if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t) && self.added_kong_allowed(seat, t) {
+                m.set(120 + t);
+            }
+        }
+        // 亮倒 (Kawuxing), 唱歌/跳舞 (Sichuan sing_dance)
+        if !self.declared[seat] && left > 0 && (self.r.kawuxing || self.r.sing_dance) {
+            for t in self.ready_discards(seat) {
+                m.set(30 + t);
+                if !self.r.kawuxing {
+                    m.set(60 + t);
+                }
+            }
+        }
+        let mut discards = self.discardable(seat);
+        if last_tile_turn && self.r.kawuxing {
+            if let Some(t) = self.last_draw {
+                discards = vec![t];
+            }
+        }
+        if self.declared[seat] {
+            if let Some(t) = self.last_draw {
+                if h[t as usize] > 0 {
+                    discards = vec![t];
+                }
+            }
+        }
+        for k in discards {
+            m.set(k);
+        }
+        if m.any_win() && self.must_win() {
+            let mut only = Mask::default();
+            only.set(WIN);
+            return only;
+        }
+        m
+    }
+
+    // ------------------------------------------------------------------ applying actions
+
+    /// Apply ``action`` (an env index) for ``seat``; false (and nothing changed) if not legal.
+    pub fn apply(&mut self, seat: usize, action: u8) -> bool {
+        if self.phase == PH_OVER || seat >= self.n || self.responses[seat].is_some() {
+            return false;
+        }
+        match self.pending[seat] {
+            Some(m) if m.has(action) => {}
+            _ => return false,
+        }
+        match self.phase {
+            PH_TURN => self.apply_turn(seat, action),
+            PH_CLAIM => {
+                self.responses[seat] = Some(action);
+                if self.all_answered() {
+                    self.resolve_claims();
+                }
+            }
+            PH_ROB => {
+                self.responses[seat] = Some(action);
+                if self.all_answered() {
+                    self.resolve_rob();
+                }
+            }
+            PH_EXCHANGE => {
+                let suit = (action - 157) as usize;
+                self.exchange_choice[seat] = self.exchange_best[seat][suit].unwrap();
+                self.responses[seat] = Some(action);
+                if self.all_answered() {
+                    self.finish_exchange();
+                }
+            }
+            PH_VOID => {
+                self.void[seat] = (action - 154) as i8;
+                self.responses[seat] = Some(action);
+                if self.all_answered() {
+                    self.finish_void();
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn all_answered(&self) -> bool {
+        (0..self.n).all(|s| self.pending[s].is_none() || self.responses[s].is_some())
+    }
+
+    fn apply_turn(&mut self, seat: usize, action: u8) {
+        if action == WIN {
+            let t = self.last_draw.unwrap();
+            let s = self.score_self_draw(seat).unwrap_or_default();
+            self.hands[seat][t as usize] -= 1;
+            self.record_wins(vec![WinRecord { seat, tile: t, self_draw: true, discarder: usize::MAX, robbed: false, score: s }]);
+            return;
+        }
+        if action < 90 {
+            let t = action % 30;
+            if action >= 30 {
+                self.declare(seat, t, action >= 60);
+            }
+            self.hands[seat][t as usize] -= 1;
+            self.discards[seat].push(t);
+            self.discard_chain = self.kong_chain;
+            self.kong_chain = 0;
+            self.drawn_from_wall = false;
+            self.last_discard = Some((seat, t));
+            self.open_claims(seat, t);
+            return;
+        }
+        if action < 120 {
+            let t = action - 90;
+            self.hands[seat][t as usize] -= 4;
+            self.melds[seat].push(Meld { kind: MeldKind::Concealed, tile: t });
+            self.complete_kong(seat, KongKind::Concealed, usize::MAX);
+            return;
+        }
+        let t = action - 120;
+        let robbers = self.robbers(seat, t);
+        if robbers.iter().any(|r| r.is_some()) {
+            self.pending_kong = Some((seat, t));
+            self.phase = PH_ROB;
+            self.responses = vec![None; self.n];
+            self.pending = robbers;
+            return;
+        }
+        self.finish_added_kong(seat, t);
+    }
+
+    fn declare(&mut self, seat: usize, discard: u8, sing: bool) {
+        self.declared[seat] = true;
+        self.declared_kind[seat] = if self.r.kawuxing { 1 } else if sing { 2 } else { 3 };
+        if self.r.kawuxing {
+            self.declare_order.push(seat);
+        }
+        let mut after = self.hands[seat];
+        after[discard as usize] -= 1;
+        let melds = self.melds[seat].clone();
+        self.declared_waits[seat] = self.waits_of(seat, &after, &melds);
+    }
+
+    fn finish_added_kong(&mut self, seat: usize, t: u8) {
+        self.hands[seat][t as usize] -= 1;
+        let i = self.melds[seat].iter().position(|m| m.kind == MeldKind::Pong && m.tile == t).unwrap();
+        self.melds[seat][i] = Meld { kind: MeldKind::Kong, tile: t };
+        self.complete_kong(seat, KongKind::Added, usize::MAX);
+    }
+
+    fn complete_kong(&mut self, seat: usize, kind: KongKind, discarder: usize) {
+        let chain = if kind == KongKind::Direct { self.discard_chain + 1 } else { self.kong_chain + 1 };
+        let payments = self.kong_payments(seat, kind, discarder, chain);
+        self.pay(&payments);
+        self.kongs.push(KongRecord { seat, payments, settled: false });
+        self.kong_chain = chain;
+        self.draw(seat, true);
+    }
+
+    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64) -> Vec<Payment> {
+        let r = &self.r;
+        if r.kawuxing {
+            let unit = r.base * (1i64 << (chain - 1));
+            if kind == KongKind::Direct {
+                return vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * unit }];
+            }
+            let each = if kind == KongKind::Concealed { 2 } else { 1 };
+            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount: each * unit }).collect();
+        }
+        if !r.kong_money {
+            return Vec::new();
+        }
+        match kind {
+            KongKind::Direct => vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * r.base }],
+            _ => {
+                let each = if kind == KongKind::Concealed { 2 * r.base } else { r.base };
+                self.payers(seat).into_iter().map(|s| Payment { payer: s, payee: seat, amount: each }).collect()
+            }
+        }
+    }
+
+    fn payers(&self, seat: usize) -> Vec<usize> {
+        (0..self.n).filter(|&s| s != seat && !self.out[s]).collect()
+    }
+
+    fn pay(&mut self, payments: &[Payment]) {
+        for p in payments {
+            if p.amount != 0 {
+                self.totals[p.payer] -= p.amount;
+                self.totals[p.payee] += p.amount;
+                self.payments += 1;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ claims
+
+    fn ron_not_blocked(&self, seat: usize, s: &Score) -> bool {
+        match self.passed_win[seat] {
+            None => true,
+            Some(passed) => self.pass_allows_bigger() && s.multiplier > passed,
+        }
+    }
+
+    fn kong_keeps_declared(&self, seat: usize, t: u8) -> bool {
+        if !self.declared[seat] {
+            return true;
+        }
+        let mut h = self.hands[seat];
+        h[t as usize] -= 3;
+        let mut melds = self.melds[seat].clone();
+        melds.push(Meld { kind: MeldKind::Kong, tile: t });
+        let after = self.waits_of(seat, &h, &melds);
+        after == self.declared_waits[seat] && !after.is_empty()
+    }
+
+    fn open_claims(&mut self, discarder: usize, t: u8) {
+        let last = self.tiles_left() == 0;
+        let mut options: Vec<Option<Mask>> = vec![None; self.n];
+        let mut any = false;
+        for s in 0..self.n {
+            if s == discarder || self.out[s] {
+                continue;
+            }
+            let mut m = Mask::default();
+            let mut some = false;
+            if self.completes(s, t) {
+                let sc = self.score_ron(s, t, false);
+                if sc.win && self.ron_not_blocked(s, &sc) {
+                    m.set(WIN);
+                    some = true;
+                }
+            }
+            let h = self.hands[s][t as usize];
+            if !last && h >= 2 && self.can_claim_tile(s, t) {
+                if h == 3 && self.kong_keeps_declared(s, t) {
+                    m.set(KONG);
+                    some = true;
+                }
+                if !self.declared[s] {
+                    m.set(PONG);
+                    some = true;
+                }
+            }
+            if some {
+                if m.any_win() && self.must_win() {
+                    m = Mask::default();
+                    m.set(WIN);
+                } else {
+                    m.set(PASS);
+                }
+                options[s] = Some(m);
+                any = true;
+            }
+        }
+        if !any {
+            self.after_discard(discarder);
+            return;
+        }
+        self.phase = PH_CLAIM;
+        self.responses = vec![None; self.n];
+        self.pending = options;
+    }
+
+    fn resolve_claims(&mut self) {
+        let (discarder, t) = self.last_discard.unwrap();
+        for s in 0..self.n {
+            if self.responses[s] == Some(PASS) && self.pending[s].map_or(false, |m| m.any_win()) {
+                self.passed_win[s] = Some(self.score_ron(s, t, false).multiplier);
+            }
+        }
+        let winners: Vec<usize> = self.order_from(discarder).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        if !winners.is_empty() {
+            let wins: Vec<WinRecord> = winners
+                .iter()
+                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder, robbed: false, score: self.score_ron(s, t, false) })
+                .collect();
+            if self.wins.is_empty() && wins.len() > 1 {
+                self.first_win_multi = true;
+            }
+            self.record_wins(wins);
+            return;
+        }
+        for s in 0..self.n {
+            let a = self.responses[s];
+            if a == Some(KONG) || a == Some(PONG) {
+                self.any_claim = true;
+                self.clear_pending();
+                if a == Some(KONG) {
+                    self.hands[s][t as usize] -= 3;
+                    self.melds[s].push(Meld { kind: MeldKind::Kong, tile: t });
+                    self.complete_kong(s, KongKind::Direct, discarder);
+                } else {
+                    self.hands[s][t as usize] -= 2;
+                    self.melds[s].push(Meld { kind: MeldKind::Pong, tile: t });
+                    self.drawn_from_wall = false;
+                    self.kong_chain = 0;
+                    self.last_draw = None;
+                    self.begin_turn(s);
+                }
+                return;
+            }
+        }
+        self.after_discard(discarder);
+    }
+
+    fn after_discard(&mut self, discarder: usize) {
+        self.clear_pending();
+        if self.tiles_left() == 0 {
+            self.end_draw();
+            return;
+        }
+        let nxt = self.next_seat(discarder);
+        self.draw(nxt, false);
+    }
+
+    fn robbers(&self, seat: usize, t: u8) -> Vec<Option<Mask>> {
+        let mut out = vec![None; self.n];
+        for s in 0..self.n {
+            if s == seat || self.out[s] || !self.completes(s, t) {
+                continue;
+            }
+            let sc = self.score_ron(s, t, true);
+            if sc.win && self.ron_not_blocked(s, &sc) {
+                let mut m = Mask::default();
+                m.set(WIN);
+                if !self.must_win() {
+                    m.set(PASS);
+                }
+                out[s] = Some(m);
+            }
+        }
+        out
+    }
+
+    fn resolve_rob(&mut self) {
+        let (seat, t) = self.pending_kong.take().unwrap();
+        for s in 0..self.n {
+            if self.responses[s] == Some(PASS) {
+                self.passed_win[s] = Some(self.score_ron(s, t, true).multiplier);
+            }
+        }
+        let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        if !winners.is_empty() {
+            self.hands[seat][t as usize] -= 1;
+            let wins: Vec<WinRecord> = winners
+                .iter()
+                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder: seat, robbed: true, score: self.score_ron(s, t, true) })
+                .collect();
+            if self.wins.is_empty() && wins.len() > 1 {
+                self.first_win_multi = true;
+            }
+            self.last_discard = Some((seat, t));
+            self.record_wins(wins);
+            return;
+        }
+        self.clear_pending();
+        self.finish_added_kong(seat, t);
+    }
+
+    // ------------------------------------------------------------------ wins, draws, payments
+
+    fn record_wins(&mut self, wins: Vec<WinRecord>) {
+        self.clear_pending();
+        let keep_playing = !self.r.kawuxing && self.r.blood_river;
+        for (i, w) in wins.iter().enumerate() {
+            if i == 0 {
+                if keep_playing {
+                    self.won_tiles[w.seat] += 1;
+                } else {
+                    self.hands[w.seat][w.tile as usize] += 1;
+                }
+            }
+            self.wins.push(*w);
+            let p = self.win_payments(w);
+            self.pay(&p);
+        }
+        if !self.after_wins(&wins) {
+            self.finish(1);
+            return;
+        }
+        let last_winner = wins[wins.len() - 1].seat;
+        let nxt = if wins.iter().any(|w| w.self_draw) {
+            self.next_seat(last_winner)
+        } else {
+            let discarder = wins[0].discarder;
+            let order: Vec<usize> = self.order_from(discarder).collect();
+            let last = wins.iter().map(|w| w.seat).max_by_key(|s| order.iter().position(|x| x == s).unwrap()).unwrap();
+            self.next_seat(last)
+        };
+        if self.tiles_left() == 0 {
+            self.end_draw();
+            return;
+        }
+        self.kong_chain = 0;
+        self.draw(nxt, false);
+    }
+
+    fn win_payments(&mut self, w: &WinRecord) -> Vec<Payment> {
+        let base = self.r.base;
+        let value = w.score.multiplier * base;
+        if self.r.kawuxing {
+            let r = &self.r;
+            let mut extras: Vec<i64> = Vec::new();
+            if r.piao > 0 {
+                extras.push(2 * r.piao * base);
+            }
+            if r.shukan && w.score.kan > 0 {
+                extras.push(w.score.kan * base);
+            }
+            if r.maima && w.self_draw && self.tiles_left() > 0 {
+                let horse = self.wall[self.front];
+                let points = if horse >= 27 { 10 } else { (horse % 9 + 1) as i64 };
+                extras.push(points * base);
+            }
+            let (payers, shares): (Vec<usize>, i64) = if w.self_draw {
+                ((0..self.n).filter(|&s| s != w.seat).collect(), 1)
+            } else if self.declared[w.seat] && !self.declared[w.discarder] {
+                (vec![w.discarder], 2) // 包胡
+            } else {
+                (vec![w.discarder], 1)
+            };
+            let mut out: Vec<Payment> = payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * value }).collect();
+            for a in extras {
+                out.extend(payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * a }));
+            }
+            return out;
+        }
+        if w.self_draw {
+            let bonus = if self.r.self_draw_bonus == 1 { base } else { 0 };
+            return self.payers(w.seat).into_iter().map(|s| Payment { payer: s, payee: w.seat, amount: value + bonus }).collect();
+        }
+        let mut out = vec![Payment { payer: w.discarder, payee: w.seat, amount: value }];
+        if !w.robbed && self.discard_chain > 0 {
+            out.extend(self.gangshangpao(w));
+        }
+        out
+    }
+
+    /// 杠上炮: the discarder's last kong money is refunded, or (呼叫转移) passed to the winner.
+    fn gangshangpao(&mut self, w: &WinRecord) -> Vec<Payment> {
+        let i = match self.kongs.iter().rposition(|k| k.seat == w.discarder) {
+            Some(i) if !self.kongs[i].settled => i,
+            _ => return Vec::new(),
+        };
+        self.kongs[i].settled = true;
+        let received: Vec<(usize, i64)> =
+            self.kongs[i].payments.iter().filter(|p| p.payee == w.discarder).map(|p| (p.payer, p.amount)).collect();
+        if self.r.call_transfer {
+            let total: i64 = received.iter().map(|x| x.1).sum();
+            return vec![Payment { payer: w.discarder, payee: w.seat, amount: total }];
+        }
+        received
+            .into_iter()
+            .filter(|&(payer, _)| !self.out[payer] || payer == w.seat)
+            .map(|(payer, amount)| Payment { payer: w.discarder, payee: payer, amount })
+            .collect()
+    }
+
+    fn after_wins(&mut self, wins: &[WinRecord]) -> bool {
+        if self.r.kawuxing || !self.r.blood_battle {
+            return false;
+        }
+        if self.r.blood_river {
+            return true;
+        }
+        for w in wins {
+            self.out[w.seat] = true;
+        }
+        self.out.iter().filter(|&&o| !o).count() >= 2
+    }
+
+    fn end_draw(&mut self) {
+        self.clear_pending();
+        let p = self.draw_settlement();
+        self.pay(&p);
+        self.finish(if self.wins.is_empty() { 2 } else { 1 });
+    }
+
+    fn finish(&mut self, result: u8) {
+        self.phase = PH_OVER;
+        self.clear_pending();
+        self.result = result;
+    }
+
+    fn is_pig(&self, seat: usize) -> bool {
+        let mut suits = [false; 3];
+        for k in 0..27 {
+            if self.hands[seat][k] > 0 {
+                suits[k / 9] = true;
+            }
+        }
+        for m in &self.melds[seat] {
+            if m.tile < 27 {
+                suits[(m.tile / 9) as usize] = true;
+            }
+        }
+        suits.iter().all(|&x| x) || self.holds_void(seat)
+    }
+
+    /// 查大叫: the highest value the ready hand could win (0 if not ready).
+    fn best_ready_value(&self, seat: usize) -> i64 {
+        let counts = &self.hands[seat];
+        let n: u32 = counts.iter().map(|&c| c as u32).sum();
+        if n % 3 != 1 {
+            return 0;
+        }
+        let melds = &self.melds[seat];
+        let mut best = 0;
+        for t in self.waits_of(seat, counts, melds) {
+            let ctx = Ctx { void: self.void[seat], ..Ctx::default() };
+            let s = score(&self.r, counts, melds, t, &ctx);
+            if s.win {
+                best = best.max(s.multiplier * self.r.base);
+            }
+        }
+        best
+    }
+
+    fn draw_settlement(&self) -> Vec<Payment> {
+        let r = &self.r;
+        let mut out = Vec::new();
+        if r.kawuxing {
+            let declared: Vec<usize> = (0..self.n).filter(|&s| self.declared[s]).collect();
+            if declared.is_empty() {
+                return out;
+            }
+            if r.draw_penalty_first {
+                let first = self.declare_order[0];
+                for s in 0..self.n {
+                    if s != first {
+                        out.push(Payment { payer: first, payee: s, amount: r.base });
+                    }
+                }
+                return out;
+            }
+            for &d in &declared {
+                for u in 0..self.n {
+                    if !self.declared[u] {
+                        out.push(Payment { payer: d, payee: u, amount: r.base });
+                    }
+                }
+            }
+            return out;
+        }
+        let active: Vec<usize> = (0..self.n).filter(|&s| !self.out[s]).collect();
+        if active.len() < 2 {
+            return out;
+        }
+        let pigs: Vec<usize> = active.iter().copied().filter(|&s| self.is_pig(s)).collect();
+        let fine = r.pig_penalty * r.base;
+        for &p in &pigs {
+            for &s in &active {
+                if !pigs.contains(&s) {
+                    out.push(Payment { payer: p, payee: s, amount: fine });
+                }
+            }
+        }
+        let values: Vec<(usize, i64)> =
+            active.iter().copied().filter(|s| !pigs.contains(s)).map(|s| (s, self.best_ready_value(s))).collect();
+        let ready: Vec<usize> = values.iter().filter(|v| v.1 > 0).map(|v| v.0).collect();
+        for &(nr, v) in &values {
+            if v == 0 {
+                for &(rd, rv) in &values {
+                    if rv > 0 {
+                        out.push(Payment { payer: nr, payee: rd, amount: rv });
+                    }
+                }
+            }
+        }
+        for k in &self.kongs {
+            if ready.contains(&k.seat) || self.out[k.seat] || k.settled {
+                continue;
+            }
+            for p in &k.payments {
+                if p.payee == k.seat && !self.out[p.payer] {
+                    out.push(Payment { payer: k.seat, payee: p.payer, amount: p.amount });
+                }
+            }
+        }
+        out
+    }
+
+    pub fn next_dealer(&self) -> usize {
+        if self.r.kawuxing && self.wins.is_empty() && self.r.draw_penalty_first && !self.declare_order.is_empty() {
+            return self.declare_order[0];
+        }
+        if self.wins.is_empty() {
+            return self.dealer;
+        }
+        if self.first_win_multi {
+            return self.wins[0].discarder;
+        }
+        self.wins[0].seat
+    }
+}

@@ -1,0 +1,282 @@
+"""The optional native engine: the rules engine and the RL encoder in Rust (``native/``), for
+environments that need many steps per second.
+
+It plays exactly the Python engine's hands (same wall from the same seed, same legal actions,
+same payments; ``tests/test_native.py`` plays both side by side and compares every mask,
+observation and reward) but speaks only the RL env's action indices and arrays. The Python
+engine stays the reference and the only one with event logs and fan names; ``majiang.env``
+rebuilds a Python ``Game`` from a native hand when asked for one.
+
+Build it once from a checkout (needs ``cargo``)::
+
+    python -m majiang.native build
+
+``available()`` says whether the library loads; ``MAJIANG_NATIVE_LIB`` may point at a build
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .engine import shuffled_wall
+from .errors import IllegalActionError
+
+ABI_VERSION = 1
+N_ACTIONS = 160
+_LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
+                                                                                        "libmajiang_native.so")
+_HERE = Path(__file__).resolve().parent
+_CRATE = _HERE.parent.parent / "native"  # the checkout's crate, next to src/
+_lib = None
+_load_error: str | None = None
+
+
+def library_path() -> Path:
+    return Path(os.environ.get("MAJIANG_NATIVE_LIB") or _HERE / _LIB_NAME)
+
+
+def _load():
+    global _lib, _load_error
+    if _lib is not None or _load_error is not None:
+        return _lib
+    path = library_path()
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        _load_error = f"no native engine at {path} ({exc}); build it with `python -m majiang.native build`"
+        return None
+    p, i64, u8p = ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p
+    lib.mj_abi_version.restype = i64
+    if lib.mj_abi_version() != ABI_VERSION:
+        _load_error = f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
+        return None
+    lib.mj_obs_size.restype = i64
+    lib.mj_new.restype = p
+    lib.mj_new.argtypes = [p, u8p, ctypes.c_size_t, i64, i64, i64]
+    lib.mj_free.argtypes = [p]
+    lib.mj_free.restype = None
+    lib.mj_to_act.argtypes = [p]
+    lib.mj_to_act.restype = i64
+    lib.mj_apply.argtypes = [p, i64, i64]
+    lib.mj_apply.restype = i64
+    for name in ("mj_mask", "mj_encode"):
+        getattr(lib, name).argtypes = [p, i64, p]
+        getattr(lib, name).restype = i64
+    lib.mj_rewards.argtypes = [p, p]
+    lib.mj_rewards.restype = i64
+    lib.mj_summary.argtypes = [p, p, ctypes.c_size_t]
+    lib.mj_summary.restype = i64
+    lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p]
+    lib.mj_batch_step.restype = i64
+    _lib = lib
+    return lib
+
+
+def available() -> bool:
+    """Whether the native library is built and loads."""
+    return _load() is not None
+
+
+def unavailable_reason() -> str | None:
+    _load()
+    return _load_error
+
+
+def require():
+    lib = _load()
+    if lib is None:
+        raise RuntimeError(_load_error)
+    return lib
+
+
+def config_of(rules) -> np.ndarray:
+    """The rules as the flat integer array the library reads (``Rules::from_config``)."""
+    c = [0] * 32
+    c[1] = rules.base
+    c[2] = rules.direct_kong_pay
+    if rules.variant == "kawuxing":
+        c[0] = 0
+        c[3] = sum(1 << "mps".index(s) for s in rules.suits)
+        c[4] = rules.liangdao_draw_penalty == "first"
+        c[5] = ("half", "full", "winning").index(rules.sigui)
+        c[6] = rules.cap or 0
+        c[7] = rules.min_ron_multiplier
+        c[8] = rules.shouzhuayi
+        c[9] = ("self_draw", "both", "none").index(rules.haidi)
+        c[10] = rules.louhu_unless_more
+        c[11] = rules.piao
+        c[12] = rules.maima
+        c[13] = rules.shukan
+    else:
+        c[0] = 1
+        c[14] = rules.exchange_three
+        c[15] = rules.blood_battle
+        c[16] = rules.blood_river
+        c[17] = rules.kong_money
+        c[18] = -1 if rules.cap_fan is None else rules.cap_fan
+        c[19] = rules.gangshanghua_fan
+        c[20] = rules.call_transfer
+        c[21] = rules.heavenly_earthly
+        c[22] = ("none", "base", "fan").index(rules.self_draw_bonus)
+        c[23] = rules.haidi
+        c[24] = rules.flower_pig_penalty
+        c[25] = rules.pass_win_unless_more
+        c[26] = rules.last_four_must_win
+        c[27] = rules.sing_dance
+    return np.array([int(x) for x in c], dtype=np.int64)
+
+
+def _kinds(rules):
+    from .engine import play_for
+
+    return play_for(rules).variant.kinds
+
+
+class NativeGame:
+    """One hand in the native engine: the same deal as ``Game(rules, seed, hand_index, dealer)``.
+
+    ``actions`` lists (seat, action index) as played, so the Python ``Game`` can be rebuilt
+    (``to_python``)."""
+
+    __slots__ = ("rules", "seed", "hand_index", "dealer", "n", "actions", "_ptr", "_lib", "_summary")
+
+    def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0, _config=None, _kinds_=None) -> None:
+        lib = require()
+        self._lib = lib
+        self.rules = rules
+        self.seed, self.hand_index, self.dealer = seed, hand_index, dealer
+        self.n = 3 if rules.variant == "kawuxing" else 4
+        if not 0 <= dealer < self.n:
+            raise IllegalActionError(f"dealer must be a seat 0-{self.n - 1}")
+        wall, dice = shuffled_wall(_kinds_ if _kinds_ is not None else _kinds(rules), seed, hand_index)
+        config = _config if _config is not None else config_of(rules)
+        buf = bytes(wall)
+        self._ptr = lib.mj_new(config.ctypes.data, buf, len(buf), dealer, dice[0], dice[1])
+        if not self._ptr:
+            raise RuntimeError("the native engine failed to deal")
+        self.actions: list[tuple[int, int]] = []
+        self._summary = np.zeros(64, dtype=np.int64)
+
+    def __del__(self) -> None:
+        ptr = getattr(self, "_ptr", None)
+        if ptr:
+            self._lib.mj_free(ptr)
+            self._ptr = None
+
+    def to_act(self) -> int:
+        """The seat that decides next (lowest pending seat), or -1 when the hand is over."""
+        return self._lib.mj_to_act(self._ptr)
+
+    @property
+    def over(self) -> bool:
+        return self._lib.mj_to_act(self._ptr) < 0
+
+    def apply(self, seat: int, action: int) -> None:
+        code = self._lib.mj_apply(self._ptr, int(seat), int(action))
+        if code:
+            if code == 1:
+                raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
+            raise RuntimeError(f"native engine error {code}")
+        self.actions.append((int(seat), int(action)))
+
+    def mask(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.empty(N_ACTIONS, dtype=np.int8)
+        self._lib.mj_mask(self._ptr, seat, out.ctypes.data)
+        return out
+
+    def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            from .env import OBS_SIZE
+            out = np.empty(OBS_SIZE, dtype=np.float32)
+        self._lib.mj_encode(self._ptr, seat, out.ctypes.data)
+        return out
+
+    def rewards(self) -> list[int]:
+        """Every seat's points since the last call."""
+        out = np.zeros(self.n, dtype=np.int64)
+        self._lib.mj_rewards(self._ptr, out.ctypes.data)
+        return out.tolist()
+
+    def summary(self) -> dict:
+        """Result, totals, next dealer and the wins (seat, tile, multiplier …) of the hand so far."""
+        s = self._summary
+        need = self._lib.mj_summary(self._ptr, s.ctypes.data, len(s))
+        if need > len(s):
+            self._summary = s = np.zeros(need, dtype=np.int64)
+            self._lib.mj_summary(self._ptr, s.ctypes.data, len(s))
+        v = s.tolist()
+        from .tiles import ALL_TILES
+        n = self.n
+        wins = []
+        for k in range(v[3]):
+            seat, tile, self_draw, discarder, robbed, mult = v[6 + n + 6 * k: 12 + n + 6 * k]
+            wins.append({"seat": seat, "tile": str(ALL_TILES[tile]), "self_draw": bool(self_draw),
+                         "discarder": None if discarder < 0 else discarder, "robbed_kong": bool(robbed),
+                         "multiplier": mult})
+        result = {0: None, 1: "win", 2: "draw"}[v[1]]
+        return {"result": result, "wins": wins, "totals": v[6:6 + n], "next_dealer": v[2] if result else None,
+                "tiles_left": v[5]}
+
+    def totals(self) -> list[int]:
+        return self.summary()["totals"]
+
+    def to_python(self):
+        """The same hand replayed in the Python engine (event log, fans, payments)."""
+        from .engine import Game
+        from .env import legal_map
+
+        g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer)
+        for seat, index in self.actions:
+            g.apply(seat, legal_map(g, seat)[index])
+        return g
+
+
+def batch_step(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+               rewards: np.ndarray, dones: np.ndarray) -> int:
+    """Step every game of a batch in one call (see ``mj_batch_step``); -1 or the first bad game."""
+    return lib.mj_batch_step(pointers, len(actions), actions.ctypes.data, seats.ctypes.data, obs.ctypes.data,
+                             masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data)
+
+
+def build(release: bool = True, quiet: bool = False) -> Path:
+    """Build the crate with cargo and put the library next to this module."""
+    if not (_CRATE / "Cargo.toml").exists():
+        raise RuntimeError(f"no crate at {_CRATE}: build from a source checkout")
+    cmd = ["cargo", "build", "--manifest-path", str(_CRATE / "Cargo.toml")] + (["--release"] if release else [])
+    if quiet:
+        cmd.append("--quiet")
+    subprocess.run(cmd, check=True)
+    built = _CRATE / "target" / ("release" if release else "debug") / _LIB_NAME
+    dest = _HERE / _LIB_NAME
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_bytes(built.read_bytes())
+    os.replace(tmp, dest)  # a loaded library keeps its old inode
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m majiang.native", description="The optional native engine.")
+    ap.add_argument("command", choices=["build", "status"], help="build: compile it with cargo; status: does it load")
+    args = ap.parse_args(argv)
+    if args.command == "build":
+        print(f"built {build()}")
+        return 0
+    if available():
+        print(f"native engine: {library_path()}")
+        return 0
+    print(unavailable_reason())
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
