@@ -102,6 +102,7 @@ pub struct Game {
     pub phase: u8,
     pub result: u8, // 0 none, 1 win, 2 draw
     pub paid: Vec<i64>, // totals when rewards were last taken
+    pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
 fn isolation(c: &Counts, k: usize) -> i64 {
@@ -164,6 +165,7 @@ impl Game {
             phase: 255,
             result: 0,
             paid: vec![0; n],
+            log: Vec::new(),
         };
         g.deal();
         g
@@ -596,6 +598,7 @@ impl Game {
             Some(m) if m.has(action) => {}
             _ => return false,
         }
+        self.log.push((seat as u8, action));
         match self.phase {
             PH_TURN => self.apply_turn(seat, action),
             PH_CLAIM => {

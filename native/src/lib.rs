@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 1;
+pub const ABI_VERSION: i64 = 3;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -57,15 +57,16 @@ pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
     guarded(-2, || game(g).to_act().map_or(-1, |s| s as i64))
 }
 
-/// Apply an action index for ``seat``: 0 done, 1 not legal (nothing changed), -2 internal error.
+/// Apply an action index for ``seat``; returns who decides next (-1: the hand is over), or -3 if
+/// the action is not legal (nothing changed), -2 on an internal error.
 #[no_mangle]
 pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
     guarded(-2, || {
         let g = game(g);
-        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 {
-            return 1;
+        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
+            return -3;
         }
-        if g.apply(seat as usize, action as u8) { 0 } else { 1 }
+        g.to_act().map_or(-1, |s| s as i64)
     })
 }
 
@@ -91,17 +92,21 @@ pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i6
     })
 }
 
-/// Every seat's points since the last call (and remember the totals).
+/// Every seat's points since the last call (and remember the totals); returns 1 if any moved.
 #[no_mangle]
 pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
     guarded(-2, || {
         let g = game(g);
         let out = std::slice::from_raw_parts_mut(out, g.n);
+        let mut moved = 0;
         for s in 0..g.n {
             out[s] = g.totals[s] - g.paid[s];
+            if out[s] != 0 {
+                moved = 1;
+            }
             g.paid[s] = g.totals[s];
         }
-        0
+        moved
     })
 }
 
@@ -121,6 +126,91 @@ pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> 
         let n = v.len().min(cap);
         std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
         v.len() as i64
+    })
+}
+
+/// Copy up to ``cap`` (seat, action) pairs of the hand's actions so far; returns how many there are.
+#[no_mangle]
+pub unsafe extern "C" fn mj_actions(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
+    guarded(-2, || {
+        let g = game(g);
+        let n = g.log.len().min(cap);
+        if n > 0 {
+            let out = std::slice::from_raw_parts_mut(out, 2 * n);
+            for (i, &(s, a)) in g.log[..n].iter().enumerate() {
+                out[2 * i] = s as i64;
+                out[2 * i + 1] = a as i64;
+            }
+        }
+        g.log.len() as i64
+    })
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Random opponents: every seat but ``learner`` plays a uniformly random legal action until the
+/// learner must decide or the hand ends. Returns the seat to act (the learner) or -1.
+fn play_random(g: &mut Game, learner: usize, rng: &mut u64) -> i64 {
+    while let Some(s) = g.to_act() {
+        if s == learner {
+            return s as i64;
+        }
+        let m = g.pending[s].unwrap();
+        let legal: Vec<u8> = (0..N_ACTIONS as u8).filter(|&i| m.has(i)).collect();
+        let pick = legal[(splitmix(rng) % legal.len() as u64) as usize];
+        g.apply(s, pick);
+    }
+    -1
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mj_play_random(g: *mut Game, learner: i64, rng: *mut u64) -> i64 {
+    guarded(-2, || play_random(game(g), learner as usize, &mut *rng))
+}
+
+/// Step a batch of games of one learner seat against random opponents: apply the learner's
+/// ``actions[j]``, let the opponents play to its next decision, write its mask, observation and
+/// points (``rewards[j]``). A game that ended is marked in ``dones`` and not encoded. Returns -1,
+/// or the index of the first game whose action was illegal (it and later games untouched).
+#[no_mangle]
+pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
+                                                 rngs: *mut u64, obs: *mut f32, masks: *mut i8, rewards: *mut f32,
+                                                 dones: *mut u8) -> i64 {
+    guarded(-2, || {
+        let games = std::slice::from_raw_parts(games, n);
+        let actions = std::slice::from_raw_parts(actions, n);
+        let rngs = std::slice::from_raw_parts_mut(rngs, n);
+        let obs = std::slice::from_raw_parts_mut(obs, n * encode::OBS_SIZE);
+        let masks = std::slice::from_raw_parts_mut(masks, n * N_ACTIONS);
+        let rewards = std::slice::from_raw_parts_mut(rewards, n);
+        let dones = std::slice::from_raw_parts_mut(dones, n);
+        let l = learner as usize;
+        for j in 0..n {
+            let g = game(games[j]);
+            let a = actions[j];
+            if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
+                return j as i64;
+            }
+            let next = play_random(g, l, &mut rngs[j]);
+            rewards[j] = (g.totals[l] - g.paid[l]) as f32;
+            for s in 0..g.n {
+                g.paid[s] = g.totals[s];
+            }
+            if next < 0 {
+                dones[j] = 1;
+            } else {
+                dones[j] = 0;
+                encode::mask(g, l, &mut masks[j * N_ACTIONS..(j + 1) * N_ACTIONS]);
+                encode::encode(g, l, &mut obs[j * encode::OBS_SIZE..(j + 1) * encode::OBS_SIZE]);
+            }
+        }
+        -1
     })
 }
 

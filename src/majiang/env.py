@@ -220,6 +220,87 @@ def mask_of(game: Game, seat: int) -> tuple[np.ndarray, dict[int, Action]]:
     return mask, mapping
 
 
+class _PyHand:
+    """A Python ``Game`` behind the interface the envs step (``majiang.native.NativeGame`` has the
+    same): action indices in, masks and observations written into arrays, points per step out."""
+
+    __slots__ = ("game", "_seat", "_mapping", "_payments", "_paid")
+
+    def __init__(self, rules, seed, hand_index: int, dealer: int) -> None:
+        self.game = Game(rules, seed=seed, hand_index=hand_index, dealer=dealer)
+        self._seat = -1
+        self._mapping: dict[int, Action] = {}
+        self._payments = 0
+        self._paid = [0] * self.game.n
+
+    def to_act(self) -> int:
+        g = self.game
+        return -1 if g.over else g.pending_seats()[0]
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def mask(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        self._seat, self._mapping = seat, legal_map(self.game, seat)
+        if out is None:
+            out = np.zeros(N_ACTIONS, dtype=np.int8)
+        else:
+            out.fill(0)
+        if self._mapping:
+            out[list(self._mapping)] = 1
+        return out
+
+    def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode(self.game, seat, out)
+
+    def apply(self, seat: int, index: int) -> int:
+        """Apply action ``index`` for ``seat``; returns who decides next (-1: the hand is over)."""
+        mapping = self._mapping if seat == self._seat else legal_map(self.game, seat)
+        action = mapping.get(index)
+        if action is None:
+            from .errors import IllegalActionError
+            raise IllegalActionError(f"action {index} is not legal for seat {seat} now")
+        self._seat = -1
+        self.game.apply(seat, action)
+        return self.to_act()
+
+    def rewards(self) -> list[int] | tuple[int, ...]:
+        g = self.game
+        if len(g.payments) == self._payments:  # most steps move no money
+            return (0,) * g.n
+        self._payments = len(g.payments)
+        totals = g.totals()
+        out = [t - p for t, p in zip(totals, self._paid)]
+        self._paid = totals
+        return out
+
+    def settlement(self) -> dict:
+        return self.game.settlement()
+
+    def to_python(self) -> Game:
+        return self.game
+
+
+def _new_hand(backend: str, rules, seed, hand_index: int, dealer: int):
+    if backend == "native":
+        from .native import NativeGame
+        return NativeGame(rules, seed, hand_index, dealer)
+    return _PyHand(rules, seed, hand_index, dealer)
+
+
+def _backend(backend: str) -> str:
+    """``auto`` is ``native`` when the native engine is built (``python -m majiang.native build``)."""
+    if backend not in ("auto", "python", "native"):
+        raise ValueError(f"backend must be auto, python or native, got {backend!r}")
+    from . import native
+    if backend == "auto":
+        return "native" if native.available() else "python"
+    if backend == "native":
+        native.require()
+    return backend
+
+
 def _spaces():
     from gymnasium import spaces
 
@@ -234,9 +315,17 @@ def _spaces():
 # PettingZoo AEC
 
 
-def make(variant: str, preset: str | None = None, render_mode: str | None = None, **options):
-    """A PettingZoo ``AECEnv`` for one hand of ``variant`` (a new deal at every ``reset``)."""
+def make(variant: str, preset: str | None = None, render_mode: str | None = None, backend: str = "auto",
+         **options):
+    """A PettingZoo ``AECEnv`` for one hand of ``variant`` (a new deal at every ``reset``).
+
+    ``backend``: ``python`` steps the Python engine; ``native`` the Rust one (``majiang.native``:
+    the same hands, many times faster; ``info["settlement"]`` then holds the result, wins and
+    totals, and ``env.unwrapped.game`` replays the hand in Python for the full event log);
+    ``auto`` (default) is native when it is built."""
     from pettingzoo import AECEnv
+
+    engine = _backend(backend)
 
     class MajiangAEC(AECEnv):
         metadata = {"name": f"majiang_{variant}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -244,6 +333,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
         def __init__(self) -> None:
             super().__init__()
             self.rules = rules_for(variant, preset, **options)
+            self.backend = engine
             n = 3 if variant == "kawuxing" else 4
             self.possible_agents = [f"player_{i}" for i in range(n)]
             obs_space, act_space = _spaces()
@@ -251,8 +341,20 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             self.action_spaces = {a: act_space for a in self.possible_agents}
             self.render_mode = render_mode
             self._seed = None
-            self._hand = 0
-            self.game: Game | None = None
+            self._hand_index = 0
+            self._hand = None
+            self._game: Game | None = None
+            self._seat = 0
+
+        @property
+        def game(self) -> Game | None:
+            """The hand as a Python ``Game`` (with the native backend: replayed on first use)."""
+            hand = self._hand
+            if hand is None or isinstance(hand, _PyHand):
+                return None if hand is None else hand.game
+            if self._game is None or len(self._game.actions) != len(hand.actions):
+                self._game = hand.to_python()
+            return self._game
 
         def observation_space(self, agent):
             return self.observation_spaces[agent]
@@ -263,65 +365,66 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
         def reset(self, seed=None, options=None):
             if seed is not None:
                 self._seed = seed
-                self._hand = 0
+                self._hand_index = 0
             elif self._seed is None:
                 self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
             n = len(self.possible_agents)
-            self.game = Game(self.rules, seed=self._seed, hand_index=self._hand, dealer=self._hand % n)
-            self._hand += 1
+            self._hand = _new_hand(engine, self.rules, self._seed, self._hand_index, self._hand_index % n)
+            self._game = None
+            self._hand_index += 1
             self.agents = self.possible_agents[:]
             self.rewards = dict.fromkeys(self.agents, 0)
             self._cumulative_rewards = dict.fromkeys(self.agents, 0)
             self.terminations = dict.fromkeys(self.agents, False)
             self.truncations = dict.fromkeys(self.agents, False)
             self.infos = {a: {} for a in self.agents}
-            self._paid = [0] * n
             self._select()
 
-        def _select(self) -> None:
-            g = self.game
-            if g.over:
+        def _select(self, seat: int | None = None) -> None:
+            if seat is None:
+                seat = self._hand.to_act()
+            if seat < 0:
                 return
-            seat = g.pending_seats()[0]
+            self._seat = seat
             self.agent_selection = self.possible_agents[seat]
-            self._mask, self._mapping = mask_of(g, seat)
+            self._mask = self._hand.mask(seat)
 
         def observe(self, agent):
-            seat = self.possible_agents.index(agent)
-            if agent == self.agent_selection and not self.game.over:
+            seat = int(agent[7:])  # "player_3"
+            if seat == self._seat and not self._hand.over:
                 mask = self._mask.copy()
             else:
                 mask = np.zeros(N_ACTIONS, dtype=np.int8)
-            return {"observation": encode(self.game, seat), "action_mask": mask}
+            return {"observation": self._hand.encode(seat), "action_mask": mask}
 
         def step(self, action):
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 return self._was_dead_step(action)
-            seat = self.possible_agents.index(agent)
-            if action is None or int(action) not in self._mapping:
+            seat = self._seat
+            try:
+                index = int(action)
+            except (TypeError, ValueError):
+                index = -1
+            if not 0 <= index < N_ACTIONS or not self._mask[index]:
                 raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
             self._cumulative_rewards[agent] = 0
-            paid_before = len(self.game.payments)
-            self.game.apply(seat, self._mapping[int(action)])
-            if len(self.game.payments) != paid_before:  # most steps move no money
-                totals = self.game.totals()
-                for s, a in enumerate(self.possible_agents):
-                    self.rewards[a] = totals[s] - self._paid[s]
-                    self._paid[s] = totals[s]
-            else:
-                for a in self.possible_agents:
-                    self.rewards[a] = 0
-            if self.game.over:
+            hand = self._hand
+            nxt = hand.apply(seat, index)
+            rewards = hand.rewards()
+            for s, a in enumerate(self.possible_agents):
+                self.rewards[a] = rewards[s]
+            if nxt < 0:
                 self.terminations = dict.fromkeys(self.agents, True)
+                settlement = hand.settlement()
                 for a in self.agents:
-                    self.infos[a] = {"settlement": self.game.settlement()}
+                    self.infos[a] = {"settlement": settlement}
                 self._accumulate_rewards()
                 # walk dead agents out in order
                 self.agent_selection = self.agents[(seat + 1) % len(self.agents)]
                 return
             self._accumulate_rewards()
-            self._select()
+            self._select(nxt)
 
         def render(self):
             if self.render_mode != "ansi":
@@ -340,13 +443,44 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
 # Gymnasium single agent
 
 
+def _safe_index(mask: np.ndarray) -> int:
+    """What an illegal action is replaced by: pass, else the lowest discard, else the first legal."""
+    if mask[153]:
+        return 153
+    legal = np.flatnonzero(mask)
+    discards = legal[legal < 30]
+    return int(discards[0] if len(discards) else legal[0])
+
+
+def _engine_for(opponents: str | None, backend: str) -> str:
+    """The native engine plays self-play and random opponents; built-in bots need Python games."""
+    if opponents is None or opponents == "random":
+        return _backend(backend)
+    if backend == "native":
+        raise ValueError(f"the native backend plays random opponents or self-play, not {opponents!r}: "
+                         "use backend='python' (or 'auto')")
+    _backend(backend)  # reject unknown names
+    return "python"
+
+
+def _seed_state(seed: int) -> int:
+    """A 64-bit generator state for the native random opponents of one game."""
+    return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2 ** 64
+
+
 def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset: str | None = None,
-                 **options):
+                 backend: str = "auto", **options):
     """A Gymnasium ``Env``: one seat learns, the others are built-in agents (or ``random``).
 
-    An action outside the mask is replaced by a safe default (``info["illegal"]`` is True).
+    An action outside the mask is replaced by a safe default (pass, else the lowest discard;
+    ``info["illegal"]`` is True). A hand that ends before the learner's first decision (another
+    seat's 天胡) is skipped. With ``opponents="random"`` the native engine plays when it is built
+    (``backend``: as in ``make``); its random opponents draw from the library's own generator,
+    seeded from the env's seed.
     """
     import gymnasium as gym
+
+    engine = _engine_for(opponents, backend)
 
     class MajiangSingle(gym.Env):
         metadata = {"render_modes": ["ansi"]}
@@ -354,58 +488,85 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
         def __init__(self) -> None:
             self.rules = rules_for(variant, preset, **options)
             self.n = 3 if variant == "kawuxing" else 4
+            if not 0 <= seat < self.n:
+                raise ValueError(f"seat must be 0-{self.n - 1}, got {seat}")
             self.seat = seat
+            self.backend = engine
             self.observation_space, self.action_space = _spaces()
             self._seed = 0
-            self._hand = 0
-            self.game: Game | None = None
-            self.opponents = [make_agent(opponents, seed=s) for s in range(self.n)]
+            self._hand_index = 0
+            self._hand = None
+            self._game: Game | None = None
+            self.opponents = [make_agent(opponents, seed=s) for s in range(self.n)] if engine == "python" else []
+            self._rng = np.zeros(1, dtype=np.uint64)
             self.render_mode = "ansi"
+
+        @property
+        def game(self) -> Game | None:
+            """The hand as a Python ``Game`` (with the native backend: replayed on first use)."""
+            hand = self._hand
+            if hand is None or isinstance(hand, _PyHand):
+                return None if hand is None else hand.game
+            if self._game is None or len(self._game.actions) != len(hand.actions):
+                self._game = hand.to_python()
+            return self._game
 
         def reset(self, *, seed=None, options=None):
             super().reset(seed=seed)
             if seed is not None:
-                self._seed, self._hand = seed, 0
-            self.game = Game(self.rules, seed=self._seed, hand_index=self._hand, dealer=self._hand % self.n)
-            self._hand += 1
-            self._paid = 0
-            self._advance()
+                self._seed, self._hand_index = seed, 0
+                self._rng[0] = _seed_state(seed)
+            while True:
+                self._hand = _new_hand(engine, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
+                self._game = None
+                self._hand_index += 1
+                if self._advance() >= 0:
+                    break
             return self._obs(), {}
 
-        def _advance(self) -> None:
-            g = self.game
+        def _advance(self) -> int:
+            """Let the other seats play to the learner's next decision; who acts then (-1: over)."""
+            hand = self._hand
+            if engine == "native":
+                return hand.play_random(self.seat, self._rng)
+            g = hand.game
             while not g.over:
                 s = g.pending_seats()[0]
                 if s == self.seat:
-                    break
+                    return s
                 agent = self.opponents[s]
                 obs = g.observation(s) if getattr(agent, "needs_observation", True) else None
                 g.apply(s, agent.act(obs, g.legal_actions(s)))
+            return -1
 
         def _obs(self):
-            if self.game.over:
-                mask = np.zeros(N_ACTIONS, dtype=np.int8)
-                self._mapping = {}
+            if self._hand.over:
+                self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
             else:
-                mask, self._mapping = mask_of(self.game, self.seat)
-            return {"observation": encode(self.game, self.seat), "action_mask": mask}
+                self._mask = self._hand.mask(self.seat)
+            return {"observation": self._hand.encode(self.seat), "action_mask": self._mask.copy()}
 
         def step(self, action):
+            if self._hand is None:
+                raise RuntimeError("call reset() before step()")
+            if self._hand.over:
+                raise RuntimeError("the hand is over: call reset()")
             info = {}
-            a = self._mapping.get(int(action))
-            if a is None:
-                from .botproto import safe_default
-                a = safe_default({"drawn": None}, self.game.legal_actions(self.seat))
+            try:
+                index = int(action)
+            except (TypeError, ValueError):
+                index = -1
+            if not 0 <= index < N_ACTIONS or not self._mask[index]:
+                index = _safe_index(self._mask)
                 info["illegal"] = True
-            self.game.apply(self.seat, a)
+            self._hand.apply(self.seat, index)
             self._advance()
-            total = self.game.totals()[self.seat]
-            reward = float(total - self._paid)
-            self._paid = total
+            reward = float(self._hand.rewards()[self.seat])
             obs = self._obs()
-            if self.game.over:
-                info["settlement"] = self.game.settlement()
-            return obs, reward, self.game.over, False, info
+            over = self._hand.over
+            if over:
+                info["settlement"] = self._hand.settlement()
+            return obs, reward, over, False, info
 
         def render(self):
             from .cli_play import _describe
@@ -417,61 +578,90 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
 class _Slice:
     """Games ``lo .. hi - 1`` of a batch, stepped in this process, writing their rows of the
     batch's arrays. Game ``i`` plays its ``k``-th hand with seed ``seed * 100003 + i``, hand index
-    ``k`` and dealer ``k mod players``, however the batch is split across processes."""
+    ``k`` and dealer ``k mod players``, however the batch is split across processes and whichever
+    engine plays it."""
 
     def __init__(self, spec: dict, lo: int, hi: int, arrays: dict) -> None:
         self.lo, self.hi = lo, hi
         self.seed = spec["seed"]
         self.self_play = spec["opponents"] is None
         self.rows = {k: v[lo:hi] for k, v in arrays.items()}
+        self.backend = spec["backend"]
+        self.learner = spec["seat"]
         n = hi - lo
-        if self.self_play:
+        if self.self_play or self.backend == "native":
             self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
             self.players = spec["players"]
-            self.games: list[Game] = []
-            self._hands = [0] * n
-            self._paid = [[0] * self.players for _ in range(n)]  # each game's totals so far
-            self._payments = [0] * n  # how many payments each game had at the last step
-            self._mappings: list[dict[int, Action]] = [{}] * n
+            self.hands: list = []
+            self._counter = [0] * n
+            if self.backend == "native":
+                import ctypes
+
+                from . import native
+                self._lib = native.require()
+                self._pointers = (ctypes.c_void_p * max(1, n))()
+                self._rngs = np.array([_seed_state(self.seed * 100003 + lo + j) for j in range(n)], dtype=np.uint64)
         else:
             self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
                                       **spec["options"]) for _ in range(n)]
 
-    def _new_game(self, j: int) -> Game:
-        k = self._hands[j]
-        self._hands[j] += 1
-        self._paid[j] = [0] * self.players
-        self._payments[j] = 0
-        return Game(self.rules, seed=self.seed * 100003 + self.lo + j, hand_index=k, dealer=k % self.players)
+    @property
+    def games(self) -> list[Game]:
+        return [h.to_python() for h in self.hands]
+
+    def _new_hand(self, j: int):
+        while True:
+            k = self._counter[j]
+            self._counter[j] += 1
+            hand = _new_hand(self.backend, self.rules, self.seed * 100003 + self.lo + j, k, k % self.players)
+            # against random opponents: play to the learner's first decision (skip a hand without one)
+            if self.self_play or hand.play_random(self.learner, self._rngs[j:j + 1]) >= 0:
+                break
+        if self.backend == "native":
+            self._pointers[j] = hand._ptr
+        return hand
 
     def _observe(self, j: int) -> None:
-        g = self.games[j]
-        seat = g.pending_seats()[0]
-        self.rows["seats"][j] = seat
-        self._mappings[j] = mapping = legal_map(g, seat)
-        mask = self.rows["masks"][j]
-        mask.fill(0)
-        mask[list(mapping)] = 1
-        encode(g, seat, out=self.rows["obs"][j])
+        hand = self.hands[j]
+        seat = hand.to_act()
+        if "seats" in self.rows:
+            self.rows["seats"][j] = seat
+        hand.mask(seat, out=self.rows["masks"][j])
+        hand.encode(seat, out=self.rows["obs"][j])
 
     def reset(self) -> None:
         rows = self.rows
-        if not self.self_play:
+        if not self.self_play and self.backend != "native":
             for j, env in enumerate(self.envs):
                 o, _ = env.reset(seed=self.seed * 100003 + self.lo + j)
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
             return
-        self._hands = [0] * len(self._hands)
-        self.games = [self._new_game(j) for j in range(len(self._hands))]
-        for j in range(len(self.games)):
+        self._counter = [0] * len(self._counter)
+        if not self.self_play:
+            self._rngs[:] = [_seed_state(self.seed * 100003 + self.lo + j) for j in range(len(self._counter))]
+        self.hands = []
+        for j in range(len(self._counter)):
+            self.hands.append(self._new_hand(j))
             self._observe(j)
 
     def step(self) -> None:
         rows = self.rows
         actions, rewards, dones = rows["actions"], rows["rewards"], rows["dones"]
-        dones[:] = False
+        if not self.self_play and self.backend == "native":
+            from .native import batch_step_vs_random
+            if not self.hands:
+                return
+            bad = batch_step_vs_random(self._lib, self._pointers, actions, self.learner, self._rngs, rows["obs"],
+                                       rows["masks"], rewards, dones)
+            if bad != -1:  # illegal actions were replaced before: this is a bug, not bad input
+                raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
+            for j in np.flatnonzero(dones).tolist():
+                self.hands[j] = self._new_hand(j)
+                self._observe(j)
+            return
         if not self.self_play:
+            dones[:] = False
             for j, env in enumerate(self.envs):
                 o, r, done, _, _ = env.step(int(actions[j]))
                 rewards[j] = r
@@ -481,18 +671,26 @@ class _Slice:
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
             return
+        if self.backend == "native":
+            from .native import batch_step
+            if not self.hands:
+                return
+            bad = batch_step(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"], rewards,
+                             dones)
+            if bad != -1:  # the actions were checked against the masks: this is a bug, not bad input
+                raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
+            for j in np.flatnonzero(dones).tolist():
+                self.hands[j] = self._new_hand(j)
+                self._observe(j)
+            return
+        dones[:] = False
         seats = rows["seats"].tolist()
-        rewards.fill(0.0)
-        for j, (g, a) in enumerate(zip(self.games, actions.tolist())):
-            g.apply(seats[j], self._mappings[j][a])
-            if len(g.payments) != self._payments[j]:  # most steps move no money
-                self._payments[j] = len(g.payments)
-                totals = g.totals()
-                rewards[j] = [t - p for t, p in zip(totals, self._paid[j])]
-                self._paid[j] = totals
-            if g.over:
+        for j, (hand, a) in enumerate(zip(self.hands, actions.tolist())):
+            hand.apply(seats[j], a)
+            rewards[j] = hand.rewards()
+            if hand.over:
                 dones[j] = True
-                self.games[j] = self._new_game(j)
+                self.hands[j] = self._new_hand(j)
             self._observe(j)
 
 
@@ -542,18 +740,23 @@ class BatchEnv:
     ``workers=K`` splits the games across this process and K - 1 worker processes (shared memory,
     one round trip per step): the same games and results as ``workers=1``, on K cores. Call
     ``close()`` (or use ``with``) to stop the workers.
+
+    ``backend`` as in ``make``: self-play and ``opponents="random"`` run on the native engine when
+    it is built (one library call steps the whole batch); other opponents are Python bots.
     """
 
     def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,
-                 seat: int = 0, preset: str | None = None, workers: int = 1, **options) -> None:
+                 seat: int = 0, preset: str | None = None, workers: int = 1, backend: str = "auto",
+                 **options) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = num_envs
         self.self_play = opponents is None
         self.players = 3 if variant == "kawuxing" else 4
         rules_for(variant, preset, **options)  # bad options fail here, before any worker starts
+        self.backend = _engine_for(opponents, backend)
         spec = {"variant": variant, "preset": preset, "options": options, "opponents": opponents, "seed": seed,
-                "seat": seat, "num_envs": num_envs, "players": self.players}
+                "seat": seat, "num_envs": num_envs, "players": self.players, "backend": self.backend}
         self.workers = max(1, min(int(workers), num_envs))
         bounds = [num_envs * k // self.workers for k in range(self.workers + 1)]
         self._buffers: dict = {}
@@ -594,8 +797,8 @@ class BatchEnv:
     @property
     def games(self) -> list[Game]:
         """The games stepped in this process (all of them with ``workers=1``)."""
-        if self.self_play:
-            return self._local.games
+        if self.self_play or self.backend == "native":
+            return self._local.games  # native hands are replayed in Python
         return [env.game for env in self._local.envs]
 
     def _gather(self) -> None:
@@ -643,6 +846,14 @@ class BatchEnv:
                 i = int(np.flatnonzero(~legal)[0])
                 raise ValueError(f"game {i}: action {int(actions[i])} is not legal for seat {self.seats[i]}; "
                                  "use the action mask")
+        elif self.backend == "native":  # as single_agent: an illegal action becomes a safe default
+            masks = self._arr["masks"]
+            in_range = (actions >= 0) & (actions < N_ACTIONS)
+            legal = in_range & (masks[np.arange(self.num_envs), np.where(in_range, actions, 0)] != 0)
+            if not legal.all():
+                actions = actions.copy()
+                for i in np.flatnonzero(~legal).tolist():
+                    actions[i] = _safe_index(masks[i])
         if self._conns:  # shared memory is rewritten at every step: hand out copies
             self._arr["actions"][:] = actions
             self._run("step")

@@ -28,8 +28,10 @@ import numpy as np
 from .engine import shuffled_wall
 from .errors import IllegalActionError
 
-ABI_VERSION = 1
+ABI_VERSION = 3
 N_ACTIONS = 160
+SLOT = 30 * 5 + 32 * 30 + 11
+OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
 _LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
                                                                                         "libmajiang_native.so")
 _HERE = Path(__file__).resolve().parent
@@ -58,6 +60,9 @@ def _load():
         _load_error = f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
         return None
     lib.mj_obs_size.restype = i64
+    if lib.mj_obs_size() != OBS_SIZE:
+        _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.env {OBS_SIZE}: rebuild it"
+        return None
     lib.mj_new.restype = p
     lib.mj_new.argtypes = [p, u8p, ctypes.c_size_t, i64, i64, i64]
     lib.mj_free.argtypes = [p]
@@ -73,6 +78,12 @@ def _load():
     lib.mj_rewards.restype = i64
     lib.mj_summary.argtypes = [p, p, ctypes.c_size_t]
     lib.mj_summary.restype = i64
+    lib.mj_actions.argtypes = [p, p, ctypes.c_size_t]
+    lib.mj_actions.restype = i64
+    lib.mj_play_random.argtypes = [p, i64, p]
+    lib.mj_play_random.restype = i64
+    lib.mj_batch_step_vs_random.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p]
+    lib.mj_batch_step_vs_random.restype = i64
     lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p]
     lib.mj_batch_step.restype = i64
     _lib = lib
@@ -142,10 +153,11 @@ def _kinds(rules):
 class NativeGame:
     """One hand in the native engine: the same deal as ``Game(rules, seed, hand_index, dealer)``.
 
-    ``actions`` lists (seat, action index) as played, so the Python ``Game`` can be rebuilt
-    (``to_python``)."""
+    ``actions`` lists (seat, action index) as played (the library keeps them), so the Python
+    ``Game`` can be rebuilt (``to_python``)."""
 
-    __slots__ = ("rules", "seed", "hand_index", "dealer", "n", "actions", "_ptr", "_lib", "_summary")
+    __slots__ = ("rules", "seed", "hand_index", "dealer", "n", "_ptr", "_lib", "_summary", "_obs", "_obs_at",
+                 "_mask", "_mask_at", "_paid", "_paid_at", "_zeros")
 
     def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0, _config=None, _kinds_=None) -> None:
         lib = require()
@@ -161,8 +173,15 @@ class NativeGame:
         self._ptr = lib.mj_new(config.ctypes.data, buf, len(buf), dealer, dice[0], dice[1])
         if not self._ptr:
             raise RuntimeError("the native engine failed to deal")
-        self.actions: list[tuple[int, int]] = []
         self._summary = np.zeros(64, dtype=np.int64)
+        # buffers the library writes into, their addresses looked up once (numpy's is slow)
+        self._obs = np.empty(OBS_SIZE, dtype=np.float32)
+        self._obs_at = self._obs.ctypes.data
+        self._mask = np.empty(N_ACTIONS, dtype=np.int8)
+        self._mask_at = self._mask.ctypes.data
+        self._paid = np.zeros(self.n, dtype=np.int64)
+        self._paid_at = self._paid.ctypes.data
+        self._zeros = (0,) * self.n
 
     def __del__(self) -> None:
         ptr = getattr(self, "_ptr", None)
@@ -178,32 +197,49 @@ class NativeGame:
     def over(self) -> bool:
         return self._lib.mj_to_act(self._ptr) < 0
 
-    def apply(self, seat: int, action: int) -> None:
-        code = self._lib.mj_apply(self._ptr, int(seat), int(action))
-        if code:
-            if code == 1:
+    def apply(self, seat: int, action: int) -> int:
+        """Apply ``action`` for ``seat``; returns who decides next (-1: the hand is over)."""
+        code = self._lib.mj_apply(self._ptr, seat, action)
+        if code < -1:
+            if code == -3:
                 raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
             raise RuntimeError(f"native engine error {code}")
-        self.actions.append((int(seat), int(action)))
+        return code
+
+    def play_random(self, learner: int, rng: np.ndarray) -> int:
+        """Random opponents play until ``learner`` must decide; returns it, or -1 if the hand ended.
+        ``rng`` is a one-element uint64 array holding the generator's state."""
+        code = self._lib.mj_play_random(self._ptr, learner, rng.ctypes.data)
+        if code < -1:
+            raise RuntimeError(f"native engine error {code}")
+        return code
+
+    @property
+    def actions(self) -> list[tuple[int, int]]:
+        count = self._lib.mj_actions(self._ptr, None, 0)
+        out = np.zeros((max(count, 1), 2), dtype=np.int64)
+        self._lib.mj_actions(self._ptr, out.ctypes.data, count)
+        return [(s, a) for s, a in out[:count].tolist()]
 
     def mask(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
-            out = np.empty(N_ACTIONS, dtype=np.int8)
+            self._lib.mj_mask(self._ptr, seat, self._mask_at)
+            return self._mask.copy()
         self._lib.mj_mask(self._ptr, seat, out.ctypes.data)
         return out
 
     def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
-            from .env import OBS_SIZE
-            out = np.empty(OBS_SIZE, dtype=np.float32)
+            self._lib.mj_encode(self._ptr, seat, self._obs_at)
+            return self._obs.copy()
         self._lib.mj_encode(self._ptr, seat, out.ctypes.data)
         return out
 
-    def rewards(self) -> list[int]:
-        """Every seat's points since the last call."""
-        out = np.zeros(self.n, dtype=np.int64)
-        self._lib.mj_rewards(self._ptr, out.ctypes.data)
-        return out.tolist()
+    def rewards(self) -> list[int] | tuple[int, ...]:
+        """Every seat's points since the last call (a shared tuple of zeros when none moved)."""
+        if self._lib.mj_rewards(self._ptr, self._paid_at):
+            return self._paid.tolist()
+        return self._zeros
 
     def summary(self) -> dict:
         """Result, totals, next dealer and the wins (seat, tile, multiplier …) of the hand so far."""
@@ -228,6 +264,12 @@ class NativeGame:
     def totals(self) -> list[int]:
         return self.summary()["totals"]
 
+    def settlement(self) -> dict:
+        """What the envs report at the end of a hand (``to_python().settlement()`` has it all)."""
+        out = self.summary()
+        del out["tiles_left"]
+        return out
+
     def to_python(self):
         """The same hand replayed in the Python engine (event log, fans, payments)."""
         from .engine import Game
@@ -244,6 +286,13 @@ def batch_step(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.nd
     """Step every game of a batch in one call (see ``mj_batch_step``); -1 or the first bad game."""
     return lib.mj_batch_step(pointers, len(actions), actions.ctypes.data, seats.ctypes.data, obs.ctypes.data,
                              masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data)
+
+
+def batch_step_vs_random(lib, pointers, actions: np.ndarray, learner: int, rngs: np.ndarray, obs: np.ndarray,
+                         masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> int:
+    """One learner decision per game against random opponents (``mj_batch_step_vs_random``)."""
+    return lib.mj_batch_step_vs_random(pointers, len(actions), actions.ctypes.data, learner, rngs.ctypes.data,
+                                       obs.ctypes.data, masks.ctypes.data, rewards.ctypes.data, dones.ctypes.data)
 
 
 def build(release: bool = True, quiet: bool = False) -> Path:
