@@ -7,4 +7,9 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# The optional native engine (Rust, no crates to download) is built when cargo is here, so its
+# tests run; without cargo they are skipped and everything else runs on the Python engine.
+if command -v cargo >/dev/null 2>&1; then
+  .venv/bin/python -m majiang.native build --quiet
+fi
 exec .venv/bin/python -m pytest "$@"

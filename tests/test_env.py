@@ -13,28 +13,35 @@ pytest.importorskip("gymnasium")
 from majiang.agents import make_agent  # noqa: E402
 from majiang.engine import Game  # noqa: E402
 from majiang.env import N_ACTIONS, OBS_SIZE, BatchEnv, action_index, encode, make, mask_of, single_agent  # noqa: E402
+from majiang.native import available as native_available  # noqa: E402
 from majiang.rules import rules_for  # noqa: E402
 
+# every env test that steps games runs on both engines when the native one is built
+BACKENDS = ["python", "native"] if native_available() else ["python"]
 
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
-def test_pettingzoo_api_and_seed(variant):
+def test_pettingzoo_api_and_seed(variant, backend):
     from pettingzoo.test import api_test, seed_test
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(make(variant), num_cycles=200)
-        seed_test(lambda: make(variant), num_cycles=200)
+        api_test(make(variant, backend=backend), num_cycles=200)
+        seed_test(lambda: make(variant, backend=backend), num_cycles=200)
 
 
-@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", "modern")])
-def test_gymnasium_checker(variant, preset):
+@pytest.mark.parametrize("variant, preset, opponents", [("kawuxing", None, "greedy"), ("sichuan", "modern", "greedy"),
+                                                        ("kawuxing", None, "random"), ("sichuan", "modern", "random")])
+def test_gymnasium_checker(variant, preset, opponents):
     from gymnasium.utils.env_checker import check_env
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(single_agent(variant, preset=preset), skip_render_check=True)
+        check_env(single_agent(variant, opponents, preset=preset), skip_render_check=True)
 
 
-def test_aec_plays_whole_hands_and_rewards_are_the_settlement():
-    env = make("sichuan", preset="modern")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_aec_plays_whole_hands_and_rewards_are_the_settlement(backend):
+    env = make("sichuan", preset="modern", backend=backend)
     rng = random.Random(1)
     for hand in range(5):
         env.reset(seed=hand)
@@ -100,8 +107,9 @@ def test_encoding_holds_no_hidden_information(variant):
             assert before.shape == (OBS_SIZE,)
 
 
-def test_batch_env():
-    env = BatchEnv("kawuxing", 4, opponents="random", seed=3)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_batch_env(backend):
+    env = BatchEnv("kawuxing", 4, opponents="random", seed=3, backend=backend)
     obs, masks = env.reset()
     assert obs.shape == (4, OBS_SIZE) and masks.shape == (4, N_ACTIONS)
     rng = np.random.default_rng(0)
@@ -114,8 +122,9 @@ def test_batch_env():
     assert finished > 0
 
 
-def test_self_play_batch_env_steps_every_seat_and_settles_to_zero():
-    env = BatchEnv("sichuan", 3, opponents=None, seed=5)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_self_play_batch_env_steps_every_seat_and_settles_to_zero(backend):
+    env = BatchEnv("sichuan", 3, opponents=None, seed=5, backend=backend)
     obs, masks = env.reset()
     assert obs.shape == (3, OBS_SIZE) and masks.shape == (3, N_ACTIONS)
     rng = np.random.default_rng(1)
@@ -138,8 +147,9 @@ def test_self_play_batch_env_steps_every_seat_and_settles_to_zero():
     assert finished > 0 and seen_seats == {0, 1, 2, 3}
 
 
-def test_self_play_batch_env_rejects_an_illegal_action_and_changes_nothing():
-    env = BatchEnv("kawuxing", 2, opponents=None, seed=2)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_self_play_batch_env_rejects_an_illegal_action_and_changes_nothing(backend):
+    env = BatchEnv("kawuxing", 2, opponents=None, seed=2, backend=backend)
     _, masks = env.reset()
     before = [list(g.events) for g in env.games]
     bad = [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])]
@@ -165,17 +175,19 @@ def _trajectory(env: BatchEnv, steps: int, bad_at: int | None = None) -> list:
     return out
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("opponents", [None, "random"])
-def test_batch_workers_play_the_same_games_as_one_process(opponents):
-    one = BatchEnv("sichuan", 5, opponents=opponents, seed=4)
-    with BatchEnv("sichuan", 5, opponents=opponents, seed=4, workers=2) as two:
+def test_batch_workers_play_the_same_games_as_one_process(opponents, backend):
+    one = BatchEnv("sichuan", 5, opponents=opponents, seed=4, backend=backend)
+    with BatchEnv("sichuan", 5, opponents=opponents, seed=4, workers=2, backend=backend) as two:
         bad_at = 50 if opponents is None else None  # a rejected batch changes no game in any process
         assert _trajectory(two, 150, bad_at) == _trajectory(one, 150)
     assert not two._procs and not two._buffers
 
 
-def test_batch_env_rejects_malformed_batches():
-    env = BatchEnv("kawuxing", 3, opponents=None)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_batch_env_rejects_malformed_batches(backend):
+    env = BatchEnv("kawuxing", 3, opponents=None, backend=backend)
     with pytest.raises(RuntimeError, match="reset"):
         env.step([0, 0, 0])
     env.reset()

@@ -316,9 +316,10 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m majiang.native", description="The optional native engine.")
     ap.add_argument("command", choices=["build", "status"], help="build: compile it with cargo; status: does it load")
+    ap.add_argument("--quiet", action="store_true", help="no cargo progress, one line at the end")
     args = ap.parse_args(argv)
     if args.command == "build":
-        print(f"built {build()}")
+        print(f"built {build(quiet=args.quiet)}")
         return 0
     if available():
         print(f"native engine: {library_path()}")
