@@ -9,7 +9,9 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 .venv/bin/python -m pip install -q -e '.[test]'
 # The optional native engine (Rust, no crates to download) is built when cargo is here, so its
 # tests run; without cargo they are skipped and everything else runs on the Python engine.
-if command -v cargo >/dev/null 2>&1; then
-  .venv/bin/python -m majiang.native build --quiet
+CARGO="$(command -v cargo || true)"
+[ -n "$CARGO" ] || [ ! -x "$HOME/.cargo/bin/cargo" ] || CARGO="$HOME/.cargo/bin/cargo"
+if [ -n "$CARGO" ]; then
+  CARGO="$CARGO" .venv/bin/python -m majiang.native build --quiet
 fi
 exec .venv/bin/python -m pytest "$@"
