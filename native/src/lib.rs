@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 3;
+pub const ABI_VERSION: i64 = 4;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -174,87 +174,148 @@ pub unsafe extern "C" fn mj_play_random(g: *mut Game, learner: i64, rng: *mut u6
     guarded(-2, || play_random(game(g), learner as usize, &mut *rng))
 }
 
+/// Run ``step(lo, hi)`` over ``0..n`` split into ``threads`` contiguous chunks (the caller's thread
+/// takes the first). Games are independent, so the result does not depend on ``threads``. Returns
+/// the smallest index a chunk reported, or -1.
+fn chunked(n: usize, threads: usize, step: &(dyn Fn(usize, usize) -> i64 + Sync)) -> i64 {
+    let threads = threads.max(1).min(n.max(1));
+    if threads == 1 {
+        return step(0, n);
+    }
+    let bounds: Vec<usize> = (0..=threads).map(|k| n * k / threads).collect();
+    let results: Vec<i64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads).map(|k| {
+            let (lo, hi) = (bounds[k], bounds[k + 1]);
+            scope.spawn(move || step(lo, hi))
+        }).collect();
+        let mut out = vec![step(bounds[0], bounds[1])];
+        out.extend(handles.into_iter().map(|h| h.join().unwrap_or(-2)));
+        out
+    });
+    if results.contains(&-2) {
+        return -2;
+    }
+    results.into_iter().filter(|&r| r >= 0).min().unwrap_or(-1)
+}
+
+/// The batch's arrays as addresses, so chunks of it can go to other threads (each thread touches
+/// only its own rows).
+#[derive(Clone, Copy)]
+struct Rows {
+    games: usize,
+    actions: usize,
+    seats: usize,
+    obs: usize,
+    masks: usize,
+    rewards: usize,
+    dones: usize,
+    rngs: usize,
+}
+
+impl Rows {
+    unsafe fn game(&self, j: usize) -> &mut Game {
+        &mut **(self.games as *const *mut Game).add(j)
+    }
+    unsafe fn action(&self, j: usize) -> i64 {
+        *(self.actions as *const i64).add(j)
+    }
+    unsafe fn obs(&self, j: usize) -> &mut [f32] {
+        std::slice::from_raw_parts_mut((self.obs as *mut f32).add(j * encode::OBS_SIZE), encode::OBS_SIZE)
+    }
+    unsafe fn mask(&self, j: usize) -> &mut [i8] {
+        std::slice::from_raw_parts_mut((self.masks as *mut i8).add(j * N_ACTIONS), N_ACTIONS)
+    }
+    unsafe fn rewards(&self, j: usize, width: usize) -> &mut [f32] {
+        std::slice::from_raw_parts_mut((self.rewards as *mut f32).add(j * width), width)
+    }
+    unsafe fn done(&self, j: usize) -> &mut u8 {
+        &mut *(self.dones as *mut u8).add(j)
+    }
+    unsafe fn seat(&self, j: usize) -> &mut i64 {
+        &mut *(self.seats as *mut i64).add(j)
+    }
+    unsafe fn rng(&self, j: usize) -> &mut u64 {
+        &mut *(self.rngs as *mut u64).add(j)
+    }
+}
+
 /// Step a batch of games of one learner seat against random opponents: apply the learner's
 /// ``actions[j]``, let the opponents play to its next decision, write its mask, observation and
-/// points (``rewards[j]``). A game that ended is marked in ``dones`` and not encoded. Returns -1,
-/// or the index of the first game whose action was illegal (it and later games untouched).
+/// points (``rewards[j]``). A game that ended is marked in ``dones`` and not encoded. ``threads``
+/// split the batch. Returns -1, or the index of the first game whose action was refused.
 #[no_mangle]
 pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
                                                  rngs: *mut u64, obs: *mut f32, masks: *mut i8, rewards: *mut f32,
-                                                 dones: *mut u8) -> i64 {
-    guarded(-2, || {
-        let games = std::slice::from_raw_parts(games, n);
-        let actions = std::slice::from_raw_parts(actions, n);
-        let rngs = std::slice::from_raw_parts_mut(rngs, n);
-        let obs = std::slice::from_raw_parts_mut(obs, n * encode::OBS_SIZE);
-        let masks = std::slice::from_raw_parts_mut(masks, n * N_ACTIONS);
-        let rewards = std::slice::from_raw_parts_mut(rewards, n);
-        let dones = std::slice::from_raw_parts_mut(dones, n);
-        let l = learner as usize;
-        for j in 0..n {
-            let g = game(games[j]);
-            let a = actions[j];
-            if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
-                return j as i64;
+                                                 dones: *mut u8, threads: usize) -> i64 {
+    let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
+                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: rngs as usize };
+    let l = learner as usize;
+    let step = move |lo: usize, hi: usize| -> i64 {
+        guarded(-2, || {
+            for j in lo..hi {
+                let g = rows.game(j);
+                let a = rows.action(j);
+                if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
+                    return j as i64;
+                }
+                let next = play_random(g, l, rows.rng(j));
+                rows.rewards(j, 1)[0] = (g.totals[l] - g.paid[l]) as f32;
+                for s in 0..g.n {
+                    g.paid[s] = g.totals[s];
+                }
+                if next < 0 {
+                    *rows.done(j) = 1;
+                } else {
+                    *rows.done(j) = 0;
+                    encode::mask(g, l, rows.mask(j));
+                    encode::encode(g, l, rows.obs(j));
+                }
             }
-            let next = play_random(g, l, &mut rngs[j]);
-            rewards[j] = (g.totals[l] - g.paid[l]) as f32;
-            for s in 0..g.n {
-                g.paid[s] = g.totals[s];
-            }
-            if next < 0 {
-                dones[j] = 1;
-            } else {
-                dones[j] = 0;
-                encode::mask(g, l, &mut masks[j * N_ACTIONS..(j + 1) * N_ACTIONS]);
-                encode::encode(g, l, &mut obs[j * encode::OBS_SIZE..(j + 1) * encode::OBS_SIZE]);
-            }
-        }
-        -1
-    })
+            -1
+        })
+    };
+    chunked(n, threads, &step)
 }
 
 /// Step a batch of games: apply ``actions[j]`` for the seat ``seats[j]`` of game ``j``, then write
 /// each game's next seat, mask, observation and the step's points (``players`` per row). A game
 /// that ended is marked in ``dones`` and left for the caller to replace (its row is not encoded).
-/// Returns -1 if all applied, else the index of the first game whose action was illegal (that
-/// game and the ones after it are untouched).
+/// ``threads`` split the batch. Returns -1, or the index of the first game whose action was refused.
 #[no_mangle]
 pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, actions: *const i64, seats: *mut i64,
                                        obs: *mut f32, masks: *mut i8, rewards: *mut f32, players: usize,
-                                       dones: *mut u8) -> i64 {
-    guarded(-2, || {
-        let games = std::slice::from_raw_parts(games, n);
-        let actions = std::slice::from_raw_parts(actions, n);
-        let seats = std::slice::from_raw_parts_mut(seats, n);
-        let obs = std::slice::from_raw_parts_mut(obs, n * encode::OBS_SIZE);
-        let masks = std::slice::from_raw_parts_mut(masks, n * N_ACTIONS);
-        let rewards = std::slice::from_raw_parts_mut(rewards, n * players);
-        let dones = std::slice::from_raw_parts_mut(dones, n);
-        for j in 0..n {
-            let g = game(games[j]);
-            let a = actions[j];
-            if a < 0 || a >= N_ACTIONS as i64 || seats[j] < 0 || !g.apply(seats[j] as usize, a as u8) {
-                return j as i64;
-            }
-            let row = &mut rewards[j * players..(j + 1) * players];
-            for s in 0..g.n {
-                row[s] = (g.totals[s] - g.paid[s]) as f32;
-                g.paid[s] = g.totals[s];
-            }
-            match g.to_act() {
-                None => {
-                    dones[j] = 1;
-                    seats[j] = -1;
+                                       dones: *mut u8, threads: usize) -> i64 {
+    let rows = Rows { games: games as usize, actions: actions as usize, seats: seats as usize, obs: obs as usize,
+                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: 0 };
+    let step = move |lo: usize, hi: usize| -> i64 {
+        guarded(-2, || {
+            for j in lo..hi {
+                let g = rows.game(j);
+                let a = rows.action(j);
+                let seat = *rows.seat(j);
+                if a < 0 || a >= N_ACTIONS as i64 || seat < 0 || !g.apply(seat as usize, a as u8) {
+                    return j as i64;
                 }
-                Some(seat) => {
-                    dones[j] = 0;
-                    seats[j] = seat as i64;
-                    encode::mask(g, seat, &mut masks[j * N_ACTIONS..(j + 1) * N_ACTIONS]);
-                    encode::encode(g, seat, &mut obs[j * encode::OBS_SIZE..(j + 1) * encode::OBS_SIZE]);
+                let row = rows.rewards(j, players);
+                for s in 0..g.n {
+                    row[s] = (g.totals[s] - g.paid[s]) as f32;
+                    g.paid[s] = g.totals[s];
+                }
+                match g.to_act() {
+                    None => {
+                        *rows.done(j) = 1;
+                        *rows.seat(j) = -1;
+                    }
+                    Some(next) => {
+                        *rows.done(j) = 0;
+                        *rows.seat(j) = next as i64;
+                        encode::mask(g, next, rows.mask(j));
+                        encode::encode(g, next, rows.obs(j));
+                    }
                 }
             }
-        }
-        -1
-    })
+            -1
+        })
+    };
+    chunked(n, threads, &step)
 }

@@ -587,6 +587,7 @@ class _Slice:
         self.self_play = spec["opponents"] is None
         self.rows = {k: v[lo:hi] for k, v in arrays.items()}
         self.backend = spec["backend"]
+        self.threads = spec.get("threads", 1)
         self.learner = spec["seat"]
         n = hi - lo
         if self.self_play or self.backend == "native":
@@ -653,7 +654,7 @@ class _Slice:
             if not self.hands:
                 return
             bad = batch_step_vs_random(self._lib, self._pointers, actions, self.learner, self._rngs, rows["obs"],
-                                       rows["masks"], rewards, dones)
+                                       rows["masks"], rewards, dones, self.threads)
             if bad != -1:  # illegal actions were replaced before: this is a bug, not bad input
                 raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
             for j in np.flatnonzero(dones).tolist():
@@ -676,7 +677,7 @@ class _Slice:
             if not self.hands:
                 return
             bad = batch_step(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"], rewards,
-                             dones)
+                             dones, self.threads)
             if bad != -1:  # the actions were checked against the masks: this is a bug, not bad input
                 raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
             for j in np.flatnonzero(dones).tolist():
@@ -737,9 +738,10 @@ class BatchEnv:
     must act in each game, ``seats`` says who that is, and ``step`` returns every seat's points
     from the step as a ``(num_envs, players)`` array.
 
-    ``workers=K`` splits the games across this process and K - 1 worker processes (shared memory,
-    one round trip per step): the same games and results as ``workers=1``, on K cores. Call
-    ``close()`` (or use ``with``) to stop the workers.
+    ``workers=K`` splits the games over K cores: the native engine on K threads within one call,
+    the Python engine across this process and K - 1 worker processes (shared memory, one round
+    trip per step). Either way the same games and results as ``workers=1``. Call ``close()`` (or
+    use ``with``) to stop worker processes.
 
     ``backend`` as in ``make``: self-play and ``opponents="random"`` run on the native engine when
     it is built (one library call steps the whole batch); other opponents are Python bots.
@@ -762,7 +764,10 @@ class BatchEnv:
         self._buffers: dict = {}
         self._procs: list = []
         self._conns: list = []
-        if self.workers > 1:
+        # the native engine splits the batch over threads inside one library call (it holds no
+        # Python lock); the Python engine needs processes
+        spec["threads"] = self.workers if self.backend == "native" else 1
+        if self.workers > 1 and self.backend != "native":
             import multiprocessing as mp
             from multiprocessing import shared_memory
 
@@ -786,7 +791,7 @@ class BatchEnv:
                 raise
         else:
             self._arr = _arrays(num_envs, self.players, self.self_play)
-        self._local = _Slice(spec, 0, bounds[1], self._arr)
+        self._local = _Slice(spec, 0, num_envs if self.backend == "native" else bounds[1], self._arr)
         self._ready = False
 
     @property

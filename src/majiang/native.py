@@ -28,7 +28,7 @@ import numpy as np
 from .engine import shuffled_wall
 from .errors import IllegalActionError
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
 OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
@@ -82,9 +82,9 @@ def _load():
     lib.mj_actions.restype = i64
     lib.mj_play_random.argtypes = [p, i64, p]
     lib.mj_play_random.restype = i64
-    lib.mj_batch_step_vs_random.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p]
+    lib.mj_batch_step_vs_random.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p, ctypes.c_size_t]
     lib.mj_batch_step_vs_random.restype = i64
-    lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p]
+    lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p, ctypes.c_size_t]
     lib.mj_batch_step.restype = i64
     _lib = lib
     return lib
@@ -282,17 +282,19 @@ class NativeGame:
 
 
 def batch_step(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray,
-               rewards: np.ndarray, dones: np.ndarray) -> int:
-    """Step every game of a batch in one call (see ``mj_batch_step``); -1 or the first bad game."""
+               rewards: np.ndarray, dones: np.ndarray, threads: int = 1) -> int:
+    """Step every game of a batch in one call on ``threads`` threads (``mj_batch_step``); returns
+    -1 or the first game whose action was refused. The arrays must be C-contiguous."""
     return lib.mj_batch_step(pointers, len(actions), actions.ctypes.data, seats.ctypes.data, obs.ctypes.data,
-                             masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data)
+                             masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data, threads)
 
 
 def batch_step_vs_random(lib, pointers, actions: np.ndarray, learner: int, rngs: np.ndarray, obs: np.ndarray,
-                         masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> int:
+                         masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray, threads: int = 1) -> int:
     """One learner decision per game against random opponents (``mj_batch_step_vs_random``)."""
     return lib.mj_batch_step_vs_random(pointers, len(actions), actions.ctypes.data, learner, rngs.ctypes.data,
-                                       obs.ctypes.data, masks.ctypes.data, rewards.ctypes.data, dones.ctypes.data)
+                                       obs.ctypes.data, masks.ctypes.data, rewards.ctypes.data, dones.ctypes.data,
+                                       threads)
 
 
 def build(release: bool = True, quiet: bool = False) -> Path:
