@@ -1,13 +1,15 @@
 """Environment steps per second, ours beside RLCard's mahjong environment, in one run.
 
     pip install -e '.[rl,bench]'
-    python benchmarks/bench_env.py [--seconds 5] [--json]
+    python -m majiang.native build          # optional: the native engine's rows
+    python benchmarks/bench_env.py [--seconds 5] [--backend both|python|native] [--json]
 
 A step is one decision with its observation encoded. Ours: the PettingZoo AEC env (every seat's
 decision is a step, random legal actions from the mask) and the batch API over 32 games, in
 self-play (every seat's decision is a step, as in RLCard) and with one learner seat per game
 against random opponents (only the learner's decisions count as steps); last, the self-play batch
-split over ``--workers`` processes (all cores; the other rows use one).
+split over ``--workers`` cores (processes for the Python engine, threads for the native one; the
+other rows use one core). Each row runs on the Python engine and, when built, the native one.
 RLCard: ``env.step`` with a random legal action, the next state encoded as RLCard does.
 """
 
@@ -23,8 +25,8 @@ import numpy as np
 from majiang.env import BatchEnv, make
 
 
-def aec(variant: str, seconds: float) -> float:
-    env = make(variant)
+def aec(variant: str, seconds: float, backend: str = "python") -> float:
+    env = make(variant, backend=backend)
     rng = random.Random(0)
     steps = 0
     start = time.perf_counter()
@@ -42,8 +44,9 @@ def aec(variant: str, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "random", workers: int = 1) -> float:
-    env = BatchEnv(variant, n, opponents=opponents, workers=workers)
+def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "random", workers: int = 1,
+            backend: str = "python") -> float:
+    env = BatchEnv(variant, n, opponents=opponents, workers=workers, backend=backend)
     _, masks = env.reset()
     rng = np.random.default_rng(0)
     steps = 0
@@ -79,16 +82,32 @@ def rlcard_steps(seconds: float) -> float | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--workers", type=int, default=2, help="processes for the multi-process batch rows")
+    ap.add_argument("--workers", type=int, default=2, help="cores for the multi-core batch rows (default 2)")
+    ap.add_argument("--backend", choices=["both", "python", "native"], default="both",
+                    help="which engine's rows (both: native too when it is built)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    from majiang import native
+
+    backends = {"both": ["python", "native"], "python": ["python"], "native": ["native"]}[args.backend]
+    if not native.available():
+        if args.backend == "native":
+            raise SystemExit(native.unavailable_reason())
+        backends = ["python"]
     ref = rlcard_steps(args.seconds)
-    rows = {f"{v} AEC steps/s": aec(v, args.seconds) for v in ("sichuan", "kawuxing")}
-    rows.update({f"{v} batch(32) self-play": batched(v, args.seconds, opponents=None) for v in ("sichuan", "kawuxing")})
-    rows.update({f"{v} batch(32) vs random": batched(v, args.seconds) for v in ("sichuan", "kawuxing")})
-    if args.workers > 1:
-        rows.update({f"{v} batch(32) self-play, {args.workers} processes":
-                     batched(v, args.seconds, opponents=None, workers=args.workers) for v in ("sichuan", "kawuxing")})
+    variants = ("sichuan", "kawuxing")
+    rows = {}
+    for backend in backends:
+        split = f"{args.workers} {'threads' if backend == 'native' else 'processes'}"
+        rows.update({f"{v} AEC, {backend}": aec(v, args.seconds, backend) for v in variants})
+        rows.update({f"{v} batch(32) self-play, {backend}": batched(v, args.seconds, opponents=None, backend=backend)
+                     for v in variants})
+        rows.update({f"{v} batch(32) vs random, {backend}": batched(v, args.seconds, backend=backend)
+                     for v in variants})
+        if args.workers > 1:
+            rows.update({f"{v} batch(32) self-play, {backend}, {split}":
+                         batched(v, args.seconds, opponents=None, workers=args.workers, backend=backend)
+                         for v in variants})
     if args.json:
         print(json.dumps({"rlcard_steps_per_s": ref, **rows}, indent=2))
         return
@@ -96,8 +115,7 @@ def main() -> None:
           "RLCard not installed: pip install rlcard")
     for name, value in rows.items():
         ratio = f"{value / ref:6.1f}x" if ref else ""
-        print(f"{name:<40}{value:>10,.0f}  {ratio}")
-
+        print(f"{name:<52}{value:>10,.0f}  {ratio}")
 
 if __name__ == "__main__":
     main()

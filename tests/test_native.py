@@ -141,3 +141,13 @@ def test_native_random_opponents_settle_as_the_python_replay(variant):
         assert game.over and total == game.totals()[1] == info["settlement"]["totals"][1]
     with pytest.raises(ValueError, match="random opponents"):
         single_agent(variant, "greedy", backend="native")
+
+
+@pytest.mark.parametrize("variant, options", [("sichuan", {}), ("kawuxing", {}), ("kawuxing", {"suits": "mp"})])
+def test_the_library_shuffles_as_pythons_random(variant, options):
+    from majiang.engine import play_for, shuffled_wall
+    rules = rules_for(variant, **options)
+    kinds = play_for(rules).variant.kinds
+    for seed in [0, 1, -5, 2 ** 70, 3.5, None, "hidden", "长" * 40, (1, 2)] + list(range(1000, 1100)):
+        for hand_index in (0, 13):
+            assert native.NativeGame(rules, seed, hand_index).wall() == shuffled_wall(kinds, seed, hand_index)

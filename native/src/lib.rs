@@ -7,13 +7,14 @@ mod encode;
 mod game;
 mod hand;
 mod score;
+mod wall;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 4;
+pub const ABI_VERSION: i64 = 5;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -41,6 +42,31 @@ pub unsafe extern "C" fn mj_new(config: *const i64, wall: *const u8, wall_len: u
         let wall = std::slice::from_raw_parts(wall, wall_len).to_vec();
         let g = Game::new(Rules::from_config(cfg), wall, dealer as usize, (dice0 as u8, dice1 as u8));
         Box::into_raw(Box::new(g))
+    })
+}
+
+/// A new hand whose wall is shuffled here, as Python's ``random.Random(seed_string)`` would:
+/// ``key`` holds the 32-bit words ``init_by_array`` receives for that string.
+#[no_mangle]
+pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_len: usize, dealer: i64) -> *mut Game {
+    guarded(std::ptr::null_mut(), || {
+        let cfg = std::slice::from_raw_parts(config, CONFIG_LEN);
+        let key = std::slice::from_raw_parts(key, key_len);
+        let rules = Rules::from_config(cfg);
+        let (wall, dice) = wall::shuffled(&rules.kinds, key);
+        Box::into_raw(Box::new(Game::new(rules, wall, dealer as usize, dice)))
+    })
+}
+
+/// Copy the wall as dealt (its length) into ``out`` and the dice into ``dice``.
+#[no_mangle]
+pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> i64 {
+    guarded(-2, || {
+        let g = game(g);
+        std::slice::from_raw_parts_mut(out, g.wall.len()).copy_from_slice(&g.wall);
+        *dice = g.dice.0 as i64;
+        *dice.add(1) = g.dice.1 as i64;
+        g.wall.len() as i64
     })
 }
 

@@ -244,9 +244,14 @@ def play_for(rules) -> VariantPlay:
     return SichuanPlay(rules)
 
 
+def seed_string(seed: Any, hand_index: int) -> str:
+    """What the shuffle of one hand is seeded with (``majiang.native`` seeds the same way)."""
+    return f"majiang/{RNG_VERSION}/{seed}/{hand_index}"
+
+
 def shuffled_wall(kinds, seed: Any, hand_index: int) -> tuple[list[int], tuple[int, int]]:
     """The wall and dice of one hand: a function of (seed, hand index) only."""
-    rng = random.Random(f"majiang/{RNG_VERSION}/{seed}/{hand_index}")
+    rng = random.Random(seed_string(seed, hand_index))
     wall = [int(k) for k in kinds for _ in range(4)]
     rng.shuffle(wall)
     dice = (rng.randint(1, 6), rng.randint(1, 6))

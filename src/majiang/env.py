@@ -604,7 +604,7 @@ class _Slice:
                 self._rngs = np.array([_seed_state(self.seed * 100003 + lo + j) for j in range(n)], dtype=np.uint64)
         else:
             self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
-                                      **spec["options"]) for _ in range(n)]
+                                      backend="python", **spec["options"]) for _ in range(n)]
 
     @property
     def games(self) -> list[Game]:

@@ -18,6 +18,8 @@ elsewhere.
 from __future__ import annotations
 
 import ctypes
+import functools
+import hashlib
 import os
 import subprocess
 import sys
@@ -25,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine import shuffled_wall
+from .engine import seed_string
 from .errors import IllegalActionError
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
 OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
@@ -65,6 +67,10 @@ def _load():
         return None
     lib.mj_new.restype = p
     lib.mj_new.argtypes = [p, u8p, ctypes.c_size_t, i64, i64, i64]
+    lib.mj_new_seeded.restype = p
+    lib.mj_new_seeded.argtypes = [p, p, ctypes.c_size_t, i64]
+    lib.mj_wall.argtypes = [p, p, p]
+    lib.mj_wall.restype = i64
     lib.mj_free.argtypes = [p]
     lib.mj_free.restype = None
     lib.mj_to_act.argtypes = [p]
@@ -144,10 +150,20 @@ def config_of(rules) -> np.ndarray:
     return np.array([int(x) for x in c], dtype=np.int64)
 
 
-def _kinds(rules):
-    from .engine import play_for
+@functools.lru_cache(maxsize=64)
+def _config(rules) -> np.ndarray:
+    """``config_of``, once per rules object (rules are frozen)."""
+    return config_of(rules)
 
-    return play_for(rules).variant.kinds
+
+def seed_key(seed, hand_index: int) -> bytes:
+    """The 32-bit words (little-endian bytes) that ``random.Random(seed_string(...))`` passes to
+    MT19937's ``init_by_array``: the string's bytes and their SHA-512, read as one big-endian
+    integer, in 32-bit words from the least significant."""
+    text = seed_string(seed, hand_index).encode()
+    n = int.from_bytes(text + hashlib.sha512(text).digest(), "big")
+    words = max(1, (n.bit_length() + 31) // 32)
+    return n.to_bytes(4 * words, "little")
 
 
 class NativeGame:
@@ -159,7 +175,7 @@ class NativeGame:
     __slots__ = ("rules", "seed", "hand_index", "dealer", "n", "_ptr", "_lib", "_summary", "_obs", "_obs_at",
                  "_mask", "_mask_at", "_paid", "_paid_at", "_zeros")
 
-    def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0, _config=None, _kinds_=None) -> None:
+    def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0) -> None:
         lib = require()
         self._lib = lib
         self.rules = rules
@@ -167,27 +183,35 @@ class NativeGame:
         self.n = 3 if rules.variant == "kawuxing" else 4
         if not 0 <= dealer < self.n:
             raise IllegalActionError(f"dealer must be a seat 0-{self.n - 1}")
-        wall, dice = shuffled_wall(_kinds_ if _kinds_ is not None else _kinds(rules), seed, hand_index)
-        config = _config if _config is not None else config_of(rules)
-        buf = bytes(wall)
-        self._ptr = lib.mj_new(config.ctypes.data, buf, len(buf), dealer, dice[0], dice[1])
+        key = seed_key(seed, hand_index)  # the library shuffles as Python's random would
+        self._ptr = lib.mj_new_seeded(_config(rules).ctypes.data, key, len(key) // 4, dealer)
         if not self._ptr:
             raise RuntimeError("the native engine failed to deal")
-        self._summary = np.zeros(64, dtype=np.int64)
-        # buffers the library writes into, their addresses looked up once (numpy's is slow)
+        self._obs = None  # buffers the library writes into, made on first use (batches write their rows)
+        self._zeros = (0,) * self.n
+
+    def _buffers(self) -> None:
+        # their addresses looked up once: numpy's lookup costs more than the library call
         self._obs = np.empty(OBS_SIZE, dtype=np.float32)
         self._obs_at = self._obs.ctypes.data
         self._mask = np.empty(N_ACTIONS, dtype=np.int8)
         self._mask_at = self._mask.ctypes.data
         self._paid = np.zeros(self.n, dtype=np.int64)
         self._paid_at = self._paid.ctypes.data
-        self._zeros = (0,) * self.n
+        self._summary = np.zeros(64, dtype=np.int64)
 
     def __del__(self) -> None:
         ptr = getattr(self, "_ptr", None)
         if ptr:
             self._lib.mj_free(ptr)
             self._ptr = None
+
+    def wall(self) -> tuple[list[int], tuple[int, int]]:
+        """The wall as dealt (tile kinds, draws from the front) and the dice."""
+        out = np.zeros(136, dtype=np.uint8)
+        dice = np.zeros(2, dtype=np.int64)
+        n = self._lib.mj_wall(self._ptr, out.ctypes.data, dice.ctypes.data)
+        return out[:n].tolist(), (int(dice[0]), int(dice[1]))
 
     def to_act(self) -> int:
         """The seat that decides next (lowest pending seat), or -1 when the hand is over."""
@@ -223,6 +247,8 @@ class NativeGame:
 
     def mask(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
+            if self._obs is None:
+                self._buffers()
             self._lib.mj_mask(self._ptr, seat, self._mask_at)
             return self._mask.copy()
         self._lib.mj_mask(self._ptr, seat, out.ctypes.data)
@@ -230,6 +256,8 @@ class NativeGame:
 
     def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
+            if self._obs is None:
+                self._buffers()
             self._lib.mj_encode(self._ptr, seat, self._obs_at)
             return self._obs.copy()
         self._lib.mj_encode(self._ptr, seat, out.ctypes.data)
@@ -237,12 +265,16 @@ class NativeGame:
 
     def rewards(self) -> list[int] | tuple[int, ...]:
         """Every seat's points since the last call (a shared tuple of zeros when none moved)."""
+        if self._obs is None:
+            self._buffers()
         if self._lib.mj_rewards(self._ptr, self._paid_at):
             return self._paid.tolist()
         return self._zeros
 
     def summary(self) -> dict:
         """Result, totals, next dealer and the wins (seat, tile, multiplier …) of the hand so far."""
+        if self._obs is None:
+            self._buffers()
         s = self._summary
         need = self._lib.mj_summary(self._ptr, s.ctypes.data, len(s))
         if need > len(s):

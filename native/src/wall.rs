@@ -1,0 +1,95 @@
+//! The wall, shuffled exactly as ``majiang.engine.shuffled_wall`` does with Python's ``random``:
+//! MT19937 seeded by ``init_by_array`` from the key Python derives from the seed string (the
+//! caller passes its 32-bit words), Python's ``shuffle`` and ``randint(1, 6)`` for the dice.
+
+const N: usize = 624;
+const M: usize = 397;
+
+pub struct Mt {
+    mt: [u32; N],
+    index: usize,
+}
+
+impl Mt {
+    fn init_genrand(s: u32) -> Mt {
+        let mut mt = [0u32; N];
+        mt[0] = s;
+        for i in 1..N {
+            mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        }
+        Mt { mt, index: N }
+    }
+
+    pub fn from_key(key: &[u32]) -> Mt {
+        let mut g = Mt::init_genrand(19_650_218);
+        let mt = &mut g.mt;
+        let (mut i, mut j) = (1usize, 0usize);
+        let len = key.len().max(1);
+        for _ in 0..N.max(len) {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            let k = if key.is_empty() { 0 } else { key[j] };
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525)).wrapping_add(k).wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= len {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        g
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            let mag = |y: u32| if y & 1 == 1 { 0x9908_b0df } else { 0 };
+            for kk in 0..N {
+                let y = (self.mt[kk] & 0x8000_0000) | (self.mt[(kk + 1) % N] & 0x7fff_ffff);
+                self.mt[kk] = self.mt[(kk + M) % N] ^ (y >> 1) ^ mag(y);
+            }
+            self.index = 0;
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// Python's ``_randbelow_with_getrandbits`` for n < 2**32.
+    fn below(&mut self, n: u32) -> u32 {
+        let k = 32 - n.leading_zeros();
+        loop {
+            let r = self.next_u32() >> (32 - k);
+            if r < n {
+                return r;
+            }
+        }
+    }
+}
+
+/// Four of each kind, shuffled; then the two dice.
+pub fn shuffled(kinds: &[u8], key: &[u32]) -> (Vec<u8>, (u8, u8)) {
+    let mut rng = Mt::from_key(key);
+    let mut wall: Vec<u8> = kinds.iter().flat_map(|&k| [k; 4]).collect();
+    for i in (1..wall.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        wall.swap(i, j);
+    }
+    let d0 = 1 + rng.below(6) as u8;
+    let d1 = 1 + rng.below(6) as u8;
+    (wall, (d0, d1))
+}
