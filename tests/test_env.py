@@ -224,3 +224,21 @@ def test_cached_encoding_equals_a_fresh_one(variant, preset, options):
                 break
             s = g.pending_seats()[0]
             g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_aec_refuses_junk_actions_and_changes_nothing(backend):
+    env = make("kawuxing", backend=backend)
+    env.reset(seed=8)
+    agent = env.agent_selection
+    before = env.observe(agent)
+    legal = int(np.flatnonzero(before["action_mask"])[0])
+    for junk in (None, "1p", 3.5, True, -1, N_ACTIONS, [legal, legal], {"type": "discard"},
+                 int(np.flatnonzero(before["action_mask"] == 0)[0])):
+        with pytest.raises(ValueError, match="not legal"):
+            env.step(junk)
+        after = env.observe(agent)
+        assert env.agent_selection == agent
+        assert np.array_equal(after["observation"], before["observation"])
+        assert np.array_equal(after["action_mask"], before["action_mask"])
+    env.step(np.int64(legal))  # numpy integers are actions too

@@ -5,6 +5,15 @@
 built-in agents; ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
 against built-in agents, or self-play with ``opponents=None``).
 
+Two engines play the same hands: the Python rules engine (``majiang.engine``, the reference) and
+the optional native one (``majiang.native``, Rust: build it with ``python -m majiang.native
+build``), which steps self-play and random opponents several times faster. ``backend="auto"``
+(the default) takes the native engine when it is built and the opponents allow it; ``"python"``
+or ``"native"`` choose. Either way the same seed gives the same deals, masks, observations and
+rewards (``tests/test_native.py``); with the native engine ``info["settlement"]`` is a summary
+(result, wins with their multipliers, totals, next dealer) and ``env.game`` replays the hand in
+the Python engine for its full event log.
+
 Action space (the same ``Discrete(160)`` for both games; masked by ``action_mask``):
 
 ====== =======================================================================
@@ -301,6 +310,19 @@ def _backend(backend: str) -> str:
     return backend
 
 
+def _as_index(action) -> int:
+    """An action index from an int or numpy integer (or a whole float); -1 for anything else."""
+    if isinstance(action, (bool, np.bool_)):
+        return -1
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, (float, np.floating)) and float(action).is_integer():
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1:
+        return _as_index(action.reshape(()).item())
+    return -1
+
+
 def _spaces():
     from gymnasium import spaces
 
@@ -402,10 +424,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             if self.terminations[agent] or self.truncations[agent]:
                 return self._was_dead_step(action)
             seat = self._seat
-            try:
-                index = int(action)
-            except (TypeError, ValueError):
-                index = -1
+            index = _as_index(action)
             if not 0 <= index < N_ACTIONS or not self._mask[index]:
                 raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
             self._cumulative_rewards[agent] = 0
@@ -552,10 +571,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             if self._hand.over:
                 raise RuntimeError("the hand is over: call reset()")
             info = {}
-            try:
-                index = int(action)
-            except (TypeError, ValueError):
-                index = -1
+            index = _as_index(action)
             if not 0 <= index < N_ACTIONS or not self._mask[index]:
                 index = _safe_index(self._mask)
                 info["illegal"] = True
