@@ -201,6 +201,10 @@ def test_batch_env_rejects_malformed_batches(backend):
         env.step([int(np.flatnonzero(env._arr["masks"][0])[0]), -1, 0])
     with pytest.raises(ValueError, match="num_envs"):
         BatchEnv("kawuxing", 0)
+    with pytest.raises(ValueError, match="seat must be 0-2"):
+        BatchEnv("kawuxing", 2, opponents="random", seat=3, backend=backend)
+    with pytest.raises(ValueError, match="backend"):
+        BatchEnv("kawuxing", 2, backend="gpu")
 
 
 @pytest.mark.parametrize("variant, preset, options", [

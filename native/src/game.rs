@@ -2,7 +2,7 @@
 //! step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
 //! by side). Actions are the RL env's indices (``majiang.env`` documents them).
 
-use crate::hand::{complete, no_neighbours, waits, Counts};
+use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{score, Ctx, Meld, MeldKind, Rules, Score};
 
 pub const N_ACTIONS: usize = 160;
@@ -501,17 +501,21 @@ impl Game {
     /// Tiles whose discard leaves the hand ready (亮倒, 唱歌/跳舞).
     fn ready_discards(&self, seat: usize) -> Vec<u8> {
         let mut counts = self.hands[seat];
-        let melds = self.melds[seat].clone();
+        let mut totals = self.totals_of(seat, &counts);
+        let void = if self.r.kawuxing { -1 } else { self.void[seat] };
+        let closed = self.melds[seat].is_empty();
         let mut out = Vec::new();
         for k in 0..30u8 {
             if counts[k as usize] == 0 || !self.can_discard(seat, k) {
                 continue;
             }
             counts[k as usize] -= 1;
-            if !self.waits_of(seat, &counts, &melds).is_empty() {
+            totals[k as usize] -= 1;
+            if is_ready(&counts, &totals, &self.r.kinds, !self.r.kawuxing, void, closed) {
                 out.push(k);
             }
             counts[k as usize] += 1;
+            totals[k as usize] += 1;
         }
         out
     }

@@ -133,31 +133,118 @@ pub fn complete(counts: &Counts, totals: &Counts, two_suit_rule: bool, void: i8,
 }
 
 /// Tiles that complete a 3n+1 hand, among ``kinds``, leaving out any the player holds all four of.
+///
+/// The new tile changes one group (suit or honours), so each group's state is worked out once
+/// and each candidate costs one table lookup.
 pub fn waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool) -> Vec<u8> {
+    scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false)
+}
+
+/// Whether the 3n+1 hand waits on anything (``waits`` stopping at the first).
+pub fn is_ready(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool) -> bool {
+    !scan_waits(counts, totals, kinds, two_suit_rule, void, closed, true).is_empty()
+}
+
+fn scan_waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool,
+              first_only: bool) -> Vec<u8> {
     let mut out = Vec::new();
     if two_suit_rule && !suits_ok(totals, void) {
         return out;
     }
-    let mut c = *counts;
-    let mut t = *totals;
+    let t = table();
+    // per group: tiles, suit key, and whether it is complete as it stands (0 bad, 1 sets, 2 sets + pair)
+    let mut n = [0u32; 4];
+    let mut key = [0usize; 3];
+    let mut state = [0u8; 4];
+    for g in 0..3 {
+        let s = &counts[g * 9..g * 9 + 9];
+        n[g] = s.iter().map(|&x| x as u32).sum();
+        key[g] = suit_key(s);
+        state[g] = group_state(t, n[g], key[g]);
+    }
+    n[3] = counts[27..30].iter().map(|&x| x as u32).sum();
+    state[3] = honour_state(&counts[27..30]);
+    let bad = state.iter().filter(|&&x| x == 0).count();
+    let pairs = state.iter().filter(|&&x| x == 2).count();
+    // seven pairs: thirteen tiles with one odd count wait on that tile
+    let mut seven: Option<usize> = None;
+    if closed && n.iter().sum::<u32>() == 13 {
+        let mut odd = (0..30).filter(|&k| counts[k] % 2 == 1);
+        if let (Some(k), None) = (odd.next(), odd.next()) {
+            seven = Some(k);
+        }
+    }
+    let mut present = [false; 3];
+    for g in 0..3 {
+        present[g] = totals[g * 9..g * 9 + 9].iter().any(|&x| x > 0);
+    }
+    let suits = present.iter().filter(|&&p| p).count();
     for &k in kinds {
         let k = k as usize;
         if totals[k] >= 4 {
             continue;
         }
-        // a tile neither held nor next to a held one completes nothing (seven pairs wait on a held tile)
+        if Some(k) == seven {
+            out.push(k as u8);
+            if first_only {
+                break;
+            }
+            continue;
+        }
+        // a tile neither held nor next to a held one completes nothing
         if counts[k] == 0 && no_neighbours(counts, k) {
             continue;
         }
-        c[k] += 1;
-        t[k] += 1;
-        if complete(&c, &t, two_suit_rule, void, closed) {
-            out.push(k as u8);
+        let g = k / 9;
+        if two_suit_rule && g < 3 && !present[g] && (suits >= 2 || void == g as i8) {
+            continue;
         }
-        c[k] -= 1;
-        t[k] -= 1;
+        let others_bad = bad - (state[g] == 0) as usize;
+        if others_bad > 0 {
+            continue;
+        }
+        let others_pairs = pairs - (state[g] == 2) as usize;
+        let new_state = if g < 3 {
+            group_state(t, n[g] + 1, key[g] + POW5[k % 9])
+        } else {
+            let mut h = [counts[27], counts[28], counts[29]];
+            h[k - 27] += 1;
+            honour_state(&h)
+        };
+        if new_state != 0 && others_pairs + (new_state == 2) as usize == 1 {
+            out.push(k as u8);
+            if first_only {
+                break;
+            }
+        }
     }
     out
+}
+
+const POW5: [usize; 9] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625];
+
+fn group_state(t: &[u8], n: u32, key: usize) -> u8 {
+    match n % 3 {
+        0 if t[key] & SETS_ONLY != 0 => 1,
+        2 if t[key] & SETS_AND_PAIR != 0 => 2,
+        _ => 0,
+    }
+}
+
+fn honour_state(h: &[u8]) -> u8 {
+    let mut pairs = 0;
+    for &c in h {
+        match c {
+            0 | 3 => {}
+            2 => pairs += 1,
+            _ => return 0,
+        }
+    }
+    match pairs {
+        0 => 1,
+        1 => 2,
+        _ => 0,
+    }
 }
 
 pub fn no_neighbours(c: &Counts, t: usize) -> bool {

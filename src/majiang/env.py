@@ -367,6 +367,8 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             self._hand = None
             self._game: Game | None = None
             self._seat = 0
+            self._over = True
+            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)  # the acting seat's, rewritten in place
 
         @property
         def game(self) -> Game | None:
@@ -400,20 +402,23 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             self.terminations = dict.fromkeys(self.agents, False)
             self.truncations = dict.fromkeys(self.agents, False)
             self.infos = {a: {} for a in self.agents}
+            self._last_rewards = (0,) * n
             self._select()
 
         def _select(self, seat: int | None = None) -> None:
             if seat is None:
                 seat = self._hand.to_act()
             if seat < 0:
+                self._over = True
                 return
+            self._over = False
             self._seat = seat
             self.agent_selection = self.possible_agents[seat]
-            self._mask = self._hand.mask(seat)
+            self._hand.mask(seat, out=self._mask)
 
         def observe(self, agent):
             seat = int(agent[7:])  # "player_3"
-            if seat == self._seat and not self._hand.over:
+            if seat == self._seat and not self._over:
                 mask = self._mask.copy()
             else:
                 mask = np.zeros(N_ACTIONS, dtype=np.int8)
@@ -431,9 +436,12 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             hand = self._hand
             nxt = hand.apply(seat, index)
             rewards = hand.rewards()
-            for s, a in enumerate(self.possible_agents):
-                self.rewards[a] = rewards[s]
+            if rewards != self._last_rewards:  # most steps move no money: the dict stays all zeros
+                self._last_rewards = rewards
+                for s, a in enumerate(self.possible_agents):
+                    self.rewards[a] = rewards[s]
             if nxt < 0:
+                self._over = True
                 self.terminations = dict.fromkeys(self.agents, True)
                 settlement = hand.settlement()
                 for a in self.agents:
@@ -772,6 +780,8 @@ class BatchEnv:
         self.self_play = opponents is None
         self.players = 3 if variant == "kawuxing" else 4
         rules_for(variant, preset, **options)  # bad options fail here, before any worker starts
+        if not self.self_play and not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0-{self.players - 1}, got {seat}")
         self.backend = _engine_for(opponents, backend)
         spec = {"variant": variant, "preset": preset, "options": options, "opponents": opponents, "seed": seed,
                 "seat": seat, "num_envs": num_envs, "players": self.players, "backend": self.backend}
