@@ -8,8 +8,9 @@ A step is one decision with its observation encoded. Ours: the PettingZoo AEC en
 decision is a step, random legal actions from the mask) and the batch API over 32 games, in
 self-play (every seat's decision is a step, as in RLCard) and with one learner seat per game
 against random opponents (only the learner's decisions count as steps); last, the self-play batch
-split over ``--workers`` cores (processes for the Python engine, threads for the native one; the
-other rows use one core). Each row runs on the Python engine and, when built, the native one.
+split over ``--workers`` cores (processes for the Python engine; threads for the native one, on a
+batch of 1024 beside the same batch on one core, since threads pay only with 128+ games each;
+the other rows use one core). Each row runs on the Python engine and, when built, the native one.
 RLCard: ``env.step`` with a random legal action, the next state encoded as RLCard does.
 """
 
@@ -104,10 +105,15 @@ def main() -> None:
                      for v in variants})
         rows.update({f"{v} batch(32) vs random, {backend}": batched(v, args.seconds, backend=backend)
                      for v in variants})
-        if args.workers > 1:
-            rows.update({f"{v} batch(32) self-play, {backend}, {split}":
-                         batched(v, args.seconds, opponents=None, workers=args.workers, backend=backend)
-                         for v in variants})
+        if args.workers > 1 and backend == "python":
+            rows.update({f"{v} batch(32) self-play, python, {split}":
+                         batched(v, args.seconds, opponents=None, workers=args.workers) for v in variants})
+        elif args.workers > 1:  # threads pay only with big batches (128+ games per thread)
+            for v in variants:
+                rows[f"{v} batch(1024) self-play, native"] = batched(v, args.seconds, n=1024, opponents=None,
+                                                                     backend=backend)
+                rows[f"{v} batch(1024) self-play, native, {split}"] = batched(
+                    v, args.seconds, n=1024, opponents=None, workers=args.workers, backend=backend)
     if args.json:
         print(json.dumps({"rlcard_steps_per_s": ref, **rows}, indent=2))
         return

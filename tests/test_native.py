@@ -180,3 +180,19 @@ def test_a_wheel_built_with_majiang_native_ships_the_engine(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(installed)),
                          capture_output=True, text=True, check=True, timeout=120).stdout
     assert out.startswith(str(installed)) and out.split()[-1] == "0"
+
+
+@pytest.mark.parametrize("opponents", [None, "random"])
+def test_native_threads_play_the_same_games_as_one_thread(opponents):
+    def run(workers):
+        env = BatchEnv("kawuxing", 300, opponents=opponents, seed=2, workers=workers, backend="native")
+        obs, masks = env.reset()
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(120):  # long enough for many hands to end and restart
+            actions = np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1)
+            obs, masks, rewards, dones = env.step(actions)
+            out.append((obs.tobytes(), masks.tobytes(), rewards.tobytes(), dones.tobytes()))
+        return out
+
+    assert run(2) == run(1)

@@ -10,6 +10,7 @@ mod score;
 mod wall;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex};
 
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
@@ -200,24 +201,64 @@ pub unsafe extern "C" fn mj_play_random(g: *mut Game, learner: i64, rng: *mut u6
     guarded(-2, || play_random(game(g), learner as usize, &mut *rng))
 }
 
+/// Games per thread below which a batch is stepped on the caller's thread alone.
+const MIN_CHUNK: usize = 128;
+
+type Job = Arc<dyn Fn(usize, usize) -> i64 + Send + Sync>;
+
+/// Worker threads kept between calls (starting a thread costs more than stepping a small batch).
+struct Pool {
+    senders: Vec<mpsc::Sender<(Job, usize, usize)>>,
+    results: mpsc::Receiver<i64>,
+    result_sender: mpsc::Sender<i64>,
+}
+
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+
 /// Run ``step(lo, hi)`` over ``0..n`` split into ``threads`` contiguous chunks (the caller's thread
-/// takes the first). Games are independent, so the result does not depend on ``threads``. Returns
-/// the smallest index a chunk reported, or -1.
-fn chunked(n: usize, threads: usize, step: &(dyn Fn(usize, usize) -> i64 + Sync)) -> i64 {
-    let threads = threads.max(1).min(n.max(1));
+/// takes the first, pool threads the others). Games are independent, so the result does not
+/// depend on ``threads``. Returns the smallest index a chunk reported, or -1 (-2: a panic).
+fn chunked(n: usize, threads: usize, step: Job) -> i64 {
+    // waking a parked thread can cost ~100 µs on a virtual machine: worth it for big chunks only
+    let threads = threads.min(n / MIN_CHUNK).max(1);
     if threads == 1 {
         return step(0, n);
     }
-    let bounds: Vec<usize> = (0..=threads).map(|k| n * k / threads).collect();
-    let results: Vec<i64> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|k| {
-            let (lo, hi) = (bounds[k], bounds[k + 1]);
-            scope.spawn(move || step(lo, hi))
-        }).collect();
-        let mut out = vec![step(bounds[0], bounds[1])];
-        out.extend(handles.into_iter().map(|h| h.join().unwrap_or(-2)));
-        out
+    let mut guard = match POOL.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    let pool = guard.get_or_insert_with(|| {
+        let (result_sender, results) = mpsc::channel();
+        Pool { senders: Vec::new(), results, result_sender }
     });
+    while pool.senders.len() < threads - 1 {
+        let (tx, rx) = mpsc::channel::<(Job, usize, usize)>();
+        let done = pool.result_sender.clone();
+        std::thread::spawn(move || {
+            for (job, lo, hi) in rx {
+                let r = catch_unwind(AssertUnwindSafe(|| job(lo, hi))).unwrap_or(-2);
+                if done.send(r).is_err() {
+                    break;
+                }
+            }
+        });
+        pool.senders.push(tx);
+    }
+    let bounds: Vec<usize> = (0..=threads).map(|k| n * k / threads).collect();
+    let mut sent = 0;
+    for k in 1..threads {
+        if pool.senders[k - 1].send((step.clone(), bounds[k], bounds[k + 1])).is_ok() {
+            sent += 1;
+        }
+    }
+    let mut results = vec![step(bounds[0], bounds[1])];
+    for _ in 0..sent {
+        results.push(pool.results.recv().unwrap_or(-2));
+    }
+    if sent < threads - 1 {
+        results.push(-2);
+    }
     if results.contains(&-2) {
         return -2;
     }
@@ -276,7 +317,7 @@ pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usi
     let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
                       masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: rngs as usize };
     let l = learner as usize;
-    let step = move |lo: usize, hi: usize| -> i64 {
+    let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {
                 let g = rows.game(j);
@@ -299,8 +340,8 @@ pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usi
             }
             -1
         })
-    };
-    chunked(n, threads, &step)
+    });
+    chunked(n, threads, step)
 }
 
 /// Step a batch of games: apply ``actions[j]`` for the seat ``seats[j]`` of game ``j``, then write
@@ -313,7 +354,7 @@ pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, action
                                        dones: *mut u8, threads: usize) -> i64 {
     let rows = Rows { games: games as usize, actions: actions as usize, seats: seats as usize, obs: obs as usize,
                       masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: 0 };
-    let step = move |lo: usize, hi: usize| -> i64 {
+    let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {
                 let g = rows.game(j);
@@ -342,6 +383,6 @@ pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, action
             }
             -1
         })
-    };
-    chunked(n, threads, &step)
+    });
+    chunked(n, threads, step)
 }

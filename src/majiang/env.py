@@ -762,10 +762,11 @@ class BatchEnv:
     must act in each game, ``seats`` says who that is, and ``step`` returns every seat's points
     from the step as a ``(num_envs, players)`` array.
 
-    ``workers=K`` splits the games over K cores: the native engine on K threads within one call,
-    the Python engine across this process and K - 1 worker processes (shared memory, one round
-    trip per step). Either way the same games and results as ``workers=1``. Call ``close()`` (or
-    use ``with``) to stop worker processes.
+    ``workers=K`` splits the games over K cores: the native engine on up to K threads within one
+    call (only with at least 128 games per thread: smaller chunks cost more to hand out than to
+    step), the Python engine across this process and K - 1 worker processes (shared memory, one
+    round trip per step). Either way the same games and results as ``workers=1``. Call
+    ``close()`` (or use ``with``) to stop worker processes.
 
     ``backend`` as in ``make``: self-play and ``opponents="random"`` run on the native engine when
     it is built (one library call steps the whole batch); other opponents are Python bots.
