@@ -291,6 +291,17 @@ class _PyHand:
         return self.game
 
 
+def _python_game(env) -> Game | None:
+    """An env's hand as a Python ``Game``: a native hand is replayed in Python (again only after
+    further actions), for its event log, fans and payments."""
+    hand = env._hand
+    if hand is None or isinstance(hand, _PyHand):
+        return None if hand is None else hand.game
+    if env._game is None or len(env._game.actions) != len(hand.actions):
+        env._game = hand.to_python()
+    return env._game
+
+
 def _new_hand(backend: str, rules, seed, hand_index: int, dealer: int):
     if backend == "native":
         from .native import NativeGame
@@ -372,13 +383,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
 
         @property
         def game(self) -> Game | None:
-            """The hand as a Python ``Game`` (with the native backend: replayed on first use)."""
-            hand = self._hand
-            if hand is None or isinstance(hand, _PyHand):
-                return None if hand is None else hand.game
-            if self._game is None or len(self._game.actions) != len(hand.actions):
-                self._game = hand.to_python()
-            return self._game
+            return _python_game(self)
 
         def observation_space(self, agent):
             return self.observation_spaces[agent]
@@ -530,13 +535,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
 
         @property
         def game(self) -> Game | None:
-            """The hand as a Python ``Game`` (with the native backend: replayed on first use)."""
-            hand = self._hand
-            if hand is None or isinstance(hand, _PyHand):
-                return None if hand is None else hand.game
-            if self._game is None or len(self._game.actions) != len(hand.actions):
-                self._game = hand.to_python()
-            return self._game
+            return _python_game(self)
 
         def reset(self, *, seed=None, options=None):
             super().reset(seed=seed)
