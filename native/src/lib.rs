@@ -35,17 +35,6 @@ pub extern "C" fn mj_obs_size() -> i64 {
     encode::OBS_SIZE as i64
 }
 
-/// A new hand: ``config`` is the rules array, ``wall`` the shuffled wall (tile kinds).
-#[no_mangle]
-pub unsafe extern "C" fn mj_new(config: *const i64, wall: *const u8, wall_len: usize, dealer: i64, dice0: i64, dice1: i64) -> *mut Game {
-    guarded(std::ptr::null_mut(), || {
-        let cfg = std::slice::from_raw_parts(config, CONFIG_LEN);
-        let wall = std::slice::from_raw_parts(wall, wall_len).to_vec();
-        let g = Game::new(Rules::from_config(cfg), wall, dealer as usize, (dice0 as u8, dice1 as u8));
-        Box::into_raw(Box::new(g))
-    })
-}
-
 /// A new hand whose wall is shuffled here, as Python's ``random.Random(seed_string)`` would:
 /// ``key`` holds the 32-bit words ``init_by_array`` receives for that string.
 #[no_mangle]

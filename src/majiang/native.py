@@ -56,7 +56,7 @@ def _load():
     except OSError as exc:
         _load_error = f"no native engine at {path} ({exc}); build it with `python -m majiang.native build`"
         return None
-    p, i64, u8p = ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p
+    p, i64 = ctypes.c_void_p, ctypes.c_int64
     lib.mj_abi_version.restype = i64
     if lib.mj_abi_version() != ABI_VERSION:
         _load_error = f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
@@ -65,8 +65,6 @@ def _load():
     if lib.mj_obs_size() != OBS_SIZE:
         _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.env {OBS_SIZE}: rebuild it"
         return None
-    lib.mj_new.restype = p
-    lib.mj_new.argtypes = [p, u8p, ctypes.c_size_t, i64, i64, i64]
     lib.mj_new_seeded.restype = p
     lib.mj_new_seeded.argtypes = [p, p, ctypes.c_size_t, i64]
     lib.mj_wall.argtypes = [p, p, p]
