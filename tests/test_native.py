@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
@@ -145,8 +147,8 @@ def test_native_random_opponents_settle_as_the_python_replay(variant):
             assert info.get("illegal", False) == (hand == 2)
         game = env.unwrapped.game  # replayed in the Python engine
         assert game.over and total == game.totals()[1] == info["settlement"]["totals"][1]
-    with pytest.raises(ValueError, match="random opponents"):
-        single_agent(variant, "greedy", backend="native")
+    with pytest.raises(ValueError, match="not 'strong'"):
+        single_agent(variant, "strong", backend="native")
 
 
 @pytest.mark.parametrize("variant, options", [("sichuan", {}), ("kawuxing", {}), ("kawuxing", {"suits": "mp"})])
@@ -196,3 +198,74 @@ def test_native_threads_play_the_same_games_as_one_thread(opponents):
         return out
 
     assert run(2) == run(1)
+
+
+
+@pytest.mark.parametrize("variant, preset, options, seat", [
+    ("kawuxing", None, {}, 0), ("kawuxing", "xiangyang", {}, 2), ("sichuan", None, {}, 1),
+    ("sichuan", "modern", {}, 2), ("sichuan", None, {"sing_dance": True}, 0), ("sichuan", None, {"blood_river": True}, 3)])
+def test_native_greedy_bots_play_as_the_python_ones(variant, preset, options, seat):
+    # GreedyAgent in the library: its shanten, tie-breaks and random draws, so the learner meets
+    # exactly the same opponents (the same observations, masks and rewards) on either engine
+    def run(backend):
+        env = single_agent(variant, "greedy", seat=seat, preset=preset, backend=backend, **options)
+        rng = np.random.default_rng(1)
+        obs, _ = env.reset(seed=5)
+        out, hands = [], 0
+        while hands < 12:
+            obs, reward, done, _, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            out.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, done))
+            if done:
+                hands += 1
+                out.append(info["settlement"]["totals"])
+                obs, _ = env.reset()
+        return out
+
+    assert run("native") == run("python")
+
+
+def test_native_greedy_batch_plays_the_python_batch():
+    def run(backend):
+        env = BatchEnv("sichuan", 4, opponents="greedy", seed=3, seat=2, backend=backend)
+        obs, masks = env.reset()
+        rng = np.random.default_rng(2)
+        out = []
+        for _ in range(150):
+            actions = np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1)
+            actions[0] = 999  # an illegal action: replaced by the same safe default
+            obs, masks, rewards, dones = env.step(actions)
+            out.append((obs.tobytes(), masks.tobytes(), rewards.tobytes(), dones.tobytes()))
+        return out
+
+    assert run("native") == run("python")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_native_shanten_is_the_python_shanten(data):
+    from majiang.analysis import shanten_counts
+    from majiang.engine import play_for
+    variant, options = data.draw(st.sampled_from([("sichuan", {}), ("kawuxing", {}), ("kawuxing", {"suits": "ms"})]))
+    rules = rules_for(variant, **options)
+    kinds = [int(k) for k in play_for(rules).variant.kinds]
+    melds = data.draw(st.lists(st.tuples(st.sampled_from(kinds), st.sampled_from([3, 4])), max_size=4))
+    caps = [4] * 30
+    kept = []
+    for tile, size in melds:
+        if caps[tile] >= size:
+            caps[tile] -= size
+            kept.append(tile)
+    size = data.draw(st.sampled_from([13, 14])) - 3 * len(kept)
+    counts = [0] * 30
+    for tile in data.draw(st.permutations([k for k in kinds for _ in range(4)])):
+        if size == 0:
+            break
+        if counts[tile] < caps[tile]:
+            counts[tile] += 1
+            size -= 1
+    void = data.draw(st.sampled_from([None, "m", "p", "s"])) if variant == "sichuan" else None
+    suits = "".join(sorted({"mps"[t // 9] for t in kept})) if variant == "sichuan" else ""
+    caps_or_none = caps if kept else None
+    expected = shanten_counts(counts, play_for(rules).variant, 4 - len(kept), void, caps_or_none,
+                              seven_pairs=not kept, meld_suits=suits)
+    assert native.shanten(rules, counts, 4 - len(kept), void, caps_or_none, not kept, suits) == expected

@@ -3,19 +3,22 @@
 //! ``tests/test_native.py`` plays both side by side and compares every mask, observation and
 //! payment. Every entry point catches panics and reports them as an error code.
 
+mod bots;
 mod encode;
 mod game;
 mod hand;
 mod score;
+mod shanten;
 mod wall;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 
+use bots::Opponents;
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 5;
+pub const ABI_VERSION: i64 = 6;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -57,6 +60,84 @@ pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> 
         *dice = g.dice.0 as i64;
         *dice.add(1) = g.dice.1 as i64;
         g.wall.len() as i64
+    })
+}
+
+/// Hand over the package's shanten tables (``majiang.analysis``): the suit and honour vectors'
+/// packed classes and the class rows (10 distances each). Once per process; 0 when set.
+#[no_mangle]
+pub unsafe extern "C" fn mj_set_tables(suit: *const u16, n_suit: usize, honour: *const u16, n_honour: usize,
+                                       rows: *const u16, n_rows: usize) -> i64 {
+    guarded(-2, || {
+        if n_suit != 1_953_125 || n_honour != 125 || n_rows == 0 {
+            return 1;
+        }
+        let ok = shanten::set_tables(std::slice::from_raw_parts(suit, n_suit),
+                                     std::slice::from_raw_parts(honour, n_honour),
+                                     std::slice::from_raw_parts(rows, n_rows * 10));
+        if ok { 0 } else { 1 }
+    })
+}
+
+/// Opponents for the seats a learner does not play: ``kind`` 0 random (generator state
+/// ``state``), 1 greedy (``GreedyAgent(seeds[s])`` for seat s; ``seeds`` as 32-bit key words,
+/// ``key_len`` per seat).
+#[no_mangle]
+pub unsafe extern "C" fn mj_opponents_new(kind: i64, state: u64, keys: *const u32, key_len: usize, seats: usize)
+                                          -> *mut Opponents {
+    guarded(std::ptr::null_mut(), || {
+        let o = if kind == 0 {
+            Opponents::Random { state }
+        } else {
+            if !shanten::tables_loaded() {
+                return std::ptr::null_mut();
+            }
+            let keys = std::slice::from_raw_parts(keys, key_len * seats);
+            Opponents::Greedy { rngs: keys.chunks(key_len).map(wall::Mt::from_key).collect() }
+        };
+        Box::into_raw(Box::new(o))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
+    if !o.is_null() {
+        drop(Box::from_raw(o));
+    }
+}
+
+/// The opponents play ``g`` until ``learner`` must decide; returns it, or -1 if the hand ended.
+#[no_mangle]
+pub unsafe extern "C" fn mj_play(g: *mut Game, learner: i64, o: *mut Opponents) -> i64 {
+    guarded(-2, || (*o).play(game(g), learner as usize))
+}
+
+/// Shanten of ``counts`` (30 values) as ``shanten_counts`` computes it, for tests.
+#[no_mangle]
+pub unsafe extern "C" fn mj_shanten(config: *const i64, counts: *const u8, sets: i64, void: i64, caps: *const u8,
+                                    seven_pairs: i64, meld_suits: i64) -> i64 {
+    guarded(-2, || {
+        if !shanten::tables_loaded() {
+            return -3;
+        }
+        let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
+        let mut c = [0u8; 30];
+        c.copy_from_slice(std::slice::from_raw_parts(counts, 30));
+        let cap = if caps.is_null() {
+            None
+        } else {
+            let mut x = [0u8; 30];
+            x.copy_from_slice(std::slice::from_raw_parts(caps, 30));
+            Some(x)
+        };
+        let mut suits = [false; 3];
+        for &k in &rules.kinds {
+            if k < 27 {
+                suits[(k / 9) as usize] = true;
+            }
+        }
+        let lay = shanten::Layout { suits, dragons: rules.kawuxing, two_suit_rule: !rules.kawuxing };
+        shanten::shanten(&lay, &c, sets as usize, void as i8, cap.as_ref(), seven_pairs != 0, meld_suits as u8) as i64
     })
 }
 
@@ -162,34 +243,6 @@ pub unsafe extern "C" fn mj_actions(g: *mut Game, out: *mut i64, cap: usize) -> 
     })
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Random opponents: every seat but ``learner`` plays a uniformly random legal action until the
-/// learner must decide or the hand ends. Returns the seat to act (the learner) or -1.
-fn play_random(g: &mut Game, learner: usize, rng: &mut u64) -> i64 {
-    while let Some(s) = g.to_act() {
-        if s == learner {
-            return s as i64;
-        }
-        let m = g.pending[s].unwrap();
-        let legal: Vec<u8> = (0..N_ACTIONS as u8).filter(|&i| m.has(i)).collect();
-        let pick = legal[(splitmix(rng) % legal.len() as u64) as usize];
-        g.apply(s, pick);
-    }
-    -1
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn mj_play_random(g: *mut Game, learner: i64, rng: *mut u64) -> i64 {
-    guarded(-2, || play_random(game(g), learner as usize, &mut *rng))
-}
-
 /// Games per thread below which a batch is stepped on the caller's thread alone.
 const MIN_CHUNK: usize = 128;
 
@@ -290,21 +343,23 @@ impl Rows {
     unsafe fn seat(&self, j: usize) -> &mut i64 {
         &mut *(self.seats as *mut i64).add(j)
     }
-    unsafe fn rng(&self, j: usize) -> &mut u64 {
-        &mut *(self.rngs as *mut u64).add(j)
+    unsafe fn opponents(&self, j: usize) -> &mut Opponents {
+        &mut **(self.rngs as *const *mut Opponents).add(j)
     }
 }
 
-/// Step a batch of games of one learner seat against random opponents: apply the learner's
-/// ``actions[j]``, let the opponents play to its next decision, write its mask, observation and
-/// points (``rewards[j]``). A game that ended is marked in ``dones`` and not encoded. ``threads``
-/// split the batch. Returns -1, or the index of the first game whose action was refused.
+/// Step a batch of games of one learner seat against the library's opponents (``opponents[j]``
+/// plays the other seats of game ``j``): apply the learner's ``actions[j]``, let the opponents play
+/// to its next decision, write its mask, observation and points (``rewards[j]``). A game that
+/// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or the
+/// index of the first game whose action was refused.
 #[no_mangle]
-pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
-                                                 rngs: *mut u64, obs: *mut f32, masks: *mut i8, rewards: *mut f32,
-                                                 dones: *mut u8, threads: usize) -> i64 {
+pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
+                                          opponents: *const *mut Opponents, obs: *mut f32, masks: *mut i8,
+                                          rewards: *mut f32, dones: *mut u8, threads: usize) -> i64 {
     let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: rngs as usize };
+                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize,
+                      rngs: opponents as usize };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
@@ -314,7 +369,7 @@ pub unsafe extern "C" fn mj_batch_step_vs_random(games: *const *mut Game, n: usi
                 if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
                     return j as i64;
                 }
-                let next = play_random(g, l, rows.rng(j));
+                let next = rows.opponents(j).play(g, l);
                 rows.rewards(j, 1)[0] = (g.totals[l] - g.paid[l]) as f32;
                 for s in 0..g.n {
                     g.paid[s] = g.totals[s];

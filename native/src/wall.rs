@@ -5,6 +5,7 @@
 const N: usize = 624;
 const M: usize = 397;
 
+#[derive(Clone)]
 pub struct Mt {
     mt: [u32; N],
     index: usize,
@@ -52,7 +53,7 @@ impl Mt {
         g
     }
 
-    fn next_u32(&mut self) -> u32 {
+    pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             let mag = |y: u32| if y & 1 == 1 { 0x9908_b0df } else { 0 };
             for kk in 0..N {
@@ -67,6 +68,13 @@ impl Mt {
         y ^= (y << 7) & 0x9d2c_5680;
         y ^= (y << 15) & 0xefc6_0000;
         y ^ (y >> 18)
+    }
+
+    /// Python's ``random.random()``: 53 bits from two outputs.
+    pub fn random(&mut self) -> f64 {
+        let a = (self.next_u32() >> 5) as f64;
+        let b = (self.next_u32() >> 6) as f64;
+        (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
     }
 
     /// Python's ``_randbelow_with_getrandbits`` for n < 2**32.

@@ -484,13 +484,16 @@ def _safe_index(mask: np.ndarray) -> int:
     return int(discards[0] if len(discards) else legal[0])
 
 
+NATIVE_OPPONENTS = ("random", "greedy")  # the bots the native engine plays itself
+
+
 def _engine_for(opponents: str | None, backend: str) -> str:
-    """The native engine plays self-play and random opponents; built-in bots need Python games."""
-    if opponents is None or opponents == "random":
+    """The native engine plays self-play and the random and greedy bots; others need Python games."""
+    if opponents is None or opponents in NATIVE_OPPONENTS:
         return _backend(backend)
     if backend == "native":
-        raise ValueError(f"the native backend plays random opponents or self-play, not {opponents!r}: "
-                         "use backend='python' (or 'auto')")
+        raise ValueError(f"the native backend plays {' or '.join(NATIVE_OPPONENTS)} opponents or self-play, "
+                         f"not {opponents!r}: use backend='python' (or 'auto')")
     _backend(backend)  # reject unknown names
     return "python"
 
@@ -506,9 +509,10 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
 
     An action outside the mask is replaced by a safe default (pass, else the lowest discard;
     ``info["illegal"]`` is True). A hand that ends before the learner's first decision (another
-    seat's 天胡) is skipped. With ``opponents="random"`` the native engine plays when it is built
-    (``backend``: as in ``make``); its random opponents draw from the library's own generator,
-    seeded from the env's seed.
+    seat's 天胡) is skipped. With ``opponents`` ``greedy`` or ``random`` the native engine plays
+    when it is built (``backend``: as in ``make``): its greedy bots are ``GreedyAgent`` decision
+    for decision (same games as the Python engine); its random ones draw from the library's own
+    generator, seeded from the env's seed.
     """
     import gymnasium as gym
 
@@ -530,7 +534,9 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             self._hand = None
             self._game: Game | None = None
             self.opponents = [make_agent(opponents, seed=s) for s in range(self.n)] if engine == "python" else []
-            self._rng = np.zeros(1, dtype=np.uint64)
+            if engine == "native":  # bots made once, as the Python agents are: their draws run on
+                from .native import Opponents
+                self._opponents = Opponents(opponents, self.n, state=_seed_state(0))
             self.render_mode = "ansi"
 
         @property
@@ -541,7 +547,9 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             super().reset(seed=seed)
             if seed is not None:
                 self._seed, self._hand_index = seed, 0
-                self._rng[0] = _seed_state(seed)
+                if engine == "native" and opponents == "random":
+                    from .native import Opponents
+                    self._opponents = Opponents("random", self.n, state=_seed_state(seed))
             while True:
                 self._hand = _new_hand(engine, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
                 self._game = None
@@ -554,7 +562,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             """Let the other seats play to the learner's next decision; who acts then (-1: over)."""
             hand = self._hand
             if engine == "native":
-                return hand.play_random(self.seat, self._rng)
+                return hand.play(self.seat, self._opponents)
             g = hand.game
             while not g.over:
                 s = g.pending_seats()[0]
@@ -624,7 +632,10 @@ class _Slice:
                 from . import native
                 self._lib = native.require()
                 self._pointers = (ctypes.c_void_p * max(1, n))()
-                self._rngs = np.array([_seed_state(self.seed * 100003 + lo + j) for j in range(n)], dtype=np.uint64)
+                if not self.self_play:  # each game's own bots, as each game is its own single_agent env
+                    self._opponent_kind = spec["opponents"]
+                    self._opponents = [self._make_opponents(j) for j in range(n)]
+                    self._opponent_pointers = (ctypes.c_void_p * max(1, n))(*[o._ptr for o in self._opponents])
         else:
             self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
                                       backend="python", **spec["options"]) for _ in range(n)]
@@ -633,13 +644,17 @@ class _Slice:
     def games(self) -> list[Game]:
         return [h.to_python() for h in self.hands]
 
+    def _make_opponents(self, j: int):
+        from .native import Opponents
+        return Opponents(self._opponent_kind, self.players, state=_seed_state(self.seed * 100003 + self.lo + j))
+
     def _new_hand(self, j: int):
         while True:
             k = self._counter[j]
             self._counter[j] += 1
             hand = _new_hand(self.backend, self.rules, self.seed * 100003 + self.lo + j, k, k % self.players)
             # against random opponents: play to the learner's first decision (skip a hand without one)
-            if self.self_play or hand.play_random(self.learner, self._rngs[j:j + 1]) >= 0:
+            if self.self_play or hand.play(self.learner, self._opponents[j]) >= 0:
                 break
         if self.backend == "native":
             self._pointers[j] = hand._ptr
@@ -662,8 +677,10 @@ class _Slice:
                 rows["masks"][j] = o["action_mask"]
             return
         self._counter = [0] * len(self._counter)
-        if not self.self_play:
-            self._rngs[:] = [_seed_state(self.seed * 100003 + self.lo + j) for j in range(len(self._counter))]
+        if not self.self_play and self._opponent_kind == "random":  # reseeded, as reset(seed) does
+            self._opponents = [self._make_opponents(j) for j in range(len(self._counter))]
+            for j, o in enumerate(self._opponents):
+                self._opponent_pointers[j] = o._ptr
         self.hands = []
         for j in range(len(self._counter)):
             self.hands.append(self._new_hand(j))
@@ -673,11 +690,11 @@ class _Slice:
         rows = self.rows
         actions, rewards, dones = rows["actions"], rows["rewards"], rows["dones"]
         if not self.self_play and self.backend == "native":
-            from .native import batch_step_vs_random
+            from .native import batch_step_vs
             if not self.hands:
                 return
-            bad = batch_step_vs_random(self._lib, self._pointers, actions, self.learner, self._rngs, rows["obs"],
-                                       rows["masks"], rewards, dones, self.threads)
+            bad = batch_step_vs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
+                                rows["obs"], rows["masks"], rewards, dones, self.threads)
             if bad != -1:  # illegal actions were replaced before: this is a bug, not bad input
                 raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
             for j in np.flatnonzero(dones).tolist():

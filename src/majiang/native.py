@@ -30,7 +30,7 @@ import numpy as np
 from .engine import seed_string
 from .errors import IllegalActionError
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
 OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
@@ -84,10 +84,18 @@ def _load():
     lib.mj_summary.restype = i64
     lib.mj_actions.argtypes = [p, p, ctypes.c_size_t]
     lib.mj_actions.restype = i64
-    lib.mj_play_random.argtypes = [p, i64, p]
-    lib.mj_play_random.restype = i64
-    lib.mj_batch_step_vs_random.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p, ctypes.c_size_t]
-    lib.mj_batch_step_vs_random.restype = i64
+    lib.mj_set_tables.argtypes = [p, ctypes.c_size_t, p, ctypes.c_size_t, p, ctypes.c_size_t]
+    lib.mj_set_tables.restype = i64
+    lib.mj_opponents_new.argtypes = [i64, ctypes.c_uint64, p, ctypes.c_size_t, ctypes.c_size_t]
+    lib.mj_opponents_new.restype = p
+    lib.mj_opponents_free.argtypes = [p]
+    lib.mj_opponents_free.restype = None
+    lib.mj_play.argtypes = [p, i64, p]
+    lib.mj_play.restype = i64
+    lib.mj_shanten.argtypes = [p, p, i64, i64, p, i64, i64]
+    lib.mj_shanten.restype = i64
+    lib.mj_batch_step_vs.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p, ctypes.c_size_t]
+    lib.mj_batch_step_vs.restype = i64
     lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p, ctypes.c_size_t]
     lib.mj_batch_step.restype = i64
     _lib = lib
@@ -228,10 +236,9 @@ class NativeGame:
             raise RuntimeError(f"native engine error {code}")
         return code
 
-    def play_random(self, learner: int, rng: np.ndarray) -> int:
-        """Random opponents play until ``learner`` must decide; returns it, or -1 if the hand ended.
-        ``rng`` is a one-element uint64 array holding the generator's state."""
-        code = self._lib.mj_play_random(self._ptr, learner, rng.ctypes.data)
+    def play(self, learner: int, opponents: "Opponents") -> int:
+        """``opponents`` play until ``learner`` must decide; returns it, or -1 if the hand ended."""
+        code = self._lib.mj_play(self._ptr, learner, opponents._ptr)
         if code < -1:
             raise RuntimeError(f"native engine error {code}")
         return code
@@ -319,12 +326,74 @@ def batch_step(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.nd
                              masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data, threads)
 
 
-def batch_step_vs_random(lib, pointers, actions: np.ndarray, learner: int, rngs: np.ndarray, obs: np.ndarray,
-                         masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray, threads: int = 1) -> int:
-    """One learner decision per game against random opponents (``mj_batch_step_vs_random``)."""
-    return lib.mj_batch_step_vs_random(pointers, len(actions), actions.ctypes.data, learner, rngs.ctypes.data,
-                                       obs.ctypes.data, masks.ctypes.data, rewards.ctypes.data, dones.ctypes.data,
-                                       threads)
+def batch_step_vs(lib, pointers, actions: np.ndarray, learner: int, opponents, obs: np.ndarray,
+                  masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray, threads: int = 1) -> int:
+    """One learner decision per game against each game's opponents (``mj_batch_step_vs``);
+    ``opponents`` is a ctypes array of their pointers."""
+    return lib.mj_batch_step_vs(pointers, len(actions), actions.ctypes.data, learner, opponents, obs.ctypes.data,
+                                masks.ctypes.data, rewards.ctypes.data, dones.ctypes.data, threads)
+
+
+OPPONENTS = ("random", "greedy")  # what the library can play for the seats a learner does not
+
+
+def _share_tables(lib) -> None:
+    """Greedy play needs shanten: hand the library the package's shipped tables, once."""
+    if getattr(lib, "_tables_shared", False):
+        return
+    from array import array
+
+    from .analysis import tables
+
+    t = tables()
+    rows = array("H", [v for row in t.rows for v in row])
+    code = lib.mj_set_tables(t.suit.buffer_info()[0], len(t.suit), t.honour.buffer_info()[0], len(t.honour),
+                             rows.buffer_info()[0], len(t.rows))
+    if code:
+        raise RuntimeError(f"the native engine refused the shanten tables ({code})")
+    lib._tables_shared = True
+
+
+class Opponents:
+    """The built-in opponents the library plays: ``random`` (its own generator, seeded by
+    ``state``) or ``greedy`` (``GreedyAgent(seeds[s])`` at seat s, draw for draw)."""
+
+    __slots__ = ("kind", "_ptr", "_lib")
+
+    def __init__(self, kind: str, players: int, state: int = 0, seeds: list[int] | None = None) -> None:
+        if kind not in OPPONENTS:
+            raise ValueError(f"the native engine plays {' or '.join(OPPONENTS)} opponents, not {kind!r}")
+        lib = self._lib = require()
+        self.kind = kind
+        if kind == "greedy":
+            _share_tables(lib)
+            seeds = list(range(players)) if seeds is None else seeds
+            if any(not 0 <= s < 2 ** 32 for s in seeds):
+                raise ValueError("greedy seeds must be in 0 .. 2**32 - 1")
+            keys = np.array(seeds, dtype=np.uint32)
+            self._ptr = lib.mj_opponents_new(1, 0, keys.ctypes.data, 1, players)
+        else:
+            self._ptr = lib.mj_opponents_new(0, state % 2 ** 64, None, 0, players)
+        if not self._ptr:
+            raise RuntimeError("the native engine could not make the opponents")
+
+    def __del__(self) -> None:
+        ptr = getattr(self, "_ptr", None)
+        if ptr:
+            self._lib.mj_opponents_free(ptr)
+            self._ptr = None
+
+
+def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, seven_pairs: bool = True,
+            meld_suits: str = "") -> int:
+    """The library's ``shanten_counts`` (for tests against the Python one)."""
+    lib = require()
+    _share_tables(lib)
+    c = np.array(counts, dtype=np.uint8)
+    cp = None if caps is None else np.array(caps, dtype=np.uint8)
+    bits = sum(1 << "mps".index(x) for x in meld_suits)
+    return lib.mj_shanten(_config(rules).ctypes.data, c.ctypes.data, sets, -1 if void is None else "mps".index(void),
+                          None if cp is None else cp.ctypes.data, int(seven_pairs), bits)
 
 
 def build(release: bool = True, quiet: bool = False) -> Path:

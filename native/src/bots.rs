@@ -1,0 +1,182 @@
+//! Opponents played inside the library: uniformly random legal actions, or ``majiang.agents``'
+//! ``GreedyAgent`` decision for decision (its shanten, its tie-breaks, its ``random.Random(seed)``
+//! draws), so a learner meets the same greedy bots on either engine.
+
+use crate::game::{Game, Mask, KONG, N_ACTIONS, PASS, PH_CLAIM, PH_EXCHANGE, PH_ROB, PH_VOID, PONG, WIN};
+use crate::hand::Counts;
+use crate::score::{Meld, MeldKind};
+use crate::shanten::{shanten, Layout};
+use crate::wall::Mt;
+
+pub enum Opponents {
+    Random { state: u64 },
+    Greedy { rngs: Vec<Mt> },
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Opponents {
+    /// Let every seat but ``learner`` play until the learner must decide or the hand ends;
+    /// returns the learner's seat, or -1.
+    pub fn play(&mut self, g: &mut Game, learner: usize) -> i64 {
+        while let Some(s) = g.to_act() {
+            if s == learner {
+                return s as i64;
+            }
+            let m = g.pending[s].unwrap();
+            let action = match self {
+                Opponents::Random { state } => {
+                    let legal: Vec<u8> = (0..N_ACTIONS as u8).filter(|&i| m.has(i)).collect();
+                    legal[(splitmix(state) % legal.len() as u64) as usize]
+                }
+                Opponents::Greedy { rngs } => greedy(g, s, &m, &mut rngs[s]),
+            };
+            g.apply(s, action);
+        }
+        -1
+    }
+}
+
+fn isolation(c: &Counts, k: usize) -> i64 {
+    let mut score = c[k] as i64 * 3;
+    if k < 27 {
+        let r = (k % 9) as i64;
+        for (d, w) in [(-2i64, 1i64), (-1, 2), (1, 2), (2, 1)] {
+            if (0..=8).contains(&(r + d)) {
+                score += w * (c[(k as i64 + d) as usize].min(1) as i64);
+            }
+        }
+        if r == 0 || r == 8 {
+            score -= 1;
+        }
+    }
+    score
+}
+
+/// ``SeatView.shanten``: the seat's concealed ``counts`` with ``melds``.
+fn view_shanten(g: &Game, seat: usize, counts: &Counts, melds: &[Meld]) -> i32 {
+    let lay = layout(g);
+    let caps = if melds.is_empty() {
+        None
+    } else {
+        let mut c = [4u8; 30];
+        for m in melds {
+            c[m.tile as usize] -= m.size();
+        }
+        Some(c)
+    };
+    let suits = if g.r.kawuxing { 0 } else { melds.iter().fold(0u8, |acc, m| acc | 1 << (m.tile / 9)) };
+    let void = if g.r.kawuxing { -1 } else { g.void[seat] };
+    shanten(&lay, counts, 4 - melds.len(), void, caps.as_ref(), melds.is_empty(), suits)
+}
+
+fn layout(g: &Game) -> Layout {
+    let mut suits = [false; 3];
+    for &k in &g.r.kinds {
+        if k < 27 {
+            suits[(k / 9) as usize] = true;
+        }
+    }
+    Layout { suits, dragons: g.r.kawuxing, two_suit_rule: !g.r.kawuxing }
+}
+
+fn suit_counts(c: &Counts) -> [u32; 3] {
+    let mut out = [0u32; 3];
+    for s in 0..3 {
+        out[s] = c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum();
+    }
+    out
+}
+
+/// ``GreedyAgent.act`` for ``seat`` with legal actions ``m``.
+fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
+    if m.has(WIN) {
+        return WIN;
+    }
+    let counts = g.hands[seat];
+    if g.phase == PH_EXCHANGE {
+        let sc = suit_counts(&counts);
+        let suit = (0..3).filter(|&s| sc[s] >= 3).min_by_key(|&s| (sc[s], s)).unwrap();
+        return 157 + suit as u8;
+    }
+    if g.phase == PH_VOID {
+        let sc = suit_counts(&counts);
+        let suit = (0..3).min_by_key(|&s| (sc[s], s)).unwrap();
+        return 154 + suit as u8;
+    }
+    let melds = &g.melds[seat];
+    if g.phase == PH_CLAIM || g.phase == PH_ROB {
+        let t = g.last_discard.map(|x| x.1).unwrap_or(0);
+        let before = view_shanten(g, seat, &counts, melds);
+        if m.has(KONG) {
+            let mut after = counts;
+            after[t as usize] -= 3;
+            let mut with = melds.clone();
+            with.push(Meld { kind: MeldKind::Kong, tile: t });
+            if view_shanten(g, seat, &after, &with) <= before {
+                return KONG;
+            }
+        }
+        if m.has(PONG) {
+            let mut after = counts;
+            after[t as usize] -= 2;
+            let mut with = melds.clone();
+            with.push(Meld { kind: MeldKind::Pong, tile: t });
+            if view_shanten(g, seat, &after, &with) < before {
+                return PONG;
+            }
+        }
+        return if m.has(PASS) { PASS } else { (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap() };
+    }
+    // kongs in the engine's order: concealed by tile, then added in meld order
+    let mut kongs: Vec<u8> = (0..30u8).filter(|&k| m.has(90 + k)).map(|k| 90 + k).collect();
+    kongs.extend(melds.iter().filter(|md| md.kind == MeldKind::Pong && m.has(120 + md.tile)).map(|md| 120 + md.tile));
+    let mut current: Option<i32> = None;
+    for a in kongs {
+        let cur = *current.get_or_insert_with(|| view_shanten(g, seat, &counts, melds));
+        let mut after = counts;
+        let mut with = melds.clone();
+        if a < 120 {
+            let t = a - 90;
+            after[t as usize] -= 4;
+            with.push(Meld { kind: MeldKind::Concealed, tile: t });
+        } else {
+            let t = a - 120;
+            after[t as usize] -= 1;
+            for md in with.iter_mut() {
+                if md.tile == t && md.kind == MeldKind::Pong {
+                    md.kind = MeldKind::Kong;
+                }
+            }
+        }
+        if view_shanten(g, seat, &after, &with) <= cur {
+            return a;
+        }
+    }
+    let mut best: Option<(i32, i64, f64, u8)> = None;
+    let mut c = counts;
+    for k in 0..30u8 {
+        if !m.has(k) {
+            continue;
+        }
+        c[k as usize] -= 1;
+        let s = view_shanten(g, seat, &c, melds);
+        c[k as usize] += 1;
+        let key = (s, isolation(&c, k as usize), rng.random(), k);
+        let better = match best {
+            None => true,
+            Some(b) => (key.0, key.1) < (b.0, b.1) || ((key.0, key.1) == (b.0, b.1) && key.2 < b.2),
+        };
+        if better {
+            best = Some(key);
+        }
+    }
+    let tile = best.map(|b| b.3).unwrap_or_else(|| (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap());
+    if tile < 30 && m.has(30 + tile) { 30 + tile } else { tile }
+}

@@ -1,0 +1,215 @@
+//! Shanten exactly as ``majiang.analysis.shanten_counts``: per-group rows of distances (tiles to add
+//! for m sets and p pairs) from the package's shipped tables, which Python hands over at load
+//! (``mj_set_tables``); groups with tiles held in melds use the same capped dynamic programme as
+//! ``capped_row``; the rows are combined by min-plus over the groups a win may use.
+
+use std::sync::OnceLock;
+
+use crate::hand::Counts;
+
+pub const INF: i32 = 99;
+pub const NO_WIN: i32 = INF - 1;
+
+pub type Row = [i32; 10];
+
+pub struct Tables {
+    suit: Vec<u16>,
+    honour: Vec<u16>,
+    rows: Vec<Row>,
+}
+
+pub static TABLES: OnceLock<Tables> = OnceLock::new();
+
+pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
+    let rows: Vec<Row> = rows.chunks(10).map(|c| {
+        let mut r = [0i32; 10];
+        for (i, &v) in c.iter().enumerate() {
+            r[i] = v as i32;
+        }
+        r
+    }).collect();
+    TABLES.set(Tables { suit: suit.to_vec(), honour: honour.to_vec(), rows }).is_ok() || TABLES.get().is_some()
+}
+
+pub fn tables_loaded() -> bool {
+    TABLES.get().is_some()
+}
+
+/// Which groups a variant has: suits present, and whether the dragons are a group.
+#[derive(Clone, Copy)]
+pub struct Layout {
+    pub suits: [bool; 3],
+    pub dragons: bool,
+    pub two_suit_rule: bool,
+}
+
+fn packed(t: &Tables, c: &Counts, g: usize) -> u16 {
+    if g == 3 {
+        t.honour[((c[27] as usize * 5 + c[28] as usize) * 5) + c[29] as usize]
+    } else {
+        let s = g * 9;
+        let mut k = 0usize;
+        for i in 0..9 {
+            k = k * 5 + c[s + i] as usize;
+        }
+        t.suit[k]
+    }
+}
+
+fn group_range(g: usize) -> std::ops::Range<usize> {
+    if g == 3 { 27..30 } else { g * 9..g * 9 + 9 }
+}
+
+/// ``capped_row``: the distances for one group when some kinds have fewer than four copies left.
+pub fn capped_row(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
+    let n = counts.len();
+    // state (pending sequences from i-1, from i-2, sets, pairs) -> best overlap; -1 absent
+    let mut states = [[[[-1i32; 2]; 5]; 5]; 5];
+    states[0][0][0][0] = 0;
+    for i in 0..n {
+        let (h, cap) = (counts[i] as i32, caps[i] as i32);
+        let seq_here = sequences && i + 3 <= n;
+        let mut new = [[[[-1i32; 2]; 5]; 5]; 5];
+        for a in 0..5 {
+            for b in 0..5 {
+                for m in 0..5 {
+                    for p in 0..2 {
+                        let ov = states[a][b][m][p];
+                        if ov < 0 {
+                            continue;
+                        }
+                        let base = (a + b) as i32;
+                        let room = cap - base;
+                        if room < 0 {
+                            continue;
+                        }
+                        for k in 0..(if seq_here { 5 } else { 1 }) {
+                            for trip in 0..2 {
+                                for pr in 0..2 {
+                                    let add = k as i32 + 3 * trip + 2 * pr;
+                                    if add > room {
+                                        continue;
+                                    }
+                                    let (dm, dp) = (k + trip as usize, pr as usize);
+                                    if m + dm > 4 || p + dp > 1 {
+                                        continue;
+                                    }
+                                    let t = base + add;
+                                    let val = ov + h.min(t);
+                                    let slot = &mut new[k][a][m + dm][p + dp];
+                                    if *slot < val {
+                                        *slot = val;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        states = new;
+    }
+    let mut row = [INF; 10];
+    for m in 0..5 {
+        for p in 0..2 {
+            let best = states[0][0][m][p];
+            if best >= 0 {
+                row[m * 2 + p] = 3 * m as i32 + 2 * p as i32 - best;
+            }
+        }
+    }
+    row
+}
+
+fn combine(rows: &[Row], sets: usize) -> i32 {
+    let mut best = i32::MAX;
+    match rows.len() {
+        2 => {
+            for s0 in 0..=sets {
+                let s1 = sets - s0;
+                best = best.min(rows[0][s0 * 2 + 1] + rows[1][s1 * 2]);
+                best = best.min(rows[0][s0 * 2] + rows[1][s1 * 2 + 1]);
+            }
+        }
+        3 => {
+            for s0 in 0..=sets {
+                for s1 in 0..=sets - s0 {
+                    let s2 = sets - s0 - s1;
+                    best = best.min(rows[0][s0 * 2 + 1] + rows[1][s1 * 2] + rows[2][s2 * 2]);
+                    best = best.min(rows[0][s0 * 2] + rows[1][s1 * 2 + 1] + rows[2][s2 * 2]);
+                    best = best.min(rows[0][s0 * 2] + rows[1][s1 * 2] + rows[2][s2 * 2 + 1]);
+                }
+            }
+        }
+        _ => {
+            best = rows[0][sets * 2 + 1];
+        }
+    }
+    best
+}
+
+fn seven_pairs_distance(pairs: i32, tiles: i32) -> i32 {
+    let need = 7 - pairs;
+    if need <= 0 {
+        return 0;
+    }
+    let singles = tiles - 2 * pairs;
+    need + 0.max(need - singles)
+}
+
+/// ``shanten_counts(counts, variant, sets, void, caps, seven_pairs, meld_suits)``; ``caps`` is
+/// per kind the copies not held by melds (None without melds), ``meld_suits`` a bit per suit.
+pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Option<&Counts>, seven_pairs: bool,
+               meld_suits: u8) -> i32 {
+    let t = TABLES.get().expect("shanten tables not loaded");
+    let mut groups: Vec<usize> = (0..3).filter(|&g| lay.suits[g]).collect();
+    if lay.dragons {
+        groups.push(3);
+    }
+    // the group sets a win may use (as group numbers)
+    let mut choices: Vec<Vec<usize>> = Vec::new();
+    if !lay.two_suit_rule {
+        choices.push(groups.clone());
+    } else if void >= 0 {
+        choices.push(groups.iter().copied().filter(|&g| g as i8 != void).collect());
+    } else {
+        for &v in &groups {
+            choices.push(groups.iter().copied().filter(|&g| g != v).collect());
+        }
+    }
+    choices.retain(|c| (0..3).all(|s| meld_suits >> s & 1 == 0 || c.contains(&s)));
+    let capped = match caps {
+        Some(cp) => groups.iter().any(|&g| group_range(g).any(|k| cp[k] < 4)),
+        None => false,
+    };
+    let mut row_of = [[0i32; 10]; 4];
+    let mut pairs_of = [0i32; 4];
+    let mut tiles_of = [0i32; 4];
+    for &g in &groups {
+        let r = group_range(g);
+        let pk = packed(t, counts, g);
+        row_of[g] = match caps {
+            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => {
+                capped_row(&counts[r.clone()], &cp[r.clone()], g < 3)
+            }
+            _ => t.rows[(pk & 255) as usize],
+        };
+        pairs_of[g] = if capped { r.clone().map(|k| (counts[k] / 2) as i32).sum() } else { (pk >> 8) as i32 };
+        tiles_of[g] = r.map(|k| counts[k] as i32).sum();
+    }
+    let mut best = NO_WIN + 1;
+    for choice in &choices {
+        let rows: Vec<Row> = choice.iter().map(|&g| row_of[g]).collect();
+        let mut d = combine(&rows, sets);
+        if !capped {
+            d = d.min(INF);
+        }
+        if seven_pairs {
+            let pairs: i32 = choice.iter().map(|&g| pairs_of[g]).sum();
+            let tiles: i32 = choice.iter().map(|&g| tiles_of[g]).sum();
+            d = d.min(seven_pairs_distance(pairs, tiles));
+        }
+        best = best.min(d);
+    }
+    best - 1
+}
