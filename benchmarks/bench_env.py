@@ -7,7 +7,7 @@
 A step is one decision with its observation encoded. Ours: the PettingZoo AEC env (every seat's
 decision is a step, random legal actions from the mask) and the batch API over 32 games, in
 self-play (every seat's decision is a step, as in RLCard) and with one learner seat per game
-against random opponents (only the learner's decisions count as steps); last, the self-play batch
+against random or greedy opponents (only the learner's decisions count as steps); last, the self-play batch
 split over ``--workers`` cores (processes for the Python engine; threads for the native one, on a
 batch of 1024 beside the same batch on one core, since threads pay only with 128+ games each;
 the other rows use one core). Each row runs on the Python engine and, when built, the native one.
@@ -105,6 +105,8 @@ def main() -> None:
                      for v in variants})
         rows.update({f"{v} batch(32) vs random, {backend}": batched(v, args.seconds, backend=backend)
                      for v in variants})
+        rows.update({f"{v} batch(32) vs greedy, {backend}": batched(v, args.seconds, opponents="greedy",
+                                                                   backend=backend) for v in variants})
         if args.workers > 1 and backend == "python":
             rows.update({f"{v} batch(32) self-play, python, {split}":
                          batched(v, args.seconds, opponents=None, workers=args.workers) for v in variants})

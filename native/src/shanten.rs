@@ -3,6 +3,8 @@
 //! (``mj_set_tables``); groups with tiles held in melds use the same capped dynamic programme as
 //! ``capped_row``; the rows are combined by min-plus over the groups a win may use.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::hand::Counts;
@@ -60,8 +62,36 @@ fn group_range(g: usize) -> std::ops::Range<usize> {
     if g == 3 { 27..30 } else { g * 9..g * 9 + 9 }
 }
 
-/// ``capped_row``: the distances for one group when some kinds have fewer than four copies left.
+thread_local! {
+    // capped rows already worked out (Python's ``capped_row`` is an lru_cache too): greedy play
+    // asks for the same melded group at every discard it weighs
+    static CAPPED: RefCell<HashMap<u64, Row>> = RefCell::new(HashMap::new());
+}
+
+/// ``capped_row``, remembered per thread (at most a million rows, then started afresh).
 pub fn capped_row(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
+    let mut key = sequences as u64;
+    for (&c, &cap) in counts.iter().zip(caps) {
+        key = (key << 6) | ((c as u64) << 3) | cap as u64;
+    }
+    key |= (counts.len() as u64) << 60;
+    if let Some(row) = CAPPED.with(|m| m.borrow().get(&key).copied()) {
+        return row;
+    }
+    let row = capped_row_dp(counts, caps, sequences);
+    CAPPED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 20 {
+            m.clear();
+        }
+        m.insert(key, row);
+    });
+    row
+}
+
+/// The dynamic programme of ``capped_row``: the distances for one group when some kinds have
+/// fewer than four copies left.
+fn capped_row_dp(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
     let n = counts.len();
     // state (pending sequences from i-1, from i-2, sets, pairs) -> best overlap; -1 absent
     let mut states = [[[[-1i32; 2]; 5]; 5]; 5];
@@ -162,22 +192,35 @@ fn seven_pairs_distance(pairs: i32, tiles: i32) -> i32 {
 pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Option<&Counts>, seven_pairs: bool,
                meld_suits: u8) -> i32 {
     let t = TABLES.get().expect("shanten tables not loaded");
-    let mut groups: Vec<usize> = (0..3).filter(|&g| lay.suits[g]).collect();
-    if lay.dragons {
-        groups.push(3);
-    }
-    // the group sets a win may use (as group numbers)
-    let mut choices: Vec<Vec<usize>> = Vec::new();
-    if !lay.two_suit_rule {
-        choices.push(groups.clone());
-    } else if void >= 0 {
-        choices.push(groups.iter().copied().filter(|&g| g as i8 != void).collect());
-    } else {
-        for &v in &groups {
-            choices.push(groups.iter().copied().filter(|&g| g != v).collect());
+    // the groups (suits present, then the dragons), and the group sets a win may use, as bit sets
+    let mut groups = [0usize; 4];
+    let mut ng = 0;
+    for g in 0..3 {
+        if lay.suits[g] {
+            groups[ng] = g;
+            ng += 1;
         }
     }
-    choices.retain(|c| (0..3).all(|s| meld_suits >> s & 1 == 0 || c.contains(&s)));
+    if lay.dragons {
+        groups[ng] = 3;
+        ng += 1;
+    }
+    let groups = &groups[..ng];
+    let all: u8 = groups.iter().fold(0, |acc, &g| acc | 1 << g);
+    let mut choices = [0u8; 4];
+    let mut nc = 0;
+    if !lay.two_suit_rule {
+        choices[0] = all;
+        nc = 1;
+    } else if void >= 0 {
+        choices[0] = all & !(1 << void);
+        nc = 1;
+    } else {
+        for &v in groups {
+            choices[nc] = all & !(1 << v);
+            nc += 1;
+        }
+    }
     let capped = match caps {
         Some(cp) => groups.iter().any(|&g| group_range(g).any(|k| cp[k] < 4)),
         None => false,
@@ -185,7 +228,7 @@ pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Optio
     let mut row_of = [[0i32; 10]; 4];
     let mut pairs_of = [0i32; 4];
     let mut tiles_of = [0i32; 4];
-    for &g in &groups {
+    for &g in groups {
         let r = group_range(g);
         let pk = packed(t, counts, g);
         row_of[g] = match caps {
@@ -198,15 +241,26 @@ pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Optio
         tiles_of[g] = r.map(|k| counts[k] as i32).sum();
     }
     let mut best = NO_WIN + 1;
-    for choice in &choices {
-        let rows: Vec<Row> = choice.iter().map(|&g| row_of[g]).collect();
-        let mut d = combine(&rows, sets);
+    for &choice in &choices[..nc] {
+        if meld_suits & !choice & 0b111 != 0 {
+            continue; // a meld's suit must stay in the hand
+        }
+        let mut rows = [[0i32; 10]; 3];
+        let mut nr = 0;
+        let (mut pairs, mut tiles) = (0, 0);
+        for g in 0..4 {
+            if choice >> g & 1 == 1 {
+                rows[nr] = row_of[g];
+                nr += 1;
+                pairs += pairs_of[g];
+                tiles += tiles_of[g];
+            }
+        }
+        let mut d = combine(&rows[..nr], sets);
         if !capped {
             d = d.min(INF);
         }
         if seven_pairs {
-            let pairs: i32 = choice.iter().map(|&g| pairs_of[g]).sum();
-            let tiles: i32 = choice.iter().map(|&g| tiles_of[g]).sum();
             d = d.min(seven_pairs_distance(pairs, tiles));
         }
         best = best.min(d);

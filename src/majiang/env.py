@@ -7,9 +7,9 @@ against built-in agents, or self-play with ``opponents=None``).
 
 Two engines play the same hands: the Python rules engine (``majiang.engine``, the reference) and
 the optional native one (``majiang.native``, Rust: build it with ``python -m majiang.native
-build``), which steps self-play and random opponents several times faster. ``backend="auto"``
-(the default) takes the native engine when it is built and the opponents allow it; ``"python"``
-or ``"native"`` choose. Either way the same seed gives the same deals, masks, observations and
+build``), which is 4-15 times faster and plays the ``greedy`` and ``random`` bots itself.
+``backend="auto"`` (the default) takes the native engine when it is built and the opponents allow
+it (``strong`` and external bots need Python games); ``"python"`` or ``"native"`` choose. Either way the same seed gives the same deals, masks, observations and
 rewards (``tests/test_native.py``); with the native engine ``info["settlement"]`` is a summary
 (result, wins with their multipliers, totals, next dealer) and ``env.game`` replays the hand in
 the Python engine for its full event log.
@@ -784,8 +784,8 @@ class BatchEnv:
     round trip per step). Either way the same games and results as ``workers=1``. Call
     ``close()`` (or use ``with``) to stop worker processes.
 
-    ``backend`` as in ``make``: self-play and ``opponents="random"`` run on the native engine when
-    it is built (one library call steps the whole batch); other opponents are Python bots.
+    ``backend`` as in ``make``: self-play and the ``greedy`` and ``random`` opponents run on the
+    native engine when it is built (one library call steps the whole batch, opponents included).
     """
 
     def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,

@@ -3,7 +3,9 @@ environments that need many steps per second.
 
 It plays exactly the Python engine's hands (same wall from the same seed, same legal actions,
 same payments; ``tests/test_native.py`` plays both side by side and compares every mask,
-observation and reward) but speaks only the RL env's action indices and arrays. The Python
+observation and reward) but speaks only the RL env's action indices and arrays. It also plays the
+``random`` and ``greedy`` bots (``Opponents``; greedy is ``majiang.agents.GreedyAgent`` decision
+for decision, with the package's shanten tables handed over at first use). The Python
 engine stays the reference and the only one with event logs and fan names; ``majiang.env``
 rebuilds a Python ``Game`` from a native hand when asked for one.
 
