@@ -18,7 +18,7 @@ use bots::Opponents;
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 6;
+pub const ABI_VERSION: i64 = 7;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -164,6 +164,36 @@ pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
             return -3;
         }
         g.to_act().map_or(-1, |s| s as i64)
+    })
+}
+
+/// One AEC step: apply ``action`` for ``seat``, write every seat's points since the last call into
+/// ``rewards`` and the next seat's mask into ``mask``. Returns -3 if the action is not legal
+/// (nothing changed), -2 on an internal error, else (next seat + 1, 0 when the hand is over)
+/// plus 16 if any points moved.
+#[no_mangle]
+pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mut i8, rewards: *mut i64) -> i64 {
+    guarded(-2, || {
+        let g = game(g);
+        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
+            return -3;
+        }
+        let out = std::slice::from_raw_parts_mut(rewards, g.n);
+        let mut moved = 0;
+        for s in 0..g.n {
+            out[s] = g.totals[s] - g.paid[s];
+            if out[s] != 0 {
+                moved = 16;
+            }
+            g.paid[s] = g.totals[s];
+        }
+        match g.to_act() {
+            Some(next) => {
+                encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
+                next as i64 + 1 + moved
+            }
+            None => moved,
+        }
     })
 }
 

@@ -274,6 +274,15 @@ class _PyHand:
         self.game.apply(seat, action)
         return self.to_act()
 
+    def step(self, seat: int, index: int, mask: np.ndarray, mask_at: int = 0):
+        """Apply ``index``; write the next seat's mask into ``mask``. Returns (next seat or -1,
+        every seat's points or None when none moved), as ``NativeGame.step``."""
+        nxt = self.apply(seat, index)
+        if nxt >= 0:
+            self.mask(nxt, out=mask)
+        rewards = self.rewards()
+        return nxt, (rewards if any(rewards) else None)
+
     def rewards(self) -> list[int] | tuple[int, ...]:
         g = self.game
         if len(g.payments) == self._payments:  # most steps move no money
@@ -380,6 +389,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             self._seat = 0
             self._over = True
             self._mask = np.zeros(N_ACTIONS, dtype=np.int8)  # the acting seat's, rewritten in place
+            self._mask_at = self._mask.ctypes.data
 
         @property
         def game(self) -> Game | None:
@@ -407,7 +417,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
             self.terminations = dict.fromkeys(self.agents, False)
             self.truncations = dict.fromkeys(self.agents, False)
             self.infos = {a: {} for a in self.agents}
-            self._last_rewards = (0,) * n
+            self._rewards_moved = False
             self._select()
 
         def _select(self, seat: int | None = None) -> None:
@@ -439,24 +449,27 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
                 raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
             self._cumulative_rewards[agent] = 0
             hand = self._hand
-            nxt = hand.apply(seat, index)
-            rewards = hand.rewards()
-            if rewards != self._last_rewards:  # most steps move no money: the dict stays all zeros
-                self._last_rewards = rewards
+            nxt, rewards = hand.step(seat, index, self._mask, self._mask_at)  # the next mask, in place
+            if rewards is not None:
+                self._rewards_moved = True
                 for s, a in enumerate(self.possible_agents):
                     self.rewards[a] = rewards[s]
+                self._accumulate_rewards()
+            elif self._rewards_moved:  # most steps move no money: the dict stays all zeros
+                self._rewards_moved = False
+                for a in self.possible_agents:
+                    self.rewards[a] = 0
             if nxt < 0:
                 self._over = True
                 self.terminations = dict.fromkeys(self.agents, True)
                 settlement = hand.settlement()
                 for a in self.agents:
                     self.infos[a] = {"settlement": settlement}
-                self._accumulate_rewards()
                 # walk dead agents out in order
                 self.agent_selection = self.agents[(seat + 1) % len(self.agents)]
                 return
-            self._accumulate_rewards()
-            self._select(nxt)
+            self._seat = nxt
+            self.agent_selection = self.possible_agents[nxt]
 
         def render(self):
             if self.render_mode != "ansi":

@@ -32,7 +32,7 @@ import numpy as np
 from .engine import seed_string
 from .errors import IllegalActionError
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
 OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
@@ -75,6 +75,8 @@ def _load():
     lib.mj_free.restype = None
     lib.mj_to_act.argtypes = [p]
     lib.mj_to_act.restype = i64
+    lib.mj_step.argtypes = [p, i64, i64, p, p]
+    lib.mj_step.restype = i64
     lib.mj_apply.argtypes = [p, i64, i64]
     lib.mj_apply.restype = i64
     for name in ("mj_mask", "mj_encode"):
@@ -237,6 +239,18 @@ class NativeGame:
                 raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
             raise RuntimeError(f"native engine error {code}")
         return code
+
+    def step(self, seat: int, action: int, mask: np.ndarray, mask_at: int):
+        """Apply ``action``; write the next seat's mask into ``mask`` (whose address is
+        ``mask_at``). Returns (next seat or -1, every seat's points or None when none moved)."""
+        if self._obs is None:
+            self._buffers()
+        code = self._lib.mj_step(self._ptr, seat, action, mask_at, self._paid_at)
+        if code < 0:
+            if code == -3:
+                raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
+            raise RuntimeError(f"native engine error {code}")
+        return (code & 15) - 1, (self._paid.tolist() if code & 16 else None)
 
     def play(self, learner: int, opponents: "Opponents") -> int:
         """``opponents`` play until ``learner`` must decide; returns it, or -1 if the hand ended."""
