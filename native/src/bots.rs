@@ -2,7 +2,7 @@
 //! ``GreedyAgent`` decision for decision (its shanten, its tie-breaks, its ``random.Random(seed)``
 //! draws), so a learner meets the same greedy bots on either engine.
 
-use crate::game::{Game, Mask, KONG, N_ACTIONS, PASS, PH_CLAIM, PH_EXCHANGE, PH_ROB, PH_VOID, PONG, WIN};
+use crate::game::{isolation, Game, Mask, KONG, N_ACTIONS, PASS, PH_CLAIM, PH_EXCHANGE, PH_ROB, PH_VOID, PONG, WIN};
 use crate::hand::Counts;
 use crate::score::{Meld, MeldKind};
 use crate::shanten::{shanten, Layout};
@@ -41,22 +41,6 @@ impl Opponents {
         }
         -1
     }
-}
-
-fn isolation(c: &Counts, k: usize) -> i64 {
-    let mut score = c[k] as i64 * 3;
-    if k < 27 {
-        let r = (k % 9) as i64;
-        for (d, w) in [(-2i64, 1i64), (-1, 2), (1, 2), (2, 1)] {
-            if (0..=8).contains(&(r + d)) {
-                score += w * (c[(k as i64 + d) as usize].min(1) as i64);
-            }
-        }
-        if r == 0 || r == 8 {
-            score -= 1;
-        }
-    }
-    score
 }
 
 /// ``SeatView.shanten``: the seat's concealed ``counts`` with ``melds``.

@@ -105,7 +105,8 @@ pub struct Game {
     pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
-fn isolation(c: &Counts, k: usize) -> i64 {
+/// ``agents._isolation``: higher is more useful (neighbours and copies make a tile worth keeping).
+pub fn isolation(c: &Counts, k: usize) -> i64 {
     let mut score = c[k] as i64 * 3;
     if k < 27 {
         let r = (k % 9) as i64;

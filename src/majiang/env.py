@@ -7,7 +7,7 @@ against built-in agents, or self-play with ``opponents=None``).
 
 Two engines play the same hands: the Python rules engine (``majiang.engine``, the reference) and
 the optional native one (``majiang.native``, Rust: build it with ``python -m majiang.native
-build``), which is 5-50 times faster and plays the ``greedy`` and ``random`` bots itself.
+build``), which is 5 to 100 times faster and plays the ``greedy`` and ``random`` bots itself.
 ``backend="auto"`` (the default) takes the native engine when it is built and the opponents allow
 it (``strong`` and external bots need Python games); ``"python"`` or ``"native"`` choose. Either way the same seed gives the same deals, masks, observations and
 rewards (``tests/test_native.py``); with the native engine ``info["settlement"]`` is a summary
