@@ -6,7 +6,9 @@ mask, every seat's observation and every payment (the long form of ``tests/test_
 
 Seats are played by the built-in greedy and random agents (as in ``engine_fingerprint.py``), so
 the hands reach what real play reaches: declarations, kongs after 亮倒, multiple wins, 查大叫.
-Exits non-zero at the first difference, naming the configuration, seed and step.
+Then, per configuration, a random learner plays ``--hands / 4`` hands against greedy bots on both
+engines (the library's own greedy bots against ``GreedyAgent``): every observation, mask and
+reward must match. Exits non-zero at the first difference, naming the configuration and where.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 from majiang.agents import GreedyAgent, RandomAgent
 from majiang.engine import Game
-from majiang.env import action_index, encode, legal_map, mask_of
+from majiang.env import action_index, encode, legal_map, mask_of, single_agent
 from majiang.native import NativeGame, available, unavailable_reason
 from majiang.rules import rules_for
 
@@ -62,6 +64,29 @@ def check_hand(rules, seed: int) -> tuple[int, str | None]:
     return steps, None
 
 
+def check_greedy(variant: str, preset, options: dict, hands: int, seat: int) -> tuple[int, str | None]:
+    """A random learner against greedy bots on both engines; (learner steps, first difference)."""
+    def trajectory(backend: str):
+        env = single_agent(variant, "greedy", seat=seat, preset=preset, backend=backend, **options)
+        rng = np.random.default_rng(seat)
+        obs, _ = env.reset(seed=hands)
+        played = 0
+        while played < hands:
+            obs, reward, done, _, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            yield obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, done
+            if done:
+                played += 1
+                yield info["settlement"]["totals"]
+                obs, _ = env.reset()
+
+    steps = 0
+    for a, b in zip(trajectory("python"), trajectory("native")):
+        if a != b:
+            return steps, f"learner step {steps} against greedy bots (seat {seat})"
+        steps += isinstance(a, tuple)  # the other items are hands' totals
+    return steps, None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=200, help="hands per configuration (default 200)")
@@ -81,11 +106,18 @@ def main() -> int:
             if problem:
                 print(f"DIFFERENT: {variant} {preset or ''} {options} seed {seed}: {problem}", file=sys.stderr)
                 return 1
-    result = {"hands": hands, "steps": steps, "configurations": len(CONFIGS), "different": 0,
-              "seconds": round(time.perf_counter() - start, 1)}
+    greedy_steps = 0
+    for k, (variant, preset, options) in enumerate(CONFIGS):
+        n, problem = check_greedy(variant, preset, options, max(1, args.hands // 4), k % 3)
+        greedy_steps += n
+        if problem:
+            print(f"DIFFERENT: {variant} {preset or ''} {options}: {problem}", file=sys.stderr)
+            return 1
+    result = {"hands": hands, "steps": steps, "configurations": len(CONFIGS), "greedy_learner_steps": greedy_steps,
+              "different": 0, "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(result) if args.json else
-          f"{hands} hands, {steps} decisions in {len(CONFIGS)} configurations: no difference "
-          f"({result['seconds']} s)")
+          f"{hands} hands, {steps} decisions in {len(CONFIGS)} configurations, and {greedy_steps} learner steps "
+          f"against greedy bots: no difference ({result['seconds']} s)")
     return 0
 
 
