@@ -1135,6 +1135,18 @@ impl Game {
         out
     }
 
+    /// Every seat's points since the last call (the totals are remembered); whether any moved.
+    pub fn take_points(&mut self) -> ([i64; 4], bool) {
+        let mut out = [0i64; 4];
+        let mut moved = false;
+        for s in 0..self.n {
+            out[s] = self.totals[s] - self.paid[s];
+            moved |= out[s] != 0;
+            self.paid[s] = self.totals[s];
+        }
+        (out, moved)
+    }
+
     pub fn next_dealer(&self) -> usize {
         if self.r.kawuxing && self.wins.is_empty() && self.r.draw_penalty_first && !self.declare_order.is_empty() {
             return self.declare_order[0];

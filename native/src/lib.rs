@@ -178,15 +178,9 @@ pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mu
         if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
             return -3;
         }
-        let out = std::slice::from_raw_parts_mut(rewards, g.n);
-        let mut moved = 0;
-        for s in 0..g.n {
-            out[s] = g.totals[s] - g.paid[s];
-            if out[s] != 0 {
-                moved = 16;
-            }
-            g.paid[s] = g.totals[s];
-        }
+        let (points, moved) = g.take_points();
+        std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
+        let moved = if moved { 16 } else { 0 };
         match g.to_act() {
             Some(next) => {
                 encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
@@ -224,16 +218,9 @@ pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i6
 pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
     guarded(-2, || {
         let g = game(g);
-        let out = std::slice::from_raw_parts_mut(out, g.n);
-        let mut moved = 0;
-        for s in 0..g.n {
-            out[s] = g.totals[s] - g.paid[s];
-            if out[s] != 0 {
-                moved = 1;
-            }
-            g.paid[s] = g.totals[s];
-        }
-        moved
+        let (points, moved) = g.take_points();
+        std::slice::from_raw_parts_mut(out, g.n).copy_from_slice(&points[..g.n]);
+        moved as i64
     })
 }
 
@@ -348,7 +335,7 @@ struct Rows {
     masks: usize,
     rewards: usize,
     dones: usize,
-    rngs: usize,
+    opponents: usize,
 }
 
 impl Rows {
@@ -374,7 +361,7 @@ impl Rows {
         &mut *(self.seats as *mut i64).add(j)
     }
     unsafe fn opponents(&self, j: usize) -> &mut Opponents {
-        &mut **(self.rngs as *const *mut Opponents).add(j)
+        &mut **(self.opponents as *const *mut Opponents).add(j)
     }
 }
 
@@ -389,7 +376,7 @@ pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, act
                                           rewards: *mut f32, dones: *mut u8, threads: usize) -> i64 {
     let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
                       masks: masks as usize, rewards: rewards as usize, dones: dones as usize,
-                      rngs: opponents as usize };
+                      opponents: opponents as usize };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
@@ -400,10 +387,7 @@ pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, act
                     return j as i64;
                 }
                 let next = rows.opponents(j).play(g, l);
-                rows.rewards(j, 1)[0] = (g.totals[l] - g.paid[l]) as f32;
-                for s in 0..g.n {
-                    g.paid[s] = g.totals[s];
-                }
+                rows.rewards(j, 1)[0] = g.take_points().0[l] as f32;
                 if next < 0 {
                     *rows.done(j) = 1;
                 } else {
@@ -427,7 +411,7 @@ pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, action
                                        obs: *mut f32, masks: *mut i8, rewards: *mut f32, players: usize,
                                        dones: *mut u8, threads: usize) -> i64 {
     let rows = Rows { games: games as usize, actions: actions as usize, seats: seats as usize, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, rngs: 0 };
+                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, opponents: 0 };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {
@@ -437,10 +421,9 @@ pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, action
                 if a < 0 || a >= N_ACTIONS as i64 || seat < 0 || !g.apply(seat as usize, a as u8) {
                     return j as i64;
                 }
-                let row = rows.rewards(j, players);
-                for s in 0..g.n {
-                    row[s] = (g.totals[s] - g.paid[s]) as f32;
-                    g.paid[s] = g.totals[s];
+                let points = g.take_points().0;
+                for (r, &p) in rows.rewards(j, players).iter_mut().zip(&points[..g.n]) {
+                    *r = p as f32;
                 }
                 match g.to_act() {
                     None => {
