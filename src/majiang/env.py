@@ -666,18 +666,35 @@ class _Slice:
             k = self._counter[j]
             self._counter[j] += 1
             hand = _new_hand(self.backend, self.rules, self.seed * 100003 + self.lo + j, k, k % self.players)
-            # against random opponents: play to the learner's first decision (skip a hand without one)
+            # against bots: play to the learner's first decision (skip a hand without one)
             if self.self_play or hand.play(self.learner, self._opponents[j]) >= 0:
                 break
         if self.backend == "native":
             self._pointers[j] = hand._ptr
         return hand
 
+    def _step_native(self, actions: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> None:
+        """One library call steps every game (and the opponents); finished games are dealt again."""
+        from .native import batch_step, batch_step_vs
+        if not self.hands:
+            return
+        rows = self.rows
+        if self.self_play:
+            bad = batch_step(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"], rewards,
+                             dones, self.threads)
+        else:
+            bad = batch_step_vs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
+                                rows["obs"], rows["masks"], rewards, dones, self.threads)
+        if bad != -1:  # actions were checked (or replaced) against the masks: a bug, not bad input
+            raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
+        for j in np.flatnonzero(dones).tolist():
+            self.hands[j] = self._new_hand(j)
+            self._observe(j)
+
     def _observe(self, j: int) -> None:
         hand = self.hands[j]
         seat = hand.to_act()
-        if "seats" in self.rows:
-            self.rows["seats"][j] = seat
+        self.rows["seats"][j] = seat
         hand.mask(seat, out=self.rows["masks"][j])
         hand.encode(seat, out=self.rows["obs"][j])
 
@@ -702,17 +719,8 @@ class _Slice:
     def step(self) -> None:
         rows = self.rows
         actions, rewards, dones = rows["actions"], rows["rewards"], rows["dones"]
-        if not self.self_play and self.backend == "native":
-            from .native import batch_step_vs
-            if not self.hands:
-                return
-            bad = batch_step_vs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
-                                rows["obs"], rows["masks"], rewards, dones, self.threads)
-            if bad != -1:  # illegal actions were replaced before: this is a bug, not bad input
-                raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
-            for j in np.flatnonzero(dones).tolist():
-                self.hands[j] = self._new_hand(j)
-                self._observe(j)
+        if self.backend == "native":
+            self._step_native(actions, rewards, dones)
             return
         if not self.self_play:
             dones[:] = False
@@ -724,18 +732,6 @@ class _Slice:
                     o, _ = env.reset()
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
-            return
-        if self.backend == "native":
-            from .native import batch_step
-            if not self.hands:
-                return
-            bad = batch_step(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"], rewards,
-                             dones, self.threads)
-            if bad != -1:  # the actions were checked against the masks: this is a bug, not bad input
-                raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
-            for j in np.flatnonzero(dones).tolist():
-                self.hands[j] = self._new_hand(j)
-                self._observe(j)
             return
         dones[:] = False
         seats = rows["seats"].tolist()
