@@ -119,7 +119,7 @@ def main() -> None:
     if args.json:
         print(json.dumps({"rlcard_steps_per_s": ref, **rows}, indent=2))
         return
-    print(f"{args.seconds:.0f} s per row, one core unless the row says; RLCard mahjong env: {ref:,.0f} steps/s" if ref else
+    print(f"{args.seconds:g} s per row, one core unless the row says; RLCard mahjong env: {ref:,.0f} steps/s" if ref else
           "RLCard not installed: pip install rlcard")
     for name, value in rows.items():
         ratio = f"{value / ref:6.1f}x" if ref else ""
