@@ -60,7 +60,7 @@ def new_player(browser, base, name):
     page.goto(base)
     page.fill("#name", name)
     page.click("#save-name")
-    page.wait_for_function("localStorage.getItem('majiang.token') !== null")
+    page.wait_for_function(f"document.querySelector('#me').textContent === {name!r}")
     return page
 
 

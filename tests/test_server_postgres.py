@@ -59,7 +59,7 @@ def test_whole_hand_and_resume_on_postgresql(pg_url):
         me = player(c)
         code = make_room(c, me["token"], variant="sichuan")
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
-        with c.websocket_connect(f"/ws/{code}?token={me['token']}") as ws:
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
             final = play_to_end(ws, 0)
         assert sum(final["settlement"]["totals"]) == 0
     # a second server on the same database sees the finished match and its history

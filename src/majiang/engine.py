@@ -317,6 +317,9 @@ class Game:
         self.phase = "deal"
         self.result: str | None = None  # "win" or "draw" when over
         self.caches: dict[str, Any] = {}  # views derived from the state (the RL encoder's), not state
+        # Called with "claim" or "rob" where a claim window closes at once because no seat can claim:
+        # a server shows every seat that moment too, so a window's existence tells nobody anything.
+        self.on_window: Any = None
         self._deal()
 
     # ------------------------------------------------------------------ basics
@@ -627,6 +630,8 @@ class Game:
                 self.responses = {}
                 self.pending = robbers
                 return
+            if self.on_window is not None:
+                self.on_window("rob")
             self._finish_added_kong(seat, t)
             return
         raise IllegalActionError(f"unexpected action {action}")  # pragma: no cover
@@ -670,6 +675,8 @@ class Game:
                 must = any(a.type == "win" for a in opts) and self.play.must_win(self, s)
                 options[s] = [a for a in opts if a.type == "win"] if must else opts + [_PASS]
         if not options:
+            if self.on_window is not None:
+                self.on_window("claim")
             self._after_discard(discarder)
             return
         self.phase = "claim"

@@ -207,6 +207,9 @@ class KawuxingPlay(VariantPlay):
     def revealed(self, game, seat: int) -> dict:
         """The declared hand as others see it: concealed triplets may stay hidden (三个的不亮)."""
         counts = list(game.hands[seat])
+        drawn = game.last_draw
+        if sum(counts) % 3 == 2 and game.current == seat and drawn is not None and counts[drawn]:
+            counts[drawn] -= 1  # the tile just drawn stays hidden until it is discarded or won on
         hand = Hand(tuple(counts), tuple(game.melds[seat]))
         n = hand.concealed_count
         current_waits = _waits(hand, self.variant) if n % 3 == 1 else []

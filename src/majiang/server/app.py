@@ -1,36 +1,59 @@
 """The ASGI app: HTTP API for players and rooms, a websocket per seat, and the browser client.
 
-HTTP (JSON):
-  POST /api/players {"name"}                          -> {"id", "token"}       (token: keep it secret)
-  POST /api/rooms {"variant", "preset", "options", "stake", "hands", "bots"} + header X-Token
-                                                      -> {"code"}
-  POST /api/rooms/{code}/join   (X-Token)             -> {"seat"}
-  POST /api/rooms/{code}/start  (X-Token, host only)  -> {"status": "playing"}
-  GET  /api/rooms/{code}                              -> room, seats, status
-  GET  /api/history             (X-Token)             -> the player's matches (战绩)
-  GET  /api/rooms/{code}/games                        -> finished hands' logs (replays)
-  GET  /api/analyze?hand=…&variant=…                  -> the analysis core's answer
-Websocket /ws/{code}?token=…  (no token: a spectator). Server -> client: {"type": "snapshot", …}
-after every change, {"type": "error", "message"} for a refused message. Client -> server:
-{"type": "action", "seq": n, "action": {...}}, {"type": "next"} (start the next hand), {"type": "ping"}.
+Who you are is an HttpOnly cookie (``majiang_token``) set when you make a player; scripts may send
+the token as an ``X-Token`` header instead. It never rides in a URL.
+
+HTTP (JSON; bodies of at most 16 KB):
+  POST /api/players {"name"}                 -> {"id", "name", "token"} and the cookie
+  POST /api/session {"token"}                -> {"id", "name"} and the cookie (sign in with a token)
+  GET  /api/me                               -> {"id", "name"}
+  POST /api/me {"name"}                      -> rename yourself; your history stays yours
+  POST /api/rooms {"variant", "preset", "options", "stake", "hands", "bots", "timers"}
+                                             -> {"code"}
+  POST /api/rooms/{code}/join                -> {"seat"}
+  POST /api/rooms/{code}/start  (host only)  -> {"status": "playing"}
+  GET  /api/rooms/{code}                     -> room, seats, status
+  GET  /api/history?before=&limit=           -> a page of your matches (战绩), newest first
+  GET  /api/rooms/{code}/games               -> finished hands' logs (replays)
+  GET  /api/rooms/{code}/games/{hand}/frames -> a finished hand step by step
+  GET  /api/analyze?hand=…&variant=…         -> the analysis core's answer
+  GET  /api/server                           -> addresses friends on the same network can open
+Websocket /ws/{code} (the cookie or X-Token seats you; without one you watch). Server -> client:
+{"type": "snapshot", …} when what your seat sees changes, {"type": "error", "message"} for a
+refused message. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
+"action": {...}}, {"type": "ready"} (准备 for the next hand), {"type": "auto", "on": bool} (托管),
+{"type": "ping"}.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import math
 import os
+import re
+import time
 from importlib import resources
 
-from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
 
 from ..errors import MajiangError
 from ..rules import PRESETS, rules_for, rules_to_json
-from .live import ABSENT_AFTER, BOT_DELAY, Connection, Tables
-from .store import Store
+from ..variants import get_variant
+from .live import ABSENT_AFTER, BOT_DELAY, Connection, TableSettings, Tables
+from .security import COOKIE, Bucket, Guard, RateLimit, clean_name, same_origin
+from .store import Store, StoreError
 
 BOT_LEVELS = ("random", "greedy", "strong")
+MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
+MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
+MAX_ROOMS_PER_HOUR = 30
+CODE = re.compile(r"[A-Z0-9]{1,16}")
+OPTION = re.compile(r"[a-z_][a-z0-9_]{0,31}")
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
 
 
 def default_db_url() -> str:
@@ -39,91 +62,169 @@ def default_db_url() -> str:
     return f"sqlite:///{path}"
 
 
-def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> FastAPI:
+def whole(value, name: str, lo: int, hi: int) -> int:
+    """A whole number in [lo, hi] from JSON (an int, or a string of digits); else a clear 400."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+        value = int(value)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise HTTPException(400, f"{name} must be a whole number from {lo} to {hi}")
+    return value
+
+
+def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
+               share_urls: list[str] | None = None) -> FastAPI:
     store = Store(db_url or default_db_url())
     tables = Tables(store, bot_delay, absent_after)
+    new_players = RateLimit(20, 600.0)  # per client address
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        for code in tables.resume_all():  # unfinished games continue from their stored logs
-            tables.get(code).kick()
+        async def sweep():  # tables nobody is at leave memory (they come back from the store)
+            while True:
+                await asyncio.sleep(30)
+                tables.evict_idle()
+        sweeper = asyncio.get_event_loop().create_task(sweep())
         yield
+        sweeper.cancel()
+        tables.close()
 
-    app = FastAPI(title="majiang", docs_url="/api/docs", lifespan=lifespan)
+    app = FastAPI(title="majiang", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.store = store
     app.state.tables = tables
 
     @app.exception_handler(MajiangError)
     async def _bad_input(request: Request, exc: MajiangError):
+        if isinstance(exc, StoreError):
+            return JSONResponse({"error": "the database is unavailable: nothing was changed, try again"},
+                                status_code=503)
         return JSONResponse({"error": str(exc)}, status_code=400)
 
-    def player_of(token: str | None) -> dict:
-        p = store.player_by_token(token)
+    @app.exception_handler(HTTPException)
+    async def _http_error(request: Request, exc: HTTPException):
+        return JSONResponse({"error": exc.detail, "detail": exc.detail}, status_code=exc.status_code)
+
+    def token_of(request) -> str | None:
+        return request.headers.get("x-token") or request.cookies.get(COOKIE)
+
+    def player_of(request) -> dict:
+        p = store.player_by_token(token_of(request))
         if p is None:
-            raise HTTPException(401, "unknown or missing player token (X-Token)")
+            raise HTTPException(401, "no player: make one first (or send your X-Token)")
         return p
 
+    def check_origin(request: Request) -> None:
+        if not same_origin(request.headers.get("origin"), request.headers.get("host")):
+            raise HTTPException(403, "requests from other sites are refused")
+
     async def body(request: Request) -> dict:
+        check_origin(request)
+        raw = await request.body()
         try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
             raise HTTPException(400, "the request body must be JSON") from None
         if not isinstance(data, dict):
             raise HTTPException(400, "the request body must be a JSON object")
         return data
 
+    def with_cookie(response: JSONResponse, request: Request, token: str) -> JSONResponse:
+        response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/")
+        return response
+
     @app.post("/api/players")
     async def new_player(request: Request):
         data = await body(request)
-        name = str(data.get("name", "")).strip()
-        if not 1 <= len(name) <= 24:
-            raise HTTPException(400, "a name has 1 to 24 characters")
+        name = clean_name(data.get("name", ""))
+        if not new_players.allow(request.client.host if request.client else "?"):
+            raise HTTPException(429, "too many new players from this address: try again later")
         pid, token = store.create_player(name)
-        return {"id": pid, "name": name, "token": token}
+        return with_cookie(JSONResponse({"id": pid, "name": name, "token": token}), request, token)
+
+    @app.post("/api/session")
+    async def sign_in(request: Request):
+        data = await body(request)
+        token = data.get("token")
+        p = store.player_by_token(token if isinstance(token, str) else None)
+        if p is None:
+            raise HTTPException(401, "unknown token")
+        return with_cookie(JSONResponse({"id": p["id"], "name": p["name"]}), request, token)
+
+    @app.get("/api/me")
+    async def me(request: Request):
+        p = store.player_by_token(token_of(request))  # nobody yet is an answer, not an error
+        return {"id": p["id"], "name": p["name"]} if p else {"id": None, "name": None}
+
+    @app.post("/api/me")
+    async def rename(request: Request):
+        data = await body(request)
+        p = player_of(request)
+        name = clean_name(data.get("name", ""))
+        store.rename_player(p["id"], name)
+        return {"id": p["id"], "name": name}
 
     @app.post("/api/rooms")
-    async def new_room(request: Request, x_token: str | None = Header(None)):
-        host = player_of(x_token)
+    async def new_room(request: Request):
         data = await body(request)
+        host = player_of(request)
         variant = data.get("variant")
-        if variant not in PRESETS:
+        if not isinstance(variant, str) or variant not in PRESETS:
             raise HTTPException(400, "variant must be kawuxing or sichuan")
+        preset = data.get("preset")
+        if preset is not None and not isinstance(preset, str):
+            raise HTTPException(400, "preset must be a preset's name")
         options = data.get("options") or {}
-        if not isinstance(options, dict):
+        if not isinstance(options, dict) or len(options) > 40:
             raise HTTPException(400, "options must be an object of option: value")
-        rules = rules_for(variant, data.get("preset"), **options)
+        for key, value in options.items():
+            if not OPTION.fullmatch(key) or key in ("variant", "preset"):
+                raise HTTPException(400, "options are named in lower case (see docs/RULES.md); "
+                                    "variant and preset are fields of their own")
+            ok = isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value))
+            if not ok or (isinstance(value, str) and len(value) > 32):
+                raise HTTPException(400, f"option {key} must be a number, true/false or a short word")
         try:
-            stake = int(data.get("stake", 1))
-            hands = int(data.get("hands", 4))
-        except (TypeError, ValueError):
-            raise HTTPException(400, "stake and hands must be whole numbers") from None
-        if not 1 <= stake <= 1000 or not 1 <= hands <= 64:
-            raise HTTPException(400, "stake must be 1-1000 and hands 1-64")
+            rules = rules_for(variant, preset, **options)
+        except (TypeError, ValueError) as exc:
+            raise HTTPException(400, str(exc) if isinstance(exc, MajiangError) else "bad options") from None
+        stake = whole(data.get("stake", 1), "stake", 1, 1000)
+        hands = whole(data.get("hands", 4), "hands", 1, 64)
         bots = data.get("bots", "greedy")
-        if bots not in BOT_LEVELS:
+        if not isinstance(bots, str) or bots not in BOT_LEVELS:
             raise HTTPException(400, f"bots must be one of {', '.join(BOT_LEVELS)}")
-        n = 3 if variant == "kawuxing" else 4
+        settings = TableSettings.from_json(data.get("timers"))
+        unfinished, recent = store.open_rooms_hosted(host["id"], since=time.time() - 3600)
+        if unfinished >= MAX_OPEN_ROOMS or recent >= MAX_ROOMS_PER_HOUR:
+            raise HTTPException(429, f"you host {unfinished} unfinished rooms (at most {MAX_OPEN_ROOMS}, "
+                                f"{MAX_ROOMS_PER_HOUR} new an hour): finish one first")
+        n = get_variant(variant).players
         seats = [{"player": host["id"], "name": host["name"], "bot": None}] + \
             [{"player": None, "name": None, "bot": bots} for _ in range(n - 1)]
-        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats)
+        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, settings.to_json())
         return {"code": code}
 
     def room_or_404(code: str) -> dict:
-        room = store.room(code)
+        room = store.room(code) if CODE.fullmatch(code) else None
         if room is None:
-            raise HTTPException(404, f"no room {code!r}")
+            raise HTTPException(404, "no such room")
         return room
 
     @app.get("/api/rooms/{code}")
-    async def get_room(code: str):
+    def get_room(code: str):
         room = room_or_404(code)
+        ids = [s["player"] for s in room["seats"]]
         return {"code": code, "variant": room["variant"], "status": room["status"], "hands": room["hands"],
                 "stake": room["stake"], "preset": room["rules"].get("preset"),
+                "timers": TableSettings.from_json(room["settings"] or None).to_json(),
+                "host_seat": ids.index(room["host"]) if room["host"] in ids else None,
                 "seats": [{"name": s["name"], "bot": s["bot"], "taken": bool(s["player"])} for s in room["seats"]]}
 
     @app.post("/api/rooms/{code}/join")
-    async def join(code: str, x_token: str | None = Header(None)):
-        player = player_of(x_token)
+    async def join(code: str, request: Request):
+        check_origin(request)
+        player = player_of(request)
         room = room_or_404(code)
         seats = room["seats"]
         for i, s in enumerate(seats):
@@ -134,7 +235,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         for i, s in enumerate(seats):
             if not s["player"]:
                 seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-                store.update_room(code, seats=seats)
+                store.take_seat(code, i, player, seats)
                 live = tables.live.get(code)
                 if live is not None:
                     live.room["seats"] = seats
@@ -143,35 +244,37 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         raise HTTPException(409, "the table is full")
 
     @app.post("/api/rooms/{code}/start")
-    async def start(code: str, x_token: str | None = Header(None)):
-        player = player_of(x_token)
+    async def start(code: str, request: Request):
+        check_origin(request)
+        player = player_of(request)
         room = room_or_404(code)
         if room["host"] != player["id"]:
             raise HTTPException(403, "only the host starts the match")
         if room["status"] != "lobby":
             return {"status": room["status"]}
-        store.update_room(code, status="playing")
         table = tables.get(code)
-        table.start(store.room(code))
+        room["status"] = "playing"
+        table.start(room)  # the first hand is stored before the room says it is playing
+        store.update_room(code, status="playing")
         await table.broadcast()
-        table.kick()
+        table.poke()
         return {"status": "playing"}
 
     @app.get("/api/rooms/{code}/games")
-    async def room_games(code: str):
+    def room_games(code: str):
         room_or_404(code)
         return [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
-                for g in store.games_of(code) if g["finished"]]
+                for g in store.games_of(code, finished_only=True)]
 
     @app.get("/api/rooms/{code}/games/{hand}/frames")
-    async def replay_frames(code: str, hand: int):
+    def replay_frames(code: str, hand: int):
         """A finished hand, step by step: the table after each action, every hand shown."""
         from ..engine import Action
         from ..log import game_from_start
-        room_or_404(code)
-        stored = [g for g in store.games_of(code) if g["hand_index"] == hand and g["finished"]]
+        room = room_or_404(code)
+        stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
         if not stored:
-            raise HTTPException(404, f"no finished hand {hand} in room {code}")
+            raise HTTPException(404, "no such finished hand in this room")
         records = stored[0]["records"]
         game = game_from_start(records[0])
 
@@ -187,90 +290,131 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 action = Action.from_json(r["action"])
                 game.apply(int(r["seat"]), action)
                 frames.append(frame(f"seat {r['seat']}: {action}"))
-        return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in
-                                                      enumerate(store.room(code)["seats"])],
+        return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in enumerate(room["seats"])],
                 "frames": frames, "settlement": game.settlement()}
 
     @app.get("/api/history")
-    async def history(x_token: str | None = Header(None)):
-        return store.history(player_of(x_token)["id"])
+    def history(request: Request, before: float | None = None, limit: int = 20):
+        if before is not None and not math.isfinite(before):
+            raise HTTPException(400, "before is the created time of the last row you have")
+        return store.history(player_of(request)["id"], before=before, limit=max(1, min(50, limit)))
 
     @app.get("/api/analyze")
-    async def analyze(hand: str, variant: str, void: str | None = None):
+    def analyze(hand: str, variant: str, void: str | None = None):
         from ..cli import analyze_hand
+        if len(hand) > 64 or variant not in PRESETS or void not in (None, "m", "p", "s"):
+            raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
 
+    @app.get("/api/server")
+    def server_info():
+        return {"share_urls": list(share_urls or [])}
+
     @app.websocket("/ws/{code}")
-    async def ws(websocket: WebSocket, code: str, token: str | None = None):
+    async def ws(websocket: WebSocket, code: str):
+        if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(code=1008)  # another site's page: refused before the handshake
+            return
         await websocket.accept()
-        table = tables.get(code)
+        table = tables.get(code) if CODE.fullmatch(code) else None
         if table is None:
-            await websocket.send_json({"type": "error", "message": f"no room {code!r}"})
+            await websocket.send_json({"type": "error", "message": "no such room"})
             await websocket.close()
             return
-        player = store.player_by_token(token)
+        player = store.player_by_token(websocket.headers.get("x-token") or websocket.cookies.get(COOKIE))
         seat = None
         if player is not None:
             ids = [s.get("player") for s in table.room["seats"]]
             if player["id"] in ids:
                 seat = ids.index(player["id"])
         conn = Connection(websocket.send_json, seat, player["id"] if player else None)
-        table.connections.append(conn)
+        bucket = Bucket()
+        warned = 0.0
+        dropped = 0
+        table.connect(conn)
         try:
-            await websocket.send_json(table.view(seat))
-            table.kick()
+            await table.send_current(conn)
             while True:
-                raw = await websocket.receive_text()
-                if not conn.allow():
-                    await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                size = len(raw) if raw is not None else len(message.get("bytes") or b"")
+                if not bucket.allow(min(size, MAX_MESSAGE)):  # a flood is dropped without a word ...
+                    dropped += 1
+                    if dropped > 200:
+                        await websocket.close(code=1008)  # ... and a client that keeps on is closed
+                        break
+                    if time.monotonic() - warned > 5:
+                        warned = time.monotonic()
+                        await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
                     continue
-                try:
-                    msg = json.loads(raw)
-                    if not isinstance(msg, dict):
-                        raise ValueError
-                except ValueError:
-                    await websocket.send_json({"type": "error", "message": "messages are JSON objects"})
-                    continue
-                kind = msg.get("type")
-                try:
-                    if kind == "ping":
-                        await websocket.send_json({"type": "pong"})
-                    elif kind == "action":
-                        if seat is None:
-                            raise MajiangError("spectators cannot act")
-                        seq = msg.get("seq")
-                        if seq is not None and not isinstance(seq, int):
-                            raise MajiangError("seq must be a whole number")
-                        await table.act(seat, msg.get("action"), seq)
-                    elif kind == "next":
-                        if seat is None:
-                            raise MajiangError("spectators cannot start hands")
-                        await table.next_hand()
-                    else:
-                        raise MajiangError(f"unknown message type {kind!r} (action, next, ping)")
-                except MajiangError as exc:
-                    await websocket.send_json({"type": "error", "message": str(exc)})
+                reply = await handle(table, seat, raw, size)
+                if reply is not None:
+                    await websocket.send_json(reply)
         except WebSocketDisconnect:
             pass
         finally:
-            if conn in table.connections:
-                table.connections.remove(conn)
+            table.disconnect(conn)
+
+    async def handle(table, seat: int | None, raw: str | None, size: int) -> dict | None:
+        """One client message; returns the reply to send, if any. Never echoes what was sent."""
+        if raw is None:
+            return {"type": "error", "message": "messages are JSON text, not binary"}
+        if size > MAX_MESSAGE:
+            return {"type": "error", "message": f"message too large (at most {MAX_MESSAGE} characters)"}
+        try:
+            msg = json.loads(raw)
+        except (ValueError, RecursionError):
+            return {"type": "error", "message": "messages are JSON objects"}
+        if not isinstance(msg, dict):
+            return {"type": "error", "message": "messages are JSON objects"}
+        kind = msg.get("type")
+        try:
+            if kind == "ping":
+                return {"type": "pong"}
+            if seat is None:
+                raise MajiangError("spectators watch: they cannot act")
+            if kind == "action":
+                seq = msg.get("seq")
+                if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+                    raise MajiangError("seq must be a whole number")
+                await table.act(seat, msg.get("action"), seq)
+            elif kind in ("ready", "next"):
+                await table.set_ready(seat)
+            elif kind == "auto":
+                await table.set_auto(seat, msg.get("on") is True)
+            else:
+                raise MajiangError("unknown message type (action, ready, auto, ping)")
+        except StoreError:
+            return {"type": "error", "message": "the server could not store that: nothing changed, try again"}
+        except MajiangError as exc:
+            return {"type": "error", "message": str(exc)}
+        return None
 
     static = resources.files("majiang").joinpath("server/static")
+    files = {}
+    for f in static.iterdir():
+        ext = os.path.splitext(f.name)[1]
+        if ext in STATIC_TYPES and f.is_file():
+            files[f.name] = (f.read_bytes(), STATIC_TYPES[ext])
 
-    @app.get("/", response_class=HTMLResponse)
-    async def index():
-        return static.joinpath("index.html").read_text(encoding="utf-8")
+    @app.get("/")
+    def index():
+        data, kind = files["index.html"]
+        return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
+
+    @app.get("/favicon.ico")
+    def favicon():
+        data, kind = files["favicon.svg"]
+        return Response(data, media_type=kind)
 
     @app.get("/static/{name}")
-    async def static_file(name: str):
-        types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-        ext = os.path.splitext(name)[1]
-        if ext not in types or "/" in name or ".." in name:
-            raise HTTPException(404)
-        f = static.joinpath(name)
-        if not f.is_file():
-            raise HTTPException(404)
-        return Response(f.read_text(encoding="utf-8"), media_type=types[ext])
+    def static_file(name: str):
+        if name not in files:
+            raise HTTPException(404, "no such file")
+        data, kind = files[name]
+        return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
 
+    app.add_middleware(Guard)
     return app

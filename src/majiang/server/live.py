@@ -1,83 +1,163 @@
-"""Live tables: the engine game of each room, its connections, bots and 托管 (bots for absent players).
+"""Live tables: the engine game of each room, its connections, bots, decision timers and 托管.
 
-Only this module touches a running ``Game``. Every accepted action is saved (the hand's whole event
-log) before anyone is told, so a restart resumes from the database exactly where it stopped.
+Only this module touches a running ``Game``. An action changes the game, then the hand's log is
+stored; only when the store has it is anyone told. If the store fails, the game is rebuilt from the
+log as it was stored before and the action is refused, so what players saw is what a restart has.
+
+Each table is driven by one task: it plays the bots' decisions, runs every seated human's decision
+timer (托管 takes the seat when it runs out, or soon after its player disconnects), deals the next
+hand once everyone is ready (准备), and pauses while no seated human is connected.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import make_agent
 from ..engine import Action, Game
-from ..errors import IllegalActionError, MajiangError
-from ..tiles import Tile
+from ..errors import MajiangError
 from ..log import game_records, rebuild
 from ..rules import rules_from_json
-from .store import Store
+from .store import Store, StoreError
+from .views import Frame, snapshot
 
-BOT_DELAY = 0.4  # seconds a bot "thinks", so people can follow
-ABSENT_AFTER = 30.0  # seconds before a bot plays for a seat whose player has gone (托管)
+log = logging.getLogger("majiang.server")
+
+BOT_DELAY = 0.4  # seconds a bot "thinks" on its turn, so people can follow
+ABSENT_AFTER = 5.0  # seconds after a disconnect before 托管 plays a seat that has to decide
+WINDOWS = ("claim", "rob")
 
 
-@dataclass
+@dataclass(frozen=True)
+class TableSettings:
+    """Per-room decision timers (seconds), chosen when the room is made."""
+
+    turn_seconds: float = 15.0  # discard, kong, win on one's own turn; 换三张 and 定缺
+    claim_seconds: float = 8.0  # 胡 / 碰 / 杠 / 过 on another's discard, and robbing a kong
+    ready_seconds: float = 30.0  # reading the settlement before 准备 is pressed for you
+
+    LIMITS = {"turn_seconds": (5, 300), "claim_seconds": (3, 120), "ready_seconds": (5, 600)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "TableSettings":
+        """Validated settings; raises ``MajiangError`` naming the bad field.
+
+        >>> TableSettings.from_json({"turn_seconds": 20}).turn_seconds
+        20.0
+        >>> TableSettings.from_json({"turn_seconds": 1})
+        Traceback (most recent call last):
+        majiang.errors.MajiangError: turn_seconds must be a number from 5 to 300
+        """
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise MajiangError("timers must be an object of name: seconds")
+        values = {}
+        for key, value in data.items():
+            if key not in cls.LIMITS:
+                raise MajiangError(f"unknown timer (one of {', '.join(cls.LIMITS)})")
+            lo, hi = cls.LIMITS[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+                raise MajiangError(f"{key} must be a number from {lo} to {hi}")
+            values[key] = float(value)
+        return cls(**values)
+
+    def to_json(self) -> dict:
+        return {"turn_seconds": self.turn_seconds, "claim_seconds": self.claim_seconds,
+                "ready_seconds": self.ready_seconds}
+
+
+@dataclass(eq=False)
 class Connection:
-    send: Any  # async callable taking a dict
-    seat: int | None  # None: a spectator
-    player: str | None
-    tokens: float = 60.0
-    last: float = field(default_factory=time.monotonic)
+    """One websocket: what it may see (its seat, or ``None`` for a spectator) and what it was sent."""
 
-    def allow(self, rate: float = 30.0, burst: float = 60.0) -> bool:
-        """Token bucket: ``rate`` messages a second, bursts of ``burst``."""
-        now = time.monotonic()
-        self.tokens = min(burst, self.tokens + (now - self.last) * rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    send: Any  # async callable taking a dict
+    seat: int | None
+    player: str | None
+    last_sent: str = ""  # the last snapshot sent, to send each seat a change once, never a repeat
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 class LiveTable:
-    def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> None:
+    def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
+                 settings: TableSettings | None = None) -> None:
         self.store = store
         self.room = room
         self.code = room["code"]
         self.rules = rules_from_json(room["rules"])
         self.n = len(room["seats"])
+        self.settings = settings or TableSettings.from_json(room.get("settings") or {})
         self.bot_delay = bot_delay
         self.absent_after = absent_after
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
-        self.seq = 0
         self.game: Game | None = None
         self.finished_totals: list[int] = [0] * self.n
         self.hand_index = 0
         self.dealer = 0
-        self.bots = [make_agent(s.get("bot") or "greedy", seed=i) for i, s in enumerate(room["seats"])]
+        self.bots = self._make_bots()
+        self.auto = [False] * self.n  # 托管: a bot decides for this human seat until it acts again
+        self.ready = [False] * self.n  # 准备 for the next hand
+        self.over_at = 0.0  # wall-clock second the hand ended (the ready timer runs from it)
+        self.decision_no = [0] * self.n  # bumps at each new decision of a seat: stale answers are refused
+        self.decision_at = [0.0] * self.n  # wall-clock second that decision began
+        self._pending_ref: list[Any] = [None] * self.n
         self.absent_since: dict[int, float] = {}
+        self.retry_at = 0.0  # after a failed store, bots and timers wait until then
+        self.failures = 0
+        self.last_activity = time.time()
+        self.closed = False
+        self._log_lines: list[str] = []
+        self._windows: list[dict] = []  # frames of claim windows that closed inside the last change
+        self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
-        self.waiting_next = False
 
-    # -- lifecycle ---------------------------------------------------------------------------
+    def _make_bots(self) -> list:
+        # fresh randomness per table: nobody can replay a bot's tie-breaks from a known seed
+        return [make_agent(s.get("bot") or "greedy", seed=secrets.randbits(32)) for s in self.room["seats"]]
+
+    # -- who is who ------------------------------------------------------------------------------
+
+    def human(self, seat: int) -> bool:
+        return bool(self.room["seats"][seat].get("player"))
+
+    def present(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    @property
+    def paused(self) -> bool:
+        """No seated human is connected: bots wait rather than play a table nobody is at."""
+        humans = [s for s in range(self.n) if self.human(s)]
+        return bool(humans) and not any(self.present(s) for s in humans)
+
+    @property
+    def host_seat(self) -> int | None:
+        ids = [s.get("player") for s in self.room["seats"]]
+        return ids.index(self.room["host"]) if self.room.get("host") in ids else None
+
+    # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self, room: dict) -> None:
-        """The host started the match: seats are final; deal the first hand."""
+        """The host started the match: seats are final; deal the first hand (dealer by dice)."""
         self.room = room
-        self.bots = [make_agent(s.get("bot") or "greedy", seed=i) for i, s in enumerate(room["seats"])]
+        self.bots = self._make_bots()
         if self.game is None:
-            self.hand_index, self.dealer = 0, 0
-            self.new_hand()
-        self.seq += 1
+            self.hand_index = 0
+            self.dealer = secrets.randbelow(self.n)  # 第一局随机确定庄家
+            self.game = self._store_new_hand(self._deal())
+            self._track_decisions()
 
     def resume(self) -> None:
-        """Rebuild from the stored logs: finished hands give totals; an unfinished one is replayed."""
-        self.finished_totals = [0] * self.n  # every hand before the current one
+        """Rebuild from the stored logs: finished hands give totals; the last one is replayed."""
+        self.finished_totals = [0] * self.n
         self.game = None
         stored = self.store.games_of(self.code)
         for g in stored[:-1]:
@@ -85,28 +165,49 @@ class LiveTable:
                 self.finished_totals[i] += v
         if stored:
             last = stored[-1]
+            self._log_lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in last["records"]]
             self.game = rebuild(last["records"])
             self.hand_index = last["hand_index"]
             self.dealer = self.game.dealer
-            self.waiting_next = self.game.over
-        else:
-            self.new_hand()
+            self.over_at = time.time()
+            if self.game.over and self.hand_index + 1 >= self.room["hands"] and self.room["status"] == "playing":
+                self.store.update_room(self.code, status="finished")  # a log from before the one-transaction end
+                self.room["status"] = "finished"
+        elif self.room["status"] == "playing":
+            self.dealer = secrets.randbelow(self.n)
+            self.game = self._store_new_hand(self._deal())
+        self._track_decisions()
 
-    def new_hand(self) -> None:
-        self.game = Game(self.rules, seed=self.room["seed"], hand_index=self.hand_index, dealer=self.dealer)
-        self.waiting_next = False
-        self.save()
+    def _deal(self) -> Game:
+        # Each hand has its own seed from the OS's randomness, stored only in its log: no hand (nor
+        # anything served) says anything about another hand's wall.
+        return Game(self.rules, seed=secrets.token_hex(16), hand_index=self.hand_index, dealer=self.dealer)
 
-    def save(self) -> None:
-        """Store the hand's log; only records added since the last save are serialised."""
+    def _store_new_hand(self, game: Game) -> Game:
+        lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in game_records(game)]
+        self.store.save_game_text(self.code, game.hand_index, "\n".join(lines), False, None)
+        self._log_lines = lines
+        self.ready = [False] * self.n
+        return game
+
+    def _store_change(self) -> None:
+        """Store the hand's log after a change (raises ``StoreError``; the caller rolls back)."""
         g = self.game
-        if getattr(self, "_saved_game", None) is not g:
-            self._saved_game, self._log_lines = g, []
-        lines = self._log_lines
-        records = game_records(g) if not lines else g.events[len(lines) - 1:]
-        lines.extend(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records)
-        self.store.save_game_text(self.code, g.hand_index, "\n".join(lines), g.over,
-                                  g.totals() if g.over else None)
+        assert g is not None
+        new = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in g.events[len(self._log_lines) - 1:]]
+        finishing = g.over and self.hand_index + 1 >= self.room["hands"]
+        self.store.save_game_text(self.code, g.hand_index, "\n".join(self._log_lines + new), g.over,
+                                  g.totals() if g.over else None, room_status="finished" if finishing else None)
+        self._log_lines.extend(new)
+        if finishing:
+            self.room["status"] = "finished"
+        if g.over:
+            self.over_at = time.time()
+
+    def _rollback(self) -> None:
+        """The store refused a change: the game goes back to what the store holds."""
+        self.game = rebuild([json.loads(line) for line in self._log_lines], check=False)
+        self._pending_ref = [self._pending_of(s) for s in range(self.n)]  # the same decisions, not new ones
 
     def totals(self) -> list[int]:
         """Match totals so far, times the room's stake."""
@@ -114,165 +215,296 @@ class LiveTable:
         stake = self.room.get("stake", 1)
         return [(a + b) * stake for a, b in zip(self.finished_totals, cur)]
 
-    # -- views ---------------------------------------------------------------------------------
+    # -- decisions -------------------------------------------------------------------------------
+
+    def _pending_of(self, seat: int):
+        g = self.game
+        if g is None or g.over or seat in g.responses:
+            return None
+        return g.pending.get(seat)
+
+    def _track_decisions(self) -> None:
+        """A seat's decision is new when the engine made a new list of options for it."""
+        now = time.time()
+        for s in range(self.n):
+            ref = self._pending_of(s)
+            if ref is not None and ref is not self._pending_ref[s]:
+                self.decision_no[s] += 1
+                self.decision_at[s] = now
+            self._pending_ref[s] = ref
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply and store one action, collecting the claim windows it closed; on a store failure
+        the game is as before and ``StoreError`` is raised."""
+        g = self.game
+        assert g is not None
+        windows: list[dict] = []
+        g.on_window = lambda kind: windows.append(self._frames(kind))
+        try:
+            g.apply(seat, action)
+        finally:
+            g.on_window = None
+        try:
+            self._store_change()
+        except StoreError:
+            self._rollback()
+            raise
+        self._windows.extend(windows)
+        self._track_decisions()
+        self.last_activity = time.time()
+
+    def time_limit(self, seat: int) -> float:
+        g = self.game
+        return self.settings.claim_seconds if g is not None and g.phase in WINDOWS else self.settings.turn_seconds
+
+    def deadline(self, seat: int) -> float | None:
+        """When a human seat's current decision is taken by 托管 (wall-clock seconds)."""
+        if self._pending_of(seat) is None or not self.human(seat) or self.auto[seat]:
+            return None
+        return self.decision_at[seat] + self.time_limit(seat)
+
+    # -- views ----------------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
-        g = self.game
-        view = g.observation(seat) if g is not None else None
-        hints = None
-        if g is not None and seat is not None and not g.over and g.phase not in ("exchange", "void"):
-            hints = self._hints(seat)
-        names = [s.get("name") or (f"bot {i} ({s.get('bot')})" if s.get("bot") else "empty")
-                 for i, s in enumerate(self.room["seats"])]
-        return {"type": "snapshot", "seq": self.seq, "room": {
-            "code": self.code, "variant": self.room["variant"], "preset": self.rules.preset,
-            "hands": self.room["hands"], "hand_index": self.hand_index, "status": self.room["status"],
-            "names": names, "stake": self.room.get("stake", 1), "match_totals": self.totals(),
-            "waiting_next": self.waiting_next, "match_over": self.room["status"] == "finished"},
-            "seat": seat, "view": view, "hints": hints,
-            "settlement": g.settlement() if g is not None and g.over else None}
+        return snapshot(self, seat)
 
-    def _hints(self, seat: int) -> dict | None:
-        key = (id(self.game), len(self.game.events), seat)
-        if getattr(self, "_hint_key", None) != key:  # one computation per decision, not per broadcast
-            self._hint_key, self._hint = key, self._compute_hints(seat)
-        return self._hint
-
-    def _compute_hints(self, seat: int) -> dict | None:
-        """Discard advice on one's turn; otherwise the waits and how many of each are unseen."""
-        from ..analysis import discard_advice, effective_tiles
-        g = self.game
-        hand = g.hand(seat)
-        visible = [0] * 30
-        obs = g.observation(seat)
-        for p in obs["players"]:
-            for t, claimed in zip(p["discards"], p["claimed"]):
-                if not claimed:
-                    visible[Tile.parse(t)] += 1
-            if p["seat"] != seat:
-                for m in p["melds"]:
-                    if m["tile"] is not None:
-                        visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
-        try:
-            if hand.concealed_count % 3 == 2:
-                advice = discard_advice(hand, g.variant, g.void[seat], visible=visible)
-                return {"discards": [o.to_json() for o in advice[:5]]}
-            s, eff = effective_tiles(hand, g.variant, g.void[seat])
-        except MajiangError:
-            return None
-        own = hand.all_counts()
-        if s != 0:
-            return {"shanten": s}
-        return {"shanten": 0, "waits": [{"tile": str(t), "left": max(0, 4 - own[t] - visible[t])} for t in eff]}
+    def _frames(self, window: str | None = None) -> dict:
+        """This moment's snapshot for every seat that has a connection (and spectators)."""
+        seats = {c.seat for c in self.connections}
+        return {s: Frame.of(snapshot(self, s, window)) for s in seats}
 
     async def broadcast(self) -> None:
+        windows, self._windows = self._windows, []
+        frames = windows + [self._frames()]
         for c in list(self.connections):
-            try:
-                await c.send(self.view(c.seat))
-            except Exception:  # noqa: BLE001 - a dead socket is dropped
-                self.connections.remove(c)
+            for f in frames:
+                frame = f.get(c.seat)
+                if frame is None or frame.text == c.last_sent:
+                    continue
+                c.last_sent = frame.text
+                try:
+                    await c.send(frame.with_clock())
+                except Exception:  # noqa: BLE001 - a dead socket is dropped
+                    if c in self.connections:
+                        self.connections.remove(c)
+                    break
 
-    # -- actions -----------------------------------------------------------------------------
+    async def send_current(self, conn: Connection) -> None:
+        frame = Frame.of(snapshot(self, conn.seat))
+        conn.last_sent = frame.text
+        await conn.send(frame.with_clock())
 
-    async def act(self, seat: int, action: dict, seq: int | None) -> None:
-        """Apply a player's action (raises MajiangError with a clear message; nothing changes)."""
+    # -- connections -----------------------------------------------------------------------------
+
+    def connect(self, conn: Connection) -> None:
+        if self.paused and conn.seat is not None and self.human(conn.seat):
+            now = time.time()  # back from a pause: the clocks start again, they did not run meanwhile
+            self.decision_at = [now] * self.n
+            self.over_at = now
+        self.connections.append(conn)
+        if conn.seat is not None:
+            self.absent_since.pop(conn.seat, None)
+        self.last_activity = time.time()
+        self.poke()
+
+    def disconnect(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        if conn.seat is not None and not self.present(conn.seat):
+            self.absent_since[conn.seat] = time.time()
+        self.last_activity = time.time()
+        self.poke()
+
+    # -- what players do -------------------------------------------------------------------------
+
+    async def act(self, seat: int, action: Any, seq: int | None) -> None:
+        """A player's action: refused with a ``MajiangError`` (nothing changes) or applied, stored,
+        then shown to everyone."""
         async with self.lock:
             g = self.game
             if self.room["status"] != "playing" or g is None:
                 raise MajiangError("the match has not started")
-            if seq is not None and seq != self.seq:
-                raise MajiangError(f"stale action: sequence {seq}, the table is at {self.seq}")
-            g.apply(seat, Action.from_json(action))
-            self._after_change()
+            if g.over:
+                raise MajiangError("the hand is over")
+            if self._pending_of(seat) is None:
+                raise MajiangError("you have no decision to make now")  # names nobody else
+            if seq is not None and seq != self.decision_no[seat]:
+                raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
+            self._apply(seat, parse_action(action))
+            self.auto[seat] = False  # the player is back: 托管 ends
         await self.broadcast()
-        self.kick()
+        self.poke()
 
-    def _after_change(self) -> None:
-        self.seq += 1
-        self.save()
-        if self.game.over:
-            self.waiting_next = True
-            if self.hand_index + 1 >= self.room["hands"]:
-                self.room["status"] = "finished"
-                self.store.update_room(self.code, status="finished")
+    async def set_auto(self, seat: int, on: bool) -> None:
+        self.auto[seat] = bool(on)
+        await self.broadcast()
+        self.poke()
+
+    async def set_ready(self, seat: int) -> None:
+        g = self.game
+        if g is None or not g.over or self.room["status"] != "playing":
+            raise MajiangError("there is no next hand to get ready for")
+        self.ready[seat] = True
+        await self.broadcast()
+        self.poke()
 
     async def next_hand(self) -> None:
+        """Deal the next hand (stored first: on a store failure nothing changes)."""
         async with self.lock:
-            if not (self.game and self.game.over) or self.room["status"] == "finished":
+            g = self.game
+            if g is None or not g.over or self.room["status"] != "playing":
                 return
-            for i, v in enumerate(self.game.totals()):
+            old = (self.hand_index, self.dealer)
+            self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
+            try:
+                new = self._store_new_hand(self._deal())
+            except StoreError:
+                self.hand_index, self.dealer = old
+                raise
+            for i, v in enumerate(g.totals()):
                 self.finished_totals[i] += v
-            self.dealer = self.game.next_dealer()
-            self.hand_index += 1
-            self.new_hand()
-            self.seq += 1
+            self.game = new
+            self._track_decisions()
         await self.broadcast()
-        self.kick()
 
-    def human_present(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
+    # -- the table's driver ----------------------------------------------------------------------
+
+    def poke(self) -> None:
+        """Something changed: the driver looks again (and starts if it was not running)."""
+        if self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        if self._task is not None and self._task.get_loop() is not loop:  # a new event loop (tests' clients)
+            self._task.cancel()
+            self._task = self._wake = None
+            if not self.lock.locked():
+                self.lock = asyncio.Lock()
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._run())
+
+    kick = poke
+
+    def close(self) -> None:
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self.closed:
+            self._wake.clear()
+            try:
+                delay = await self._tick()
+            except StoreError:
+                self.failures += 1
+                delay = min(10.0, 0.25 * 2 ** self.failures)  # the database is away: try again later
+                self.retry_at = time.time() + delay
+            except Exception:  # noqa: BLE001 - one table's fault must not end its driver silently
+                log.exception("table %s: driver error", self.code)
+                delay = 1.0
+            if delay is not None and delay <= 0:
+                continue
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _tick(self) -> float | None:
+        """Do what is due now; return how long until something else is due (None: until poked)."""
+        now = time.time()
+        if now < self.retry_at:
+            return self.retry_at - now
+        g = self.game
+        if g is None or self.room["status"] != "playing" or self.paused:
+            return None
+        if g.over:
+            due = self.over_at + self.settings.ready_seconds
+            if all(self.is_ready(s) for s in range(self.n)) or now >= due:
+                await self.next_hand()
+                self.failures = 0
+                return 0
+            return due - now
+        due_list = []
+        for s in g.pending_seats():
+            if self.bot_plays(s):
+                wait = 0.0 if g.phase in WINDOWS else self.bot_delay  # windows: no pause that says who could claim
+                due_list.append((self.decision_at[s] + wait, s, False))
+            else:
+                when = self.decision_at[s] + self.time_limit(s)
+                if not self.present(s):
+                    when = min(when, max(self.absent_since.get(s, now), self.decision_at[s]) + self.absent_after)
+                due_list.append((when, s, True))
+        if not due_list:
+            return None
+        when, seat, timed_out = min(due_list)
+        if when > now:
+            return when - now
+        if timed_out:
+            self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
+        await self._bot_act(seat)
+        self.failures = 0
+        return 0
+
+    def is_ready(self, seat: int) -> bool:
+        """准备 for the next hand: said so, or a bot, or in 托管."""
+        return self.ready[seat] or not self.human(seat) or self.auto[seat]
 
     def bot_plays(self, seat: int) -> bool:
-        s = self.room["seats"][seat]
-        if not s.get("player"):
+        if not self.human(seat) or self.auto[seat]:
             return True
         g = self.game
         if g is not None and g.declared[seat] and not g.over:
             legal = g.legal_actions(seat)
             if len(legal) == 1 and legal[0].type == "discard":
                 return True  # a frozen (亮倒/唱歌/跳舞) hand discards what it drew by itself
-        if self.human_present(seat):
-            self.absent_since.pop(seat, None)
-            return False
-        since = self.absent_since.setdefault(seat, time.monotonic())
-        return time.monotonic() - since >= self.absent_after
+        return False
 
-    def kick(self) -> None:
-        """Make sure the bot loop runs when a bot (or 托管) must act."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_event_loop().create_task(self._bot_loop())
-
-    async def _bot_loop(self) -> None:
-        while True:
+    async def _bot_act(self, seat: int) -> None:
+        async with self.lock:
             g = self.game
-            if g is None or self.room["status"] != "playing":
+            if g is None or g.over or self._pending_of(seat) is None:
                 return
-            if g.over:
-                if self.room["status"] == "playing" and all(self.bot_plays(s) for s in range(self.n)):
-                    await asyncio.sleep(self.bot_delay)
-                    await self.next_hand()
-                    continue
-                return
-            seats = [s for s in g.pending_seats() if self.bot_plays(s)]
-            if not seats:
-                if any(self.room["seats"][s].get("player") and not self.human_present(s) for s in g.pending_seats()):
-                    await asyncio.sleep(min(1.0, self.absent_after))  # an absent player: 托管 after absent_after
-                    continue
-                return
-            await asyncio.sleep(self.bot_delay)
-            async with self.lock:
-                if self.game is not g or g.over:
-                    continue
-                seat = seats[0]
-                if seat not in g.pending_seats():
-                    continue
-                agent = self.bots[seat]
-                try:
-                    g.apply(seat, agent.act(g.observation(seat), g.legal_actions(seat)))
-                except IllegalActionError:  # pragma: no cover - agents only pick legal actions
-                    g.apply(seat, g.legal_actions(seat)[0])
-                self._after_change()
-            await self.broadcast()
+            legal = g.legal_actions(seat)
+            try:
+                action = self.bots[seat].act(g.observation(seat), legal)
+                if action not in legal:
+                    raise MajiangError("the bot chose an illegal action")
+            except Exception:  # noqa: BLE001 - a failing bot still moves the table on
+                log.exception("table %s: bot at seat %d failed", self.code, seat)
+                action = legal[0]
+            self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
+        await self.broadcast()
 
 
+def parse_action(data: Any) -> Action:
+    """A client's action, checked for shape without echoing what it sent."""
+    from ..engine import ACTION_TYPES
+
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
+        raise MajiangError(f"an action is an object with a 'type' ({', '.join(ACTION_TYPES)})")
+    tile, tiles = data.get("tile"), data.get("tiles", [])
+    if tile is not None and (not isinstance(tile, str) or len(tile) > 8):
+        raise MajiangError("bad tile in action (tiles are written like 5p or 7z)")
+    if not isinstance(tiles, list) or len(tiles) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in tiles):
+        raise MajiangError("bad tile in action: 'tiles' is a list of up to three tiles like 5p")
+    try:
+        return Action.from_json(data)
+    except MajiangError:
+        raise MajiangError("bad tile in action (tiles are written like 5p or 7z; suits m, p or s)") from None
+
+
+@dataclass
 class Tables:
-    """All live tables of a server."""
+    """All live tables of a server; tables nobody is at leave memory and come back from the store."""
 
-    def __init__(self, store: Store, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER) -> None:
-        self.store = store
-        self.bot_delay = bot_delay
-        self.absent_after = absent_after
-        self.live: dict[str, LiveTable] = {}
+    store: Store
+    bot_delay: float = BOT_DELAY
+    absent_after: float = ABSENT_AFTER
+    live: dict[str, LiveTable] = field(default_factory=dict)
+    idle_after: float = 120.0  # seconds without a connection before a table leaves memory
 
     def get(self, code: str) -> LiveTable | None:
         if code in self.live:
@@ -286,8 +518,15 @@ class Tables:
         self.live[code] = table
         return table
 
-    def resume_all(self) -> list[str]:
-        codes = [r["code"] for r in self.store.rooms_with_status("playing")]
-        for code in codes:
-            self.get(code)
-        return codes
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop tables with no connection for ``idle_after`` seconds (finished, paused or lobby)."""
+        now = time.time() if now is None else now
+        gone = [code for code, t in self.live.items()
+                if not t.connections and now - t.last_activity >= self.idle_after and not t.lock.locked()]
+        for code in gone:
+            self.live.pop(code).close()
+        return gone
+
+    def close(self) -> None:
+        for t in self.live.values():
+            t.close()

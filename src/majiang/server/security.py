@@ -1,0 +1,163 @@
+"""The server's guards: response headers, bounded request bodies, the session cookie, the origin
+check, player names, and rate limits for the things a visitor can create.
+
+See docs/SECURITY.md for what each kind of visitor can see and do.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from urllib.parse import urlsplit
+
+from ..errors import MajiangError
+
+COOKIE = "majiang_token"
+MAX_BODY = 16 * 1024  # bytes: the largest request this API needs is a few hundred
+MAX_NAME = 24
+
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+     b"font-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+     b"form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+
+
+class Guard:
+    """ASGI middleware: security headers on every response, and request bodies bounded before
+    anything reads them (413 past ``MAX_BODY``; nothing of the body is echoed)."""
+
+    def __init__(self, app, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.max_body
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    return await _reply(send, 413, b'{"error":"request body too large"}')
+        seen = 0
+
+        async def bounded_receive():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise _TooBig
+            return message
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + HEADERS
+            await send(message)
+
+        try:
+            await self.app(scope, bounded_receive, send_with_headers)
+        except _TooBig:
+            await _reply(send, 413, b'{"error":"request body too large"}')
+
+
+class _TooBig(Exception):
+    pass
+
+
+async def _reply(send, status: int, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                + HEADERS})
+    await send({"type": "http.response.body", "body": body})
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """A browser's ``Origin`` must name this server (no Origin: not a browser page, allowed).
+
+    >>> same_origin("http://127.0.0.1:8000", "127.0.0.1:8000"), same_origin("https://evil.example", "a:1")
+    (True, False)
+    >>> same_origin(None, "a:1"), same_origin("null", "a:1")
+    (True, False)
+    """
+    if origin is None:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(netloc) and netloc == (host or "")
+
+
+def clean_name(value) -> str:
+    """A player name: 1–24 printable characters (no control, format or bidi characters).
+
+    >>> clean_name("  阿明 ")
+    '阿明'
+    >>> clean_name("a\\u202eb")
+    Traceback (most recent call last):
+    majiang.errors.MajiangError: a name is printable text (no control or direction characters)
+    """
+    if not isinstance(value, str):
+        raise MajiangError(f"a name is text of 1 to {MAX_NAME} characters")
+    name = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise MajiangError(f"a name has 1 to {MAX_NAME} characters")
+    if not all(ch.isprintable() for ch in name):
+        raise MajiangError("a name is printable text (no control or direction characters)")
+    return name
+
+
+class RateLimit:
+    """At most ``count`` events per ``window`` seconds per key (in memory, per process)."""
+
+    def __init__(self, count: int, window: float) -> None:
+        self.count = count
+        self.window = window
+        self.seen: dict[str, deque] = {}
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        q = self.seen.setdefault(key, deque())
+        while q and now - q[0] > self.window:
+            q.popleft()
+        if len(q) >= self.count:
+            return False
+        q.append(now)
+        if len(self.seen) > 10000:  # forget the quiet ones
+            for k in [k for k, v in self.seen.items() if not v]:
+                del self.seen[k]
+        return True
+
+
+class Bucket:
+    """A websocket's budget: messages and bytes per second, with bursts."""
+
+    def __init__(self, messages: float = 10.0, burst: float = 40.0, bytes_per_s: float = 4096.0,
+                 byte_burst: float = 16384.0) -> None:
+        self.rates = (messages, bytes_per_s)
+        self.bursts = (burst, byte_burst)
+        self.level = [burst, byte_burst]
+        self.last = time.monotonic()
+
+    def allow(self, size: int) -> bool:
+        now = time.monotonic()
+        dt, self.last = now - self.last, now
+        for i in range(2):
+            self.level[i] = min(self.bursts[i], self.level[i] + dt * self.rates[i])
+        if self.level[0] < 1 or self.level[1] < size:
+            return False
+        self.level[0] -= 1
+        self.level[1] -= size
+        return True

@@ -1,0 +1,248 @@
+"""A fair table: what each seat is sent, over whole matches of both games and every preset.
+
+Each test pins one finding of the security review (issue #13): fresh seeds per hand, 亮倒 hands
+shown exactly as the rules reveal them, claim windows that tell nobody else anything, refusals
+that name no seat. Tables are driven directly (no sockets) so whole matches run quickly; the
+socket layer has its own tests in test_server_guards.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from majiang.agents import GreedyAgent, play_hand  # noqa: E402
+from majiang.engine import Game, shuffled_wall  # noqa: E402
+from majiang.errors import MajiangError  # noqa: E402
+from majiang.rules import rules_for, rules_to_json  # noqa: E402
+from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
+from majiang.server.store import Store  # noqa: E402
+from majiang.tiles import Tile, parse_tiles  # noqa: E402
+from majiang.variants import get_variant  # noqa: E402
+
+CONFIGS = [("kawuxing", "standard", {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
+           ("sichuan", "chengdu", {}), ("sichuan", "modern", {}), ("sichuan", "chengdu", {"sing_dance": True}),
+           ("sichuan", "chengdu", {"blood_river": True})]
+
+
+class Eager(GreedyAgent):
+    """Greedy, but takes every claim, kong and declaration it is offered: the windows and reveals
+    this file is about then happen often."""
+
+    def act(self, obs, legal):
+        for kind in ("win", "declare", "dance", "kong", "concealed_kong", "added_kong", "pong"):
+            for a in legal:
+                if a.type == kind:
+                    return a
+        return super().act(obs, legal)
+
+
+def make_table(tmp_path, variant, preset, options, hands=2, name="t") -> LiveTable:
+    store = Store(f"sqlite:///{tmp_path / name}.sqlite3")
+    rules = rules_for(variant, preset, **options)
+    n = get_variant(variant).players
+    host = {"id": "h", "name": "host"}
+    seats = [{"player": None, "name": None, "bot": "greedy"} for _ in range(n)]
+    code = store.create_room(variant, rules_to_json(rules), 1, hands, host, seats)
+    room = store.room(code)
+    room["status"] = "playing"
+    store.update_room(code, status="playing")
+    table = LiveTable(store, room, bot_delay=0.0, absent_after=0.0, settings=TableSettings())
+    table.bots = [Eager(seed=s) for s in range(n)]
+    return table
+
+
+def attach_everyone(table) -> dict:
+    """A recording connection for every seat and one spectator."""
+    received: dict = {}
+    for seat in list(range(table.n)) + [None]:
+        box: list = []
+        received[seat] = box
+
+        async def send(msg, box=box):
+            box.append(msg)
+
+        table.connections.append(Connection(send, seat, None))
+    return received
+
+
+async def play_match(table) -> None:
+    table.start(table.room)
+    await table.broadcast()
+    while table.room["status"] == "playing":
+        g = table.game
+        if g.over:
+            await table.next_hand()
+            continue
+        await table._bot_act(g.pending_seats()[0])
+
+
+@pytest.mark.parametrize("variant, preset, options", CONFIGS)
+def test_every_hand_has_its_own_secret_seed(tmp_path, variant, preset, options):
+    table = make_table(tmp_path, variant, preset, options, hands=3)
+    received = attach_everyone(table)
+    asyncio.run(play_match(table))
+    hands = table.store.games_of(table.code)
+    seeds = [h["records"][0]["seed"] for h in hands]
+    assert len(hands) == 3 and len(set(seeds)) == 3 and all(len(s) == 32 for s in seeds)
+    kinds = get_variant(variant).kinds
+    for k in range(1, 3):  # an earlier hand's seed says nothing about a later hand's wall
+        wall = [int(Tile.parse(t)) for t in hands[k]["records"][0]["wall"]]
+        for earlier in seeds[:k]:
+            assert shuffled_wall(kinds, earlier, k)[0] != wall
+    sent = json.dumps(received)
+    for s in seeds:  # no seat and no spectator was ever sent a seed, nor the room's old one
+        assert s not in sent
+    for frames in received.values():
+        for f in frames:
+            assert "wall" not in f["view"] and all("wall" not in str(k) for k in f["room"])
+            assert not ({"seed", "wall"} & set(f))
+
+
+def declared_views(variant, preset, seed):
+    """Play a hand with eager declarers; yield (game, seat, what others see of it) at every step."""
+    game = Game(rules_for(variant, preset), seed=seed)
+    agents = [Eager(seed=s) for s in range(game.n)]
+    while not game.over:
+        seat = game.pending_seats()[0]
+        game.apply(seat, agents[seat].act(game.observation(seat), game.legal_actions(seat)))
+        for s in range(game.n):
+            if game.declared[s] and not game.over:
+                views = [game.observation(o)["players"][s] for o in range(game.n) if o != s]
+                views.append(game.observation(None)["players"][s])
+                yield game, s, views
+
+
+@pytest.mark.parametrize("preset", ["standard", "xiangyang", "suizhou"])
+def test_a_liangdao_hand_shows_what_the_rules_reveal_and_not_the_drawn_tile(preset):
+    checked = turns = 0
+    for seed in range(40):
+        shown_at_declaration: dict = {}
+        melds_then: dict = {}
+        for game, s, views in declared_views("kawuxing", preset, seed):
+            assert all(v == views[0] for v in views)  # every other seat and spectators alike
+            v = views[0]
+            assert "hand" not in v
+            rv = v["revealed"]
+            if s not in shown_at_declaration or len(game.melds[s]) != melds_then[s]:
+                shown_at_declaration[s], melds_then[s] = rv, len(game.melds[s])  # (a kong may change it)
+                continue
+            # what was revealed stays exactly that, whether or not it is the declarer's turn
+            assert rv == shown_at_declaration[s]
+            concealed = sum(game.hands[s])
+            shown = len(parse_tiles(rv["tiles"])) if rv["tiles"] else 0
+            assert shown + 3 * rv["hidden_triplets"] == concealed - (concealed % 3 == 2)
+            checked += 1
+            if concealed % 3 == 2:
+                turns += 1
+                assert game.current == s
+    assert checked > 100 and turns > 10  # the declarer's own turns were among them
+
+
+@pytest.mark.parametrize("variant, preset, options", CONFIGS)
+def test_claim_windows_look_the_same_to_everyone_without_a_decision(tmp_path, variant, preset, options):
+    table = make_table(tmp_path, variant, preset, options, hands=2)
+    received = attach_everyone(table)
+    asyncio.run(play_match(table))
+    windows_with_options = 0
+    for hand in table.store.games_of(table.code):
+        records = hand["records"]
+        discards = [r for r in records if r["type"] == "discard"]
+        decided = {}  # discard index -> seats with a decision in its window
+        i = -1
+        for r in records:
+            if r["type"] == "discard":
+                i += 1
+            elif r["type"] == "action" and r["action"]["type"] in ("pass", "pong", "kong") and i >= 0:
+                decided.setdefault(i, set()).add(r["seat"])
+            elif r["type"] == "action" and r["action"]["type"] == "win" and i >= 0 and "tile" in r["action"]:
+                decided.setdefault(i, set()).add(r["seat"])
+        windows_with_options += len(decided)
+        for seat, frames in received.items():
+            mine = [f for f in frames if f["room"]["hand_index"] == hand["hand_index"] and f["view"]]
+            window_frames = [f for f in mine if f["view"]["phase"] == "claim" and not f["view"].get("legal")]
+            index = {}  # (discarder, its discard count) -> which discard of the hand
+            counts: dict = {}
+            for k, d in enumerate(discards):
+                counts[d["seat"]] = counts.get(d["seat"], 0) + 1
+                index[(d["seat"], counts[d["seat"]])] = k
+            seen = [index[(f["view"]["last_discard"]["seat"],
+                           len(f["view"]["players"][f["view"]["last_discard"]["seat"]]["discards"]))]
+                    for f in window_frames]
+            # one window frame for every discard this seat did not decide on, claimable or not (a seat
+            # that has answered sees the rest of its window as the others do)
+            assert [k for k in seen if seat not in decided.get(k, ())] == \
+                [k for k in range(len(discards)) if seat not in decided.get(k, ())], (seat, hand["hand_index"])
+            assert len(seen) == len(set(seen))
+            for f in window_frames:
+                assert f["you"] is None or f["you"]["deadline"] is None
+                assert f["room"]["clock"] is None and "drawn" not in f["view"]
+    assert windows_with_options >= 3  # claims were possible, and nobody else could tell
+
+
+def test_sequence_numbers_move_only_with_the_seats_own_decisions(tmp_path):
+    table = make_table(tmp_path, "sichuan", "chengdu", {}, hands=1)
+    received = attach_everyone(table)
+    asyncio.run(play_match(table))
+    for seat in range(table.n):
+        seqs = [f["seq"] for f in received[seat]]
+        decisions = sum(1 for r in table.store.games_of(table.code)[0]["records"]
+                        if r["type"] == "action" and r["seat"] == seat)
+        assert seqs == sorted(seqs) and seqs[-1] <= decisions + 1
+        texts = [json.dumps(f, sort_keys=True) for f in received[seat]]
+        assert all(a != b for a, b in zip(texts, texts[1:]))  # never the same frame twice in a row
+
+
+def test_an_out_of_turn_action_is_refused_without_naming_anyone(tmp_path):
+    table = make_table(tmp_path, "kawuxing", "standard", {}, hands=1)
+
+    async def run():
+        table.start(table.room)
+        g = table.game
+        idle = next(s for s in range(table.n) if s not in g.pending_seats())
+        with pytest.raises(MajiangError) as err:
+            await table.act(idle, {"type": "discard", "tile": "1p"}, None)
+        return str(err.value)
+
+    message = asyncio.run(run())
+    assert message == "you have no decision to make now"
+
+
+def test_hints_suggest_only_legal_discards_under_dingque(tmp_path):
+    from majiang.server.views import _compute_hints
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(30):
+        game = Game(rules_for("sichuan", "chengdu"), seed=seed)
+        agents = [GreedyAgent(seed=s) for s in range(4)]
+        while not game.over:
+            seat = game.pending_seats()[0]
+            legal = game.legal_actions(seat)
+            if game.phase == "turn":
+                hint = _compute_hints(game, seat)
+                allowed = {str(a.tile) for a in legal if a.type == "discard"}
+                for d in (hint or {}).get("discards", []):
+                    assert d["tile"] in allowed
+                    checked += 1
+            game.apply(seat, agents[seat].act(game.observation(seat), legal) if rng.random() < 0.9 else legal[0])
+    assert checked > 500
+
+
+def test_fingerprint_hook_changes_no_play():
+    """``Game.on_window`` only observes: the same seed plays the same hand with or without it."""
+    def run(hook):
+        g = Game(rules_for("sichuan", "chengdu"), seed=11)
+        seen = []
+        if hook:
+            g.on_window = seen.append
+        play_hand(g, [GreedyAgent(seed=s) for s in range(4)])
+        return g.events, seen
+
+    plain, _ = run(False)
+    hooked, seen = run(True)
+    assert plain == hooked and seen and set(seen) <= {"claim", "rob"}

@@ -1,0 +1,375 @@
+"""The server's guards (issue #13): bounded and validated input, the session cookie and origin
+checks, limits a public server needs, durable acknowledgements, decision timers and 托管, ready-up,
+renaming. Each test pins one finding; the browser-side ones are in test_e2e.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy.exc import OperationalError  # noqa: E402
+
+from majiang.server.app import MAX_OPEN_ROOMS, create_app  # noqa: E402
+from majiang.server.live import TableSettings  # noqa: E402
+from majiang.server.store import Store, StoreError  # noqa: E402
+from test_server import make_room, play_to_end, player  # noqa: E402
+
+
+def client(tmp_path, **kw):
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'g'}.sqlite3", bot_delay=0.0, **kw))
+
+
+def first_decision(ws):
+    snap = ws.receive_json()
+    while not (snap.get("view") and snap["view"].get("legal")):
+        snap = ws.receive_json()
+    return snap
+
+
+# -- bounded, validated input -----------------------------------------------------------------
+
+def test_http_bad_input_is_a_4xx_never_a_500(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    h = {"X-Token": me["token"]}
+    bad_rooms = [
+        {"variant": "sichuan", "options": {"variant": "kawuxing"}},
+        {"variant": "sichuan", "options": {"preset": "modern"}},
+        {"variant": ["sichuan"]},
+        {"variant": {"x": 1}},
+        {"variant": "sichuan", "preset": ["chengdu"]},
+        {"variant": "sichuan", "stake": float("inf")},
+        {"variant": "sichuan", "hands": 1e300},
+        {"variant": "sichuan", "hands": True},
+        {"variant": "sichuan", "options": {"cap_fan": [1, 2]}},
+        {"variant": "sichuan", "options": {"Cap": 3}},
+        {"variant": "sichuan", "options": {"cap_fan": "x" * 5000}},
+        {"variant": "sichuan", "options": [1]},
+        {"variant": "sichuan", "timers": {"turn_seconds": 0}},
+        {"variant": "sichuan", "timers": {"nap": 5}},
+        {"variant": "sichuan", "bots": ["strong"]},
+    ]
+    for data in bad_rooms:
+        r = c.post("/api/rooms", content=json.dumps(data), headers={**h, "Content-Type": "application/json"})
+        assert 400 <= r.status_code < 500, (data, r.status_code, r.text)
+        assert "x" * 100 not in r.text  # nothing sent is echoed back at length
+    assert c.get("/static/" + "a" * 5000 + ".js").status_code == 404
+    assert c.get("/static/..%2Fapp.py").status_code == 404
+    assert c.get("/api/rooms/" + "A" * 5000).status_code == 404
+    assert c.get("/api/analyze", params={"hand": "1" * 5000, "variant": "kawuxing"}).status_code == 400
+    assert c.get("/api/history", params={"before": "inf"}, headers=h).status_code == 400
+    deep = "[" * 100000 + "]" * 100000
+    assert c.post("/api/players", content=deep).status_code in (400, 413)
+    assert c.post("/api/players", content=b"x" * 100_000).status_code == 413
+
+
+@pytest.mark.parametrize("name", ["a\u202eevil", "bell\x07", "new\nline", "zero\u200bwidth", "", " " * 5, "x" * 25, 7])
+def test_names_are_printable_text(tmp_path, name):
+    c = client(tmp_path)
+    assert c.post("/api/players", json={"name": name}).status_code == 400
+
+
+def test_websocket_input_is_bounded_and_never_echoed(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        snap = first_decision(ws)
+        huge = json.dumps({"type": "action", "action": {"type": "discard", "tile": "1p" * 5_000_000}})
+        ws.send_text(huge)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "too large" in reply["message"] and len(json.dumps(reply)) < 200
+        ws.send_text("[" * 1020 + "]" * 1020)  # deeper than the parser goes
+        assert ws.receive_json()["message"] == "messages are JSON objects"
+        ws.send_bytes(b"\x00\x01binary")
+        assert "binary" in ws.receive_json()["message"]
+        ws.send_json({"type": "action", "seq": snap["seq"], "action": {"type": "discard", "tile": "<script>" * 3}})
+        reply = ws.receive_json()
+        assert "bad tile" in reply["message"] and "<script>" not in reply["message"]
+        ws.send_json({"type": "<b>" * 50})
+        reply = ws.receive_json()
+        assert "unknown message type" in reply["message"] and "<b>" not in reply["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}  # the socket is still there
+        # and the decision is still open, unchanged
+        ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+        assert ws.receive_json()["type"] == "snapshot"
+
+
+# -- tokens, cookies, headers, origins ----------------------------------------------------------
+
+def test_the_token_is_an_httponly_cookie_and_pages_get_a_strict_policy(tmp_path):
+    c = client(tmp_path)
+    r = c.post("/api/players", json={"name": "ana"})
+    cookie = r.headers["set-cookie"]
+    assert "majiang_token=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    assert c.get("/api/me").json()["name"] == "ana"  # the cookie alone says who you are
+    page = c.get("/")
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert page.headers["x-content-type-options"] == "nosniff" and page.headers["referrer-policy"] == "no-referrer"
+    assert c.get("/static/app.js").headers["content-security-policy"] == csp
+    assert "onclick=" not in page.text and "<script>" not in page.text.replace("<script src=", "")
+    js = c.get("/static/app.js").text
+    assert "localStorage.setItem(\"majiang.token\"" not in js and "?token=" not in js
+
+
+def test_other_sites_cannot_use_the_cookie(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    evil = {"Origin": "https://evil.example", "X-Token": me["token"]}
+    assert c.post(f"/api/rooms/{code}/start", headers=evil).status_code == 403
+    assert c.post("/api/rooms", json={"variant": "sichuan"}, headers=evil).status_code == 403
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect):
+        with c.websocket_connect(f"/ws/{code}", headers=evil) as ws:
+            ws.receive_json()
+    ok = {"Origin": "http://testserver", "X-Token": me["token"]}
+    with c.websocket_connect(f"/ws/{code}", headers=ok) as ws:
+        assert ws.receive_json()["seat"] == 0
+
+
+def test_sign_in_with_a_token_and_rename_keeps_the_history(tmp_path):
+    c = client(tmp_path)
+    me = player(c, "old name")
+    code = make_room(c, me["token"])
+    r = c.post("/api/session", json={"token": me["token"]})
+    assert r.json() == {"id": me["id"], "name": "old name"} and "majiang_token" in r.headers["set-cookie"]
+    assert c.post("/api/me", json={"name": "新名字"}).json() == {"id": me["id"], "name": "新名字"}
+    hist = c.get("/api/history").json()
+    assert [h["room"] for h in hist] == [code]
+    assert c.post("/api/session", json={"token": "guess"}).status_code == 401
+
+
+# -- limits ------------------------------------------------------------------------------------
+
+def test_rooms_per_host_are_limited(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    for _ in range(MAX_OPEN_ROOMS):
+        make_room(c, me["token"])
+    r = c.post("/api/rooms", json={"variant": "sichuan"}, headers={"X-Token": me["token"]})
+    assert r.status_code == 429 and "unfinished" in r.json()["error"]
+
+
+def test_history_is_paginated(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'h'}.sqlite3")
+    host = {"id": "p1", "name": "ana"}
+    codes = []
+    for _ in range(25):
+        seats = [{"player": "p1", "name": "ana", "bot": None}] + [{"player": None, "name": None, "bot": "greedy"}] * 2
+        codes.append(store.create_room("kawuxing", {"variant": "kawuxing"}, 1, 1, host, seats))
+        time.sleep(0.002)
+    first = store.history("p1", limit=10)
+    second = store.history("p1", before=first[-1]["created"], limit=10)
+    third = store.history("p1", before=second[-1]["created"], limit=10)
+    assert [r["room"] for r in first + second + third] == codes[::-1]
+    with store.engine.connect() as conn:  # the page is read through the player's index
+        plan = " ".join(str(r) for r in conn.exec_driver_sql(
+            "EXPLAIN QUERY PLAN SELECT room FROM room_players WHERE player = 'p1' ORDER BY created DESC LIMIT 10"))
+    assert "ix_room_players_player_created" in plan
+
+
+def test_a_table_with_no_connected_human_pauses_and_idle_tables_leave_memory(tmp_path):
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="sichuan")
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        time.sleep(0.5)  # nobody is at the table: the bots do not play it
+        table = c.app.state.tables.live[code]
+        before = len(table.game.events)
+        time.sleep(0.5)
+        assert len(table.game.events) == before and table.paused
+        tables = c.app.state.tables
+        assert tables.evict_idle(now=time.time() + 3600) == [code] and code not in tables.live
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            final = play_to_end(ws, 0)  # it comes back from the store and plays on
+        assert final["settlement"] is not None
+
+
+# -- durability --------------------------------------------------------------------------------
+
+def failing_saves(table, count):
+    """Make the next ``count`` stores of the table fail as a full disk would."""
+    real = table.store.save_game_text
+    state = {"left": count}
+
+    def save(*a, **kw):
+        if state["left"] > 0:
+            state["left"] -= 1
+            with table.store._write() as conn:
+                raise OperationalError("INSERT", {}, Exception("database or disk is full"))
+        return real(*a, **kw)
+
+    table.store.save_game_text = save
+    return state
+
+
+def test_an_action_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path):
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"])
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            snap = first_decision(ws)
+            table = c.app.state.tables.live[code]
+            events = list(table.game.events)
+            failing_saves(table, 1)
+            action = snap["view"]["legal"][0]
+            ws.send_json({"type": "action", "seq": snap["seq"], "action": action})
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and "could not store" in reply["message"]
+            assert table.game.events == events  # the game is as it was stored
+            assert table.decision_no[0] == snap["seq"]  # the same decision, still open
+            ws.send_json({"type": "action", "seq": snap["seq"], "action": action})  # the retry is taken
+            after = ws.receive_json()
+            assert after["type"] == "snapshot" and len(table.game.events) > len(events)
+        stored = table.store.games_of(code)[-1]["records"]
+        assert stored[1:] == table.game.events  # what was acknowledged is exactly what is stored
+
+
+def test_bots_wait_out_a_database_outage(tmp_path):
+    with client(tmp_path) as c:
+        me, friend = player(c), player(c, "friend")
+        code = make_room(c, me["token"], variant="sichuan")
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": friend["token"]})
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        table = c.app.state.tables.get(code)
+        state = failing_saves(table, 3)  # the next three stores fail: bots retry, then go on
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            final = play_to_end(ws, 0)
+        assert state["left"] == 0 and final["settlement"] is not None
+        assert table.store.games_of(code)[-1]["records"][1:] == table.game.events
+
+
+def test_the_last_hand_and_the_rooms_end_are_one_write(tmp_path):
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing", hands=1)
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        table = c.app.state.tables.get(code)
+        calls = []
+        real = table.store.save_game_text
+
+        def save(*a, **kw):
+            calls.append(kw.get("room_status"))
+            return real(*a, **kw)
+
+        table.store.save_game_text = save
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            play_to_end(ws, 0)
+        assert calls[-1] == "finished" and calls.count("finished") == 1
+        assert table.store.room(code)["status"] == "finished"
+
+
+def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True).returncode:
+        pytest.skip("needs root to mount a small tmpfs")
+    try:
+        c = TestClient(create_app(f"sqlite:///{mount / 'db'}.sqlite3", bot_delay=0.0))
+        with c:
+            me = player(c)
+            code = make_room(c, me["token"])
+            c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+            with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+                snap = first_decision(ws)
+                table = c.app.state.tables.live[code]
+                events = list(table.game.events)
+                filler = mount / "filler"
+                with open(filler, "wb") as f:  # fill the disk
+                    try:
+                        while True:
+                            f.write(b"\0" * 65536)
+                            f.flush()
+                    except OSError:
+                        pass
+                big = json.dumps({"x": "y" * 300_000})  # a log line the full disk cannot take
+                table.game.events.append({"type": "note", "pad": big})
+                ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and "could not store" in reply["message"]
+                assert table.game.events == events
+                filler.unlink()
+                ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+                assert ws.receive_json()["type"] == "snapshot"
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+# -- timers, 托管, ready-up -----------------------------------------------------------------------
+
+def fast_timers(c, code, seconds=0.3):
+    table = c.app.state.tables.get(code)
+    table.settings = TableSettings(turn_seconds=seconds, claim_seconds=seconds, ready_seconds=seconds)
+    return table
+
+
+def test_a_player_who_never_acts_is_played_by_tuoguan_and_takes_back_the_seat(tmp_path):
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing", timers={"turn_seconds": 5, "claim_seconds": 3})
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        fast_timers(c, code)
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            snap = first_decision(ws)
+            assert snap["you"]["deadline"] > snap["now"]  # the countdown the page shows
+            while not snap["room"]["auto"][0]:  # we do nothing: the timer runs out
+                snap = ws.receive_json()
+            assert snap["room"]["auto"][0]
+            ws.send_json({"type": "auto", "on": False})  # the player is back
+            snap = ws.receive_json()
+            while snap["room"]["auto"][0]:
+                snap = ws.receive_json()
+            assert not snap["room"]["auto"][0]
+
+
+def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
+    with client(tmp_path) as c:
+        a, b = player(c, "a"), player(c, "b")
+        code = make_room(c, a["token"], variant="kawuxing", hands=2)
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+        table = c.app.state.tables.get(code)
+        table.settings = TableSettings(turn_seconds=30, claim_seconds=30, ready_seconds=600)
+        import threading
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+                c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+            ends = {}
+            other = threading.Thread(target=lambda: ends.setdefault(1, play_to_end(wb, 1)))
+            other.start()
+            ends[0] = play_to_end(wa, 0)
+            other.join(60)
+            assert ends[0]["room"]["ready"] == [False, False, True]  # the bot is ready at once
+            assert not any(table.auto)
+            wa.send_json({"type": "ready"})
+            time.sleep(0.3)
+            assert table.hand_index == 0 and table.ready[:2] == [True, False]  # b is still reading
+            wb.send_json({"type": "ready"})
+            for _ in range(200):
+                if table.hand_index == 1:
+                    break
+                time.sleep(0.02)
+            assert table.hand_index == 1
+
+
+def test_serve_prints_where_friends_can_connect():
+    from majiang.cli_play import lan_urls
+    assert lan_urls("127.0.0.1", 8000) == []
+    assert lan_urls("192.0.2.7", 8000) == ["http://192.0.2.7:8000/"]
+    assert all(u.startswith("http://") and not u.startswith("http://127.") for u in lan_urls("0.0.0.0", 8000))
+
+
+def test_store_errors_are_typed():
+    assert issubclass(StoreError, Exception)
