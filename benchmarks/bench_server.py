@@ -8,6 +8,9 @@ tables over HTTP, then plays one hand at every table at once: the client at seat
 decision with the first legal action (a win if there is one), bots take the other seats. Reports
 the action round trip (sending an action until the snapshot that shows it) at p50/p99, hands
 finished, and errors, which must be zero. Bounded: it stops after --timeout seconds.
+
+Then the same again while one more client floods the server (huge messages, and small ones as fast
+as it can send): the two rows side by side show what a flood costs everyone else's tables.
 """
 
 from __future__ import annotations
@@ -43,9 +46,9 @@ def post(base: str, path: str, body: dict, token: str | None = None) -> dict:
 async def play_table(base_ws: str, code: str, token: str, latencies: list, errors: list) -> bool:
     import websockets
 
-    async with websockets.connect(f"{base_ws}/ws/{code}?token={token}", max_size=2 ** 22) as ws:
+    async with websockets.connect(f"{base_ws}/ws/{code}", additional_headers={"X-Token": token},
+                                  max_size=2 ** 22) as ws:
         sent_at = None
-        sent_seq = None
         last = None
         while True:
             msg = json.loads(await ws.recv())
@@ -59,7 +62,7 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
                 continue
             if msg["type"] != "snapshot":
                 continue
-            if sent_at is not None and msg["seq"] > sent_seq:
+            if sent_at is not None:  # a seat is sent a frame only when what it sees changed: this one
                 latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             if msg["settlement"] is not None:
@@ -67,46 +70,80 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
             legal = (msg["view"] or {}).get("legal") or []
             if legal and sent_at is None:
                 wins = [a for a in legal if a["type"] == "win"]
-                sent_seq = msg["seq"]
                 sent_at = time.perf_counter()
                 last = json.dumps({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]})
                 await ws.send(last)
 
 
-async def run(args) -> dict:
+async def flood(base_ws: str, code: str, stop: asyncio.Event, counts: dict) -> None:
+    """A hostile spectator: 1 MB messages, then small ones as fast as the socket takes them."""
+    import websockets
+
+    try:
+        async with websockets.connect(f"{base_ws}/ws/{code}", max_size=2 ** 22) as ws:
+            big = "[" + "1," * 500_000 + "1]"
+            while not stop.is_set():
+                for _ in range(5):
+                    await ws.send(big)
+                    counts["bytes"] += len(big)
+                for _ in range(200):
+                    await ws.send('{"type":"ping"}')
+                    counts["messages"] += 1
+                await asyncio.sleep(0)
+    except Exception as exc:  # noqa: BLE001 - the server may close a flooding client: that is the point
+        counts["closed"] = type(exc).__name__
+
+
+async def one_run(base: str, port: int, args, flooding: bool) -> dict:
+    tables = []
+    for i in range(args.tables):
+        p = post(base, "/api/players", {"name": f"load{i}"})
+        code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy"}, p["token"])["code"]
+        post(base, f"/api/rooms/{code}/start", {}, p["token"])
+        tables.append((code, p["token"]))
+    latencies: list[float] = []
+    errors: list[str] = []
+    stop = asyncio.Event()
+    counts = {"bytes": 0, "messages": 0, "closed": None}
+    flooder = asyncio.ensure_future(flood(f"ws://127.0.0.1:{port}", tables[0][0], stop, counts)) if flooding else None
+    start = time.perf_counter()
+    results = await asyncio.wait_for(asyncio.gather(
+        *(play_table(f"ws://127.0.0.1:{port}", c, t, latencies, errors) for c, t in tables),
+        return_exceptions=True), timeout=args.timeout)
+    elapsed = time.perf_counter() - start
+    stop.set()
+    if flooder is not None:
+        await asyncio.wait_for(flooder, 30)
+    finished = sum(1 for r in results if r is True)
+    failures = [repr(r) for r in results if isinstance(r, Exception)]
+    lat = sorted(latencies)
+    pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+    return {"tables": args.tables, "flood": flooding, "finished": finished, "seconds": elapsed, "actions": len(lat),
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.mean(lat) * 1000 if lat else None,
+            "errors": len(errors) + len(failures), "error_samples": (errors + failures)[:3],
+            "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
+            "flooder_closed_by_server": counts["closed"]}
+
+
+async def run(args) -> list[dict]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     db = os.path.join(tempfile.mkdtemp(), "load.sqlite3")
     server = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db",
-                               f"sqlite:///{db}", "--bot-delay", str(args.bot_delay)],
+                               f"sqlite:///{db}", "--bot-delay", str(args.bot_delay),
+                               "--new-players", str(10 * args.tables + 10)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
-                urllib.request.urlopen(base + "/api/docs", timeout=1)
+                urllib.request.urlopen(base + "/", timeout=1)
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        tables = []
-        for i in range(args.tables):
-            p = post(base, "/api/players", {"name": f"load{i}"})
-            code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy"}, p["token"])["code"]
-            post(base, f"/api/rooms/{code}/start", {}, p["token"])
-            tables.append((code, p["token"]))
-        latencies: list[float] = []
-        errors: list[str] = []
-        start = time.perf_counter()
-        results = await asyncio.wait_for(asyncio.gather(
-            *(play_table(f"ws://127.0.0.1:{port}", c, t, latencies, errors) for c, t in tables),
-            return_exceptions=True), timeout=args.timeout)
-        elapsed = time.perf_counter() - start
-        finished = sum(1 for r in results if r is True)
-        failures = [repr(r) for r in results if isinstance(r, Exception)]
-        lat = sorted(latencies)
-        pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
-        return {"tables": args.tables, "finished": finished, "seconds": elapsed, "actions": len(lat),
-                "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.mean(lat) * 1000 if lat else None,
-                "errors": len(errors) + len(failures), "error_samples": (errors + failures)[:3]}
+        rows = [await one_run(base, port, args, flooding=False)]
+        if not args.no_flood:
+            rows.append(await one_run(base, port, args, flooding=True))
+        return rows
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -119,15 +156,21 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=0.05)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     args = ap.parse_args()
-    out = asyncio.run(run(args))
+    rows = asyncio.run(run(args))
     if args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(rows, indent=2))
         return
-    print(f"{out['tables']} concurrent {args.variant} tables on one server, loopback: {out['finished']} hands "
-          f"finished in {out['seconds']:.1f} s")
-    print(f"action round trip: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms over {out['actions']} actions; "
-          f"errors {out['errors']}")
+    print(f"{args.tables} concurrent {args.variant} tables on one server, loopback, bots {args.bot_delay} s:")
+    print(f"{'':<28}{'finished':>9}{'seconds':>9}{'p50 ms':>9}{'p99 ms':>9}{'actions':>9}{'errors':>8}")
+    for r in rows:
+        label = "with one client flooding" if r["flood"] else "quiet"
+        print(f"{label:<28}{r['finished']:>9}{r['seconds']:>9.1f}{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}"
+              f"{r['actions']:>9}{r['errors']:>8}")
+        if r["flood"]:
+            print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
+                  f"closed by the server: {r['flooder_closed_by_server'] or 'no'})")
 
 
 if __name__ == "__main__":

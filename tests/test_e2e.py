@@ -55,12 +55,23 @@ def browser():
         b.close()
 
 
+def wait_until(page, expression, timeout=30000):
+    """Poll a page expression from here: the page's policy forbids eval, which Playwright's own
+    polling inside the page needs."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {expression}")
+
+
 def new_player(browser, base, name):
     page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
     page.goto(base)
     page.fill("#name", name)
     page.click("#save-name")
-    page.wait_for_function(f"document.querySelector('#me').textContent === {name!r}")
+    wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
     return page
 
 
@@ -134,7 +145,7 @@ def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
     guest = new_player(browser, server, "Guest")
     guest.fill("#code", code)
     guest.click("#join")
-    host.wait_for_function("document.querySelector('#seats').innerText.includes('Guest')")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Guest')")
     host.click("#start")
     host.wait_for_selector(".seat.me .tile")
     guest.wait_for_selector(".seat.me .tile")
@@ -163,4 +174,120 @@ def test_replay_steps_through_a_finished_hand(server, browser):
     page.goto(server)
     page.wait_for_selector("#history a")
     assert code in page.locator("#history").inner_text()
+    page.context.close()
+
+
+def api_in(page, path, body=None):
+    """Call the API from the page itself (same origin, its cookie)."""
+    return page.evaluate("""async ([path, body]) => {
+        const r = await fetch(path, body === null ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
+                                                         body: JSON.stringify(body)});
+        return await r.json(); }""", [path, body])
+
+
+def play_pages_until_settlement(pages, seconds=240):
+    """Several people at one table: each page answers its own decisions, taking turns."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all(p.locator("#settlement[open]").count() for p in pages):
+            return
+        for page in pages:
+            if page.locator("#settlement[open]").count():
+                continue
+            buttons = page.locator("#actions button:not([disabled])")
+            tiles = page.locator(".seat.me .tile.click")
+            try:
+                if page.locator("#do-exchange[disabled]").count():
+                    pick_three(page)
+                elif buttons.count():
+                    buttons.first.click(timeout=1000)
+                elif tiles.count():
+                    tiles.last.click(timeout=1000)
+            except playwright_api.Error:
+                pass
+        pages[0].wait_for_timeout(40)
+    raise AssertionError("no settlement dialog on every page")
+
+
+EVIL = "<img src=x onerror=a()>"  # 23 characters: a valid name, and markup if a page ever parsed it
+
+
+def test_names_and_links_never_run_as_script_and_the_token_is_out_of_reach(server, browser):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx.add_init_script("window.a = () => { window.__pwned = true; };")
+    host = ctx.new_page()
+    host.goto(server)
+    host.fill("#name", "Host")
+    host.click("#save-name")
+    wait_until(host, "document.querySelector('#me').textContent === 'Host'")
+    code = create_room(host, "kawuxing")
+    guest_ctx = browser.new_context()
+    guest_ctx.add_init_script("window.a = () => { window.__pwned = true; };")
+    guest = guest_ctx.new_page()
+    guest.goto(server)
+    assert api_in(guest, "/api/players", {"name": EVIL})["name"] == EVIL
+    assert api_in(guest, f"/api/rooms/{code}/join", {})["seat"] == 1
+    wait_until(host, f"document.querySelector('#seats').textContent.includes({EVIL!r})")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile")
+    assert EVIL in host.locator("#table").inner_text()  # shown as the text it is
+    assert host.evaluate("window.__pwned") is None
+    # the crafted replay link of the review: its value is text, never markup
+    crafted = f"/?replay={code}%2Fgames%2F0%2Fframes%23{EVIL}&hand=0"
+    host.goto(server + crafted)
+    wait_until(host, "document.querySelector('#error').textContent !== ''")
+    assert host.evaluate("window.__pwned") is None
+    # no token where page script could read it
+    assert host.evaluate("JSON.stringify(localStorage)") == "{}"
+    assert "majiang_token" not in host.evaluate("document.cookie")
+    guest.goto(server)
+    guest.wait_for_selector("#history a")
+    assert guest.evaluate("window.__pwned") is None
+    ctx.close()
+    guest_ctx.close()
+
+
+def test_a_friend_takes_a_seat_from_the_invite_link_and_both_ready_up(server, browser):
+    host = new_player(browser, server, "Host2")
+    host.select_option("#variant", "kawuxing")
+    host.fill("#hands", "2")
+    host.click("#create")
+    host.wait_for_selector("#start", state="visible")
+    code = host.locator("#room-head code").inner_text()
+    link = host.locator("#share").inner_text()
+    assert link.endswith(f"/?room={code}")
+    friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    friend.goto(f"{server}/?room={code}")  # a new visitor: no player yet
+    friend.wait_for_selector("#sit-down", state="visible")
+    assert not friend.locator("#start").is_visible()  # only the host starts
+    friend.fill("#sit-name", "Friend")
+    friend.click("#sit-down")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Friend')")
+    host.click("#start")
+    friend.wait_for_selector(".seat.me .tile")
+    play_pages_until_settlement([host, friend])
+    for page in (host, friend):
+        assert page.locator("#next").is_visible()
+    host.click("#next")  # 准备: the next hand waits for the friend too
+    host.wait_for_timeout(600)
+    assert "hand 1/2" in host.locator("#room-head").inner_text()
+    friend.click("#next")
+    wait_until(host, "document.querySelector('#room-head').innerText.includes('hand 2/2')")
+    wait_until(friend, "document.querySelector('#room-head').innerText.includes('hand 2/2')")
+    host.context.close()
+    friend.context.close()
+
+
+def test_tuoguan_takes_an_idle_seat_visibly_and_gives_it_back(server, browser):
+    page = new_player(browser, server, "Sleepy")
+    code = api_in(page, "/api/rooms", {"variant": "sichuan", "hands": 1, "bots": "greedy",
+                                       "timers": {"turn_seconds": 5, "claim_seconds": 3}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    wait_until(page, "document.querySelector('#auto').textContent.includes('取消托管')", timeout=20000)
+    assert "托管" in page.locator(".seat.me .who").inner_text()
+    page.click("#auto")  # take the seat back
+    wait_until(page, "!document.querySelector('#auto').textContent.includes('取消托管')", timeout=10000)
     page.context.close()

@@ -31,6 +31,9 @@ def as_postgres(*cmd):
                           stderr=subprocess.DEVNULL, timeout=60)
 
 
+PG: dict = {}
+
+
 @pytest.fixture(scope="module")
 def pg_url():
     root = tempfile.mkdtemp(prefix="majiang-pg-")
@@ -47,7 +50,10 @@ def pg_url():
             if r.returncode == 0:
                 break
             time.sleep(0.2)
-        yield f"postgresql://postgres@/majiang?host={root}&port={port}"  # as a user would write it
+        url = f"postgresql://postgres@/majiang?host={root}&port={port}"  # as a user would write it
+        PG["ctl"] = lambda *args: as_postgres(f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-o",
+                                              f"-p {port} -k {root} -c listen_addresses=''", "-w", *args)
+        yield url
     finally:
         subprocess.run(["runuser", "-u", "postgres", "--", f"{BIN}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
@@ -66,3 +72,28 @@ def test_whole_hand_and_resume_on_postgresql(pg_url):
     with TestClient(create_app(pg_url, bot_delay=0.0)) as c2:
         assert c2.get(f"/api/rooms/{code}").json()["status"] == "finished"
         assert c2.get("/api/history", headers={"X-Token": me["token"]}).json()[0]["room"] == code
+
+
+def test_an_action_during_a_database_outage_is_refused_and_the_table_goes_on(pg_url):
+    from test_server_guards import first_decision
+    with TestClient(create_app(pg_url, bot_delay=0.0)) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing")
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            snap = first_decision(ws)
+            table = c.app.state.tables.live[code]
+            events = list(table.game.events)
+            PG["ctl"]("-m", "fast", "stop")  # PostgreSQL goes away for a few seconds
+            try:
+                ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and "could not store" in reply["message"]
+                assert table.game.events == events
+            finally:
+                PG["ctl"]("start")
+            ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+            assert ws.receive_json()["type"] == "snapshot"
+            final = play_to_end(ws, 0)
+        assert sum(final["settlement"]["totals"]) == 0
+        assert table.store.games_of(code)[-1]["records"][1:] == table.game.events

@@ -305,7 +305,7 @@ def cmd_serve(args) -> int:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
     share = lan_urls(args.host, args.port)
-    app = create_app(url, bot_delay=args.bot_delay, share_urls=share)
+    app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players)
     print(f"majiang: database {url}")
     local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     print(f"majiang: open http://{local}:{args.port}/ in a browser", flush=True)
@@ -332,6 +332,8 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
     p.add_argument("--bot-delay", type=float, default=0.4, metavar="SEC", help="how long bots think (default 0.4)")
+    p.add_argument("--new-players", type=int, default=20, metavar="N",
+                   help="players one address may create in 10 minutes (default 20)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("arena", help="pit agents against each other over duplicate deals",

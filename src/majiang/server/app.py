@@ -74,10 +74,10 @@ def whole(value, name: str, lo: int, hi: int) -> int:
 
 
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
-               share_urls: list[str] | None = None) -> FastAPI:
+               share_urls: list[str] | None = None, new_players_per_10min: int = 20) -> FastAPI:
     store = Store(db_url or default_db_url())
     tables = Tables(store, bot_delay, absent_after)
-    new_players = RateLimit(20, 600.0)  # per client address
+    new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
