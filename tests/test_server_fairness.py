@@ -185,6 +185,66 @@ def test_claim_windows_look_the_same_to_everyone_without_a_decision(tmp_path, va
     assert windows_with_options >= 3  # claims were possible, and nobody else could tell
 
 
+def assert_shows_nothing_hidden(frame, seat):
+    view = frame["view"]
+    if view is None:
+        return
+    over = view["phase"] == "over"
+    for p in view["players"]:
+        if p["seat"] == seat or over:
+            continue
+        assert "hand" not in p
+        assert all(m["tile"] is None for m in p["melds"] if m["kind"] == "concealed_kong")
+        if view["phase"] in ("exchange", "void"):
+            assert p["void"] is None  # 定缺 stays hidden until everyone has chosen
+    if seat is None or view["current"] != seat or view["phase"] != "turn":
+        assert "drawn" not in view
+    if seat is None:
+        assert "legal" not in view and frame["hints"] is None and frame["you"] is None
+
+
+@pytest.mark.parametrize("variant, preset, options", CONFIGS[:1] + CONFIGS[3:5])
+def test_no_frame_shows_another_seats_hidden_tiles(tmp_path, variant, preset, options):
+    table = make_table(tmp_path, variant, preset, options | ({"exchange_three": True} if variant == "sichuan" else {}),
+                       hands=2)
+    received = attach_everyone(table)
+    asyncio.run(play_match(table))
+    phases = set()
+    for seat, frames in received.items():
+        for f in frames:
+            assert_shows_nothing_hidden(f, seat)
+            if f["view"]:
+                phases.add(f["view"]["phase"])
+    assert {"turn", "claim", "over"} <= phases
+    if variant == "sichuan":
+        assert {"exchange", "void"} <= phases
+
+
+def test_no_http_endpoint_tells_anything_of_the_hand_in_play(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from majiang.server.app import create_app
+    from test_server import make_room, player
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h'}.sqlite3", bot_delay=0.0)) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="sichuan", hands=2)
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        table = c.app.state.tables.get(code)
+        g = table.game
+        secrets_of_hand = [str(g.seed)] + ["".join(str(Tile(t)) for t in g.wall[:20])]
+        hands = [g.observation(s)["players"][s]["hand"] for s in range(4)]
+        h = {"X-Token": me["token"]}
+        answers = [c.get(f"/api/rooms/{code}"), c.get(f"/api/rooms/{code}/games"),
+                   c.get(f"/api/rooms/{code}/games/0/frames"), c.get("/api/history", headers=h),
+                   c.get("/api/me", headers=h), c.get("/api/server")]
+        for r in answers:
+            text = r.text
+            assert all(x not in text for x in secrets_of_hand + hands), r.url
+        assert c.get(f"/api/rooms/{code}/games").json() == []  # nothing until the hand is over
+        assert c.get(f"/api/rooms/{code}/games/0/frames").status_code == 404
+
+
 def test_sequence_numbers_move_only_with_the_seats_own_decisions(tmp_path):
     table = make_table(tmp_path, "sichuan", "chengdu", {}, hands=1)
     received = attach_everyone(table)
