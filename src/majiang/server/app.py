@@ -254,8 +254,13 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             return {"status": room["status"]}
         table = tables.get(code)
         room["status"] = "playing"
-        table.start(room)  # the first hand is stored before the room says it is playing
-        store.update_room(code, status="playing")
+        try:
+            table.start(room)  # the first hand is stored before the room says it is playing
+            store.update_room(code, status="playing")
+        except StoreError:
+            room["status"] = "lobby"
+            table.room, table.game = room, None
+            raise
         await table.broadcast()
         table.poke()
         return {"status": "playing"}

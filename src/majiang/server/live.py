@@ -119,6 +119,7 @@ class LiveTable:
         self._windows: list[dict] = []  # frames of claim windows that closed inside the last change
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
+        self._sending = asyncio.Lock()
 
     def _make_bots(self) -> list:
         # fresh randomness per table: nobody can replay a bot's tie-breaks from a known seed
@@ -274,6 +275,10 @@ class LiveTable:
         return {s: Frame.of(snapshot(self, s, window)) for s in seats}
 
     async def broadcast(self) -> None:
+        async with self._sending:  # one broadcast at a time: no connection gets an older frame after a newer one
+            await self._broadcast()
+
+    async def _broadcast(self) -> None:
         windows, self._windows = self._windows, []
         frames = windows + [self._frames()]
         for c in list(self.connections):
@@ -290,9 +295,10 @@ class LiveTable:
                     break
 
     async def send_current(self, conn: Connection) -> None:
-        frame = Frame.of(snapshot(self, conn.seat))
-        conn.last_sent = frame.text
-        await conn.send(frame.with_clock())
+        async with self._sending:
+            frame = Frame.of(snapshot(self, conn.seat))
+            conn.last_sent = frame.text
+            await conn.send(frame.with_clock())
 
     # -- connections -----------------------------------------------------------------------------
 
@@ -379,6 +385,8 @@ class LiveTable:
             self._task = self._wake = None
             if not self.lock.locked():
                 self.lock = asyncio.Lock()
+            if not self._sending.locked():
+                self._sending = asyncio.Lock()
         if self._wake is None:
             self._wake = asyncio.Event()
         self._wake.set()
