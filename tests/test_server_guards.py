@@ -373,3 +373,32 @@ def test_serve_prints_where_friends_can_connect():
 
 def test_store_errors_are_typed():
     assert issubclass(StoreError, Exception)
+
+
+def test_an_unanswered_claim_is_passed_without_showing_tuoguan(tmp_path):
+    """托管 switched on in a claim window would tell everyone that this seat could claim."""
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="sichuan", hands=1)
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        table = fast_timers(c, code, seconds=0.2)
+        table.settings = TableSettings(turn_seconds=60, claim_seconds=0.2, ready_seconds=60)
+        ignored = 0
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            while True:
+                snap = ws.receive_json()
+                if snap["type"] != "snapshot":
+                    continue
+                assert not snap["room"]["auto"][0]
+                if snap["settlement"] is not None:
+                    break
+                legal = snap["view"]["legal"]
+                if snap["view"]["phase"] in ("claim", "rob") and legal:
+                    ignored += 1  # say nothing: the claim timer runs out
+                    continue
+                if legal:
+                    wins = [a for a in legal if a["type"] == "win"]
+                    ws.send_json({"type": "action", "seq": snap["seq"], "action": (wins or legal)[-1]})
+        records = table.store.games_of(code)[-1]["records"]
+        if ignored:
+            assert any(r["type"] == "action" and r["seat"] == 0 and r["action"]["type"] == "pass" for r in records)

@@ -450,9 +450,14 @@ class LiveTable:
         when, seat, timed_out = min(due_list)
         if when > now:
             return when - now
-        if timed_out:
-            self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
-        await self._bot_act(seat)
+        if timed_out and g.phase in WINDOWS:
+            # a claim left unanswered is passed; 托管 is not switched on, since that would show
+            # everyone that this seat had a claim to make
+            await self._bot_act(seat, pass_if_possible=True)
+        else:
+            if timed_out:
+                self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
+            await self._bot_act(seat)
         self.failures = 0
         return 0
 
@@ -470,19 +475,24 @@ class LiveTable:
                 return True  # a frozen (亮倒/唱歌/跳舞) hand discards what it drew by itself
         return False
 
-    async def _bot_act(self, seat: int) -> None:
+    def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
+        try:
+            action = self.bots[seat].act(g.observation(seat), legal)
+            if action in legal:
+                return action
+            log.error("table %s: bot at seat %d chose an illegal action", self.code, seat)
+        except Exception:  # noqa: BLE001 - a failing bot still moves the table on
+            log.exception("table %s: bot at seat %d failed", self.code, seat)
+        return legal[0]
+
+    async def _bot_act(self, seat: int, pass_if_possible: bool = False) -> None:
         async with self.lock:
             g = self.game
             if g is None or g.over or self._pending_of(seat) is None:
                 return
             legal = g.legal_actions(seat)
-            try:
-                action = self.bots[seat].act(g.observation(seat), legal)
-                if action not in legal:
-                    raise MajiangError("the bot chose an illegal action")
-            except Exception:  # noqa: BLE001 - a failing bot still moves the table on
-                log.exception("table %s: bot at seat %d failed", self.code, seat)
-                action = legal[0]
+            passes = [a for a in legal if a.type == "pass"]
+            action = passes[0] if pass_if_possible and passes else self._bot_choice(seat, g, legal)
             self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
 
