@@ -324,3 +324,21 @@ def test_base_scales_every_payment():
     discard(g, 0, "5z")
     act(g, 1, "win", "5z")
     assert payments(g) == [(0, 1, 3, "点炮")]
+
+
+def test_louhu_after_a_pong_of_a_winnable_discard():
+    """漏胡 (卡五星 rule text #44): a player who could win a discard and pongs it instead may not
+    win another discard before drawing."""
+    dealer = "135p2468s567z7z39s5s"
+    s1 = "123p456p789p11s55s"  # wins 1s or 5s; pongs 5s instead and discards 9p: waits 6p/9p
+    s2 = "2468p1379s56z246s"
+    g = game_with("kawuxing", [dealer, s1, s2], draws="9p8s6p")
+    discard(g, 0, "5s")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+    act(g, 1, "pong", "5s")
+    discard(g, 1, "9p")
+    discard(g, 2, "9p")  # seat 2 drew 9p: seat 1 passed a win and has not drawn since
+    assert g.phase == "turn" and g.current == 0 and payments(g) == []
+    discard(g, 0, "8s")
+    act(g, 1, "win", "6p")  # its own draw ends the 漏胡: 123 456 678p 11s + 555s, 屁胡
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸")]

@@ -257,3 +257,41 @@ def test_pass_win_allows_a_bigger_win_only_with_the_option(unless_more, can_win)
     act(g, 2, "pass")
     discard(g, 1, "1m")  # seat 1 holds its void suit: the 1m must go
     assert ("win" in legal_types(g, 2)) == can_win
+
+
+def test_pass_win_also_after_a_pong_of_a_winnable_discard():
+    """过水不胡 (成都 platform rules): a pong of a discard one could win passes that win."""
+    dealer = "123456789s2468p5p"  # void m
+    s1 = "123m456m789m11p55p"  # wins 1p or 5p; pongs 5p and discards 9m: waits 6m/9m
+    s2 = "13579s13579m246s"
+    s3 = "2468m2468s13579s"
+    g = game_with("sichuan", [dealer, s1, s2, s3], draws="9m9p2p6m")
+    discard(g, 0, "5p")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+    act(g, 1, "pong", "5p")
+    discard(g, 1, "9m")
+    discard(g, 2, "9m")  # a 平胡 again, not worth more: seat 1 may not win it before its draw
+    assert g.phase == "turn" and g.current == 3
+    discard(g, 3, "9p")
+    discard(g, 0, "2p")
+    act(g, 1, "win", "6m")
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸"), (3, 1, 1, "自摸")]
+
+
+@pytest.mark.parametrize("cap_fan, unless_more, paid", [(3, True, 8), (None, True, 16), (3, False, None)])
+def test_pass_win_compares_values_before_the_cap(cap_fan, unless_more, paid):
+    """过水: "番数增加" compares 番 before the cap: a passed 3 番 then a 4 番 win under a 3 番 cap."""
+    dealer = "123456789s135s2s8p"  # void m
+    s1 = "123456789s246s7p"  # void m
+    s2 = "778899m1179999p"  # 8p: 幺九 + 根 = 3 番; 7p: 龙七对 = 4 番
+    s3 = "13579m2468m1356p"
+    g = game_with("sichuan", [dealer, s1, s2, s3], draws="5s", cap_fan=cap_fan, pass_win_unless_more=unless_more)
+    discard(g, 0, "8p")
+    assert g.pending_seats() == [2]
+    act(g, 2, "pass")
+    discard(g, 1, "7p")
+    if paid is None:
+        assert g.phase == "turn" and g.current == 2
+        return
+    act(g, 2, "win", "7p")
+    assert payments(g) == [(1, 2, paid, "点炮")]

@@ -752,7 +752,7 @@ impl Game {
     fn ron_not_blocked(&self, seat: usize, s: &Score) -> bool {
         match self.passed_win[seat] {
             None => true,
-            Some(passed) => self.pass_allows_bigger() && s.multiplier > passed,
+            Some(passed) => self.pass_allows_bigger() && s.uncapped > passed,
         }
     }
 
@@ -819,8 +819,9 @@ impl Game {
     fn resolve_claims(&mut self) {
         let (discarder, t) = self.last_discard.unwrap();
         for s in 0..self.n {
-            if self.responses[s] == Some(PASS) && self.pending[s].map_or(false, |m| m.any_win()) {
-                self.passed_win[s] = Some(self.score_ron(s, t, false).multiplier);
+            // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
+            if self.responses[s].is_some() && self.responses[s] != Some(WIN) && self.pending[s].map_or(false, |m| m.any_win()) {
+                self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
         }
         let winners: Vec<usize> = self.order_from(discarder).filter(|&s| self.responses[s] == Some(WIN)).collect();
@@ -891,7 +892,7 @@ impl Game {
         let (seat, t) = self.pending_kong.take().unwrap();
         for s in 0..self.n {
             if self.responses[s] == Some(PASS) {
-                self.passed_win[s] = Some(self.score_ron(s, t, true).multiplier);
+                self.passed_win[s] = Some(self.score_ron(s, t, true).uncapped);
             }
         }
         let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(WIN)).collect();

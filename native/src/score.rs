@@ -121,6 +121,7 @@ pub struct Ctx {
 pub struct Score {
     pub win: bool,
     pub multiplier: i64,
+    pub uncapped: i64, // multiplier (Kawuxing) or 番 (Sichuan) before any cap: 过水 compares this
     pub kan: i64,
 }
 
@@ -250,7 +251,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
             kan -= 1;
         }
     }
-    Score { win: true, multiplier: capped, kan }
+    Score { win: true, multiplier: capped, uncapped: best_value, kan }
 }
 
 fn rank(t: u8) -> u8 {
@@ -327,5 +328,5 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
         return Score::default();
     }
     let fan = if r.cap_fan >= 0 { best_total.min(r.cap_fan) } else { best_total };
-    Score { win: true, multiplier: 1i64 << fan, kan: 0 }
+    Score { win: true, multiplier: 1i64 << fan, uncapped: best_total, kan: 0 }
 }

@@ -311,7 +311,7 @@ class Game:
         self.discard_chain = 0  # chain in force when the last discard was made (杠上炮)
         self.last_discard: tuple[int, Tile] | None = None
         self.pending_kong: tuple[int, Tile] | None = None  # an added kong awaiting robbers
-        self.passed_win: list[int | None] = [None] * self.n  # 漏胡/过水: value of a passed win
+        self.passed_win: list[int | None] = [None] * self.n  # 漏胡/过水: uncapped value of a passed win
         self.draws_by_seat = [0] * self.n
         self.any_claim = False
         self.phase = "deal"
@@ -680,7 +680,7 @@ class Game:
         passed = self.passed_win[seat]
         if passed is None:
             return True
-        return self.play.pass_allows_bigger(self) and score.multiplier > passed
+        return self.play.pass_allows_bigger(self) and score.uncapped > passed  # 番数增加: before any cap
 
     def _kong_keeps_declared(self, seat: int, t: Tile) -> bool:
         """A declared (亮倒) hand may kong only if its waits stay the same."""
@@ -694,9 +694,9 @@ class Game:
     def _resolve_claims(self) -> None:
         discarder, t = self.last_discard
         responses = self.responses
-        for s, a in responses.items():
-            if a.type == "pass" and any(x.type == "win" for x in self.pending[s]):
-                self.passed_win[s] = self._score_ron(s, t).multiplier
+        for s, a in responses.items():  # 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
+            if a.type != "win" and any(x.type == "win" for x in self.pending[s]):
+                self.passed_win[s] = self._score_ron(s, t).uncapped
         winners = [s for s in self._order_from(discarder) if responses.get(s, _PASS).type == "win"]
         if winners:
             self.claimed[discarder][-1] = True
@@ -754,7 +754,7 @@ class Game:
         self.pending_kong = None
         for s, a in self.responses.items():
             if a.type == "pass":
-                self.passed_win[s] = self._score_ron(s, t, robbed=True).multiplier
+                self.passed_win[s] = self._score_ron(s, t, robbed=True).uncapped
         winners = [s for s in self._order_from(seat) if self.responses.get(s, _PASS).type == "win"]
         if winners:
             self.hands[seat][t] -= 1  # the robbed tile leaves the kong maker's hand; the pong stays
