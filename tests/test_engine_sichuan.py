@@ -295,3 +295,44 @@ def test_pass_win_compares_values_before_the_cap(cap_fan, unless_more, paid):
         return
     act(g, 2, "win", "7p")
     assert payments(g) == [(1, 2, paid, "点炮")]
+
+
+PONG_DEALER = "123456789s2468p5p"  # void m
+PONG_S1 = "123m456m789m55p23p"  # pongs 5p, discards 2p
+PONG_S2 = "13579s13579m246s"  # void p
+PONG_S3 = "2468m2468s13579s"  # void p
+
+
+def _pong_then_draw_the_fourth(late: str, draws: str):
+    g = game_with("sichuan", [PONG_DEALER, PONG_S1, PONG_S2, PONG_S3], draws=draws, replacements="7p",
+                  late_added_kong=late)
+    discard(g, 0, "5p")
+    act(g, 1, "pong", "5p")
+    discard(g, 1, "2p")
+    for seat in (2, 3, 0):
+        discard(g, seat, str(g.last_draw))
+    assert str(g.last_draw) == "5p" and g.current == 1
+    return g
+
+
+@pytest.mark.parametrize("late", ["none", "collect", "forbid"])
+def test_added_kong_made_at_once_collects_one_from_each(late):
+    g = _pong_then_draw_the_fourth(late, "9s8m6p5p")
+    act(g, 1, "added_kong", "5p")
+    assert payments(g) == [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]
+
+
+@pytest.mark.parametrize("late, paid", [("none", []), ("collect", [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]),
+                                        ("forbid", None)])
+def test_added_kong_made_later_by_the_option(late, paid):
+    """成都 platform rules: "摸牌加杠…收取…每家一底，未即时加杠的不收取分数"."""
+    g = _pong_then_draw_the_fourth(late, "9s8m6p5p7m2m8p4p")
+    discard(g, 1, "3p")  # keeps the fourth 5p
+    for seat in (2, 3, 0):
+        discard(g, seat, str(g.last_draw))
+    assert str(g.last_draw) == "4p" and g.current == 1
+    if paid is None:
+        assert "added_kong" not in legal_types(g, 1)
+        return
+    act(g, 1, "added_kong", "5p")
+    assert payments(g) == paid and g.kongs[-1].kind == "added_kong" and str(g.last_draw) == "7p"

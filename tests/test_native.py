@@ -32,9 +32,11 @@ CONFIGS = [
     ("sichuan", None, {}), ("sichuan", "modern", {}), ("sichuan", None, {"sing_dance": True}),
     ("sichuan", None, {"blood_river": True}),
     ("sichuan", None, {"blood_battle": False, "kong_money": False, "self_draw_bonus": "fan", "cap_fan": 2,
-                       "call_transfer": True, "flower_pig_penalty": 8, "heavenly_earthly": False}),
+                       "call_transfer": True, "flower_pig_penalty": 8, "heavenly_earthly": False,
+                       "late_added_kong": "collect"}),
     ("sichuan", None, {"pass_win_unless_more": False, "last_four_must_win": False, "haidi": False,
-                       "gangshanghua_fan": 1, "direct_kong_pay": 1, "exchange_three": True}),
+                       "gangshanghua_fan": 1, "direct_kong_pay": 1, "exchange_three": True,
+                       "late_added_kong": "forbid"}),
 ]
 
 

@@ -429,10 +429,15 @@ impl Game {
         if !self.can_claim_tile(seat, tile) {
             return false;
         }
-        if self.r.kawuxing {
-            return self.drawn_from_wall && self.last_draw == Some(tile);
+        if self.r.kawuxing || self.r.late_added_kong == 2 {
+            return self.added_kong_at_once(tile);
         }
         true
+    }
+
+    /// An added kong of ``tile`` made at the moment its fourth tile is drawn (即时加杠).
+    fn added_kong_at_once(&self, tile: u8) -> bool {
+        self.drawn_from_wall && self.last_draw == Some(tile)
     }
 
     fn must_win(&self) -> bool {
@@ -668,7 +673,7 @@ impl Game {
             let t = action - 90;
             self.hands[seat][t as usize] -= 4;
             self.melds[seat].push(Meld { kind: MeldKind::Concealed, tile: t });
-            self.complete_kong(seat, KongKind::Concealed, usize::MAX);
+            self.complete_kong(seat, t, KongKind::Concealed, usize::MAX);
             return;
         }
         let t = action - 120;
@@ -699,19 +704,20 @@ impl Game {
         self.hands[seat][t as usize] -= 1;
         let i = self.melds[seat].iter().position(|m| m.kind == MeldKind::Pong && m.tile == t).unwrap();
         self.melds[seat][i] = Meld { kind: MeldKind::Kong, tile: t };
-        self.complete_kong(seat, KongKind::Added, usize::MAX);
+        self.complete_kong(seat, t, KongKind::Added, usize::MAX);
     }
 
-    fn complete_kong(&mut self, seat: usize, kind: KongKind, discarder: usize) {
+    fn complete_kong(&mut self, seat: usize, t: u8, kind: KongKind, discarder: usize) {
         let chain = if kind == KongKind::Direct { self.discard_chain + 1 } else { self.kong_chain + 1 };
-        let payments = self.kong_payments(seat, kind, discarder, chain);
+        let at_once = kind != KongKind::Added || self.added_kong_at_once(t);
+        let payments = self.kong_payments(seat, kind, discarder, chain, at_once);
         self.pay(&payments);
         self.kongs.push(KongRecord { seat, payments, settled: false });
         self.kong_chain = chain;
         self.draw(seat, true);
     }
 
-    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64) -> Vec<Payment> {
+    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64, at_once: bool) -> Vec<Payment> {
         let r = &self.r;
         if r.kawuxing {
             let unit = r.base * (1i64 << (chain - 1));
@@ -721,8 +727,8 @@ impl Game {
             let each = if kind == KongKind::Concealed { 2 } else { 1 };
             return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount: each * unit }).collect();
         }
-        if !r.kong_money {
-            return Vec::new();
+        if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == 0) {
+            return Vec::new(); // 未即时加杠的不收取分数
         }
         match kind {
             KongKind::Direct => vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * r.base }],
@@ -844,7 +850,7 @@ impl Game {
                 if a == Some(KONG) {
                     self.hands[s][t as usize] -= 3;
                     self.melds[s].push(Meld { kind: MeldKind::Kong, tile: t });
-                    self.complete_kong(s, KongKind::Direct, discarder);
+                    self.complete_kong(s, t, KongKind::Direct, discarder);
                 } else {
                     self.hands[s][t as usize] -= 2;
                     self.melds[s].push(Meld { kind: MeldKind::Pong, tile: t });

@@ -56,6 +56,7 @@ pub struct Rules {
     pub pass_win_unless_more: bool,
     pub last_four_must_win: bool,
     pub sing_dance: bool,
+    pub late_added_kong: i64, // 0 none (unpaid), 1 collect, 2 forbid
 }
 
 pub const CONFIG_LEN: usize = 32;
@@ -101,6 +102,7 @@ impl Rules {
             pass_win_unless_more: c[25] != 0,
             last_four_must_win: c[26] != 0,
             sing_dance: c[27] != 0,
+            late_added_kong: c[28],
         }
     }
 }

@@ -193,7 +193,9 @@ class VariantPlay:
     def win_allowed(self, game: "Game", seat: int, score: Score, self_draw: bool) -> bool:
         return score.win
 
-    def kong_payments(self, game: "Game", seat: int, kind: str, discarder: int | None, chain: int) -> list[Payment]:
+    def kong_payments(self, game: "Game", seat: int, kind: str, discarder: int | None, chain: int,
+                      at_once: bool = True) -> list[Payment]:
+        """Kong money. ``at_once``: an added kong made on drawing its fourth tile (not later)."""
         raise NotImplementedError
 
     def win_payments(self, game: "Game", win: WinRecord) -> list[Payment]:
@@ -492,12 +494,16 @@ class Game:
     def _is_first_dealer_turn(self, seat: int) -> bool:
         return seat == self.dealer and not any(self.discards) and not self.any_claim and not self.kongs
 
+    def _added_kong_at_once(self, tile: Tile) -> bool:
+        """Is an added kong of ``tile`` made at the moment its fourth tile is drawn (即时加杠)?"""
+        return self.drawn_from_wall and self.last_draw == tile
+
     def _added_kong_allowed(self, seat: int, tile: Tile) -> bool:
         if not self.play.can_claim_tile(self, seat, tile):
             return False
-        if self.play.name == "kawuxing":
+        if self.play.name == "kawuxing" or self.rules.late_added_kong == "forbid":
             # 蓄杠 only at the moment the fourth is drawn
-            return self.drawn_from_wall and self.last_draw == tile
+            return self._added_kong_at_once(tile)
         return True
 
     def _completes(self, seat: int, counts: list[int], tile: int) -> bool:
@@ -639,7 +645,8 @@ class Game:
 
     def _complete_kong(self, seat: int, t: Tile, kind: str, discarder: int | None) -> None:
         chain = (self.discard_chain + 1) if kind == "kong" else (self.kong_chain + 1)
-        payments = self.play.kong_payments(self, seat, kind, discarder, chain)
+        at_once = kind != "added_kong" or self._added_kong_at_once(t)
+        payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once)
         record = KongRecord(seat, t, kind, payments, chain)
         self.kongs.append(record)
         self._pay(payments)

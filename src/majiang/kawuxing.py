@@ -223,7 +223,7 @@ class KawuxingPlay(VariantPlay):
         return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),
                 "waits": [str(t) for t in current_waits]}
 
-    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int, at_once: bool = True) -> list[Payment]:
         unit = self.rules.base * 2 ** (chain - 1)  # 杠上杠: each further kong in a chain doubles
         label = {"concealed_kong": "暗杠", "added_kong": "蓄杠", "kong": "直杠"}[kind]
         detail = f"杠上杠 ×{2 ** (chain - 1)}" if chain > 1 else ""

@@ -75,6 +75,8 @@ class SichuanRules:
     blood_battle: bool = True  # 血战: play on after a win until three have won (False: 标准, one win ends)
     blood_river: bool = False  # 血流成河: winners keep playing and may win again
     kong_money: bool = True  # 下雨/刮风: kongs are paid at once
+    late_added_kong: str = "none"  # 加杠 made after the turn its fourth was drawn: "none" (allowed, unpaid:
+    # 成都 "未即时加杠的不收取分数") | "collect" (paid as any 加杠) | "forbid" (only at once, as in 卡五星)
     direct_kong_pay: int = 2  # 点杠: discarder pays (one source: 1)
     cap_fan: int | None = None  # 封顶 in 番 (3 common, 4), None: no cap
     gangshanghua_fan: int = 2  # 杠上花: +2 (成都 source) or +1 (modern)
@@ -90,6 +92,7 @@ class SichuanRules:
 
     def __post_init__(self) -> None:
         _check_choice(self, "self_draw_bonus", ("none", "base", "fan"))
+        _check_choice(self, "late_added_kong", ("none", "collect", "forbid"))
         if self.direct_kong_pay not in (1, 2):
             raise RulesError(f"option direct_kong_pay: 1 or 2, got {self.direct_kong_pay!r}")
         if self.cap_fan is not None and self.cap_fan < 1:

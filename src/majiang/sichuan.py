@@ -245,9 +245,11 @@ class SichuanPlay(VariantPlay):
     def _payers(self, game, seat: int) -> list[int]:
         return [s for s in range(game.n) if s != seat and not game.out[s]]
 
-    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int, at_once: bool = True) -> list[Payment]:
         if not self.rules.kong_money:
             return []
+        if kind == "added_kong" and not at_once and self.rules.late_added_kong == "none":
+            return []  # 未即时加杠的不收取分数
         base = self.rules.base
         if kind == "kong":
             return [Payment(discarder, seat, self.rules.direct_kong_pay * base, "点杠", "刮风")]
