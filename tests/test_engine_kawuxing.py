@@ -342,3 +342,31 @@ def test_louhu_after_a_pong_of_a_winnable_discard():
     discard(g, 0, "8s")
     act(g, 1, "win", "6p")  # its own draw ends the 漏胡: 123 456 678p 11s + 555s, 屁胡
     assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸")]
+
+
+@pytest.mark.parametrize("preset, paid", [("suizhou", 4), (None, 2)])
+def test_gang_shang_pao_after_a_kong_chain(preset, paid):
+    """随州: "杠上杠翻倍，放炮也翻": a discard after the second kong of a chain, won, is 杠上炮 ×4."""
+    dealer = "8888s6666z123p5z77z"
+    s1 = "123p456p789p11s55z"  # waits 1s, 5z
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="9p2p", preset=preset)
+    act(g, 0, "concealed_kong", "8s")
+    act(g, 0, "concealed_kong", "6z")
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (1, 0, 4, "暗杠"), (2, 0, 4, "暗杠"),
+                           (0, 1, paid, "点炮")]
+
+
+@pytest.mark.parametrize("preset, opts, fourth", [("suizhou", {}, 8), ("suizhou", {"cap": None}, 16), (None, {}, 16)])
+def test_man_caps_chained_kong_money(preset, opts, fourth):
+    """随州: "第三杠满": the third 暗杠 of a chain (2 × 2 × 2) is 满 = 8; a fourth stays at 8."""
+    dealer = "8888s6666z111p222p"
+    s1 = "345p456p789p11s55z"
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="1p2p9p3s", preset=preset, **opts)
+    for tile in ("8s", "1p", "2p", "6z"):
+        act(g, 0, "concealed_kong", tile)
+    assert [p[2] for p in payments(g)] == [2, 2, 4, 4, 8, 8, fourth, fourth]
+    assert g.tile_count() == 84

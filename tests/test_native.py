@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.unavai
 CONFIGS = [
     ("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
     ("kawuxing", None, {"sigui": "full", "piao": 1, "maima": True, "shukan": True, "louhu_unless_more": True,
-                        "suits": "ms", "min_ron_multiplier": 2, "base": 2}),
+                        "suits": "ms", "min_ron_multiplier": 2, "base": 2, "gangshangpao_chain": True}),
     ("kawuxing", None, {"sigui": "winning", "direct_kong_pay": 1, "liangdao_draw_penalty": "first", "cap": 8}),
     ("sichuan", None, {}), ("sichuan", "modern", {}), ("sichuan", None, {"sing_dance": True}),
     ("sichuan", None, {"blood_river": True}),

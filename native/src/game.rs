@@ -721,11 +721,16 @@ impl Game {
         let r = &self.r;
         if r.kawuxing {
             let unit = r.base * (1i64 << (chain - 1));
+            let each = match kind {
+                KongKind::Direct => r.direct_kong_pay,
+                KongKind::Concealed => 2,
+                KongKind::Added => 1,
+            };
+            let amount = if r.cap > 0 { (each * unit).min(r.cap * r.base) } else { each * unit }; // 满
             if kind == KongKind::Direct {
-                return vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * unit }];
+                return vec![Payment { payer: discarder, payee: seat, amount }];
             }
-            let each = if kind == KongKind::Concealed { 2 } else { 1 };
-            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount: each * unit }).collect();
+            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount }).collect();
         }
         if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == 0) {
             return Vec::new(); // 未即时加杠的不收取分数

@@ -41,6 +41,7 @@ pub struct Rules {
     pub piao: i64,
     pub maima: bool,
     pub shukan: bool,
+    pub gangshangpao_chain: bool,
     // Sichuan
     pub exchange_three: bool,
     pub blood_battle: bool,
@@ -88,6 +89,7 @@ impl Rules {
             piao: c[11],
             maima: c[12] != 0,
             shukan: c[13] != 0,
+            gangshangpao_chain: c[29] != 0,
             exchange_three: c[14] != 0,
             blood_battle: c[15] != 0,
             blood_river: c[16] != 0,
@@ -170,7 +172,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
     if ctx.kong_chain > 0 && ctx.self_draw {
         situation *= 1 << ctx.kong_chain; // 杠上开花
     } else if ctx.kong_chain > 0 {
-        situation *= 2; // 杠上炮
+        situation *= if r.gangshangpao_chain { 1 << ctx.kong_chain } else { 2 }; // 杠上炮
     }
     if ctx.robbed {
         situation *= 2;

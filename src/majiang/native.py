@@ -141,6 +141,7 @@ def config_of(rules) -> np.ndarray:
         c[11] = rules.piao
         c[12] = rules.maima
         c[13] = rules.shukan
+        c[29] = rules.gangshangpao_chain
     else:
         c[0] = 1
         c[14] = rules.exchange_three

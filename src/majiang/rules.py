@@ -36,7 +36,8 @@ class KawuxingRules:
     liangdao_draw_penalty: str = "count"  # "count" | "first": who pays at a drawn hand with 亮倒
     direct_kong_pay: int = 2  # 直杠: what the discarder pays (one source: 1)
     sigui: str = "half"  # 四归 kept in hand: "half" (big hands only, 半频道) | "full" (全频道) | "winning"
-    cap: int | None = None  # 封顶: at most this many times the base per payer
+    cap: int | None = None  # 封顶/满: at most this many times the base per payer, wins and kong money alike
+    gangshangpao_chain: bool = False  # 杠上炮 doubles per kong in the chain like 杠上开花 (随州), else ×2 flat
     min_ron_multiplier: int = 1  # a win on a discard must be worth at least this (2 = 屁胡只能自摸)
     shouzhuayi: int = 4  # 手抓一 multiplier (襄阳: 2)
     haidi: str = "self_draw"  # "self_draw" (海底捞) | "both" (also 海底炮) | "none" (襄阳)
@@ -113,7 +114,7 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "kawuxing": {
         "standard": {},
         "xiangyang": {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first"},
-        "suizhou": {"cap": 16, "haidi": "both"},
+        "suizhou": {"cap": 8, "haidi": "both", "gangshangpao_chain": True},
     },
     "sichuan": {
         "chengdu": {},
