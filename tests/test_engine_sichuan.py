@@ -131,12 +131,26 @@ def test_not_ready_kong_maker_refunds_at_the_draw():
 
 
 def test_last_four_tiles_must_win():
-    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True)
-    discard(g, 0, "5p")
-    assert legal_types(g, 1) == ["win"] and legal_types(g, 2) == ["win"]
-    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True, last_four_must_win=False)
-    discard(g, 0, "5p")
+    """成都 platform rules: "当牌墙只剩下最后4张的时候…叫牌正好是这4张中的任意一张，那么当这张牌出现时，叫的玩家只能胡牌":
+    only a win on one of those four tiles (drawn, or discarded as drawn) is forced."""
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False)
+    assert g.tiles_left == 4
+    discard(g, 0, "5p")  # a tile dealt long before: the wins on it may still be passed
     assert legal_types(g, 1) == ["pass", "pong", "win"]
+    pass_all(g)
+    discard(g, 1, "8m")
+    assert g.current == 2 and legal_types(g, 2) == ["win"]  # drew 7p, one of the last four
+    act(g, 2, "win", "7p")
+    discard(g, 3, "1p")  # the 1p it just drew: seat 1 (drew since its pass) must win it
+    assert legal_types(g, 1) == ["win"]
+    act(g, 1, "win", "1p")
+    assert payments(g)[:4] == [(0, 2, 1, "自摸"), (1, 2, 1, "自摸"), (3, 2, 1, "自摸"), (3, 1, 1, "点炮")]
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False,
+                  last_four_must_win=False)
+    discard(g, 0, "5p")
+    pass_all(g)
+    discard(g, 1, "8m")
+    assert legal_types(g, 2) == ["discard", "win"]
 
 
 def test_pass_win_blocks_same_value_until_own_draw():

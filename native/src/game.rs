@@ -92,6 +92,8 @@ pub struct Game {
     pub current: usize,
     pub last_draw: Option<u8>,
     pub drawn_from_wall: bool,
+    pub last_four_draw: bool,    // that draw took one of the wall's last four tiles
+    pub discard_last_four: bool, // the last discard is the tile just drawn from the last four
     pub kong_chain: i64,
     pub discard_chain: i64,
     pub last_discard: Option<(usize, u8)>,
@@ -156,6 +158,8 @@ impl Game {
             current: dealer,
             last_draw: None,
             drawn_from_wall: false,
+            last_four_draw: false,
+            discard_last_four: false,
             kong_chain: 0,
             discard_chain: 0,
             last_discard: None,
@@ -338,6 +342,7 @@ impl Game {
         self.hands[seat][t as usize] += 1;
         self.last_draw = Some(t);
         self.drawn_from_wall = true;
+        self.last_four_draw = self.tiles_left() < 4;
         self.passed_win[seat] = None;
         self.draws_by_seat[seat] += 1;
         self.begin_turn(seat);
@@ -440,8 +445,14 @@ impl Game {
         self.drawn_from_wall && self.last_draw == Some(tile)
     }
 
+    /// 最后四张必胡: a win on one of the wall's last four tiles must be taken (asked only then).
     fn must_win(&self) -> bool {
-        !self.r.kawuxing && self.r.last_four_must_win && self.tiles_left() < 4
+        !self.r.kawuxing && self.r.last_four_must_win
+    }
+
+    /// Is ``tile`` the one just drawn this turn, from the wall's last four?
+    fn fresh_last_four(&self, tile: Option<u8>) -> bool {
+        self.drawn_from_wall && self.last_four_draw && self.last_draw == tile
     }
 
     fn pass_allows_bigger(&self) -> bool {
@@ -589,7 +600,7 @@ impl Game {
         for k in discards {
             m.set(k);
         }
-        if m.any_win() && self.must_win() {
+        if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
             only.set(WIN);
             return only;
@@ -662,6 +673,7 @@ impl Game {
             }
             self.hands[seat][t as usize] -= 1;
             self.discards[seat].push(t);
+            self.discard_last_four = self.fresh_last_four(Some(t));
             self.discard_chain = self.kong_chain;
             self.kong_chain = 0;
             self.drawn_from_wall = false;
@@ -808,7 +820,7 @@ impl Game {
                 }
             }
             if some {
-                if m.any_win() && self.must_win() {
+                if m.any_win() && self.discard_last_four && self.must_win() {
                     m = Mask::default();
                     m.set(WIN);
                 } else {
@@ -890,7 +902,7 @@ impl Game {
             if sc.win && self.ron_not_blocked(s, &sc) {
                 let mut m = Mask::default();
                 m.set(WIN);
-                if !self.must_win() {
+                if !(self.fresh_last_four(Some(t)) && self.must_win()) {
                     m.set(PASS);
                 }
                 out[s] = Some(m);

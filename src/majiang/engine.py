@@ -212,7 +212,8 @@ class VariantPlay:
         raise NotImplementedError
 
     def must_win(self, game: "Game", seat: int) -> bool:
-        """May this seat not pass a win now (Sichuan 最后四张必胡)?"""
+        """Must a win on one of the wall's last four tiles be taken (Sichuan 最后四张必胡)? The engine
+        asks only when the tile won on is one of them."""
         return False
 
     def pass_allows_bigger(self, game: "Game") -> bool:
@@ -309,6 +310,8 @@ class Game:
         self.current = dealer
         self.last_draw: Tile | None = None
         self.drawn_from_wall = False  # the current turn began with a draw (not a claim)
+        self.last_four_draw = False  # that draw took one of the wall's last four tiles
+        self.discard_last_four = False  # the last discard is the tile just drawn from the last four
         self.kong_chain = 0  # >0 while the current turn follows a kong (杠上)
         self.discard_chain = 0  # chain in force when the last discard was made (杠上炮)
         self.last_discard: tuple[int, Tile] | None = None
@@ -448,6 +451,7 @@ class Game:
         self.hands[seat][t] += 1
         self.last_draw = ALL_TILES[t]
         self.drawn_from_wall = True
+        self.last_four_draw = self.tiles_left < 4  # the wall held four or fewer before this draw
         self.passed_win[seat] = None  # 漏胡/过水 last until one's own draw
         self.draws_by_seat[seat] += 1
         self._event("draw", seat=seat, tile=str(ALL_TILES[t]), replacement=replacement, left=self.tiles_left)
@@ -487,9 +491,14 @@ class Game:
         if self.declared[seat]:
             discards = [int(self.last_draw)] if self.last_draw is not None and h[self.last_draw] else discards
         opts.extend([_DISCARDS[k] for k in discards])
-        if any(a.type == "win" for a in opts) and self.play.must_win(self, seat):
+        if any(a.type == "win" for a in opts) and self._fresh_last_four(self.last_draw) \
+                and self.play.must_win(self, seat):
             opts = [a for a in opts if a.type == "win"]
         return opts
+
+    def _fresh_last_four(self, tile) -> bool:
+        """Is ``tile`` the one just drawn this turn, from the wall's last four (最后四张)?"""
+        return self.drawn_from_wall and self.last_four_draw and self.last_draw == tile
 
     def _is_first_dealer_turn(self, seat: int) -> bool:
         return seat == self.dealer and not any(self.discards) and not self.any_claim and not self.kongs
@@ -613,6 +622,7 @@ class Game:
             self.hands[seat][t] -= 1
             self.discards[seat].append(t)
             self.claimed[seat].append(False)
+            self.discard_last_four = self._fresh_last_four(t)
             self.discard_chain = self.kong_chain
             self.kong_chain = 0
             self.drawn_from_wall = False
@@ -674,7 +684,7 @@ class Game:
                 if not self.declared[s]:
                     opts.append(tile_action("pong", t))
             if opts:
-                must = any(a.type == "win" for a in opts) and self.play.must_win(self, s)
+                must = any(a.type == "win" for a in opts) and self.discard_last_four and self.play.must_win(self, s)
                 options[s] = [a for a in opts if a.type == "win"] if must else opts + [_PASS]
         if not options:
             self._after_discard(discarder)
@@ -752,7 +762,7 @@ class Game:
                 continue
             score = self._score_ron(s, t, robbed=True)
             if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
-                must = self.play.must_win(self, s)
+                must = self._fresh_last_four(t) and self.play.must_win(self, s)
                 out[s] = [tile_action("win", t)] + ([] if must else [_PASS])
         return out
 

@@ -237,7 +237,7 @@ class SichuanPlay(VariantPlay):
         return score_win(hand, tile, ctx, self.rules)
 
     def must_win(self, game, seat: int) -> bool:
-        return self.rules.last_four_must_win and game.tiles_left < 4
+        return self.rules.last_four_must_win
 
     def pass_allows_bigger(self, game) -> bool:
         return self.rules.pass_win_unless_more
