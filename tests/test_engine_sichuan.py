@@ -350,3 +350,25 @@ def test_added_kong_made_later_by_the_option(late, paid):
         return
     act(g, 1, "added_kong", "5p")
     assert payments(g) == paid and g.kongs[-1].kind == "added_kong" and str(g.last_draw) == "7p"
+
+
+@pytest.mark.parametrize("options, paid", [({}, 32), ({"earthly": "first_draw"}, 1), ({"heavenly_earthly": False}, 1)])
+def test_earthly_hand_on_a_discard_in_the_first_go_around(options, paid):
+    """成都 platform rules' 地胡: "闲家在第一次摸完牌后，就下叫，并在第一轮摸牌后胡牌" — seat 1 drew once and is
+    ready; seat 2's discard in the same go-around is 地胡 (5 番) with ``earthly = first_round``."""
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m1p", **options)
+    discard(g, 0, "2p")
+    discard(g, 1, "8m")
+    discard(g, 2, "1p")
+    act(g, 1, "win", "1p")
+    assert payments(g) == [(2, 1, paid, "点炮")]
+
+
+def test_no_earthly_hand_once_the_dealer_draws_again():
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s6p", T3], draws="8m7p9p1p")
+    discard(g, 0, "2p")
+    discard(g, 1, "8m")
+    for seat in (2, 3, 0):  # the first go-around ends when the dealer draws (1p) again
+        discard(g, seat, str(g.last_draw))
+    act(g, 1, "win", "1p")
+    assert payments(g) == [(0, 1, 1, "点炮")]

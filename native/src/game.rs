@@ -404,16 +404,23 @@ impl Game {
             last_tile: self.tiles_left() == 0 && self.drawn_from_wall,
             declared: self.declared[seat],
             heavenly: self.first_dealer_turn(seat),
-            earthly: seat != self.dealer
-                && self.draws_by_seat[seat] == 1
-                && !self.any_claim
-                && self.discards[seat].is_empty()
-                && self.drawn_from_wall
-                && self.kongs.is_empty()
-                && self.wins.is_empty(),
+            earthly: self.earthly(seat, true),
             void: self.void[seat],
         };
         Some(score(&self.r, &before, &self.melds[seat], t, &ctx))
+    }
+
+    /// 地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it: a
+    /// self-draw on that draw, or (``earthly_first_round``) a win on a discard made before the
+    /// dealer draws again.
+    fn earthly(&self, seat: usize, self_draw: bool) -> bool {
+        if seat == self.dealer || self.draws_by_seat[seat] != 1 || self.any_claim || !self.kongs.is_empty() || !self.wins.is_empty() {
+            return false;
+        }
+        if self_draw {
+            return self.discards[seat].is_empty() && self.drawn_from_wall;
+        }
+        !self.r.kawuxing && self.r.earthly_first_round && self.draws_by_seat[self.dealer] == 0
     }
 
     fn score_ron(&self, seat: usize, tile: u8, robbed: bool) -> Score {
@@ -424,7 +431,7 @@ impl Game {
             last_tile: self.tiles_left() == 0 && !robbed,
             declared: self.declared[seat],
             heavenly: false,
-            earthly: false,
+            earthly: self.earthly(seat, false),
             void: self.void[seat],
         };
         score(&self.r, &self.hands[seat], &self.melds[seat], tile, &ctx)

@@ -58,6 +58,7 @@ pub struct Rules {
     pub last_four_must_win: bool,
     pub sing_dance: bool,
     pub late_added_kong: i64, // 0 none (unpaid), 1 collect, 2 forbid
+    pub earthly_first_round: bool,
 }
 
 pub const CONFIG_LEN: usize = 32;
@@ -105,6 +106,7 @@ impl Rules {
             last_four_must_win: c[26] != 0,
             sing_dance: c[27] != 0,
             late_added_kong: c[28],
+            earthly_first_round: c[30] != 0,
         }
     }
 }

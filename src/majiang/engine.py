@@ -216,6 +216,10 @@ class VariantPlay:
         asks only when the tile won on is one of them."""
         return False
 
+    def earthly_on_discard(self) -> bool:
+        """Does a win on a discard in the first go-around count as 地胡 (Sichuan ``earthly``)?"""
+        return False
+
     def pass_allows_bigger(self, game: "Game") -> bool:
         """After passing a win, may a bigger win on a later discard be taken before one's draw?"""
         return False
@@ -550,15 +554,24 @@ class Game:
             self_draw=True, kong_chain=self.kong_chain, last_tile=self.tiles_left == 0 and self.drawn_from_wall,
             declared=self.declared[seat], void=self.void[seat],
             heavenly=self._is_first_dealer_turn(seat),
-            earthly=(seat != self.dealer and self.draws_by_seat[seat] == 1 and not self.any_claim
-                     and not self.discards[seat] and self.drawn_from_wall and not self.kongs and not self.wins),
+            earthly=self._earthly(seat, self_draw=True),
         )
         return self.play.score(hand, t, ctx)
+
+    def _earthly(self, seat: int, self_draw: bool) -> bool:
+        """地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it:
+        a self-draw on that draw, or (``earthly_on_discard``) a win on a discard made before the
+        dealer draws again (the first go-around)."""
+        if seat == self.dealer or self.draws_by_seat[seat] != 1 or self.any_claim or self.kongs or self.wins:
+            return False
+        if self_draw:
+            return not self.discards[seat] and self.drawn_from_wall
+        return self.play.earthly_on_discard() and self.draws_by_seat[self.dealer] == 0
 
     def _score_ron(self, seat: int, tile: Tile, robbed: bool = False) -> Score:
         ctx = WinContext(self_draw=False, kong_chain=0 if robbed else self.discard_chain, robbed_kong=robbed,
                          last_tile=self.tiles_left == 0 and not robbed, declared=self.declared[seat],
-                         void=self.void[seat])
+                         earthly=self._earthly(seat, self_draw=False), void=self.void[seat])
         return self.play.score(self.hand(seat), tile, ctx)
 
     # ------------------------------------------------------------------ applying actions

@@ -159,6 +159,7 @@ def config_of(rules) -> np.ndarray:
         c[26] = rules.last_four_must_win
         c[27] = rules.sing_dance
         c[28] = ("none", "collect", "forbid").index(rules.late_added_kong)
+        c[30] = rules.earthly == "first_round"
     return np.array([int(x) for x in c], dtype=np.int64)
 
 

@@ -83,6 +83,8 @@ class SichuanRules:
     gangshanghua_fan: int = 2  # 杠上花: +2 (成都 source) or +1 (modern)
     call_transfer: bool = False  # 呼叫转移: 杠上炮 hands that kong's money to the winner (else refunded)
     heavenly_earthly: bool = True  # 天胡/地胡 count 5 番 (seed 004 describes both; off: no such fan)
+    earthly: str = "first_round"  # 地胡: "first_round" (成都: also a win on a discard in the first
+    # go-around, once the player has drawn) | "first_draw" (only a self-draw on the first draw)
     self_draw_bonus: str = "none"  # "none" | "base" (自摸加底) | "fan" (自摸加番)
     haidi: bool = True  # 海底捞月/海底炮 +1
     flower_pig_penalty: int = 16  # 查花猪: a pig pays each non-pig this many times the base (or 8)
@@ -94,6 +96,7 @@ class SichuanRules:
     def __post_init__(self) -> None:
         _check_choice(self, "self_draw_bonus", ("none", "base", "fan"))
         _check_choice(self, "late_added_kong", ("none", "collect", "forbid"))
+        _check_choice(self, "earthly", ("first_round", "first_draw"))
         if self.direct_kong_pay not in (1, 2):
             raise RulesError(f"option direct_kong_pay: 1 or 2, got {self.direct_kong_pay!r}")
         if self.cap_fan is not None and self.cap_fan < 1:
@@ -119,7 +122,7 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "sichuan": {
         "chengdu": {},
         "modern": {"exchange_three": True, "self_draw_bonus": "base", "cap_fan": 3, "gangshanghua_fan": 1,
-                   "call_transfer": True},
+                   "call_transfer": True, "earthly": "first_draw"},
     },
 }
 DEFAULT_PRESET = {"kawuxing": "standard", "sichuan": "chengdu"}

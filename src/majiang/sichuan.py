@@ -242,6 +242,9 @@ class SichuanPlay(VariantPlay):
     def pass_allows_bigger(self, game) -> bool:
         return self.rules.pass_win_unless_more
 
+    def earthly_on_discard(self) -> bool:
+        return self.rules.earthly == "first_round"
+
     def _payers(self, game, seat: int) -> list[int]:
         return [s for s in range(game.n) if s != seat and not game.out[s]]
 
