@@ -372,3 +372,13 @@ def test_no_earthly_hand_once_the_dealer_draws_again():
         discard(g, seat, str(g.last_draw))
     act(g, 1, "win", "1p")
     assert payments(g) == [(0, 1, 1, "点炮")]
+
+
+@pytest.mark.parametrize("options, each", [({}, 1), ({"haidi": True}, 2)])
+def test_no_haidi_in_chengdu(options, each):
+    """The 成都 platform rules list no 海底: a self-draw on the last tile is a plain win in ``chengdu``."""
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p", near_end=True, heavenly_earthly=False, **options)
+    discard(g, 0, "2p")
+    assert g.tiles_left == 0 and legal_types(g, 1) == ["win"]
+    act(g, 1, "win", "1p")
+    assert payments(g)[:3] == [(0, 1, each, "自摸"), (2, 1, each, "自摸"), (3, 1, each, "自摸")]

@@ -34,7 +34,7 @@ CONFIGS = [
     ("sichuan", None, {"blood_battle": False, "kong_money": False, "self_draw_bonus": "fan", "cap_fan": 2,
                        "call_transfer": True, "flower_pig_penalty": 8, "heavenly_earthly": False,
                        "late_added_kong": "collect"}),
-    ("sichuan", None, {"pass_win_unless_more": False, "last_four_must_win": False, "haidi": False,
+    ("sichuan", None, {"pass_win_unless_more": False, "last_four_must_win": False, "haidi": True,
                        "gangshanghua_fan": 1, "direct_kong_pay": 1, "exchange_three": True,
                        "late_added_kong": "forbid"}),
 ]

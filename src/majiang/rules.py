@@ -86,7 +86,7 @@ class SichuanRules:
     earthly: str = "first_round"  # 地胡: "first_round" (成都: also a win on a discard in the first
     # go-around, once the player has drawn) | "first_draw" (only a self-draw on the first draw)
     self_draw_bonus: str = "none"  # "none" | "base" (自摸加底) | "fan" (自摸加番)
-    haidi: bool = True  # 海底捞月/海底炮 +1
+    haidi: bool = False  # 海底捞月/海底炮 +1 (not in the 成都 source; on in modern)
     flower_pig_penalty: int = 16  # 查花猪: a pig pays each non-pig this many times the base (or 8)
     pass_win_unless_more: bool = True  # 过水不胡: a passed win may be taken later only if worth more
     last_four_must_win: bool = True  # 最后四张必胡
@@ -122,7 +122,7 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "sichuan": {
         "chengdu": {},
         "modern": {"exchange_three": True, "self_draw_bonus": "base", "cap_fan": 3, "gangshanghua_fan": 1,
-                   "call_transfer": True, "earthly": "first_draw"},
+                   "call_transfer": True, "earthly": "first_draw", "haidi": True},
     },
 }
 DEFAULT_PRESET = {"kawuxing": "standard", "sichuan": "chengdu"}
