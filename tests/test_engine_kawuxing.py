@@ -370,3 +370,23 @@ def test_man_caps_chained_kong_money(preset, opts, fourth):
         act(g, 0, "concealed_kong", tile)
     assert [p[2] for p in payments(g)] == [2, 2, 4, 4, 8, 8, fourth, fourth]
     assert g.tile_count() == 84
+
+
+def test_first_dealer_of_a_match_is_rolled_from_the_seed():
+    """卡五星 rule text #8: "第一局随机确定庄家": two dice from the match seed, kept in the first start record."""
+    from majiang.agents import make_agent
+    from majiang.engine import first_dealer
+    from majiang.log import rebuild
+    from majiang.match import Match
+    from majiang.rules import rules_for
+    assert first_dealer(0, 3) == (2, (1, 5)) and first_dealer(1, 3) == (0, (4, 6))
+    assert {first_dealer(s, 3)[0] for s in range(20)} == {0, 1, 2}
+    m = Match(rules_for("kawuxing", rounds=2), seed=0)
+    assert (m.dealer, m.dealer_dice) == (2, (1, 5))
+    m.play([make_agent("greedy", s) for s in range(3)], keep_records=True)
+    start = m.hands[0].records[0]
+    assert m.hands[0].dealer == 2 and start["dealer"] == 2 and start["dealer_dice"] == [1, 5]
+    assert "dealer_dice" not in m.hands[1].records[0]
+    replayed = rebuild(m.hands[0].records)  # the replay deals the same hand and settles the same money
+    assert replayed.dealer == 2 and replayed.totals() == m.hands[0].totals and sum(replayed.totals()) == 0
+    assert Match(rules_for("kawuxing"), seed=0, dealer=0).dealer == 0  # a caller may still choose

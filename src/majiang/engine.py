@@ -265,11 +265,20 @@ def shuffled_wall(kinds, seed: Any, hand_index: int) -> tuple[list[int], tuple[i
     return wall, dice
 
 
+def first_dealer(seed: Any, players: int) -> tuple[int, tuple[int, int]]:
+    """第一局随机确定庄家: the first dealer of a match and the two dice that chose it, a function of
+    the match seed only. The dice total is counted round the table from seat 0 (seat 0 counts 1)."""
+    rng = random.Random(f"majiang/{RNG_VERSION}/{seed}/first-dealer")
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return (sum(dice) - 1) % players, dice
+
+
 class Game:
     """One hand, from the deal to the settlement."""
 
     def __init__(self, rules, seed: Any = 0, hand_index: int = 0, dealer: int = 0,
-                 wall: list[int] | None = None, dice: tuple[int, int] | None = None) -> None:
+                 wall: list[int] | None = None, dice: tuple[int, int] | None = None,
+                 dealer_dice: tuple[int, int] | None = None) -> None:
         self.rules = rules
         self.play = play_for(rules)
         self.variant = self.play.variant
@@ -279,6 +288,7 @@ class Game:
         self.seed = seed
         self.hand_index = hand_index
         self.dealer = dealer
+        self.dealer_dice = tuple(dealer_dice) if dealer_dice else None  # a match's first hand: the roll for 庄
         if wall is None:
             wall, rolled = shuffled_wall(self.variant.kinds, seed, hand_index)
             dice = dice or rolled
@@ -953,9 +963,12 @@ class Game:
         return dict(self._rules_cache)
 
     def start_record(self) -> dict:
-        return {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": self._rules_json(),
-                "seed": self.seed, "hand_index": self.hand_index, "dealer": self.dealer,
-                "dice": list(self.dice), "wall": [str(ALL_TILES[t]) for t in self.wall]}
+        record = {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": self._rules_json(),
+                  "seed": self.seed, "hand_index": self.hand_index, "dealer": self.dealer,
+                  "dice": list(self.dice), "wall": [str(ALL_TILES[t]) for t in self.wall]}
+        if self.dealer_dice:
+            record["dealer_dice"] = list(self.dealer_dice)
+        return record
 
     def settlement(self) -> dict:
         return {"result": self.result, "wins": [w.to_json() for w in self.wins],
@@ -969,4 +982,4 @@ def _tiles_str(counts) -> str:
     return format_tiles(from_counts(counts))
 
 
-__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "shuffled_wall"]
+__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "first_dealer", "shuffled_wall"]

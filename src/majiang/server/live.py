@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import make_agent
-from ..engine import Action, Game
+from ..engine import Action, Game, first_dealer
 from ..errors import IllegalActionError, MajiangError
 from ..tiles import Tile
 from ..log import game_records, rebuild
@@ -71,7 +71,7 @@ class LiveTable:
         self.room = room
         self.bots = [make_agent(s.get("bot") or "greedy", seed=i) for i, s in enumerate(room["seats"])]
         if self.game is None:
-            self.hand_index, self.dealer = 0, 0
+            self.hand_index, self.dealer = 0, first_dealer(room["seed"], self.n)[0]  # 第一局随机确定庄家
             self.new_hand()
         self.seq += 1
 
