@@ -382,3 +382,15 @@ def test_no_haidi_in_chengdu(options, each):
     assert g.tiles_left == 0 and legal_types(g, 1) == ["win"]
     act(g, 1, "win", "1p")
     assert payments(g)[:3] == [(0, 1, each, "自摸"), (2, 1, each, "自摸"), (3, 1, each, "自摸")]
+
+
+def test_new_options_refuse_bad_values():
+    from majiang.errors import RulesError
+    from majiang.rules import rules_for
+    with pytest.raises(RulesError, match="late_added_kong"):
+        rules_for("sichuan", late_added_kong="later")
+    with pytest.raises(RulesError, match="earthly"):
+        rules_for("sichuan", earthly="first")
+    with pytest.raises(RulesError, match="gangshangpao_chain"):
+        rules_for("kawuxing", gangshangpao_chain="maybe")
+    assert rules_for("kawuxing", "suizhou").cap == 8 and rules_for("kawuxing", "suizhou", cap=16).cap == 16
