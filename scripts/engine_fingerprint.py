@@ -6,8 +6,10 @@ greedy agents.
 
 A change meant to make the engine faster, or to move code around, must leave the fingerprint as
 it was; a rule change moves it on purpose. With the default 150 hands (1,050 in all) the
-fingerprint has been ``7e8d909576d277d981f958d5bf104feac448536b`` since the start of session 2
-(2026-11); a native or compiled engine is checked against the same value.
+fingerprint was ``7e8d909576d277d981f958d5bf104feac448536b`` from the start of session 2 (2026-11)
+and is ``3bba60c95a39b0d08fb42c23e046dc25f3efc5ef`` since issue #14's rule changes (in this sample
+the Sichuan configurations moved: late 加杠 unpaid, no 海底 in chengdu, 最后四张必胡 only on the last
+four tiles; the Kawuxing ones did not); a native or compiled engine is checked against the same value.
 """
 
 from __future__ import annotations

@@ -45,8 +45,9 @@ def game_with(variant: str, hands: list[str], dealer: int = 0, draws: str = "", 
     kinds = play_for(rules).variant.kinds
     wall = build_wall(kinds, hands, dealer, draws, replacements, near_end)
     game = Game(rules, seed="test", dealer=dealer, wall=wall)
+    game.scripted_front = 0  # where the draws were moved to (``near_end``), to deal it again elsewhere
     if near_end:
-        game.front = len(wall) - len(parse_tiles(draws)) - len(parse_tiles(replacements))
+        game.front = game.scripted_front = len(wall) - len(parse_tiles(draws)) - len(parse_tiles(replacements))
     return game
 
 

@@ -324,3 +324,69 @@ def test_base_scales_every_payment():
     discard(g, 0, "5z")
     act(g, 1, "win", "5z")
     assert payments(g) == [(0, 1, 3, "点炮")]
+
+
+def test_louhu_after_a_pong_of_a_winnable_discard():
+    """漏胡 (卡五星 rule text #44): a player who could win a discard and pongs it instead may not
+    win another discard before drawing."""
+    dealer = "135p2468s567z7z39s5s"
+    s1 = "123p456p789p11s55s"  # wins 1s or 5s; pongs 5s instead and discards 9p: waits 6p/9p
+    s2 = "2468p1379s56z246s"
+    g = game_with("kawuxing", [dealer, s1, s2], draws="9p8s6p")
+    discard(g, 0, "5s")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+    act(g, 1, "pong", "5s")
+    discard(g, 1, "9p")
+    discard(g, 2, "9p")  # seat 2 drew 9p: seat 1 passed a win and has not drawn since
+    assert g.phase == "turn" and g.current == 0 and payments(g) == []
+    discard(g, 0, "8s")
+    act(g, 1, "win", "6p")  # its own draw ends the 漏胡: 123 456 678p 11s + 555s, 屁胡
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸")]
+
+
+@pytest.mark.parametrize("preset, paid", [("suizhou", 4), (None, 2)])
+def test_gang_shang_pao_after_a_kong_chain(preset, paid):
+    """随州: "杠上杠翻倍，放炮也翻": a discard after the second kong of a chain, won, is 杠上炮 ×4."""
+    dealer = "8888s6666z123p5z77z"
+    s1 = "123p456p789p11s55z"  # waits 1s, 5z
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="9p2p", preset=preset)
+    act(g, 0, "concealed_kong", "8s")
+    act(g, 0, "concealed_kong", "6z")
+    discard(g, 0, "5z")
+    act(g, 1, "win", "5z")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (1, 0, 4, "暗杠"), (2, 0, 4, "暗杠"),
+                           (0, 1, paid, "点炮")]
+
+
+@pytest.mark.parametrize("preset, opts, fourth", [("suizhou", {}, 8), ("suizhou", {"cap": None}, 16), (None, {}, 16)])
+def test_man_caps_chained_kong_money(preset, opts, fourth):
+    """随州: "第三杠满": the third 暗杠 of a chain (2 × 2 × 2) is 满 = 8; a fourth stays at 8."""
+    dealer = "8888s6666z111p222p"
+    s1 = "345p456p789p11s55z"
+    s2 = "234s234s567s999s7z"
+    g = game_with("kawuxing", [dealer, s1, s2], replacements="1p2p9p3s", preset=preset, **opts)
+    for tile in ("8s", "1p", "2p", "6z"):
+        act(g, 0, "concealed_kong", tile)
+    assert [p[2] for p in payments(g)] == [2, 2, 4, 4, 8, 8, fourth, fourth]
+    assert g.tile_count() == 84
+
+
+def test_first_dealer_of_a_match_is_rolled_from_the_seed():
+    """卡五星 rule text #8: "第一局随机确定庄家": two dice from the match seed, kept in the first start record."""
+    from majiang.agents import make_agent
+    from majiang.engine import first_dealer
+    from majiang.log import rebuild
+    from majiang.match import Match
+    from majiang.rules import rules_for
+    assert first_dealer(0, 3) == (2, (1, 5)) and first_dealer(1, 3) == (0, (4, 6))
+    assert {first_dealer(s, 3)[0] for s in range(20)} == {0, 1, 2}
+    m = Match(rules_for("kawuxing", rounds=2), seed=0)
+    assert (m.dealer, m.dealer_dice) == (2, (1, 5))
+    m.play([make_agent("greedy", s) for s in range(3)], keep_records=True)
+    start = m.hands[0].records[0]
+    assert m.hands[0].dealer == 2 and start["dealer"] == 2 and start["dealer_dice"] == [1, 5]
+    assert "dealer_dice" not in m.hands[1].records[0]
+    replayed = rebuild(m.hands[0].records)  # the replay deals the same hand and settles the same money
+    assert replayed.dealer == 2 and replayed.totals() == m.hands[0].totals and sum(replayed.totals()) == 0
+    assert Match(rules_for("kawuxing"), seed=0, dealer=0).dealer == 0  # a caller may still choose

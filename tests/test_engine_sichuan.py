@@ -131,12 +131,26 @@ def test_not_ready_kong_maker_refunds_at_the_draw():
 
 
 def test_last_four_tiles_must_win():
-    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True)
-    discard(g, 0, "5p")
-    assert legal_types(g, 1) == ["win"] and legal_types(g, 2) == ["win"]
-    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m9m", near_end=True, last_four_must_win=False)
-    discard(g, 0, "5p")
+    """成都 platform rules: "当牌墙只剩下最后4张的时候…叫牌正好是这4张中的任意一张，那么当这张牌出现时，叫的玩家只能胡牌":
+    only a win on one of those four tiles (drawn, or discarded as drawn) is forced."""
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False)
+    assert g.tiles_left == 4
+    discard(g, 0, "5p")  # a tile dealt long before: the wins on it may still be passed
     assert legal_types(g, 1) == ["pass", "pong", "win"]
+    pass_all(g)
+    discard(g, 1, "8m")
+    assert g.current == 2 and legal_types(g, 2) == ["win"]  # drew 7p, one of the last four
+    act(g, 2, "win", "7p")
+    discard(g, 3, "1p")  # the 1p it just drew: seat 1 (drew since its pass) must win it
+    assert legal_types(g, 1) == ["win"]
+    act(g, 1, "win", "1p")
+    assert payments(g)[:4] == [(0, 2, 1, "自摸"), (1, 2, 1, "自摸"), (3, 2, 1, "自摸"), (3, 1, 1, "点炮")]
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False,
+                  last_four_must_win=False)
+    discard(g, 0, "5p")
+    pass_all(g)
+    discard(g, 1, "8m")
+    assert legal_types(g, 2) == ["discard", "win"]
 
 
 def test_pass_win_blocks_same_value_until_own_draw():
@@ -257,3 +271,126 @@ def test_pass_win_allows_a_bigger_win_only_with_the_option(unless_more, can_win)
     act(g, 2, "pass")
     discard(g, 1, "1m")  # seat 1 holds its void suit: the 1m must go
     assert ("win" in legal_types(g, 2)) == can_win
+
+
+def test_pass_win_also_after_a_pong_of_a_winnable_discard():
+    """过水不胡 (成都 platform rules): a pong of a discard one could win passes that win."""
+    dealer = "123456789s2468p5p"  # void m
+    s1 = "123m456m789m11p55p"  # wins 1p or 5p; pongs 5p and discards 9m: waits 6m/9m
+    s2 = "13579s13579m246s"
+    s3 = "2468m2468s13579s"
+    g = game_with("sichuan", [dealer, s1, s2, s3], draws="9m9p2p6m")
+    discard(g, 0, "5p")
+    assert legal_types(g, 1) == ["pass", "pong", "win"]
+    act(g, 1, "pong", "5p")
+    discard(g, 1, "9m")
+    discard(g, 2, "9m")  # a 平胡 again, not worth more: seat 1 may not win it before its draw
+    assert g.phase == "turn" and g.current == 3
+    discard(g, 3, "9p")
+    discard(g, 0, "2p")
+    act(g, 1, "win", "6m")
+    assert payments(g) == [(0, 1, 1, "自摸"), (2, 1, 1, "自摸"), (3, 1, 1, "自摸")]
+
+
+@pytest.mark.parametrize("cap_fan, unless_more, paid", [(3, True, 8), (None, True, 16), (3, False, None)])
+def test_pass_win_compares_values_before_the_cap(cap_fan, unless_more, paid):
+    """过水: "番数增加" compares 番 before the cap: a passed 3 番 then a 4 番 win under a 3 番 cap."""
+    dealer = "123456789s135s2s8p"  # void m
+    s1 = "123456789s246s7p"  # void m
+    s2 = "778899m1179999p"  # 8p: 幺九 + 根 = 3 番; 7p: 龙七对 = 4 番
+    s3 = "13579m2468m1356p"
+    g = game_with("sichuan", [dealer, s1, s2, s3], draws="5s", cap_fan=cap_fan, pass_win_unless_more=unless_more)
+    discard(g, 0, "8p")
+    assert g.pending_seats() == [2]
+    act(g, 2, "pass")
+    discard(g, 1, "7p")
+    if paid is None:
+        assert g.phase == "turn" and g.current == 2
+        return
+    act(g, 2, "win", "7p")
+    assert payments(g) == [(1, 2, paid, "点炮")]
+
+
+PONG_DEALER = "123456789s2468p5p"  # void m
+PONG_S1 = "123m456m789m55p23p"  # pongs 5p, discards 2p
+PONG_S2 = "13579s13579m246s"  # void p
+PONG_S3 = "2468m2468s13579s"  # void p
+
+
+def _pong_then_draw_the_fourth(late: str, draws: str):
+    g = game_with("sichuan", [PONG_DEALER, PONG_S1, PONG_S2, PONG_S3], draws=draws, replacements="7p",
+                  late_added_kong=late)
+    discard(g, 0, "5p")
+    act(g, 1, "pong", "5p")
+    discard(g, 1, "2p")
+    for seat in (2, 3, 0):
+        discard(g, seat, str(g.last_draw))
+    assert str(g.last_draw) == "5p" and g.current == 1
+    return g
+
+
+@pytest.mark.parametrize("late", ["none", "collect", "forbid"])
+def test_added_kong_made_at_once_collects_one_from_each(late):
+    g = _pong_then_draw_the_fourth(late, "9s8m6p5p")
+    act(g, 1, "added_kong", "5p")
+    assert payments(g) == [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]
+
+
+@pytest.mark.parametrize("late, paid", [("none", []), ("collect", [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]),
+                                        ("forbid", None)])
+def test_added_kong_made_later_by_the_option(late, paid):
+    """成都 platform rules: "摸牌加杠…收取…每家一底，未即时加杠的不收取分数"."""
+    g = _pong_then_draw_the_fourth(late, "9s8m6p5p7m2m8p4p")
+    discard(g, 1, "3p")  # keeps the fourth 5p
+    for seat in (2, 3, 0):
+        discard(g, seat, str(g.last_draw))
+    assert str(g.last_draw) == "4p" and g.current == 1
+    if paid is None:
+        assert "added_kong" not in legal_types(g, 1)
+        return
+    act(g, 1, "added_kong", "5p")
+    assert payments(g) == paid and g.kongs[-1].kind == "added_kong" and str(g.last_draw) == "7p"
+
+
+@pytest.mark.parametrize("options, paid", [({}, 32), ({"earthly": "first_draw"}, 1), ({"heavenly_earthly": False}, 1)])
+def test_earthly_hand_on_a_discard_in_the_first_go_around(options, paid):
+    """成都 platform rules' 地胡: "闲家在第一次摸完牌后，就下叫，并在第一轮摸牌后胡牌" — seat 1 drew once and is
+    ready; seat 2's discard in the same go-around is 地胡 (5 番) with ``earthly = first_round``."""
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="8m1p", **options)
+    discard(g, 0, "2p")
+    discard(g, 1, "8m")
+    discard(g, 2, "1p")
+    act(g, 1, "win", "1p")
+    assert payments(g) == [(2, 1, paid, "点炮")]
+
+
+def test_no_earthly_hand_once_the_dealer_draws_again():
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s6p", T3], draws="8m7p9p1p")
+    discard(g, 0, "2p")
+    discard(g, 1, "8m")
+    for seat in (2, 3, 0):  # the first go-around ends when the dealer draws (1p) again
+        discard(g, seat, str(g.last_draw))
+    act(g, 1, "win", "1p")
+    assert payments(g) == [(0, 1, 1, "点炮")]
+
+
+@pytest.mark.parametrize("options, each", [({}, 1), ({"haidi": True}, 2)])
+def test_no_haidi_in_chengdu(options, each):
+    """The 成都 platform rules list no 海底: a self-draw on the last tile is a plain win in ``chengdu``."""
+    g = game_with("sichuan", [T0, T1, T2, T3], draws="1p", near_end=True, heavenly_earthly=False, **options)
+    discard(g, 0, "2p")
+    assert g.tiles_left == 0 and legal_types(g, 1) == ["win"]
+    act(g, 1, "win", "1p")
+    assert payments(g)[:3] == [(0, 1, each, "自摸"), (2, 1, each, "自摸"), (3, 1, each, "自摸")]
+
+
+def test_new_options_refuse_bad_values():
+    from majiang.errors import RulesError
+    from majiang.rules import rules_for
+    with pytest.raises(RulesError, match="late_added_kong"):
+        rules_for("sichuan", late_added_kong="later")
+    with pytest.raises(RulesError, match="earthly"):
+        rules_for("sichuan", earthly="first")
+    with pytest.raises(RulesError, match="gangshangpao_chain"):
+        rules_for("kawuxing", gangshangpao_chain="maybe")
+    assert rules_for("kawuxing", "suizhou").cap == 8 and rules_for("kawuxing", "suizhou", cap=16).cap == 16

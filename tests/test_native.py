@@ -27,14 +27,15 @@ pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.unavai
 CONFIGS = [
     ("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
     ("kawuxing", None, {"sigui": "full", "piao": 1, "maima": True, "shukan": True, "louhu_unless_more": True,
-                        "suits": "ms", "min_ron_multiplier": 2, "base": 2}),
+                        "suits": "ms", "min_ron_multiplier": 2, "base": 2, "gangshangpao_chain": True}),
     ("kawuxing", None, {"sigui": "winning", "direct_kong_pay": 1, "liangdao_draw_penalty": "first", "cap": 8}),
     ("sichuan", None, {}), ("sichuan", "modern", {}), ("sichuan", None, {"sing_dance": True}),
-    ("sichuan", None, {"blood_river": True}),
+    ("sichuan", None, {"blood_river": True, "late_added_kong": "collect"}),
     ("sichuan", None, {"blood_battle": False, "kong_money": False, "self_draw_bonus": "fan", "cap_fan": 2,
                        "call_transfer": True, "flower_pig_penalty": 8, "heavenly_earthly": False}),
-    ("sichuan", None, {"pass_win_unless_more": False, "last_four_must_win": False, "haidi": False,
-                       "gangshanghua_fan": 1, "direct_kong_pay": 1, "exchange_three": True}),
+    ("sichuan", None, {"pass_win_unless_more": False, "last_four_must_win": False, "haidi": True,
+                       "gangshanghua_fan": 1, "direct_kong_pay": 1, "exchange_three": True,
+                       "late_added_kong": "forbid"}),
 ]
 
 
@@ -269,3 +270,65 @@ def test_native_shanten_is_the_python_shanten(data):
     expected = shanten_counts(counts, play_for(rules).variant, 4 - len(kept), void, caps_or_none,
                               seven_pairs=not kept, meld_suits=suits)
     assert native.shanten(rules, counts, 4 - len(kept), void, caps_or_none, not kept, suits) == expected
+
+
+def _replay_natively(g: Game) -> None:
+    """Deal a worked hand's wall to both engines again and play its actions: the same masks and
+    the same money after every step."""
+    front = getattr(g, "scripted_front", 0)
+    py = Game(g.rules, seed=g.seed, dealer=g.dealer, wall=list(g.wall), dice=g.dice)
+    if front:
+        py.front = front
+    ng = native.NativeGame(g.rules, seed=g.seed, dealer=g.dealer, wall=g.wall, dice=g.dice, front=front)
+    for seat, action in g.actions:
+        mask, mapping = mask_of(py, seat)
+        assert np.array_equal(ng.mask(seat), mask), (seat, action)
+        index = next(k for k, a in mapping.items() if a == action)
+        py.apply(seat, action)
+        ng.apply(seat, index)
+        assert ng.totals() == py.totals(), (seat, action)
+    assert ng.totals() == py.totals() == g.totals() and ng.over == py.over
+    assert ng.to_python().events == g.events
+
+
+def _worked_hands():
+    import test_engine_kawuxing as k
+    import test_engine_sichuan as s
+    return [
+        (k.test_louhu_after_a_pong_of_a_winnable_discard, {}),
+        (k.test_gang_shang_pao_after_a_kong_chain, {"preset": "suizhou", "paid": 4}),
+        (k.test_gang_shang_pao_after_a_kong_chain, {"preset": None, "paid": 2}),
+        (k.test_man_caps_chained_kong_money, {"preset": "suizhou", "opts": {}, "fourth": 8}),
+        (k.test_man_caps_chained_kong_money, {"preset": None, "opts": {}, "fourth": 16}),
+        (s.test_pass_win_also_after_a_pong_of_a_winnable_discard, {}),
+        (s.test_pass_win_compares_values_before_the_cap, {"cap_fan": 3, "unless_more": True, "paid": 8}),
+        (s.test_pass_win_compares_values_before_the_cap, {"cap_fan": 3, "unless_more": False, "paid": None}),
+        *[(s.test_added_kong_made_at_once_collects_one_from_each, {"late": late})
+          for late in ("none", "collect", "forbid")],
+        *[(s.test_added_kong_made_later_by_the_option, {"late": late, "paid": paid}) for late, paid in
+          [("none", []), ("collect", [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]), ("forbid", None)]],
+        (s.test_last_four_tiles_must_win, {}),
+        *[(s.test_earthly_hand_on_a_discard_in_the_first_go_around, {"options": o, "paid": p})
+          for o, p in [({}, 32), ({"earthly": "first_draw"}, 1)]],
+        (s.test_no_earthly_hand_once_the_dealer_draws_again, {}),
+        *[(s.test_no_haidi_in_chengdu, {"options": o, "each": e}) for o, e in [({}, 1), ({"haidi": True}, 2)]],
+    ]
+
+
+def test_the_worked_hands_of_issue_14_settle_the_same_in_both_engines(monkeypatch):
+    """The rule changes' worked hands (hand-made walls, scripted play) replayed in the native engine."""
+    import scenario
+
+    for test, kwargs in _worked_hands():
+        built = []
+
+        def recording(*args, **options):
+            g = scenario.game_with(*args, **options)
+            built.append(g)
+            return g
+
+        monkeypatch.setattr(sys.modules[test.__module__], "game_with", recording)
+        test(**kwargs)
+        assert built, test.__name__
+        for g in built:
+            _replay_natively(g)

@@ -84,9 +84,10 @@ def test_sigui_option():
 
 
 def test_cap_and_presets():
-    hand, win = "1122334455566p", "5p"
-    assert fans(hand, win, preset="suizhou")[1] == 16  # capped at 16
-    assert fans(hand, win, opts={"cap": 8})[1] == 8
+    hand, win = "1122334455566p", "5p"  # 清一色 × 龙七对 = 32
+    assert fans(hand, win, preset="suizhou")[1] == 8  # 满 = 8
+    assert fans(hand, win, preset="suizhou", opts={"cap": 16})[1] == 16  # cap stays overridable
+    assert fans(hand, win)[1] == 32
     # 襄阳: 手抓一 ×2, no 海底
     assert fans("7z", "7z", (P("1p"), P("9p"), P("3s"), P("7s")), preset="xiangyang")[0]["手抓一"] == 2
     assert fans("123p456p789s123s5z", "5z", preset="xiangyang", self_draw=True, last_tile=True)[0] == {"屁胡": 1}
@@ -129,3 +130,19 @@ def test_three_dragon_seven_pairs():
     # three fours in seven pairs: 三龙七对 ×32 (the notes' natural extension)
     got, m = fans("1111p3333s6666s5z", "5z")
     assert got == {"三龙七对": 32} and m == 32
+
+
+def test_suizhou_man_is_eight_times_the_base():
+    """随州: "青一色：见四就满" — 清一色 (×4) with any further doubling is 满; "龙七对见四满" (×8)."""
+    assert fans("1112345678999p", "2p", preset="suizhou") == ({"清一色": 4}, 4)  # not yet 满
+    assert fans("4688p123456p999p", "5p", preset="suizhou") == ({"清一色": 4, "卡五星": 2}, 8)
+    assert fans("1123456789999p", "1p", preset="suizhou")[1] == 8  # 清一色 × 暗四归 = 16: "一色都算满"
+    assert fans("1122445566p77s7s", "7s", preset="suizhou") == ({"龙七对": 8}, 8)
+    assert fans("4688p123456p999p", "5p", preset="suizhou", declared=True)[1] == 8  # ×16 capped
+
+
+@pytest.mark.parametrize("preset, chain, value", [("suizhou", 1, 2), ("suizhou", 2, 4), ("suizhou", 3, 8),
+                                                  (None, 2, 2), (None, 3, 2)])
+def test_gangshangpao_follows_the_kong_chain_in_suizhou(preset, chain, value):
+    """随州: "杠上杠翻倍，放炮也翻"; "扛上开花×2倍，扛上杠开花×4倍以此内推"."""
+    assert fans("123p456p789s123s5z", "5z", preset=preset, kong_chain=chain) == ({"杠上炮": value}, value)

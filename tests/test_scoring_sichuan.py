@@ -73,9 +73,9 @@ def test_situational_fans_and_presets():
     assert fans(full, win, preset="modern", self_draw=True, kong_chain=1)[0] == {"杠上花": 1}
     assert fans(full, win, kong_chain=1)[0] == {"杠上炮": 1}
     assert fans(full, win, robbed_kong=True)[0] == {"抢杠": 1}
-    assert fans(full, win, self_draw=True, last_tile=True)[0] == {"海底捞月": 1}
-    assert fans(full, win, last_tile=True)[0] == {"海底炮": 1}
-    assert fans(full, win, opts={"haidi": False}, last_tile=True)[0] == {"平胡": 0}
+    assert fans(full, win, preset="modern", self_draw=True, last_tile=True)[0] == {"海底捞月": 1}
+    assert fans(full, win, opts={"haidi": True}, last_tile=True)[0] == {"海底炮": 1}
+    assert fans(full, win, last_tile=True)[0] == {"平胡": 0}  # chengdu: the source has no 海底
     assert fans(full, win, opts={"self_draw_bonus": "fan"}, self_draw=True)[0] == {"自摸加番": 1}
     assert fans(full, win, preset="modern", self_draw=True)[0] == {"平胡": 0}  # 自摸加底 is money, not fan
 

@@ -92,6 +92,8 @@ pub struct Game {
     pub current: usize,
     pub last_draw: Option<u8>,
     pub drawn_from_wall: bool,
+    pub last_four_draw: bool,    // that draw took one of the wall's last four tiles
+    pub discard_last_four: bool, // the last discard is the tile just drawn from the last four
     pub kong_chain: i64,
     pub discard_chain: i64,
     pub last_discard: Option<(usize, u8)>,
@@ -156,6 +158,8 @@ impl Game {
             current: dealer,
             last_draw: None,
             drawn_from_wall: false,
+            last_four_draw: false,
+            discard_last_four: false,
             kong_chain: 0,
             discard_chain: 0,
             last_discard: None,
@@ -338,6 +342,7 @@ impl Game {
         self.hands[seat][t as usize] += 1;
         self.last_draw = Some(t);
         self.drawn_from_wall = true;
+        self.last_four_draw = self.tiles_left() < 4;
         self.passed_win[seat] = None;
         self.draws_by_seat[seat] += 1;
         self.begin_turn(seat);
@@ -399,16 +404,23 @@ impl Game {
             last_tile: self.tiles_left() == 0 && self.drawn_from_wall,
             declared: self.declared[seat],
             heavenly: self.first_dealer_turn(seat),
-            earthly: seat != self.dealer
-                && self.draws_by_seat[seat] == 1
-                && !self.any_claim
-                && self.discards[seat].is_empty()
-                && self.drawn_from_wall
-                && self.kongs.is_empty()
-                && self.wins.is_empty(),
+            earthly: self.earthly(seat, true),
             void: self.void[seat],
         };
         Some(score(&self.r, &before, &self.melds[seat], t, &ctx))
+    }
+
+    /// 地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it: a
+    /// self-draw on that draw, or (``earthly_first_round``) a win on a discard made before the
+    /// dealer draws again.
+    fn earthly(&self, seat: usize, self_draw: bool) -> bool {
+        if seat == self.dealer || self.draws_by_seat[seat] != 1 || self.any_claim || !self.kongs.is_empty() || !self.wins.is_empty() {
+            return false;
+        }
+        if self_draw {
+            return self.discards[seat].is_empty() && self.drawn_from_wall;
+        }
+        !self.r.kawuxing && self.r.earthly_first_round && self.draws_by_seat[self.dealer] == 0
     }
 
     fn score_ron(&self, seat: usize, tile: u8, robbed: bool) -> Score {
@@ -419,7 +431,7 @@ impl Game {
             last_tile: self.tiles_left() == 0 && !robbed,
             declared: self.declared[seat],
             heavenly: false,
-            earthly: false,
+            earthly: self.earthly(seat, false),
             void: self.void[seat],
         };
         score(&self.r, &self.hands[seat], &self.melds[seat], tile, &ctx)
@@ -429,14 +441,25 @@ impl Game {
         if !self.can_claim_tile(seat, tile) {
             return false;
         }
-        if self.r.kawuxing {
-            return self.drawn_from_wall && self.last_draw == Some(tile);
+        if self.r.kawuxing || self.r.late_added_kong == 2 {
+            return self.added_kong_at_once(tile);
         }
         true
     }
 
+    /// An added kong of ``tile`` made at the moment its fourth tile is drawn (即时加杠).
+    fn added_kong_at_once(&self, tile: u8) -> bool {
+        self.drawn_from_wall && self.last_draw == Some(tile)
+    }
+
+    /// 最后四张必胡: a win on one of the wall's last four tiles must be taken (asked only then).
     fn must_win(&self) -> bool {
-        !self.r.kawuxing && self.r.last_four_must_win && self.tiles_left() < 4
+        !self.r.kawuxing && self.r.last_four_must_win
+    }
+
+    /// Is ``tile`` the one just drawn this turn, from the wall's last four?
+    fn fresh_last_four(&self, tile: Option<u8>) -> bool {
+        self.drawn_from_wall && self.last_four_draw && self.last_draw == tile
     }
 
     fn pass_allows_bigger(&self) -> bool {
@@ -584,7 +607,7 @@ impl Game {
         for k in discards {
             m.set(k);
         }
-        if m.any_win() && self.must_win() {
+        if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
             only.set(WIN);
             return only;
@@ -657,6 +680,7 @@ impl Game {
             }
             self.hands[seat][t as usize] -= 1;
             self.discards[seat].push(t);
+            self.discard_last_four = self.fresh_last_four(Some(t));
             self.discard_chain = self.kong_chain;
             self.kong_chain = 0;
             self.drawn_from_wall = false;
@@ -668,7 +692,7 @@ impl Game {
             let t = action - 90;
             self.hands[seat][t as usize] -= 4;
             self.melds[seat].push(Meld { kind: MeldKind::Concealed, tile: t });
-            self.complete_kong(seat, KongKind::Concealed, usize::MAX);
+            self.complete_kong(seat, t, KongKind::Concealed, usize::MAX);
             return;
         }
         let t = action - 120;
@@ -699,30 +723,36 @@ impl Game {
         self.hands[seat][t as usize] -= 1;
         let i = self.melds[seat].iter().position(|m| m.kind == MeldKind::Pong && m.tile == t).unwrap();
         self.melds[seat][i] = Meld { kind: MeldKind::Kong, tile: t };
-        self.complete_kong(seat, KongKind::Added, usize::MAX);
+        self.complete_kong(seat, t, KongKind::Added, usize::MAX);
     }
 
-    fn complete_kong(&mut self, seat: usize, kind: KongKind, discarder: usize) {
+    fn complete_kong(&mut self, seat: usize, t: u8, kind: KongKind, discarder: usize) {
         let chain = if kind == KongKind::Direct { self.discard_chain + 1 } else { self.kong_chain + 1 };
-        let payments = self.kong_payments(seat, kind, discarder, chain);
+        let at_once = kind != KongKind::Added || self.added_kong_at_once(t);
+        let payments = self.kong_payments(seat, kind, discarder, chain, at_once);
         self.pay(&payments);
         self.kongs.push(KongRecord { seat, payments, settled: false });
         self.kong_chain = chain;
         self.draw(seat, true);
     }
 
-    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64) -> Vec<Payment> {
+    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64, at_once: bool) -> Vec<Payment> {
         let r = &self.r;
         if r.kawuxing {
             let unit = r.base * (1i64 << (chain - 1));
+            let each = match kind {
+                KongKind::Direct => r.direct_kong_pay,
+                KongKind::Concealed => 2,
+                KongKind::Added => 1,
+            };
+            let amount = if r.cap > 0 { (each * unit).min(r.cap * r.base) } else { each * unit }; // 满
             if kind == KongKind::Direct {
-                return vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * unit }];
+                return vec![Payment { payer: discarder, payee: seat, amount }];
             }
-            let each = if kind == KongKind::Concealed { 2 } else { 1 };
-            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount: each * unit }).collect();
+            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount }).collect();
         }
-        if !r.kong_money {
-            return Vec::new();
+        if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == 0) {
+            return Vec::new(); // 未即时加杠的不收取分数
         }
         match kind {
             KongKind::Direct => vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * r.base }],
@@ -752,7 +782,7 @@ impl Game {
     fn ron_not_blocked(&self, seat: usize, s: &Score) -> bool {
         match self.passed_win[seat] {
             None => true,
-            Some(passed) => self.pass_allows_bigger() && s.multiplier > passed,
+            Some(passed) => self.pass_allows_bigger() && s.uncapped > passed,
         }
     }
 
@@ -797,7 +827,7 @@ impl Game {
                 }
             }
             if some {
-                if m.any_win() && self.must_win() {
+                if m.any_win() && self.discard_last_four && self.must_win() {
                     m = Mask::default();
                     m.set(WIN);
                 } else {
@@ -819,8 +849,9 @@ impl Game {
     fn resolve_claims(&mut self) {
         let (discarder, t) = self.last_discard.unwrap();
         for s in 0..self.n {
-            if self.responses[s] == Some(PASS) && self.pending[s].map_or(false, |m| m.any_win()) {
-                self.passed_win[s] = Some(self.score_ron(s, t, false).multiplier);
+            // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
+            if self.responses[s].is_some() && self.responses[s] != Some(WIN) && self.pending[s].map_or(false, |m| m.any_win()) {
+                self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
         }
         let winners: Vec<usize> = self.order_from(discarder).filter(|&s| self.responses[s] == Some(WIN)).collect();
@@ -843,7 +874,7 @@ impl Game {
                 if a == Some(KONG) {
                     self.hands[s][t as usize] -= 3;
                     self.melds[s].push(Meld { kind: MeldKind::Kong, tile: t });
-                    self.complete_kong(s, KongKind::Direct, discarder);
+                    self.complete_kong(s, t, KongKind::Direct, discarder);
                 } else {
                     self.hands[s][t as usize] -= 2;
                     self.melds[s].push(Meld { kind: MeldKind::Pong, tile: t });
@@ -878,7 +909,7 @@ impl Game {
             if sc.win && self.ron_not_blocked(s, &sc) {
                 let mut m = Mask::default();
                 m.set(WIN);
-                if !self.must_win() {
+                if !(self.fresh_last_four(Some(t)) && self.must_win()) {
                     m.set(PASS);
                 }
                 out[s] = Some(m);
@@ -891,7 +922,7 @@ impl Game {
         let (seat, t) = self.pending_kong.take().unwrap();
         for s in 0..self.n {
             if self.responses[s] == Some(PASS) {
-                self.passed_win[s] = Some(self.score_ron(s, t, true).multiplier);
+                self.passed_win[s] = Some(self.score_ron(s, t, true).uncapped);
             }
         }
         let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(WIN)).collect();

@@ -18,7 +18,7 @@ use bots::Opponents;
 use game::{Game, N_ACTIONS};
 use score::{Rules, CONFIG_LEN};
 
-pub const ABI_VERSION: i64 = 7;
+pub const ABI_VERSION: i64 = 8;
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -48,6 +48,33 @@ pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_
         let rules = Rules::from_config(cfg);
         let (wall, dice) = wall::shuffled(&rules.kinds, key);
         Box::into_raw(Box::new(Game::new(rules, wall, dealer as usize, dice)))
+    })
+}
+
+/// A new hand on a given wall (``Game(rules, wall=…, dice=…)``; the worked hands of the tests).
+/// ``front`` > 0: after the deal, draws continue from there (a wall whose last tiles are scripted).
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` integers and ``wall`` to ``wall_len`` tile kinds; null is
+/// returned (and nothing allocated) if the wall is not the variant's tiles four times each.
+#[no_mangle]
+pub unsafe extern "C" fn mj_new_wall(config: *const i64, wall: *const u8, wall_len: usize, dealer: i64, dice0: i64,
+                                     dice1: i64, front: i64) -> *mut Game {
+    guarded(std::ptr::null_mut(), || {
+        let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
+        let wall = std::slice::from_raw_parts(wall, wall_len).to_vec();
+        let mut expected: Vec<u8> = rules.kinds.iter().flat_map(|&k| [k; 4]).collect();
+        let mut sorted = wall.clone();
+        expected.sort_unstable();
+        sorted.sort_unstable();
+        if sorted != expected || dealer < 0 || dealer as usize >= rules.players {
+            return std::ptr::null_mut();
+        }
+        let mut g = Game::new(rules, wall, dealer as usize, (dice0 as u8, dice1 as u8));
+        if front > 0 {
+            g.front = (front as usize).clamp(g.front, g.back);
+        }
+        Box::into_raw(Box::new(g))
     })
 }
 

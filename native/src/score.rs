@@ -41,6 +41,7 @@ pub struct Rules {
     pub piao: i64,
     pub maima: bool,
     pub shukan: bool,
+    pub gangshangpao_chain: bool,
     // Sichuan
     pub exchange_three: bool,
     pub blood_battle: bool,
@@ -56,6 +57,8 @@ pub struct Rules {
     pub pass_win_unless_more: bool,
     pub last_four_must_win: bool,
     pub sing_dance: bool,
+    pub late_added_kong: i64, // 0 none (unpaid), 1 collect, 2 forbid
+    pub earthly_first_round: bool,
 }
 
 pub const CONFIG_LEN: usize = 32;
@@ -87,6 +90,7 @@ impl Rules {
             piao: c[11],
             maima: c[12] != 0,
             shukan: c[13] != 0,
+            gangshangpao_chain: c[29] != 0,
             exchange_three: c[14] != 0,
             blood_battle: c[15] != 0,
             blood_river: c[16] != 0,
@@ -101,6 +105,8 @@ impl Rules {
             pass_win_unless_more: c[25] != 0,
             last_four_must_win: c[26] != 0,
             sing_dance: c[27] != 0,
+            late_added_kong: c[28],
+            earthly_first_round: c[30] != 0,
         }
     }
 }
@@ -121,6 +127,7 @@ pub struct Ctx {
 pub struct Score {
     pub win: bool,
     pub multiplier: i64,
+    pub uncapped: i64, // multiplier (Kawuxing) or 番 (Sichuan) before any cap: 过水 compares this
     pub kan: i64,
 }
 
@@ -167,7 +174,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
     if ctx.kong_chain > 0 && ctx.self_draw {
         situation *= 1 << ctx.kong_chain; // 杠上开花
     } else if ctx.kong_chain > 0 {
-        situation *= 2; // 杠上炮
+        situation *= if r.gangshangpao_chain { 1 << ctx.kong_chain } else { 2 }; // 杠上炮
     }
     if ctx.robbed {
         situation *= 2;
@@ -250,7 +257,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
             kan -= 1;
         }
     }
-    Score { win: true, multiplier: capped, kan }
+    Score { win: true, multiplier: capped, uncapped: best_value, kan }
 }
 
 fn rank(t: u8) -> u8 {
@@ -327,5 +334,5 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
         return Score::default();
     }
     let fan = if r.cap_fan >= 0 { best_total.min(r.cap_fan) } else { best_total };
-    Score { win: true, multiplier: 1i64 << fan, kan: 0 }
+    Score { win: true, multiplier: 1i64 << fan, uncapped: best_total, kan: 0 }
 }

@@ -2,7 +2,10 @@
 
 Duplicate format: every deal (a seed and a deal index fix the wall and dice) is played once per
 rotation of the agents through the seats, so each agent plays every seat of every deal and the
-luck of the deal cancels out. The unit of measurement is the deal: an agent's points in a deal are
+luck of the deal cancels out. A deal is one hand, not a match, so its dealer is fixed by the deal
+index (``deal % players``) rather than rolled: every rotation of a deal is dealt the same tiles to
+the same seats with the same dealer, so the rotations stay comparable, and over many deals each
+seat deals equally often. The unit of measurement is the deal: an agent's points in a deal are
 its mean over the rotations, and its 95% interval is 1.96 standard errors over deals.
 
 Deals are independent tasks, run in order in this process, over K local processes, or as Ray

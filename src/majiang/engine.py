@@ -193,7 +193,9 @@ class VariantPlay:
     def win_allowed(self, game: "Game", seat: int, score: Score, self_draw: bool) -> bool:
         return score.win
 
-    def kong_payments(self, game: "Game", seat: int, kind: str, discarder: int | None, chain: int) -> list[Payment]:
+    def kong_payments(self, game: "Game", seat: int, kind: str, discarder: int | None, chain: int,
+                      at_once: bool = True) -> list[Payment]:
+        """Kong money. ``at_once``: an added kong made on drawing its fourth tile (not later)."""
         raise NotImplementedError
 
     def win_payments(self, game: "Game", win: WinRecord) -> list[Payment]:
@@ -210,7 +212,12 @@ class VariantPlay:
         raise NotImplementedError
 
     def must_win(self, game: "Game", seat: int) -> bool:
-        """May this seat not pass a win now (Sichuan 最后四张必胡)?"""
+        """Must a win on one of the wall's last four tiles be taken (Sichuan 最后四张必胡)? The engine
+        asks only when the tile won on is one of them."""
+        return False
+
+    def earthly_on_discard(self) -> bool:
+        """Does a win on a discard in the first go-around count as 地胡 (Sichuan ``earthly``)?"""
         return False
 
     def pass_allows_bigger(self, game: "Game") -> bool:
@@ -258,11 +265,20 @@ def shuffled_wall(kinds, seed: Any, hand_index: int) -> tuple[list[int], tuple[i
     return wall, dice
 
 
+def first_dealer(seed: Any, players: int) -> tuple[int, tuple[int, int]]:
+    """第一局随机确定庄家: the first dealer of a match and the two dice that chose it, a function of
+    the match seed only. The dice total is counted round the table from seat 0 (seat 0 counts 1)."""
+    rng = random.Random(f"majiang/{RNG_VERSION}/{seed}/first-dealer")
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return (sum(dice) - 1) % players, dice
+
+
 class Game:
     """One hand, from the deal to the settlement."""
 
     def __init__(self, rules, seed: Any = 0, hand_index: int = 0, dealer: int = 0,
-                 wall: list[int] | None = None, dice: tuple[int, int] | None = None) -> None:
+                 wall: list[int] | None = None, dice: tuple[int, int] | None = None,
+                 dealer_dice: tuple[int, int] | None = None) -> None:
         self.rules = rules
         self.play = play_for(rules)
         self.variant = self.play.variant
@@ -272,6 +288,7 @@ class Game:
         self.seed = seed
         self.hand_index = hand_index
         self.dealer = dealer
+        self.dealer_dice = tuple(dealer_dice) if dealer_dice else None  # a match's first hand: the roll for 庄
         if wall is None:
             wall, rolled = shuffled_wall(self.variant.kinds, seed, hand_index)
             dice = dice or rolled
@@ -307,11 +324,13 @@ class Game:
         self.current = dealer
         self.last_draw: Tile | None = None
         self.drawn_from_wall = False  # the current turn began with a draw (not a claim)
+        self.last_four_draw = False  # that draw took one of the wall's last four tiles
+        self.discard_last_four = False  # the last discard is the tile just drawn from the last four
         self.kong_chain = 0  # >0 while the current turn follows a kong (杠上)
         self.discard_chain = 0  # chain in force when the last discard was made (杠上炮)
         self.last_discard: tuple[int, Tile] | None = None
         self.pending_kong: tuple[int, Tile] | None = None  # an added kong awaiting robbers
-        self.passed_win: list[int | None] = [None] * self.n  # 漏胡/过水: value of a passed win
+        self.passed_win: list[int | None] = [None] * self.n  # 漏胡/过水: uncapped value of a passed win
         self.draws_by_seat = [0] * self.n
         self.any_claim = False
         self.phase = "deal"
@@ -449,6 +468,7 @@ class Game:
         self.hands[seat][t] += 1
         self.last_draw = ALL_TILES[t]
         self.drawn_from_wall = True
+        self.last_four_draw = self.tiles_left < 4  # the wall held four or fewer before this draw
         self.passed_win[seat] = None  # 漏胡/过水 last until one's own draw
         self.draws_by_seat[seat] += 1
         self._event("draw", seat=seat, tile=str(ALL_TILES[t]), replacement=replacement, left=self.tiles_left)
@@ -488,19 +508,28 @@ class Game:
         if self.declared[seat]:
             discards = [int(self.last_draw)] if self.last_draw is not None and h[self.last_draw] else discards
         opts.extend([_DISCARDS[k] for k in discards])
-        if any(a.type == "win" for a in opts) and self.play.must_win(self, seat):
+        if any(a.type == "win" for a in opts) and self._fresh_last_four(self.last_draw) \
+                and self.play.must_win(self, seat):
             opts = [a for a in opts if a.type == "win"]
         return opts
+
+    def _fresh_last_four(self, tile) -> bool:
+        """Is ``tile`` the one just drawn this turn, from the wall's last four (最后四张)?"""
+        return self.drawn_from_wall and self.last_four_draw and self.last_draw == tile
 
     def _is_first_dealer_turn(self, seat: int) -> bool:
         return seat == self.dealer and not any(self.discards) and not self.any_claim and not self.kongs
 
+    def _added_kong_at_once(self, tile: Tile) -> bool:
+        """Is an added kong of ``tile`` made at the moment its fourth tile is drawn (即时加杠)?"""
+        return self.drawn_from_wall and self.last_draw == tile
+
     def _added_kong_allowed(self, seat: int, tile: Tile) -> bool:
         if not self.play.can_claim_tile(self, seat, tile):
             return False
-        if self.play.name == "kawuxing":
+        if self.play.name == "kawuxing" or self.rules.late_added_kong == "forbid":
             # 蓄杠 only at the moment the fourth is drawn
-            return self.drawn_from_wall and self.last_draw == tile
+            return self._added_kong_at_once(tile)
         return True
 
     def _completes(self, seat: int, counts: list[int], tile: int) -> bool:
@@ -538,15 +567,24 @@ class Game:
             self_draw=True, kong_chain=self.kong_chain, last_tile=self.tiles_left == 0 and self.drawn_from_wall,
             declared=self.declared[seat], void=self.void[seat],
             heavenly=self._is_first_dealer_turn(seat),
-            earthly=(seat != self.dealer and self.draws_by_seat[seat] == 1 and not self.any_claim
-                     and not self.discards[seat] and self.drawn_from_wall and not self.kongs and not self.wins),
+            earthly=self._earthly(seat, self_draw=True),
         )
         return self.play.score(hand, t, ctx)
+
+    def _earthly(self, seat: int, self_draw: bool) -> bool:
+        """地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it:
+        a self-draw on that draw, or (``earthly_on_discard``) a win on a discard made before the
+        dealer draws again (the first go-around)."""
+        if seat == self.dealer or self.draws_by_seat[seat] != 1 or self.any_claim or self.kongs or self.wins:
+            return False
+        if self_draw:
+            return not self.discards[seat] and self.drawn_from_wall
+        return self.play.earthly_on_discard() and self.draws_by_seat[self.dealer] == 0
 
     def _score_ron(self, seat: int, tile: Tile, robbed: bool = False) -> Score:
         ctx = WinContext(self_draw=False, kong_chain=0 if robbed else self.discard_chain, robbed_kong=robbed,
                          last_tile=self.tiles_left == 0 and not robbed, declared=self.declared[seat],
-                         void=self.void[seat])
+                         earthly=self._earthly(seat, self_draw=False), void=self.void[seat])
         return self.play.score(self.hand(seat), tile, ctx)
 
     # ------------------------------------------------------------------ applying actions
@@ -610,6 +648,7 @@ class Game:
             self.hands[seat][t] -= 1
             self.discards[seat].append(t)
             self.claimed[seat].append(False)
+            self.discard_last_four = self._fresh_last_four(t)
             self.discard_chain = self.kong_chain
             self.kong_chain = 0
             self.drawn_from_wall = False
@@ -644,7 +683,8 @@ class Game:
 
     def _complete_kong(self, seat: int, t: Tile, kind: str, discarder: int | None) -> None:
         chain = (self.discard_chain + 1) if kind == "kong" else (self.kong_chain + 1)
-        payments = self.play.kong_payments(self, seat, kind, discarder, chain)
+        at_once = kind != "added_kong" or self._added_kong_at_once(t)
+        payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once)
         record = KongRecord(seat, t, kind, payments, chain)
         self.kongs.append(record)
         self._pay(payments)
@@ -672,7 +712,7 @@ class Game:
                 if not self.declared[s]:
                     opts.append(tile_action("pong", t))
             if opts:
-                must = any(a.type == "win" for a in opts) and self.play.must_win(self, s)
+                must = any(a.type == "win" for a in opts) and self.discard_last_four and self.play.must_win(self, s)
                 options[s] = [a for a in opts if a.type == "win"] if must else opts + [_PASS]
         if not options:
             if self.on_window is not None:
@@ -687,7 +727,7 @@ class Game:
         passed = self.passed_win[seat]
         if passed is None:
             return True
-        return self.play.pass_allows_bigger(self) and score.multiplier > passed
+        return self.play.pass_allows_bigger(self) and score.uncapped > passed  # 番数增加: before any cap
 
     def _kong_keeps_declared(self, seat: int, t: Tile) -> bool:
         """A declared (亮倒) hand may kong only if its waits stay the same."""
@@ -701,9 +741,9 @@ class Game:
     def _resolve_claims(self) -> None:
         discarder, t = self.last_discard
         responses = self.responses
-        for s, a in responses.items():
-            if a.type == "pass" and any(x.type == "win" for x in self.pending[s]):
-                self.passed_win[s] = self._score_ron(s, t).multiplier
+        for s, a in responses.items():  # 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
+            if a.type != "win" and any(x.type == "win" for x in self.pending[s]):
+                self.passed_win[s] = self._score_ron(s, t).uncapped
         winners = [s for s in self._order_from(discarder) if responses.get(s, _PASS).type == "win"]
         if winners:
             self.claimed[discarder][-1] = True
@@ -752,7 +792,7 @@ class Game:
                 continue
             score = self._score_ron(s, t, robbed=True)
             if score.win and self.play.win_allowed(self, s, score, False) and self._ron_not_blocked(s, score):
-                must = self.play.must_win(self, s)
+                must = self._fresh_last_four(t) and self.play.must_win(self, s)
                 out[s] = [tile_action("win", t)] + ([] if must else [_PASS])
         return out
 
@@ -761,7 +801,7 @@ class Game:
         self.pending_kong = None
         for s, a in self.responses.items():
             if a.type == "pass":
-                self.passed_win[s] = self._score_ron(s, t, robbed=True).multiplier
+                self.passed_win[s] = self._score_ron(s, t, robbed=True).uncapped
         winners = [s for s in self._order_from(seat) if self.responses.get(s, _PASS).type == "win"]
         if winners:
             self.hands[seat][t] -= 1  # the robbed tile leaves the kong maker's hand; the pong stays
@@ -930,9 +970,12 @@ class Game:
         return dict(self._rules_cache)
 
     def start_record(self) -> dict:
-        return {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": self._rules_json(),
-                "seed": self.seed, "hand_index": self.hand_index, "dealer": self.dealer,
-                "dice": list(self.dice), "wall": [str(ALL_TILES[t]) for t in self.wall]}
+        record = {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": self._rules_json(),
+                  "seed": self.seed, "hand_index": self.hand_index, "dealer": self.dealer,
+                  "dice": list(self.dice), "wall": [str(ALL_TILES[t]) for t in self.wall]}
+        if self.dealer_dice:
+            record["dealer_dice"] = list(self.dealer_dice)
+        return record
 
     def settlement(self) -> dict:
         return {"result": self.result, "wins": [w.to_json() for w in self.wins],
@@ -946,4 +989,4 @@ def _tiles_str(counts) -> str:
     return format_tiles(from_counts(counts))
 
 
-__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "shuffled_wall"]
+__all__ = ["Action", "Game", "Payment", "WinRecord", "VariantPlay", "first_dealer", "shuffled_wall"]

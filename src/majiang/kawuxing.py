@@ -110,8 +110,8 @@ def _situation_fans(ctx: WinContext, rules) -> list[Fan]:
     fans = []
     if ctx.after_kong and ctx.self_draw:
         fans.append(_fan("杠上开花", 2 ** ctx.kong_chain))
-    elif ctx.after_kong:
-        fans.append(_fan("杠上炮"))
+    elif ctx.after_kong:  # 随州: "杠上杠翻倍，放炮也翻" (gangshangpao_chain)
+        fans.append(_fan("杠上炮", 2 ** ctx.kong_chain if rules.gangshangpao_chain else None))
     if ctx.robbed_kong:
         fans.append(_fan("抢杠"))
     if ctx.last_tile and rules.haidi != "none":
@@ -226,14 +226,18 @@ class KawuxingPlay(VariantPlay):
         return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),
                 "waits": [str(t) for t in current_waits]}
 
-    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int, at_once: bool = True) -> list[Payment]:
         unit = self.rules.base * 2 ** (chain - 1)  # 杠上杠: each further kong in a chain doubles
         label = {"concealed_kong": "暗杠", "added_kong": "蓄杠", "kong": "直杠"}[kind]
         detail = f"杠上杠 ×{2 ** (chain - 1)}" if chain > 1 else ""
+        each = self.rules.direct_kong_pay if kind == "kong" else (2 if kind == "concealed_kong" else 1)
+        amount = each * unit
+        if self.rules.cap is not None and amount > self.rules.cap * self.rules.base:
+            amount = self.rules.cap * self.rules.base  # 满 caps chained kong money too ("第三杠满")
+            detail += " 满"
         if kind == "kong":
-            return [Payment(discarder, seat, self.rules.direct_kong_pay * unit, label, detail)]
-        each = 2 if kind == "concealed_kong" else 1
-        return [Payment(s, seat, each * unit, label, detail) for s in range(game.n) if s != seat]
+            return [Payment(discarder, seat, amount, label, detail)]
+        return [Payment(s, seat, amount, label, detail) for s in range(game.n) if s != seat]
 
     def win_payments(self, game, win) -> list[Payment]:
         base = self.rules.base

@@ -68,7 +68,8 @@ def game_from_start(start: dict) -> Game:
         rules = rules_from_json(start["rules"])
         wall = [int(Tile.parse(t)) for t in start["wall"]]
         return Game(rules, seed=start.get("seed"), hand_index=int(start.get("hand_index", 0)),
-                    dealer=int(start["dealer"]), wall=wall, dice=tuple(start.get("dice", (1, 1))))
+                    dealer=int(start["dealer"]), wall=wall, dice=tuple(start.get("dice", (1, 1))),
+                    dealer_dice=tuple(start["dealer_dice"]) if start.get("dealer_dice") else None)
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"bad start record: {exc}") from None
 

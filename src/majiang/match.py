@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .agents import play_hand
-from .engine import Game
+from .engine import Game, first_dealer
 
 
 @dataclass
@@ -20,10 +20,19 @@ class HandResult:
 
 @dataclass
 class Match:
+    """Hands in sequence. The first dealer is rolled from the seed (第一局随机确定庄家) unless
+    ``dealer`` is given; the first hand's start record keeps the roll (``dealer_dice``)."""
+
     rules: object
     seed: object = 0
     hands: list[HandResult] = field(default_factory=list)
-    dealer: int = 0
+    dealer: int | None = None
+    dealer_dice: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.dealer is None:
+            n = 3 if self.rules.variant == "kawuxing" else 4
+            self.dealer, self.dealer_dice = first_dealer(self.seed, n)
 
     @property
     def totals(self) -> list[int]:
@@ -35,7 +44,8 @@ class Match:
         return out
 
     def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, hand_index=len(self.hands), dealer=self.dealer)
+        return Game(self.rules, seed=self.seed, hand_index=len(self.hands), dealer=self.dealer,
+                    dealer_dice=None if self.hands else self.dealer_dice)
 
     def record(self, game: Game, keep_records: bool = False) -> HandResult:
         from .log import game_records

@@ -32,7 +32,7 @@ import numpy as np
 from .engine import seed_string
 from .errors import IllegalActionError
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
 OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
@@ -69,6 +69,8 @@ def _load():
         return None
     lib.mj_new_seeded.restype = p
     lib.mj_new_seeded.argtypes = [p, p, ctypes.c_size_t, i64]
+    lib.mj_new_wall.restype = p
+    lib.mj_new_wall.argtypes = [p, p, ctypes.c_size_t, i64, i64, i64, i64]
     lib.mj_wall.argtypes = [p, p, p]
     lib.mj_wall.restype = i64
     lib.mj_free.argtypes = [p]
@@ -141,6 +143,7 @@ def config_of(rules) -> np.ndarray:
         c[11] = rules.piao
         c[12] = rules.maima
         c[13] = rules.shukan
+        c[29] = rules.gangshangpao_chain
     else:
         c[0] = 1
         c[14] = rules.exchange_three
@@ -157,6 +160,8 @@ def config_of(rules) -> np.ndarray:
         c[25] = rules.pass_win_unless_more
         c[26] = rules.last_four_must_win
         c[27] = rules.sing_dance
+        c[28] = ("none", "collect", "forbid").index(rules.late_added_kong)
+        c[30] = rules.earthly == "first_round"
     return np.array([int(x) for x in c], dtype=np.int64)
 
 
@@ -183,9 +188,12 @@ class NativeGame:
     ``Game`` can be rebuilt (``to_python``)."""
 
     __slots__ = ("rules", "seed", "hand_index", "dealer", "n", "_ptr", "_lib", "_summary", "_obs", "_obs_at",
-                 "_mask", "_mask_at", "_paid", "_paid_at", "_zeros")
+                 "_mask", "_mask_at", "_paid", "_paid_at", "_zeros", "_given")
 
-    def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0) -> None:
+    def __init__(self, rules, seed=0, hand_index: int = 0, dealer: int = 0, wall: list[int] | None = None,
+                 dice: tuple[int, int] = (1, 1), front: int = 0) -> None:
+        """``wall`` (with ``dice``): deal that wall instead of shuffling, as ``Game(wall=…)`` does;
+        ``front`` > 0 then moves the next draw there after the deal (a test wall's scripted end)."""
         lib = require()
         self._lib = lib
         self.rules = rules
@@ -193,8 +201,17 @@ class NativeGame:
         self.n = 3 if rules.variant == "kawuxing" else 4
         if not 0 <= dealer < self.n:
             raise IllegalActionError(f"dealer must be a seat 0-{self.n - 1}")
-        key = seed_key(seed, hand_index)  # the library shuffles as Python's random would
-        self._ptr = lib.mj_new_seeded(_config(rules).ctypes.data, key, len(key) // 4, dealer)
+        self._given = None
+        if wall is not None:
+            tiles = np.array([int(t) for t in wall], dtype=np.uint8)
+            self._given = (tiles.tolist(), tuple(dice), front)
+            self._ptr = lib.mj_new_wall(_config(rules).ctypes.data, tiles.ctypes.data, len(tiles), dealer,
+                                        dice[0], dice[1], front)
+            if not self._ptr:
+                raise IllegalActionError(f"an injected wall must hold each {rules.variant} tile four times")
+        else:
+            key = seed_key(seed, hand_index)  # the library shuffles as Python's random would
+            self._ptr = lib.mj_new_seeded(_config(rules).ctypes.data, key, len(key) // 4, dealer)
         if not self._ptr:
             raise RuntimeError("the native engine failed to deal")
         self._obs = None  # buffers the library writes into, made on first use (batches write their rows)
@@ -328,7 +345,13 @@ class NativeGame:
         from .engine import Game
         from .env import legal_map
 
-        g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer)
+        if self._given is None:
+            g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer)
+        else:
+            wall, dice, front = self._given
+            g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer, wall=wall, dice=dice)
+            if front:
+                g.front = max(g.front, min(front, g.back))
         for seat, index in self.actions:
             g.apply(seat, legal_map(g, seat)[index])
         return g

@@ -36,7 +36,8 @@ class KawuxingRules:
     liangdao_draw_penalty: str = "count"  # "count" | "first": who pays at a drawn hand with 亮倒
     direct_kong_pay: int = 2  # 直杠: what the discarder pays (one source: 1)
     sigui: str = "half"  # 四归 kept in hand: "half" (big hands only, 半频道) | "full" (全频道) | "winning"
-    cap: int | None = None  # 封顶: at most this many times the base per payer
+    cap: int | None = None  # 封顶/满: at most this many times the base per payer, wins and kong money alike
+    gangshangpao_chain: bool = False  # 杠上炮 doubles per kong in the chain like 杠上开花 (随州), else ×2 flat
     min_ron_multiplier: int = 1  # a win on a discard must be worth at least this (2 = 屁胡只能自摸)
     shouzhuayi: int = 4  # 手抓一 multiplier (襄阳: 2)
     haidi: str = "self_draw"  # "self_draw" (海底捞) | "both" (also 海底炮) | "none" (襄阳)
@@ -75,13 +76,17 @@ class SichuanRules:
     blood_battle: bool = True  # 血战: play on after a win until three have won (False: 标准, one win ends)
     blood_river: bool = False  # 血流成河: winners keep playing and may win again
     kong_money: bool = True  # 下雨/刮风: kongs are paid at once
+    late_added_kong: str = "none"  # 加杠 made after the turn its fourth was drawn: "none" (allowed, unpaid:
+    # 成都 "未即时加杠的不收取分数") | "collect" (paid as any 加杠) | "forbid" (only at once, as in 卡五星)
     direct_kong_pay: int = 2  # 点杠: discarder pays (one source: 1)
     cap_fan: int | None = None  # 封顶 in 番 (3 common, 4), None: no cap
     gangshanghua_fan: int = 2  # 杠上花: +2 (成都 source) or +1 (modern)
     call_transfer: bool = False  # 呼叫转移: 杠上炮 hands that kong's money to the winner (else refunded)
     heavenly_earthly: bool = True  # 天胡/地胡 count 5 番 (seed 004 describes both; off: no such fan)
+    earthly: str = "first_round"  # 地胡: "first_round" (成都: also a win on a discard in the first
+    # go-around, once the player has drawn) | "first_draw" (only a self-draw on the first draw)
     self_draw_bonus: str = "none"  # "none" | "base" (自摸加底) | "fan" (自摸加番)
-    haidi: bool = True  # 海底捞月/海底炮 +1
+    haidi: bool = False  # 海底捞月/海底炮 +1 (not in the 成都 source; on in modern)
     flower_pig_penalty: int = 16  # 查花猪: a pig pays each non-pig this many times the base (or 8)
     pass_win_unless_more: bool = True  # 过水不胡: a passed win may be taken later only if worth more
     last_four_must_win: bool = True  # 最后四张必胡
@@ -90,6 +95,8 @@ class SichuanRules:
 
     def __post_init__(self) -> None:
         _check_choice(self, "self_draw_bonus", ("none", "base", "fan"))
+        _check_choice(self, "late_added_kong", ("none", "collect", "forbid"))
+        _check_choice(self, "earthly", ("first_round", "first_draw"))
         if self.direct_kong_pay not in (1, 2):
             raise RulesError(f"option direct_kong_pay: 1 or 2, got {self.direct_kong_pay!r}")
         if self.cap_fan is not None and self.cap_fan < 1:
@@ -110,12 +117,12 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "kawuxing": {
         "standard": {},
         "xiangyang": {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first"},
-        "suizhou": {"cap": 16, "haidi": "both"},
+        "suizhou": {"cap": 8, "haidi": "both", "gangshangpao_chain": True},
     },
     "sichuan": {
         "chengdu": {},
         "modern": {"exchange_three": True, "self_draw_bonus": "base", "cap_fan": 3, "gangshanghua_fan": 1,
-                   "call_transfer": True},
+                   "call_transfer": True, "earthly": "first_draw", "haidi": True},
     },
 }
 DEFAULT_PRESET = {"kawuxing": "standard", "sichuan": "chengdu"}

@@ -237,17 +237,22 @@ class SichuanPlay(VariantPlay):
         return score_win(hand, tile, ctx, self.rules)
 
     def must_win(self, game, seat: int) -> bool:
-        return self.rules.last_four_must_win and game.tiles_left < 4
+        return self.rules.last_four_must_win
 
     def pass_allows_bigger(self, game) -> bool:
         return self.rules.pass_win_unless_more
 
+    def earthly_on_discard(self) -> bool:
+        return self.rules.earthly == "first_round"
+
     def _payers(self, game, seat: int) -> list[int]:
         return [s for s in range(game.n) if s != seat and not game.out[s]]
 
-    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int) -> list[Payment]:
+    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int, at_once: bool = True) -> list[Payment]:
         if not self.rules.kong_money:
             return []
+        if kind == "added_kong" and not at_once and self.rules.late_added_kong == "none":
+            return []  # 未即时加杠的不收取分数
         base = self.rules.base
         if kind == "kong":
             return [Payment(discarder, seat, self.rules.direct_kong_pay * base, "点杠", "刮风")]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import make_agent
-from ..engine import Action, Game
+from ..engine import Action, Game, first_dealer
 from ..errors import MajiangError
 from ..log import game_records, rebuild
 from ..rules import rules_from_json
@@ -152,8 +152,7 @@ class LiveTable:
         self.bots = self._make_bots()
         if self.game is None:
             self.hand_index = 0
-            self.dealer = secrets.randbelow(self.n)  # 第一局随机确定庄家
-            self.game = self._store_new_hand(self._deal())
+            self.game = self._store_new_hand(self._deal(first=True))
             self._track_decisions()
 
     def resume(self) -> None:
@@ -175,14 +174,17 @@ class LiveTable:
                 self.store.update_room(self.code, status="finished")  # a log from before the one-transaction end
                 self.room["status"] = "finished"
         elif self.room["status"] == "playing":
-            self.dealer = secrets.randbelow(self.n)
-            self.game = self._store_new_hand(self._deal())
+            self.game = self._store_new_hand(self._deal(first=True))
         self._track_decisions()
 
-    def _deal(self) -> Game:
+    def _deal(self, first: bool = False) -> Game:
         # Each hand has its own seed from the OS's randomness, stored only in its log: no hand (nor
         # anything served) says anything about another hand's wall.
-        return Game(self.rules, seed=secrets.token_hex(16), hand_index=self.hand_index, dealer=self.dealer)
+        seed = secrets.token_hex(16)
+        dice = None
+        if first:  # 第一局随机确定庄家: two dice, kept in the first hand's log
+            self.dealer, dice = first_dealer(seed, self.n)
+        return Game(self.rules, seed=seed, hand_index=self.hand_index, dealer=self.dealer, dealer_dice=dice)
 
     def _store_new_hand(self, game: Game) -> Game:
         lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in game_records(game)]
