@@ -266,3 +266,24 @@ def test_an_interrupted_run_is_resumed_and_merged(tmp_path, capsys):
     assert _summary(capsys, ["arena-merge", str(first), str(rest / "deals.jsonl"), "--json"]) == whole
     assert main(base + ["--games", "1", "--out", str(rest)]) == 2  # a folder is not overwritten
     assert "already holds a run" in capsys.readouterr().err
+
+
+TRACKER = os.path.join(HERE, "..", "examples", "bots", "tracker_bot.py")
+
+
+@pytest.mark.parametrize("share", [False, True])
+def test_example_tracker_bot_plays_itself_at_four_seats(tmp_path, capsys, share):
+    # the second example bot keeps per-seat state between prompts: one process per seat by
+    # default, and with --share-bots one process keeps the four seats apart by the hand messages
+    out = tmp_path / "run"
+    bot = f"cmd:{sys.executable} {TRACKER}"
+    argv = ["arena", "--variant", "sichuan", "--bots", ",".join([bot] * 4), "--games", "2", "--seed", "5",
+            "--timeout", "5", "--out", str(out), "--json"] + (["--share-bots"] if share else [])
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["deals"] == 2 and all(e["hands"] == 8 for e in summary["agents"])
+    assert all(e["timeouts"] == e["illegal_replies"] == e["crashes"] == 0 for e in summary["agents"])
+    assert abs(sum(e["mean_points"] for e in summary["agents"])) < 1e-9
+    files = sorted(p.name for p in out.iterdir() if p.suffix == ".stderr")
+    assert files == (["bot0-shared.stderr"] if share else [f"bot{i}.stderr" for i in range(4)])
+    assert all((out / f).read_text() == "" for f in files)  # never lost count of a seat's discards
