@@ -364,11 +364,12 @@ def register(sub) -> None:
 
     p = sub.add_parser("arena", help="pit agents against each other over duplicate deals",
                        description="Each deal is replayed with the agents rotated through every seat, so "
-                       "the luck of the deal cancels out; results per agent with 95%% intervals. A long "
+                       "the luck of the deal cancels out; results per agent with 95% intervals. A long "
                        "run can be split (or resumed) with --first-deal and --out, and the parts merged "
                        "with majiang arena-merge into the same report as one run.",
-                       epilog="Example: majiang arena --variant sichuan --bots 'cmd:python bot.py',greedy,"
-                       "greedy,greedy --games 1000 --first-deal 1000 --out run2")
+                       epilog="Example, the second half of 2,000 deals (merge with the first): majiang arena "
+                       "--variant sichuan --bots strong,greedy,greedy,greedy --games 1000 --first-deal 1000 "
+                       "--out run2; majiang arena-merge run1 run2")
     add_rules_options(p)
     p.add_argument("--bots", required=True,
                    help="comma-separated agents, one per seat: random, greedy, strong, or cmd:PROGRAM "
@@ -377,7 +378,8 @@ def register(sub) -> None:
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "
                    "machines, or resume one after the last deal its deals.jsonl holds")
-    p.add_argument("--seed", default="0", metavar="S")
+    p.add_argument("--seed", default="0", metavar="S", help="the seed of the deals (default 0): the same seed "
+                   "and deal numbers give the same deals")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="local processes (default 1)")
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--ray-address", metavar="ADDR", help="a running Ray cluster (default: start one here)")
@@ -399,7 +401,7 @@ def register(sub) -> None:
     p = sub.add_parser("arena-merge", help="merge arena result files into one report",
                        description="Read the deals.jsonl of several arena runs of the same table (same "
                        "rules, bots and seed; disjoint deals, e.g. from --first-deal) and report them as "
-                       "one run: the same means and 95%% intervals as a single run over those deals.")
+                       "one run: the same means and 95% intervals as a single run over those deals.")
     p.add_argument("results", nargs="+", metavar="FILE_OR_DIR",
                    help="deals.jsonl files, or the --out folders holding them")
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and running means")
