@@ -287,3 +287,21 @@ def test_example_tracker_bot_plays_itself_at_four_seats(tmp_path, capsys, share)
     files = sorted(p.name for p in out.iterdir() if p.suffix == ".stderr")
     assert files == (["bot0-shared.stderr"] if share else [f"bot{i}.stderr" for i in range(4)])
     assert all((out / f).read_text() == "" for f in files)  # never lost count of a seat's discards
+
+
+def test_hand_message_without_play_hand(tmp_path):
+    # a caller that drives the bot itself (not play_hand) still gets one hand message per hand
+    log = tmp_path / "lines.jsonl"
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'record_bot.py')} {log}", timeout=5)
+    for i in range(2):
+        g = Game(rules_for("kawuxing"), seed=8, hand_index=i)
+        others = [None, make_agent("greedy", 1), make_agent("greedy", 2)]
+        while not g.over:
+            seat = g.pending_seats()[0]
+            agent = bot if seat == 0 else others[seat]
+            g.apply(seat, agent.act(g.observation(seat), g.legal_actions(seat)))
+    bot.close()
+    types = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert types[0] == "hello" and types.count("hello") == 1
+    assert types.count("hand") == 2 and types[1] == "hand"
+    assert bot.stats["timeouts"] == bot.stats["illegal"] == bot.stats["malformed"] == 0
