@@ -12,6 +12,7 @@ tasks; all three give the same numbers for the same seed.
 from __future__ import annotations
 
 import math
+import os
 import zlib
 from dataclasses import dataclass, field
 
@@ -39,7 +40,6 @@ def _agent(bots: list[str], entry: int, seed: int, task: dict):
             util.Finalize(None, close_agents, exitpriority=10)
         label = f"{owner}" + (" (shared)" if task.get("share_bots") and bots.count(spec) > 1 else "")
         if stderr not in (None, "-"):
-            import os
             stderr = os.path.join(stderr, bot_stderr_name(bots, owner, bool(task.get("share_bots"))))
         _AGENT_CACHE[key] = make_agent(spec, seed, timeout, stderr=stderr, label=f"entry {label} [{spec}]")
     return _AGENT_CACHE[key]
@@ -113,6 +113,7 @@ class ArenaResult:
     seed: object
     deals: list[dict] = field(default_factory=list)
     rules: dict | None = None  # the rules as JSON (checked when result files are merged)
+    skipped: list[str] = field(default_factory=list)  # result-file lines cut short, not read
 
     def summary(self) -> dict:
         n = len(self.bots)
@@ -166,7 +167,6 @@ def read_results(paths: list[str]) -> ArenaResult:
     """Merge result files (``deals.jsonl``, or the folders holding one) of the same table: the same
     rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
     import json
-    import os
 
     from .errors import MajiangError
 
@@ -199,8 +199,9 @@ def read_results(paths: list[str]) -> ArenaResult:
             try:
                 deal = json.loads(line)
             except ValueError:
-                if i == len(lines) or (i == len(lines) - 1 and not lines[-1]):
-                    continue  # cut short by an interruption
+                if i == len(lines):  # the last line, with no newline: cut short by an interruption
+                    result.skipped.append(f"{path}:{i}")
+                    continue
                 raise MajiangError(f"{path}:{i}: not a JSON line") from None
             d = deal["deal"]
             if d in where:

@@ -332,6 +332,8 @@ def cmd_arena_merge(args) -> int:
     from .arena import read_results
 
     result = read_results(args.results)
+    for where in result.skipped:
+        print(f"majiang: {where}: a line cut short (an interrupted run) was skipped", file=sys.stderr)
     return _report(args, result, result.summary())
 
 
