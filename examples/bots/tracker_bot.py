@@ -8,9 +8,9 @@ or against itself, four seats:
 
 State is kept per seat, so the same process also works when seats share it (--share-bots): a
 `hand` message starts that seat's hand afresh. It wins whenever it can, takes kongs, passes other
-claims, and otherwise discards the tile that is safest and least useful: one that more opponents
-have discarded themselves (a player seldom waits on a tile it threw away), then one with few
-neighbours in the hand, then one with many copies already visible.
+claims, and otherwise discards the least useful tile (fewest copies and neighbours in the hand),
+between equals the safest: one that more opponents have discarded themselves (a player seldom
+waits on a tile it threw away), then one with more copies already visible.
 Standard library only. Protocol 2 (docs/BOTS.md).
 """
 
@@ -82,7 +82,7 @@ def choose(seat, obs, legal):
     def score(a):
         t = a["tile"]
         safe = sum(1 for c in discarded.values() if c[t])  # opponents who threw this tile themselves
-        return (safe, -neighbours(t, hand), visible.get(t, 0), t)
+        return (-neighbours(t, hand), safe, visible.get(t, 0), t)
 
     return max(by_type["discard"], key=score)
 

@@ -313,9 +313,12 @@ def _report(args, result, summary: dict) -> int:
           f"played in {summary['hands_per_deal']} seat rotations), seed {summary['seed']}")
     print(f"{'agent':<22}{'points/hand':>12}{'95% interval':>22}{'win':>7}{'tsumo':>7}{'deal-in':>8}"
           f"{'value':>7}{'draw':>6}{'t/o':>5}{'bad':>5}{'died':>5}")
-    for e in summary["agents"]:
+    names = [_short_name(e["agent"]) for e in summary["agents"]]
+    for e, name in zip(summary["agents"], names):
+        if names.count(name) > 1:
+            name = f"{name[:17]} #{e['seat_entry']}"
         lo, hi = e["ci95"]
-        print(f"{e['agent'][:21]:<22}{e['mean_points']:>12.3f}{f'[{lo:.3f}, {hi:.3f}]':>22}"
+        print(f"{name[:21]:<22}{e['mean_points']:>12.3f}{f'[{lo:.3f}, {hi:.3f}]':>22}"
               f"{e['win_rate']:>7.1%}{e['self_draw_rate']:>7.1%}{e['deal_in_rate']:>8.1%}"
               f"{e['mean_win_value']:>7.2f}{e['draw_rate']:>6.1%}{e['timeouts']:>5}{e['illegal_replies']:>5}"
               f"{e['crashes']:>5}")
@@ -326,6 +329,16 @@ def _report(args, result, summary: dict) -> int:
     if args.plot:
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _short_name(agent: str) -> str:
+    """``cmd:python path/to/my_bot.py --x`` -> ``cmd:my_bot.py --x`` (the table's column is narrow)."""
+    if not agent.startswith("cmd:") or len(agent) <= 21:
+        return agent
+    words = agent[4:].split()
+    # the program, or the script it runs: the first later word that looks like a path
+    prog = next((i for i, w in enumerate(words) if i and not w.startswith("-") and ("/" in w or "." in w)), 0)
+    return "cmd:" + " ".join([os.path.basename(words[prog])] + words[prog + 1:])
 
 
 def cmd_arena_merge(args) -> int:
