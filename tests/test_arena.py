@@ -159,3 +159,151 @@ def test_arena_rejects_wrong_table(capsys):
     assert code == 2 and "needs 4 bots" in capsys.readouterr().err
     code = main(["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,wizard", "--games", "2"])
     assert code == 2 and "unknown agent" in capsys.readouterr().err
+
+
+SEAT_BOT = f"cmd:{sys.executable} {os.path.join(HERE, 'bots', 'seat_bot.py')}"
+
+
+def _stderr_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def test_identical_cmd_entries_get_one_process_each(tmp_path, capsys):
+    # issue 19.1: --bots X,X,X must not drive three seats through one process
+    out = tmp_path / "run"
+    code = main(["arena", "--variant", "kawuxing", "--bots", ",".join([SEAT_BOT] * 3), "--games", "2",
+                 "--timeout", "5", "--out", str(out), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and all(e["timeouts"] == e["illegal_replies"] == e["crashes"] == 0 for e in summary["agents"])
+    files = sorted(p.name for p in out.iterdir() if p.suffix == ".stderr")
+    assert files == ["bot0.stderr", "bot1.stderr", "bot2.stderr"]
+    pids = set()
+    for name in files:
+        lines = _stderr_lines(out / name)
+        assert lines[0].startswith("hello protocol 2 pid ")
+        mine = {ln.split("pid ")[1].split()[0] for ln in lines}
+        assert len(mine) == 1  # one process per entry, reused for all its hands
+        pids |= mine
+        hands = [ln for ln in lines if ln.startswith("hand ")]
+        assert len(hands) == 2 * 3  # 2 deals x 3 rotations, one seat per hand
+        assert sorted(int(ln.split()[-1]) for ln in hands) == [0, 0, 1, 1, 2, 2]  # the entry rotates
+    assert len(pids) == 3
+
+
+def test_share_bots_puts_identical_entries_in_one_process(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["arena", "--variant", "kawuxing", "--bots", f"greedy,{SEAT_BOT},{SEAT_BOT}", "--games", "1",
+                 "--timeout", "5", "--out", str(out), "--share-bots", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["bot_stderr"] == [str(out / "bot1-shared.stderr")]
+    lines = _stderr_lines(out / "bot1-shared.stderr")
+    assert len({ln.split("pid ")[1].split()[0] for ln in lines}) == 1
+    hands = [ln for ln in lines if ln.startswith("hand ")]
+    assert len(hands) == 2 * 3  # two seats of each of the 3 rotations, one process
+
+
+def test_a_dying_bot_shows_its_traceback(tmp_path, capfd):
+    # issue 19.2: the stderr is kept in the run's folder and the traceback is printed
+    crash = f"cmd:{sys.executable} {os.path.join(HERE, 'bots', 'crash_bot.py')}"
+    out = tmp_path / "run"
+    code = main(["arena", "--variant", "kawuxing", "--bots", f"{crash},greedy,greedy", "--games", "1",
+                 "--timeout", "5", "--out", str(out), "--json"])
+    captured = capfd.readouterr()
+    summary = json.loads(captured.out)
+    assert code == 0 and summary["agents"][0]["crashes"] >= 1
+    assert "exited with status 1" in captured.err and "ZeroDivisionError" in captured.err
+    assert "Traceback (most recent call last)" in captured.err
+    kept = (out / "bot0.stderr").read_text()
+    assert "about to fail" in kept and "ZeroDivisionError" in kept
+
+
+def test_bot_stderr_passes_through(capfd):
+    code = main(["arena", "--variant", "kawuxing", "--bots", f"{SEAT_BOT},greedy,greedy", "--games", "1",
+                 "--timeout", "5", "--bot-stderr", "--json"])
+    err = capfd.readouterr().err
+    assert code == 0 and "[entry 0 [" in err and "hello protocol 2" in err
+
+
+def _summary(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_split_runs_merge_to_the_single_run(tmp_path, capsys):
+    # issue 19.5: deals 0-6 in one run == deals 0-2, 3-4 and 5-6 run apart and merged, exactly
+    base = ["arena", "--variant", "sichuan", "--bots", "greedy,random,greedy,random", "--seed", "9", "--json"]
+    whole = _summary(capsys, base + ["--games", "7"])
+    parts = []
+    for first, games in ((5, 2), (0, 3), (3, 2)):
+        out = tmp_path / f"part{first}"
+        part = _summary(capsys, base + ["--games", str(games), "--first-deal", str(first), "--out", str(out)])
+        assert part["deal_ranges"] == [[first, first + games - 1]]
+        parts.append(str(out))
+    merged = _summary(capsys, ["arena-merge", *parts, "--json"])
+    assert merged == whole
+    assert whole["deal_ranges"] == [[0, 6]] and whole["deals"] == 7
+    # a part that overlaps another, or comes from another table, is refused
+    assert main(["arena-merge", parts[0], parts[0]]) == 2
+    assert "deal 5 is in both" in capsys.readouterr().err
+    other = tmp_path / "other"
+    _summary(capsys, base[:-3] + ["--seed", "10", "--json", "--games", "1", "--first-deal", "7", "--out", str(other)])
+    assert main(["arena-merge", parts[0], str(other)]) == 2
+    assert "other seed" in capsys.readouterr().err
+
+
+def test_an_interrupted_run_is_resumed_and_merged(tmp_path, capsys):
+    base = ["arena", "--variant", "kawuxing", "--bots", "greedy,random,random", "--seed", "3", "--json"]
+    whole = _summary(capsys, base + ["--games", "4"])
+    first = tmp_path / "first"
+    _summary(capsys, base + ["--games", "4", "--out", str(first)])
+    lines = (first / "deals.jsonl").read_text().splitlines()
+    (first / "deals.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])  # killed writing deal 2
+    assert main(["arena-merge", str(first), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["deal_ranges"] == [[0, 1]] and "cut short" in captured.err
+    rest = tmp_path / "rest"
+    _summary(capsys, base + ["--games", "2", "--first-deal", "2", "--out", str(rest)])
+    assert _summary(capsys, ["arena-merge", str(first), str(rest / "deals.jsonl"), "--json"]) == whole
+    assert main(base + ["--games", "1", "--out", str(rest)]) == 2  # a folder is not overwritten
+    assert "already holds a run" in capsys.readouterr().err
+
+
+TRACKER = os.path.join(HERE, "..", "examples", "bots", "tracker_bot.py")
+
+
+@pytest.mark.parametrize("share", [False, True])
+def test_example_tracker_bot_plays_itself_at_four_seats(tmp_path, capsys, share):
+    # the second example bot keeps per-seat state between prompts: one process per seat by
+    # default, and with --share-bots one process keeps the four seats apart by the hand messages
+    out = tmp_path / "run"
+    bot = f"cmd:{sys.executable} {TRACKER}"
+    argv = ["arena", "--variant", "sichuan", "--bots", ",".join([bot] * 4), "--games", "2", "--seed", "5",
+            "--timeout", "5", "--out", str(out), "--json"] + (["--share-bots"] if share else [])
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["deals"] == 2 and all(e["hands"] == 8 for e in summary["agents"])
+    assert all(e["timeouts"] == e["illegal_replies"] == e["crashes"] == 0 for e in summary["agents"])
+    assert abs(sum(e["mean_points"] for e in summary["agents"])) < 1e-9
+    files = sorted(p.name for p in out.iterdir() if p.suffix == ".stderr")
+    assert files == (["bot0-shared.stderr"] if share else [f"bot{i}.stderr" for i in range(4)])
+    assert all((out / f).read_text() == "" for f in files)  # never lost count of a seat's discards
+
+
+def test_hand_message_without_play_hand(tmp_path):
+    # a caller that drives the bot itself (not play_hand) still gets one hand message per hand
+    log = tmp_path / "lines.jsonl"
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'record_bot.py')} {log}", timeout=5)
+    for i in range(2):
+        g = Game(rules_for("kawuxing"), seed=8, hand_index=i)
+        others = [None, make_agent("greedy", 1), make_agent("greedy", 2)]
+        while not g.over:
+            seat = g.pending_seats()[0]
+            agent = bot if seat == 0 else others[seat]
+            g.apply(seat, agent.act(g.observation(seat), g.legal_actions(seat)))
+    bot.close()
+    types = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert types[0] == "hello" and types.count("hello") == 1
+    assert types.count("hand") == 2 and types[1] == "hand"
+    assert bot.stats["timeouts"] == bot.stats["illegal"] == bot.stats["malformed"] == 0

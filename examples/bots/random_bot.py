@@ -3,6 +3,7 @@
 
 Run it in the arena:  majiang arena --variant sichuan --bots "cmd:python examples/bots/random_bot.py",greedy,greedy,greedy --games 10
 It wins when it can, otherwise picks a random legal action. Uses only the standard library.
+Protocol 2 (docs/BOTS.md): it answers `decide` messages and ignores the others (`hello`, `hand`).
 """
 
 import json

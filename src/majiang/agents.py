@@ -664,11 +664,13 @@ class StrongAgent(GreedyAgent):
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "strong": StrongAgent}
 
 
-def make_agent(spec: str, seed: int = 0, timeout: float = 1.0):
-    """An agent from its name, or ``cmd:PROGRAM ARGS`` for an external bot."""
+def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | None = None,
+               label: str | None = None):
+    """An agent from its name, or ``cmd:PROGRAM ARGS`` for an external bot (``stderr``: a file for
+    its stderr, or ``"-"`` to pass it through; ``label`` names it in messages)."""
     if spec.startswith("cmd:"):
         from .botproto import SubprocessAgent
-        return SubprocessAgent(spec[4:], timeout=timeout)
+        return SubprocessAgent(spec[4:], timeout=timeout, stderr=stderr, label=label)
     try:
         return AGENTS[spec](seed)
     except KeyError:
@@ -677,7 +679,12 @@ def make_agent(spec: str, seed: int = 0, timeout: float = 1.0):
 
 
 def play_hand(game: Game, agents: list, check=None) -> Game:
-    """Run a hand to the end, asking each pending seat's agent (lowest seat first)."""
+    """Run a hand to the end, asking each pending seat's agent (lowest seat first). An agent with a
+    ``start_hand(seat)`` method (external bots) is told first that a hand begins."""
+    for seat, agent in enumerate(agents):
+        start = getattr(agent, "start_hand", None)
+        if start is not None:
+            start(seat)
     while not game.over:
         seat = game.pending_seats()[0]
         legal = game.legal_actions(seat)

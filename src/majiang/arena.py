@@ -15,6 +15,7 @@ tasks; all three give the same numbers for the same seed.
 from __future__ import annotations
 
 import math
+import os
 import zlib
 from dataclasses import dataclass, field
 
@@ -25,14 +26,38 @@ from .rules import rules_from_json, rules_to_json
 _AGENT_CACHE: dict = {}
 
 
-def _agent(spec: str, seed: int, timeout: float):
-    """Reuse agents within a worker (external bots keep their process); reseed built-ins per hand."""
-    key = (spec, timeout) if spec.startswith("cmd:") else None
-    if key is not None:
-        if key not in _AGENT_CACHE:
-            _AGENT_CACHE[key] = make_agent(spec, seed, timeout)
-        return _AGENT_CACHE[key]
-    return make_agent(spec, seed, timeout)
+def _agent(bots: list[str], entry: int, seed: int, task: dict):
+    """The agent for one entry of ``bots``. Built-ins are made afresh (reseeded) for every hand; an
+    external bot keeps one process per entry for all that entry's hands in this worker, or, with
+    ``share_bots``, one process for every entry running the same command."""
+    spec = bots[entry]
+    timeout = task.get("timeout", 1.0)
+    if not spec.startswith("cmd:"):
+        return make_agent(spec, seed, timeout)
+    owner = bots.index(spec) if task.get("share_bots") else entry
+    stderr = task.get("bot_stderr")
+    key = (spec, timeout, owner, stderr)
+    if key not in _AGENT_CACHE:
+        if not _AGENT_CACHE:  # a pool worker closes its bots as it exits
+            from multiprocessing import util
+            util.Finalize(None, close_agents, exitpriority=10)
+        label = f"{owner}" + (" (shared)" if task.get("share_bots") and bots.count(spec) > 1 else "")
+        if stderr not in (None, "-"):
+            stderr = os.path.join(stderr, bot_stderr_name(bots, owner, bool(task.get("share_bots"))))
+        _AGENT_CACHE[key] = make_agent(spec, seed, timeout, stderr=stderr, label=f"entry {label} [{spec}]")
+    return _AGENT_CACHE[key]
+
+
+def bot_stderr_name(bots: list[str], entry: int, shared: bool) -> str:
+    """The file, in the run's output folder, that keeps the stderr of the bot of ``entry``."""
+    return f"bot{entry}{'-shared' if shared and bots.count(bots[entry]) > 1 else ''}.stderr"
+
+
+def close_agents() -> None:
+    """Stop the external bots this process started (their stderr files are complete after this)."""
+    while _AGENT_CACHE:
+        _, agent = _AGENT_CACHE.popitem()
+        agent.close()
 
 
 def play_deal(task: dict) -> dict:
@@ -47,10 +72,9 @@ def play_deal(task: dict) -> dict:
         agents = []
         before = []
         for s in range(n):
-            spec = bots[entry_at[s]]
-            a = _agent(spec, zlib.crc32(f"{seed}/{deal}/{r}/{s}".encode()), task.get("timeout", 1.0))
+            a = _agent(bots, entry_at[s], zlib.crc32(f"{seed}/{deal}/{r}/{s}".encode()), task)
             agents.append(a)
-            before.append(dict(getattr(a, "stats", {})))
+            before.append(dict(_seat_stats(a, s)))
         game = Game(rules, seed=seed, hand_index=deal, dealer=deal % n)
         play_hand(game, agents)
         totals = game.totals()
@@ -64,17 +88,24 @@ def play_deal(task: dict) -> dict:
             e["win_value"] += sum(w.score.multiplier for w in my_wins)
             e["deal_ins"] += sum(1 for w in game.wins if not w.self_draw and w.discarder == s)
             e["draws"] += game.result == "draw"
-            stats = getattr(agents[s], "stats", {})
-            for k in ("timeouts", "illegal", "malformed"):
+            stats = _seat_stats(agents[s], s)
+            for k in ("timeouts", "illegal", "malformed", "crashes"):
                 e[k] += stats.get(k, 0) - before[s].get(k, 0)
     for e in out["entries"]:
         e["points"] /= n
     return out
 
 
+def _seat_stats(agent, seat: int) -> dict:
+    per = getattr(agent, "seat_stats", None)
+    if per is not None:
+        return per.get(seat, {})
+    return getattr(agent, "stats", {})
+
+
 def _empty() -> dict:
     return {"points": 0.0, "hands": 0, "wins": 0, "self_draws": 0, "win_value": 0, "deal_ins": 0, "draws": 0,
-            "timeouts": 0, "illegal": 0, "malformed": 0}
+            "timeouts": 0, "illegal": 0, "malformed": 0, "crashes": 0}
 
 
 @dataclass
@@ -84,14 +115,17 @@ class ArenaResult:
     bots: list[str]
     seed: object
     deals: list[dict] = field(default_factory=list)
+    rules: dict | None = None  # the rules as JSON (checked when result files are merged)
+    skipped: list[str] = field(default_factory=list)  # result-file lines cut short, not read
 
     def summary(self) -> dict:
         n = len(self.bots)
+        deals = sorted(self.deals, key=lambda d: d["deal"])  # the same numbers however they were split
         entries = []
         for i, name in enumerate(self.bots):
-            pts = [d["entries"][i]["points"] for d in self.deals]
+            pts = [d["entries"][i]["points"] for d in deals]
             agg = _empty()
-            for d in self.deals:
+            for d in deals:
                 for k, v in d["entries"][i].items():
                     if k != "points":
                         agg[k] += v
@@ -106,24 +140,111 @@ class ArenaResult:
                 "mean_win_value": agg["win_value"] / agg["wins"] if agg["wins"] else 0.0,
                 "draw_rate": agg["draws"] / hands, "hands": agg["hands"],
                 "timeouts": agg["timeouts"], "illegal_replies": agg["illegal"] + agg["malformed"],
+                "crashes": agg.get("crashes", 0),
             })
-        return {"variant": self.variant, "preset": self.preset, "seed": self.seed, "deals": len(self.deals),
-                "hands_per_deal": n, "agents": entries}
+        return {"variant": self.variant, "preset": self.preset, "seed": self.seed, "deals": len(deals),
+                "deal_ranges": deal_ranges([d["deal"] for d in deals]), "hands_per_deal": n, "agents": entries}
+
+    def header(self, first_deal: int = 0, games: int | None = None) -> dict:
+        """The first line of a result file (``deals.jsonl``); one line per deal follows."""
+        return {"type": "arena", "format": RESULT_FORMAT, "variant": self.variant, "preset": self.preset,
+                "rules": self.rules, "bots": self.bots, "seed": self.seed, "first_deal": first_deal,
+                "games": games}
+
+
+RESULT_FORMAT = 1
+
+
+def deal_ranges(deals: list[int]) -> list[list[int]]:
+    """Sorted deal indexes as inclusive runs: [0, 1, 2, 5, 6] -> [[0, 2], [5, 6]]."""
+    out: list[list[int]] = []
+    for d in sorted(deals):
+        if out and d == out[-1][1] + 1:
+            out[-1][1] = d
+        else:
+            out.append([d, d])
+    return out
+
+
+def read_results(paths: list[str]) -> ArenaResult:
+    """Merge result files (``deals.jsonl``, or the folders holding one) of the same table: the same
+    rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
+    import json
+
+    from .errors import MajiangError
+
+    result = None
+    where: dict[int, str] = {}
+    for path in paths:
+        if os.path.isdir(path):
+            path = os.path.join(path, "deals.jsonl")
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("type") != "arena":
+            raise MajiangError(f"{path} is not an arena result file (no arena header on its first line)")
+        if head.get("format") != RESULT_FORMAT:
+            raise MajiangError(f"{path}: result format {head.get('format')}, this version reads {RESULT_FORMAT}")
+        if result is None:
+            result = ArenaResult(head["variant"], head["preset"], head["bots"], head["seed"], rules=head["rules"])
+        else:
+            for k in ("rules", "bots", "seed"):
+                if head[k] != getattr(result, k):
+                    raise MajiangError(f"{path} has other {k} than {paths[0]}: "
+                                       f"{json.dumps(head[k], ensure_ascii=False)} vs "
+                                       f"{json.dumps(getattr(result, k), ensure_ascii=False)}")
+        for i, line in enumerate(lines[1:], 2):
+            if not line.strip():
+                continue
+            try:
+                deal = json.loads(line)
+            except ValueError:
+                if i == len(lines):  # the last line, with no newline: cut short by an interruption
+                    result.skipped.append(f"{path}:{i}")
+                    continue
+                raise MajiangError(f"{path}:{i}: not a JSON line") from None
+            d = deal["deal"]
+            if d in where:
+                raise MajiangError(f"deal {d} is in both {where[d]} and {path}")
+            where[d] = path
+            result.deals.append(deal)
+    if result is None:
+        raise MajiangError("no result files given")
+    result.deals.sort(key=lambda d: d["deal"])
+    return result
 
 
 def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backend: str = "local",
-              ray_address: str | None = None, timeout: float = 1.0, progress=None) -> ArenaResult:
+              ray_address: str | None = None, timeout: float = 1.0, progress=None, first_deal: int = 0,
+              share_bots: bool = False, bot_stderr: str | None = None, on_deal=None) -> ArenaResult:
+    """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bot_stderr``:
+    a folder for the external bots' stderr files, ``"-"`` to pass it through, or None (kept in
+    memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
     from .errors import MajiangError
 
     n = 3 if rules.variant == "kawuxing" else 4
     if len(bots) != n:
         raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(bots)}")
+    if first_deal < 0:
+        raise MajiangError(f"the first deal is {first_deal}; deals are numbered from 0")
     for b in bots:
         if not b.startswith("cmd:"):
             make_agent(b)  # fail fast on unknown names
-    tasks = [{"rules": rules_to_json(rules), "bots": bots, "seed": seed, "deal": d, "timeout": timeout}
-             for d in range(games)]
-    result = ArenaResult(rules.variant, rules.preset, bots, seed)
+    tasks = [{"rules": rules_to_json(rules), "bots": bots, "seed": seed, "deal": d, "timeout": timeout,
+              "share_bots": share_bots, "bot_stderr": bot_stderr}
+             for d in range(first_deal, first_deal + games)]
+    result = ArenaResult(rules.variant, rules.preset, bots, seed, rules=rules_to_json(rules))
+
+    def done(deal: dict) -> None:
+        result.deals.append(deal)
+        if on_deal:
+            on_deal(deal)
+        if progress:
+            progress()
+
     if backend == "ray":
         try:
             import ray
@@ -132,15 +253,13 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
         started = not ray.is_initialized()
         if started:
             if ray_address:
-                ray.init(address=ray_address, log_to_driver=False)
+                ray.init(address=ray_address, log_to_driver=bot_stderr == "-")
             else:
-                ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=bot_stderr == "-")
         remote = ray.remote(play_deal)
         refs = [remote.remote(t) for t in tasks]
         for ref in refs:
-            result.deals.append(ray.get(ref))
-            if progress:
-                progress()
+            done(ray.get(ref))
         if started:
             ray.shutdown()
     elif workers > 1:
@@ -148,14 +267,15 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
 
         with mp.get_context("spawn").Pool(workers) as pool:
             for deal in pool.imap(play_deal, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
-                result.deals.append(deal)
-                if progress:
-                    progress()
+                done(deal)
+            pool.close()
+            pool.join()  # workers exit normally, closing their bots
     else:
-        for t in tasks:
-            result.deals.append(play_deal(t))
-            if progress:
-                progress()
+        try:
+            for t in tasks:
+                done(play_deal(t))
+        finally:
+            close_agents()
     return result
 
 

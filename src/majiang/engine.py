@@ -28,7 +28,7 @@ from .analysis import closed_shanten_function, complete_counts, shanten_counts, 
 from .errors import IllegalActionError
 from .hand import Hand, Meld, MeldKind
 from .scoring import Score, WinContext
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, Tile, parse_tiles
 from .variants import Variant
 
 RNG_VERSION = 1  # bump if the shuffle changes, so old logs are known to replay differently
@@ -960,7 +960,43 @@ class Game:
             if seat == self.current and self.phase == "turn" and self.last_draw is not None \
                     and self.drawn_from_wall:
                 obs["drawn"] = str(self.last_draw)
+            obs["visible"] = self._visible(seat, players)
         return obs
+
+    def _visible(self, seat: int, players: list[dict]) -> dict[str, int]:
+        """Every tile ``seat`` can see, by kind (a view only: nothing here changes the game). Also
+        sets each player's ``hidden``: its tiles ``seat`` cannot see. The visible tiles plus the
+        wall (``tiles_left``) plus every ``hidden`` count make the whole set (84 / 108 tiles)."""
+        seen = [0] * 30
+        for s in range(self.n):
+            p = players[s]
+            hand = self.hands[s]
+            hidden = 0
+            if s == seat or self.over:
+                for k, c in enumerate(hand):
+                    seen[k] += c
+            else:
+                hidden = sum(hand)
+                shown = p.get("revealed", {}).get("tiles")
+                if shown:  # 亮倒: the declared hand, less any triplets kept hidden
+                    for t in parse_tiles(shown):
+                        seen[t] += 1
+                        hidden -= 1
+                if self.out[s] and hidden % 3 == 2:  # 血战: the winning tile went into the hidden hand
+                    seen[[w for w in self.wins if w.seat == s][-1].tile] += 1
+                    hidden -= 1
+            for m in self.melds[s]:
+                if m.kind is MeldKind.CONCEALED_KONG and s != seat and not self.over:
+                    hidden += m.size
+                else:
+                    seen[m.tile] += m.size
+            for t, claimed in zip(self.discards[s], self.claimed[s]):
+                if not claimed:  # a claimed discard is counted where it went: a meld, or a win
+                    seen[t] += 1
+            for t in self.won_tiles[s]:  # 血流成河: set aside, face up
+                seen[t] += 1
+            p["hidden"] = hidden
+        return {str(k): seen[k] for k in self.variant.kinds}
 
     def _rules_json(self) -> dict:
         from .rules import rules_to_json

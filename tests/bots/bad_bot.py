@@ -6,6 +6,8 @@ import time
 n = 0
 for line in sys.stdin:
     prompt = json.loads(line)
+    if prompt.get("type") != "decide":
+        continue  # hello, hand
     n += 1
     if n == 1:
         time.sleep(0.5)  # late
