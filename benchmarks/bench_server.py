@@ -75,23 +75,42 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
                 await ws.send(last)
 
 
-async def flood(base_ws: str, code: str, stop: asyncio.Event, counts: dict) -> None:
-    """A hostile spectator: 1 MB messages, then small ones as fast as the socket takes them."""
+def flood_until_terminated(url: str) -> None:
+    import signal
+
+    counts = {"bytes": 0, "messages": 0, "closed": None}
+    stop = asyncio.Event()
+
+    async def go():
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await flood(url, stop, counts)
+
+    asyncio.run(go())
+    print(json.dumps(counts), flush=True)
+
+
+async def flood(url: str, stop: asyncio.Event, counts: dict) -> None:
+    """A hostile spectator: 1 MB messages, then 2 KB ones and pings as fast as the socket takes
+    them; closed by the server, it connects again and goes on until the run ends."""
     import websockets
 
-    try:
-        async with websockets.connect(f"{base_ws}/ws/{code}", max_size=2 ** 22) as ws:
-            big = "[" + "1," * 500_000 + "1]"
-            while not stop.is_set():
-                for _ in range(5):
+    big = "[" + "1," * 500_000 + "1]"
+    medium = '{"type":"ping","pad":"' + "x" * 2000 + '"}'
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, max_size=2 ** 22) as ws:
+                while not stop.is_set():
                     await ws.send(big)
                     counts["bytes"] += len(big)
-                for _ in range(200):
-                    await ws.send('{"type":"ping"}')
-                    counts["messages"] += 1
-                await asyncio.sleep(0)
-    except Exception as exc:  # noqa: BLE001 - the server may close a flooding client: that is the point
-        counts["closed"] = type(exc).__name__
+                    for _ in range(100):
+                        await ws.send(medium)
+                        await ws.send('{"type":"ping"}')
+                        counts["messages"] += 2
+                        counts["bytes"] += len(medium) + 15
+                    await asyncio.sleep(0)
+        except Exception as exc:  # noqa: BLE001 - the server closes a flooding client: that is the point
+            counts["closed"] = (counts["closed"] or 0) + 1
+            await asyncio.sleep(0.01)
 
 
 async def one_run(base: str, port: int, args, flooding: bool) -> dict:
@@ -103,17 +122,22 @@ async def one_run(base: str, port: int, args, flooding: bool) -> dict:
         tables.append((code, p["token"]))
     latencies: list[float] = []
     errors: list[str] = []
-    stop = asyncio.Event()
-    counts = {"bytes": 0, "messages": 0, "closed": None}
-    flooder = asyncio.ensure_future(flood(f"ws://127.0.0.1:{port}", tables[0][0], stop, counts)) if flooding else None
+    flooder = None
+    if flooding:  # its own process, so that its sending does not slow the measuring clients here
+        flooder = subprocess.Popen([sys.executable, __file__, "--flood-ws", f"ws://127.0.0.1:{port}/ws/{tables[0][0]}"],
+                                   stdout=subprocess.PIPE, text=True)
+        await asyncio.sleep(1.0)
     start = time.perf_counter()
     results = await asyncio.wait_for(asyncio.gather(
         *(play_table(f"ws://127.0.0.1:{port}", c, t, latencies, errors) for c, t in tables),
         return_exceptions=True), timeout=args.timeout)
     elapsed = time.perf_counter() - start
-    stop.set()
+    counts = {"bytes": 0, "messages": 0, "closed": None}
     if flooder is not None:
-        await asyncio.wait_for(flooder, 30)
+        flooder.terminate()
+        out, _ = flooder.communicate(timeout=30)
+        if out.strip():
+            counts = json.loads(out.strip().splitlines()[-1])
     finished = sum(1 for r in results if r is True)
     failures = [repr(r) for r in results if isinstance(r, Exception)]
     lat = sorted(latencies)
@@ -157,7 +181,11 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
+    ap.add_argument("--flood-ws", help=argparse.SUPPRESS)  # the flooding client's own process
     args = ap.parse_args()
+    if args.flood_ws:
+        flood_until_terminated(args.flood_ws)
+        return
     rows = asyncio.run(run(args))
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -170,7 +198,7 @@ def main() -> None:
               f"{r['actions']:>9}{r['errors']:>8}")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
-                  f"closed by the server: {r['flooder_closed_by_server'] or 'no'})")
+                  f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")
 
 
 if __name__ == "__main__":
