@@ -57,7 +57,7 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         deciding = bool(view.get("legal"))
     hints = None
     if g is not None and seat is not None and not g.over and g.phase not in ("exchange", "void"):
-        hints = _hints(table, seat)
+        hints = _hints(table, seat, view)
     clock = None
     phase = view["phase"] if view is not None else None
     if g is not None and not g.over and window is None and phase == "turn":
@@ -86,12 +86,15 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         "settlement": g.settlement() if over else None}
 
 
-def _hints(table: "LiveTable", seat: int) -> dict | None:
+def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
     g = table.game
-    key = (id(g), len(g.events), seat)
+    me = view["players"][seat]
+    # what the hints depend on: the seat's tiles, what it can see, and which discards it may make
+    key = (id(g), seat, me.get("hand"), json.dumps(me["melds"]), json.dumps(view.get("visible"), sort_keys=True),
+           tuple(sorted(str(a.tile) for a in g.legal_actions(seat) if a.type in ("discard", "declare"))))
     cache = table.__dict__.setdefault("_hint_cache", {})
-    if key not in cache:  # one computation per state and seat, not per frame
-        if len(cache) > 16:
+    if key not in cache:  # computed when one of those changes, not for every frame
+        if len(cache) > 32:
             cache.clear()
         cache[key] = _compute_hints(g, seat)
     return cache[key]
