@@ -23,7 +23,7 @@ def player(c, name="ana"):
 
 
 def make_room(c, token, variant="kawuxing", hands=1, **extra):
-    r = c.post("/api/rooms", json={"variant": variant, "hands": hands, "bots": "greedy", **extra},
+    r = c.post("/api/rooms", json={"variant": variant, "hands": hands, "bots": "greedy"} | extra,
                headers={"X-Token": token})
     assert r.status_code == 200, r.text
     return r.json()["code"]
@@ -198,7 +198,9 @@ def test_room_options_and_hints(tmp_path):
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
         snap = ws.receive_json()
-        while not snap["view"]["legal"]:
+        while not any(a["type"] == "discard" for a in snap["view"]["legal"]):  # our turn (not a claim)
+            if snap["view"]["legal"]:
+                ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][-1]})
             snap = ws.receive_json()
         assert snap["view"]["rules"]["cap"] == 8 and snap["view"]["rules"]["haidi"] == "both"
         hints = snap["hints"]

@@ -288,7 +288,7 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
                 table = c.app.state.tables.live[code]
                 events = list(table.game.events)
                 filler = mount / "filler"
-                with open(filler, "wb") as f:  # fill the disk
+                with open(filler, "wb", buffering=0) as f:  # fill the disk (unbuffered: close has nothing left to write)
                     try:
                         while True:
                             f.write(b"\0" * 65536)
@@ -402,3 +402,18 @@ def test_an_unanswered_claim_is_passed_without_showing_tuoguan(tmp_path):
         records = table.store.games_of(code)[-1]["records"]
         if ignored:
             assert any(r["type"] == "action" and r["seat"] == 0 and r["action"]["type"] == "pass" for r in records)
+
+
+def test_bots_think_in_worker_processes(tmp_path):
+    """``majiang serve`` runs the bots' decisions in a pool of processes, off the event loop."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'w'}.sqlite3", bot_delay=0.0, bot_workers=1)) as c:
+        runner = c.app.state.tables.runner
+        assert runner.pool is not None
+        me = player(c)
+        code = make_room(c, me["token"], variant="sichuan", bots="strong")
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            final = play_to_end(ws, 0)
+        assert sum(final["settlement"]["totals"]) == 0
+        pids = {f.result() for f in [runner.pool.submit(os.getpid) for _ in range(3)]}
+        assert os.getpid() not in pids

@@ -377,7 +377,9 @@ def cmd_serve(args) -> int:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
     share = lan_urls(args.host, args.port)
-    app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players)
+    workers = args.bot_workers if args.bot_workers is not None else (os.cpu_count() or 1)
+    app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
+                     bot_workers=workers)
     print(f"majiang: database {url}")
     local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     print(f"majiang: open http://{local}:{args.port}/ in a browser", flush=True)
@@ -404,6 +406,9 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
     p.add_argument("--bot-delay", type=float, default=0.4, metavar="SEC", help="how long bots think (default 0.4)")
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="processes that run the bots' decisions, off the event loop (default: one per core; "
+                   "0: a thread of the server process)")
     p.add_argument("--new-players", type=int, default=20, metavar="N",
                    help="players one address may create in 10 minutes (default 20)")
     p.set_defaults(func=cmd_serve)

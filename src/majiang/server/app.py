@@ -42,6 +42,7 @@ from fastapi.responses import JSONResponse, Response
 from ..errors import MajiangError
 from ..rules import PRESETS, rules_for, rules_to_json
 from ..variants import get_variant
+from .bots import BotRunner
 from .live import ABSENT_AFTER, BOT_DELAY, Connection, TableSettings, Tables
 from .security import COOKIE, Bucket, Guard, RateLimit, clean_name, same_origin
 from .store import Store, StoreError
@@ -74,9 +75,11 @@ def whole(value, name: str, lo: int, hi: int) -> int:
 
 
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
-               share_urls: list[str] | None = None, new_players_per_10min: int = 20) -> FastAPI:
+               share_urls: list[str] | None = None, new_players_per_10min: int = 20,
+               bot_workers: int = 0) -> FastAPI:
+    """``bot_workers``: processes that run the bots' decisions (0: a thread of this process)."""
     store = Store(db_url or default_db_url())
-    tables = Tables(store, bot_delay, absent_after)
+    tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers))
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
 
     @contextlib.asynccontextmanager
@@ -86,6 +89,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 await asyncio.sleep(30)
                 tables.evict_idle()
         sweeper = asyncio.get_event_loop().create_task(sweep())
+        tables.runner.warm()
         yield
         sweeper.cancel()
         tables.close()

@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import make_agent
 from ..engine import Action, Game, first_dealer
 from ..errors import MajiangError
 from ..log import game_records, rebuild
 from ..rules import rules_from_json
+from .bots import BotRunner
 from .store import Store, StoreError
 from .views import Frame, snapshot
 
@@ -88,8 +88,9 @@ class Connection:
 
 class LiveTable:
     def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
-                 settings: TableSettings | None = None) -> None:
+                 settings: TableSettings | None = None, runner: BotRunner | None = None) -> None:
         self.store = store
+        self.runner = runner or BotRunner(0)
         self.room = room
         self.code = room["code"]
         self.rules = rules_from_json(room["rules"])
@@ -122,8 +123,9 @@ class LiveTable:
         self._sending = asyncio.Lock()
 
     def _make_bots(self) -> list:
-        # fresh randomness per table: nobody can replay a bot's tie-breaks from a known seed
-        return [make_agent(s.get("bot") or "greedy", seed=secrets.randbits(32)) for s in self.room["seats"]]
+        """(level, seed) per seat, decided by the runner's workers; an agent object instead (tests)
+        decides in place. Fresh randomness per table: nobody replays a bot's tie-breaks."""
+        return [(s.get("bot") or "greedy", secrets.randbits(32)) for s in self.room["seats"]]
 
     # -- who is who ------------------------------------------------------------------------------
 
@@ -477,9 +479,14 @@ class LiveTable:
                 return True  # a frozen (亮倒/唱歌/跳舞) hand discards what it drew by itself
         return False
 
-    def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
+    async def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
+        bot = self.bots[seat]
         try:
-            action = self.bots[seat].act(g.observation(seat), legal)
+            obs = g.observation(seat)
+            if isinstance(bot, tuple):
+                action = await self.runner.decide(bot[0], bot[1], obs, legal)
+            else:
+                action = bot.act(obs, legal)
             if action in legal:
                 return action
             log.error("table %s: bot at seat %d chose an illegal action", self.code, seat)
@@ -488,13 +495,17 @@ class LiveTable:
         return legal[0]
 
     async def _bot_act(self, seat: int, pass_if_possible: bool = False) -> None:
+        g = self.game
+        decision = self._pending_of(seat)
+        if g is None or g.over or decision is None:
+            return
+        legal = g.legal_actions(seat)
+        passes = [a for a in legal if a.type == "pass"]
+        # the bot thinks outside the table's lock (and off the event loop): players act meanwhile
+        action = passes[0] if pass_if_possible and passes else await self._bot_choice(seat, g, legal)
         async with self.lock:
-            g = self.game
-            if g is None or g.over or self._pending_of(seat) is None:
-                return
-            legal = g.legal_actions(seat)
-            passes = [a for a in legal if a.type == "pass"]
-            action = passes[0] if pass_if_possible and passes else self._bot_choice(seat, g, legal)
+            if self.game is not g or self._pending_of(seat) is not decision:
+                return  # the table moved on while the bot thought
             self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
 
@@ -523,6 +534,7 @@ class Tables:
     store: Store
     bot_delay: float = BOT_DELAY
     absent_after: float = ABSENT_AFTER
+    runner: BotRunner = field(default_factory=BotRunner)
     live: dict[str, LiveTable] = field(default_factory=dict)
     idle_after: float = 120.0  # seconds without a connection before a table leaves memory
 
@@ -532,7 +544,7 @@ class Tables:
         room = self.store.room(code)
         if room is None:
             return None
-        table = LiveTable(self.store, room, self.bot_delay, self.absent_after)
+        table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner)
         if room["status"] in ("playing", "finished"):
             table.resume()
         self.live[code] = table
@@ -550,3 +562,4 @@ class Tables:
     def close(self) -> None:
         for t in self.live.values():
             t.close()
+        self.runner.close()

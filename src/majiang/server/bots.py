@@ -1,0 +1,64 @@
+"""Bot decisions away from the event loop.
+
+The event loop only validates, stores and fans out; a bot's thinking (a ``strong`` look-ahead
+takes tens of milliseconds) runs in a pool of worker processes sized to the cores, so one table's
+bot never delays another table's players. With ``workers=0`` (tests, tiny servers) decisions run
+in a thread, which still lets the loop serve sockets between a bot's steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ..agents import make_agent
+from ..engine import Action
+
+_AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
+
+
+def decide(level: str, seed: int, observation: dict, legal: list[dict]) -> dict:
+    """One decision of a bot (runs in a worker): the chosen action as JSON."""
+    agent = _AGENTS.get((level, seed))
+    if agent is None:
+        if len(_AGENTS) > 4096:
+            _AGENTS.clear()
+        agent = _AGENTS[(level, seed)] = make_agent(level, seed=seed)
+    actions = [Action.from_json(a) for a in legal]
+    return agent.act(observation, actions).to_json()
+
+
+def _warm() -> int:
+    return os.getpid()
+
+
+class BotRunner:
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+        if workers > 0:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            self.pool = ProcessPoolExecutor(workers, mp_context=context)
+
+    def warm(self) -> None:
+        """Start the workers now rather than at the first bot decision."""
+        if self.pool is not None:
+            for _ in range(self.workers):
+                self.pool.submit(_warm)
+
+    async def decide(self, level: str, seed: int, observation: dict, legal: list[Action]) -> Action:
+        legal_json = [a.to_json() for a in legal]
+        if self.pool is None:
+            chosen = await asyncio.to_thread(decide, level, seed, observation, legal_json)
+        else:
+            chosen = await asyncio.get_running_loop().run_in_executor(
+                self.pool, decide, level, seed, observation, legal_json)
+        return Action.from_json(chosen)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
