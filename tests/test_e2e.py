@@ -133,7 +133,7 @@ def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset
         page.wait_for_timeout(500)
         page.screenshot(path=os.path.join(SHOTS, "table.png"))
     text = play_until_settlement(page)
-    assert "settlement" in text or "drawn hand" in text
+    assert "结算" in text or "荒庄" in text
     if variant == "kawuxing":
         page.screenshot(path=os.path.join(SHOTS, "settlement.png"))
     page.context.close()
@@ -166,9 +166,9 @@ def test_replay_steps_through_a_finished_hand(server, browser):
     play_until_settlement(page)
     page.goto(f"{server}/?replay={code}&hand=0")
     page.wait_for_selector("#rp-next")
-    assert "step 0" in page.locator("#room-head").inner_text()
+    assert "第 0/" in page.locator("#room-head").inner_text()
     page.click("#rp-next")
-    assert "step 1" in page.locator("#room-head").inner_text()
+    assert "第 1/" in page.locator("#room-head").inner_text()
     page.click("#rp-last")
     assert page.locator("#hints").inner_text() != ""
     page.goto(server)
@@ -270,10 +270,10 @@ def test_a_friend_takes_a_seat_from_the_invite_link_and_both_ready_up(server, br
         assert page.locator("#next").is_visible()
     host.click("#next")  # 准备: the next hand waits for the friend too
     host.wait_for_timeout(600)
-    assert "hand 1/2" in host.locator("#room-head").inner_text()
+    assert "第 1/2 局" in host.locator("#room-head").inner_text()
     friend.click("#next")
-    wait_until(host, "document.querySelector('#room-head').innerText.includes('hand 2/2')")
-    wait_until(friend, "document.querySelector('#room-head').innerText.includes('hand 2/2')")
+    wait_until(host, "document.querySelector('#room-head').innerText.includes('第 2/2 局')")
+    wait_until(friend, "document.querySelector('#room-head').innerText.includes('第 2/2 局')")
     host.context.close()
     friend.context.close()
 

@@ -225,3 +225,26 @@ def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):
     errors = [r for r in replies if r.get("type") == "error"]
     assert len(errors) == 1 and "too many" in errors[0]["message"]  # one word, not one per message
     assert 40 <= sum(r.get("type") == "pong" for r in replies) < 100
+
+
+def test_rules_schema_offers_only_what_the_rules_accept_and_rooms_take_it(tmp_path):
+    """The room form is built from /api/rules-schema: every choice it offers makes a room."""
+    from majiang.rules import rules_for
+    c = client(tmp_path)
+    schema = c.get("/api/rules-schema").json()
+    assert set(schema) == {"kawuxing", "sichuan"}
+    assert schema["kawuxing"]["players"] == 3 and schema["sichuan"]["players"] == 4
+    assert schema["sichuan"]["presets"]["modern"]["exchange_three"] is True
+    names = {o["name"] for o in schema["sichuan"]["options"]}
+    assert {"exchange_three", "call_transfer", "blood_river", "cap_fan", "self_draw_bonus"} <= names
+    assert "base" not in names and "rounds" not in names and "preset" not in names
+    for variant, s in schema.items():
+        for o in s["options"]:
+            for value in (o.get("choices") or [True, False]):
+                rules_for(variant, None, **{o["name"]: "none" if value is None else value})
+    ana = player(c)
+    code = make_room(c, ana["token"], "kawuxing", preset="suizhou", options={"cap": "none", "piao": 2})
+    assert c.get(f"/api/rooms/{code}").json()["preset"] == "suizhou"
+    r = c.post("/api/rooms", json={"variant": "sichuan", "options": {"blood_river": True, "blood_battle": False}},
+               headers={"X-Token": ana["token"]})
+    assert r.status_code == 400 and "blood_river" in r.json()["error"]

@@ -18,6 +18,7 @@ HTTP (JSON; bodies of at most 16 KB):
   GET  /api/rooms/{code}/games/{hand}/frames -> a finished hand step by step
   GET  /api/analyze?hand=…&variant=…         -> the analysis core's answer
   GET  /api/server                           -> addresses friends on the same network can open
+  GET  /api/rules-schema                     -> each variant's presets and options (the room form)
 Websocket /ws/{code} (the cookie or X-Token seats you; without one you watch). Server -> client:
 {"type": "snapshot", …} when what your seat sees changes, {"type": "error", "message"} for a
 refused message. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
@@ -305,6 +306,11 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         if len(hand) > 64 or variant not in PRESETS or void not in (None, "m", "p", "s"):
             raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
+
+    @app.get("/api/rules-schema")
+    def get_rules_schema():
+        from .schema import rules_schema
+        return rules_schema()
 
     @app.get("/api/server")
     def server_info():

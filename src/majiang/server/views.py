@@ -82,7 +82,7 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         "auto": list(table.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over else None,
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished"},
-        "seat": seat, "you": you, "view": view, "hints": hints,
+        "seat": seat, "you": you, "view": view, "hints": hints, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 
 

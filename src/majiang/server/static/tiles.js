@@ -44,10 +44,13 @@
           `<text x="20" y="47" font-size="17" text-anchor="middle" fill="${SUIT.m[1]}">万</text>`;
       }
     }
-    return `<svg viewBox="0 0 40 56" xmlns="http://www.w3.org/2000/svg" aria-label="${tile || "hidden"}">` +
+    if (tile && !/^[1-9][mps]$|^[5-7]z$/.test(tile)) tile = null;  // only tile codes reach the markup
+    const label = tile ? window.tileName(tile) : (window.I18N && window.I18N.lang === "en" ? "hidden tile" : "暗牌");
+    return `<svg viewBox="0 0 40 56" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${label}">` +
       `<rect x="1" y="1" width="38" height="54" rx="5" fill="#fbf8ef" stroke="#8a8470"/>${body}</svg>`;
   };
   window.tileName = function (tile) {
+    if (window.I18N) return window.I18N.tileName(tile);
     const rank = tile[0], suit = tile[1];
     if (suit === "z") return DRAGON[rank][0];
     return NUM[+rank - 1] + SUIT[suit][0];
