@@ -66,8 +66,11 @@ def wait_until(page, expression, timeout=30000):
     raise AssertionError(f"timed out waiting for {expression}")
 
 
-def new_player(browser, base, name):
-    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+def new_player(browser, base, name, size=(1200, 900)):
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(base)
     page.fill("#name", name)
     page.click("#save-name")
@@ -85,11 +88,45 @@ def create_room(page, variant, preset=None):
     return page.locator("#room-head code").inner_text()
 
 
-def play_until_settlement(page, seconds=240):
+# What a player must never see in Chinese mode: a tile code (9p), an option key or a phase name.
+CHECK_PAGE = r"""() => {
+    const out = [];
+    const W = innerWidth, H = innerHeight;
+    for (const b of document.querySelectorAll('#actions button:not([disabled])')) {
+        const r = b.getBoundingClientRect();
+        if (r.width === 0) continue;
+        if (r.left < 0 || r.top < 0 || r.right > W + 0.5 || r.bottom > H + 0.5) out.push('outside the viewport: ' + b.textContent);
+        if (r.height < 44 || r.width < 44) out.push('smaller than 44 px: ' + b.textContent);
+    }
+    const text = document.body.innerText;
+    const code = text.match(/(^|[^0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])/);
+    if (code) out.push('a raw tile code: ' + JSON.stringify(code[0]));
+    const key = text.match(/\b(undefined|NaN|null|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
+    if (key) out.push('an untranslated word: ' + key[0]);
+    return out;
+}"""
+
+
+def check_page(page):
+    problems = page.evaluate(CHECK_PAGE)
+    assert not problems, problems
+    errors = getattr(page, "errors", [])
+    assert not errors, errors
+
+
+def play_until_settlement(page, seconds=240, check=False, shots=None):
     deadline = time.monotonic() + seconds  # by time, not by clicks: a busy machine is slower
+    shots = shots if shots is not None else {}
     while time.monotonic() < deadline:
+        if check:
+            check_page(page)
         if page.locator("#settlement[open]").count():
             return page.locator("#settlement-body").inner_text()
+        if "claim" in shots and page.locator("#actions .act-pong, #actions .act-kong, #actions .act-win").count():
+            page.screenshot(path=os.path.join(SHOTS, shots.pop("claim")))
+        if "liangdao" in shots and page.locator(".seat:not(.me) .tile.shown").count():
+            page.wait_for_timeout(400)
+            page.screenshot(path=os.path.join(SHOTS, shots.pop("liangdao")))
         buttons = page.locator("#actions button:not([disabled])")
         tiles = page.locator(".seat.me .tile.click")
         try:
@@ -120,22 +157,37 @@ def pick_three(page):
             return
 
 
-@pytest.mark.parametrize("variant, preset", [("kawuxing", None), ("sichuan", None), ("sichuan", "modern")])
-def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset):
-    page = new_player(browser, server, f"Ana-{variant}")
+SIZES = {"phone": (390, 844), "landscape": (844, 390), "desktop": (1366, 768)}
+
+
+@pytest.mark.parametrize("variant, preset, size", [("kawuxing", None, "phone"), ("sichuan", "modern", "landscape"),
+                                                   ("sichuan", None, "desktop")])
+def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset, size):
+    """A whole hand by tapping, at a phone's, a phone on its side's and a desktop's size: every offered
+    button inside the screen and large enough, no tile code or untranslated word, no console error."""
+    page = new_player(browser, server, f"Ana-{variant}-{size}", SIZES[size])
     os.makedirs(SHOTS, exist_ok=True)
-    if variant == "kawuxing":
-        page.screenshot(path=os.path.join(SHOTS, "lobby.png"))
+    if size == "phone":
+        page.click("#opt-box summary")
+        page.screenshot(path=os.path.join(SHOTS, "lobby.png"), full_page=True)
     create_room(page, variant, preset)
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")  # no scrolling
+    page.wait_for_timeout(600)
+    page.screenshot(path=os.path.join(SHOTS, f"table_{size}.png"))
+    shots = {"claim": "claim.png"} if size == "phone" else {}
     if variant == "kawuxing":
-        page.wait_for_timeout(500)
-        page.screenshot(path=os.path.join(SHOTS, "table.png"))
-    text = play_until_settlement(page)
+        shots["liangdao"] = "liangdao.png"
+    text = play_until_settlement(page, check=True, shots=shots)
     assert "结算" in text or "荒庄" in text
-    if variant == "kawuxing":
+    if size == "phone":
+        page.wait_for_timeout(500)
         page.screenshot(path=os.path.join(SHOTS, "settlement.png"))
+        page.wait_for_selector("#summary table")
+        page.locator("#summary").scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SHOTS, "summary.png"))
+    check_page(page)
     page.context.close()
 
 

@@ -62,6 +62,11 @@
     return out;
   }
   function keyed(list) { const seen = {}; return list.map((x) => { seen[x] = (seen[x] || 0) + 1; return { key: `${x}#${seen[x]}`, tile: x }; }); }
+  function botName(name) {  // the server names empty seats "bot 2 (greedy)": say it in the page's language
+    const m = /^bot (\d+)(?: \((random|greedy|strong)\))?$/.exec(name || "");
+    return m ? `${t("bot")}${m[1]}${m[2] ? ` (${t("bot_" + m[2])})` : ""}` : name === "empty" ? t("empty") : name;
+  }
+  function namesOf(r) { return r.names.map((n, i) => (r.humans && r.humans[i] ? n : botName(n))); }
   function signed(n) { return (n > 0 ? "+" : "") + n; }
   function variantName(v) { return t(v === "kawuxing" ? "kawuxing" : "sichuan"); }
 
@@ -253,7 +258,9 @@
         const key = pickKey(msg);
         if (key !== pickedFor) { picked = []; pickedFor = key; }
         snap = msg; retry = 0; showError(""); render();
-      } else if (msg.type === "error") showError(msg.message);
+        document.body.dataset.frames = String(+(document.body.dataset.frames || 0) + 1);  // for tests: updates seen
+      } else if (msg.type === "chat") showChat(msg);
+      else if (msg.type === "error") showError(msg.message);
     };
     ws.onclose = () => { setTimeout(() => connect(spectate), Math.min(5000, 500 * ++retry)); };
   }
@@ -289,6 +296,7 @@
       row.appendChild(node("span", "concealed")); row.appendChild(node("span", "drawn")); row.appendChild(node("span", "melds")); row.appendChild(node("span", "wins"));
       seat.appendChild(who); seat.appendChild(row); seat.appendChild(node("div", "waits")); seat.appendChild(node("div", "pond"));
       seat.appendChild(node("div", "call"));
+      seat.appendChild(node("div", "bubble"));
       board.appendChild(seat);
     }
     return board;
@@ -441,6 +449,10 @@
     setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
     $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
     $("waiting").hidden = r.status !== "lobby";
+    $("chat-btn").hidden = watching || r.status === "lobby";
+    $("dissolve").hidden = watching || r.status !== "playing" || !!r.dissolve;
+    if ($("chat-btn").hidden) $("chat-menu").hidden = true;
+    renderVote(r, mySeat);
     if (r.status === "lobby" || !v) {
       if (r.status === "lobby") renderLobbyRoom(r, mySeat);
       $("table").hidden = true; $("actions").textContent = ""; $("hints").textContent = ""; $("prompt").textContent = "";
@@ -448,10 +460,10 @@
     }
     const legal = v.legal || [];
     if (prevView && !(prevView.legal || []).length && legal.length) Sound.play("turn");
-    renderBoard({ view: v, names: r.names, totals: r.match_totals, mySeat, bottom: watching ? 0 : mySeat, auto: r.auto,
+    renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: watching ? 0 : mySeat, auto: r.auto,
       connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice });
+    if (snap.settlement || r.match_over) showSettlement(); else { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
     renderDock(v, legal, r);
-    if (snap.settlement) showSettlement(); else { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
     tick();
   }
   function renderDock(v, legal, r) {
@@ -583,7 +595,7 @@
       $("share").textContent = `${base}/?room=${r.code}`;
       $("share-note").textContent = local && !s.share_urls.length ? t("share_note") : "";
     }).catch(() => { $("share").textContent = `${location.origin}/?room=${r.code}`; });
-    sync($("seats"), r.names.map((n, i) => ({ key: String(i), n, i })), () => node("div", "seat-line"), (e, it) => {
+    sync($("seats"), namesOf(r).map((n, i) => ({ key: String(i), n, i })), () => node("div", "seat-line"), (e, it) => {
       const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot")].filter(Boolean).join(" · ");
       setText(e, `${t("seat_n", { n: it.i + 1 })}: ${it.n}${tags ? " (" + tags + ")" : ""}`);
     });
@@ -603,7 +615,15 @@
   }
   function detailText(d) { return !d ? "" : I18N.lang === "en" || !/[A-Za-z]/.test(d) ? d : ""; }
   function showSettlement() {
-    const s = snap.settlement, r = snap.room, names = r.names, v = snap.view;
+    const s = snap.settlement, r = snap.room, names = namesOf(r), v = snap.view;
+    if (!s) {  // dissolved mid-hand: the match totals and the summary
+      setHTML($("settlement-body"), h`<h2 id="settle-h">${t("dissolved")}</h2><table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
+        <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table><div id="summary"></div>`);
+      loadSummary();
+      $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
+      if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) $("settlement").showModal();
+      return;
+    }
     const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
       ${v ? winHand(v.players[w.seat], w) : ""}
       <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan + "番"}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
@@ -627,7 +647,7 @@
     if (!$("settlement").open && settleClosedFor !== key) $("settlement").showModal();
   }
   async function loadSummary() {
-    const r = snap.room, names = r.names;
+    const r = snap.room, names = namesOf(r);
     let games = summaryFor && summaryFor.code === r.code ? summaryFor.games : null;
     if (!games) {
       try { games = await api(`/api/rooms/${encodeURIComponent(r.code)}/games`); } catch (e) { return; }
@@ -651,8 +671,57 @@
       ${games.map((g) => h`<tr><td>${g.hand_index + 1}</td>${g.totals.map((x) => h`<td class="num">${signed(x)}</td>`)}</tr>`)}
       <tr class="sum"><th>${t("total_col")}</th>${finals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table>${raw(chart)}`);
   }
+  function renderVote(r, mySeat) {
+    const d = r.dissolve, box = $("vote");
+    box.hidden = !d;
+    if (!d) return;
+    const names = namesOf(r), humans = r.humans.filter(Boolean).length, yes = d.votes.filter((x) => x === true).length;
+    setText($("vote-text"), t("vote_text", { who: names[d.by], n: yes, m: humans }));
+    $("vote-clock").dataset.deadline = String(d.deadline);
+    const mine = mySeat == null ? true : d.votes[mySeat];
+    $("vote-yes").hidden = mine != null; $("vote-no").hidden = mine != null;
+  }
+  $("vote-yes").onclick = () => send({ type: "dissolve", agree: true });
+  $("vote-no").onclick = () => send({ type: "dissolve", agree: false });
+  $("dissolve").onclick = () => send({ type: "dissolve", agree: true });  // the vote itself asks the others
+  const PHRASES = ["hello", "hurry", "nice", "thanks", "oops", "again", "bye"];
+  const EMOJI = ["laugh", "cry", "angry", "thumb", "flower"];
+  const face = (mouth, extra = "") => `<svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true"><circle cx="16" cy="16" r="14" fill="#f7c948" stroke="#a66b00"/><circle cx="11" cy="13" r="2" fill="#3a2a00"/><circle cx="21" cy="13" r="2" fill="#3a2a00"/>${mouth}${extra}</svg>`;
+  const EMOJI_SVG = {
+    laugh: face('<path d="M9 19 Q16 27 23 19 Z" fill="#7a1a12"/>'),
+    cry: face('<path d="M10 23 Q16 17 22 23" stroke="#3a2a00" stroke-width="2" fill="none"/>', '<path d="M10 16 q-2 5 0 7 q2 -2 0 -7" fill="#5cc8ff"/>'),
+    angry: face('<path d="M10 23 Q16 19 22 23" stroke="#3a2a00" stroke-width="2" fill="none"/>', '<path d="M7 8 L14 11 M25 8 L18 11" stroke="#3a2a00" stroke-width="2"/>').replace("#f7c948", "#ff8a5c"),
+    thumb: '<svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true"><rect x="4" y="14" width="6" height="14" rx="1" fill="#f0c75e"/><path d="M12 14 L17 4 Q20 4 19 10 L27 10 Q29 12 27 15 L25 27 Q24 28 22 28 L12 28 Z" fill="#f7c948" stroke="#a66b00"/></svg>',
+    flower: '<svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">' + [0, 72, 144, 216, 288].map((a) => `<circle cx="${(16 + 8 * Math.cos(a * Math.PI / 180)).toFixed(1)}" cy="${(16 + 8 * Math.sin(a * Math.PI / 180)).toFixed(1)}" r="6" fill="#ff7aa8"/>`).join("") + '<circle cx="16" cy="16" r="5" fill="#f0c75e"/></svg>',
+  };
+  function buildChatMenu() {
+    const menu = $("chat-menu");
+    menu.textContent = "";
+    PHRASES.concat(EMOJI).forEach((p) => {
+      const b = node("button", "chat-item" + (EMOJI.includes(p) ? " emoji" : "")); b.type = "button";
+      if (EMOJI.includes(p)) { b.innerHTML = EMOJI_SVG[p]; b.setAttribute("aria-label", t("p_" + p)); } else b.textContent = t("p_" + p);
+      b.dataset.phrase = p;
+      b.onclick = () => { send({ type: "chat", phrase: p }); menu.hidden = true; $("chat-btn").setAttribute("aria-expanded", "false"); };
+      menu.appendChild(b);
+    });
+  }
+  $("chat-btn").onclick = () => {
+    const menu = $("chat-menu");
+    if (menu.hidden) buildChatMenu();
+    menu.hidden = !menu.hidden;
+    $("chat-btn").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
+  };
+  function showChat(msg) {
+    const seat = document.querySelector(`.board .seat[data-seat="${Number(msg.seat)}"]`);
+    if (!seat || !(PHRASES.includes(msg.phrase) || EMOJI.includes(msg.phrase))) return;
+    const b = seat.querySelector(".bubble");
+    if (EMOJI.includes(msg.phrase)) { b.innerHTML = EMOJI_SVG[msg.phrase]; b.setAttribute("aria-label", t("p_" + msg.phrase)); }
+    else b.textContent = t("p_" + msg.phrase);
+    b.classList.add("show");
+    clearTimeout(b._t); b._t = setTimeout(() => b.classList.remove("show"), 3500);
+  }
   $("next").onclick = () => { send({ type: "ready" }); };
-  $("close-settlement").onclick = () => { settleClosedFor = snap ? `${snap.room.code}|${snap.room.hand_index}` : null; $("settlement").close(); if (snap) render(); };
+  $("close-settlement").onclick = () => { settleClosedFor = snap ? (snap.settlement ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null; $("settlement").close(); if (snap) render(); };
   $("settlement").addEventListener("cancel", () => { settleClosedFor = snap ? `${snap.room.code}|${snap.room.hand_index}` : null; setTimeout(() => snap && render(), 0); });
   $("to-lobby").onclick = () => { location.href = "/"; };
   $("auto").onclick = () => { if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
@@ -677,6 +746,7 @@
       const left = secondsLeft(e.dataset.clock === "you" ? mine : pub);
       setText(e, left == null ? "" : t("seconds", { n: Math.ceil(left) }));
     });
+    if (!$("vote").hidden) setText($("vote-clock"), t("seconds", { n: Math.ceil(secondsLeft(+$("vote-clock").dataset.deadline) || 0) }));
     const center = document.querySelector(".board .center");
     if (!center) return;
     const dl = mine || (snap.view && snap.view.phase === "turn" ? pub : null);
@@ -690,6 +760,9 @@
   }
   setInterval(tick, 250);
 
+  const svgIcon = (d) => `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+  const ICONS = { first: svgIcon("M5 5h3v14H5zM20 5v14L9 12z"), prev: svgIcon("M18 5v14L7 12z"), play: svgIcon("M7 5v14l12-7z"),
+    pause: svgIcon("M6 5h4v14H6zM14 5h4v14h-4z"), next: svgIcon("M6 5v14l11-7zM17 5h2v14h-2z"), last: svgIcon("M4 5v14l11-7zM16 5h3v14h-3z") };
   // ---------------------------------------------------------------- replay: the same table, with play/pause, step and speed
   async function openReplay(code, hand) {
     document.body.classList.add("in-room");
@@ -715,7 +788,7 @@
     const show = () => {
       const f = data.frames[i], v = f.view;
       setHTML($("room-head"), h`<b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })} · <span class="step">${t("step", { i, n: last })}</span>: ${label(f)}`);
-      renderBoard({ view: v, names: data.names, totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
+      renderBoard({ view: v, names: data.names.map(botName), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
       sync($("actions"), [
         { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },
         { key: "prev", id: "rp-prev", text: "◀", aria: t("prev"), run: () => { i = Math.max(0, i - 1); show(); } },
@@ -724,7 +797,11 @@
         { key: "last", id: "rp-last", text: "⇥", aria: t("last"), run: () => { i = last; show(); } },
         { key: "speed", id: "rp-speed", text: `×${speed}`, aria: t("speed"), run: () => { speed = speed >= 4 ? 0.5 : speed * 2; if (timer) { stop(); play(); } show(); } },
       ], (it) => { const b = node("button", "btn rp"); b.type = "button"; b.onclick = () => b._item.run(); return b; },
-      (b, it) => { b._item = it; b.id = it.id; setText(b, it.text); b.setAttribute("aria-label", it.aria); b.title = it.aria; });
+      (b, it) => {
+        b._item = it; b.id = it.id; b.setAttribute("aria-label", it.aria); b.title = it.aria;
+        if (it.key === "speed") setText(b, it.text);
+        else { const icon = ICONS[it.key === "play" && timer ? "pause" : it.key]; if (b.dataset.icon !== icon) { b.dataset.icon = icon; b.innerHTML = icon; } }
+      });
       let slider = $("rp-slider");
       if (!slider) {
         slider = node("input"); slider.type = "range"; slider.id = "rp-slider"; slider.min = "0"; slider.setAttribute("aria-label", t("step", { i: "", n: "" }));

@@ -40,6 +40,10 @@
       kb_help: "键盘: ←→ 选牌, 回车打出, H 胡, P 碰, K 杠, 空格 过",
       phase_exchange: "换三张", phase_void: "定缺", phase_turn: "出牌", phase_claim: "等待吃碰",
       none_opt: "不限", yes: "开", no: "关",
+      chat: "聊天", dissolve: "解散", agree: "同意", refuse: "拒绝", vote_text: "{who} 申请解散房间 (同意 {n}/{m})",
+      dissolve_confirm: "申请解散: 所有玩家同意后结束对局", dissolved: "房间已解散",
+      p_hello: "大家好!", p_hurry: "快点吧, 等得花都谢了", p_nice: "打得好!", p_thanks: "谢谢", p_oops: "哎呀…",
+      p_again: "再来一局!", p_bye: "下次再玩", p_laugh: "笑", p_cry: "哭", p_angry: "怒", p_thumb: "赞", p_flower: "花",
     },
     en: {
       title: "Kawuxing · Blood battle", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -79,6 +83,10 @@
       kb_help: "Keys: ← → pick a tile, Enter discards, H win, P pong, K kong, Space pass",
       phase_exchange: "pass three", phase_void: "void suit", phase_turn: "discard", phase_claim: "claims",
       none_opt: "no limit", yes: "on", no: "off",
+      chat: "Chat", dissolve: "Dissolve 解散", agree: "Agree", refuse: "Refuse", vote_text: "{who} asks to dissolve the room (agreed {n}/{m})",
+      dissolve_confirm: "Ask to dissolve: the match ends when every player agrees", dissolved: "The room was dissolved",
+      p_hello: "Hello everyone!", p_hurry: "Hurry up please", p_nice: "Nice play!", p_thanks: "Thanks", p_oops: "Oops…",
+      p_again: "One more game!", p_bye: "See you next time", p_laugh: "laugh", p_cry: "cry", p_angry: "angry", p_thumb: "great", p_flower: "flower",
     },
   };
   // Rule options: Chinese label, one-line explanation (zh / en).
