@@ -343,3 +343,62 @@ def test_tuoguan_takes_an_idle_seat_visibly_and_gives_it_back(server, browser):
     page.click("#auto")  # take the seat back
     wait_until(page, "!document.querySelector('#auto').textContent.includes('取消托管')", timeout=10000)
     page.context.close()
+
+
+def test_two_humans_and_a_spectator_chat_take_auto_play_and_dissolve(server, browser):
+    """Two players and a spectator at one table: a press spanning a server update is kept, 托管 and
+    quick chat show at the right seat on every screen, a spectator is told they watch, 解散 ends it."""
+    host = new_player(browser, server, "Hana", SIZES["desktop"])
+    host.select_option("#variant", "sichuan")
+    host.select_option("#preset", "modern")  # 换三张 first: tiles to pick while updates arrive
+    host.fill("#hands", "2")
+    host.click("#create")
+    host.wait_for_selector("#start", state="visible")
+    code = host.locator("#room-head code").inner_text()
+    guest = new_player(browser, server, "Gus", SIZES["phone"])
+    guest.fill("#code", code)
+    guest.click("#join")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Gus')")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile.click")
+    guest.wait_for_selector(".seat.me .tile.click")
+    watcher = browser.new_context(viewport={"width": 844, "height": 390}).new_page()
+    watcher.goto(f"{server}/?room={code}")
+    watcher.wait_for_selector(".board .seat .tile")
+    assert "观战中" in watcher.locator("#room-head").inner_text()
+    assert watcher.locator(".seat.me").count() == 0 and not watcher.locator("#chat-btn").is_visible()
+    # a press that spans an update from the server is not lost
+    tile = host.locator(".seat.me .concealed .tile.click").first
+    box = tile.bounding_box()
+    frames = host.evaluate("+document.body.dataset.frames")
+    host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    host.mouse.down()
+    guest.click("#auto")  # 托管 on the guest's seat: every screen gets a new frame
+    wait_until(host, f"+document.body.dataset.frames > {frames}")
+    host.mouse.up()
+    assert host.locator(".seat.me .tile.picked").count() == 1
+    # 托管 is shown at the guest's seat on the host's screen and the spectator's
+    for page in (host, watcher):
+        wait_until(page, "document.querySelector('.seat[data-seat=\"1\"] .badges').innerText.includes('托管')")
+    guest.click("#auto")
+    # quick chat: shown by the speaker's seat everywhere
+    guest.click("#chat-btn")
+    guest.click("#chat-menu [data-phrase=hello]")
+    for page in (host, watcher):
+        wait_until(page, "!!document.querySelector('.seat[data-seat=\"1\"] .bubble.show')")
+        assert "大家好" in page.locator('.seat[data-seat="1"] .bubble').inner_text()
+    os.makedirs(SHOTS, exist_ok=True)
+    # 解散: the host asks, the guest agrees, the match ends for all with its totals
+    host.click("#dissolve")
+    guest.wait_for_selector("#vote-yes", state="visible")
+    assert "申请解散" in guest.locator("#vote").inner_text()
+    guest.screenshot(path=os.path.join(SHOTS, "dissolve.png"))
+    guest.click("#vote-yes")
+    for page in (host, guest, watcher):
+        page.wait_for_selector("#settlement[open]")
+        assert "房间已解散" in page.locator("#settlement-body").inner_text()
+    for page in (host, guest):
+        check_page(page)
+        assert page.locator("#to-lobby").is_visible()
+        page.context.close()
+    watcher.context.close()
