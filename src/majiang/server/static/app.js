@@ -496,7 +496,7 @@
         items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? " " + tn(a.tile) : ""),
           cls: "act-" + a.type, run: () => act(a) });
       });
-      if (legal.some((a) => a.type === "discard")) prompt = t("your_turn");
+      if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     }
     if (snap.settlement && !$("settlement").open && mySeat != null) {
       if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => send({ type: "ready" }) });
@@ -535,6 +535,8 @@
   }
 
   // taps on one's own tiles: handled on the board, so nodes replaced or not, the press counts
+  let taught = +(localStorage.getItem("majiang.taught") || 0);
+  function learned() { if (taught < 3) localStorage.setItem("majiang.taught", String(++taught)); }
   function tapTile(e) {
     if (!snap || !snap.view || replay) return;
     const legal = snap.view.legal || [];
@@ -545,7 +547,7 @@
     }
     const tile = e.dataset.tile;
     if (!legal.some((a) => a.type === "discard" && a.tile === tile)) return;
-    if (selKey === key) act({ type: "discard", tile });
+    if (selKey === key) { learned(); act({ type: "discard", tile }); }
     else { selKey = key; render(); }
   }
   let press = null;
@@ -642,6 +644,8 @@
     $("next").textContent = mineReady ? t("ready_done") : t("ready");
     $("to-lobby").hidden = !r.match_over;
     $("to-lobby").textContent = t("to_lobby");
+    $("rematch").hidden = !r.match_over || snap.seat == null || snap.seat !== r.host_seat;
+    $("rematch").textContent = t("rematch");
     $("close-settlement").textContent = t("close");
     const key = `${r.code}|${r.hand_index}`;
     if (!$("settlement").open && settleClosedFor !== key) $("settlement").showModal();
@@ -724,6 +728,17 @@
   $("close-settlement").onclick = () => { settleClosedFor = snap ? (snap.settlement ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null; $("settlement").close(); if (snap) render(); };
   $("settlement").addEventListener("cancel", () => { settleClosedFor = snap ? `${snap.room.code}|${snap.room.hand_index}` : null; setTimeout(() => snap && render(), 0); });
   $("to-lobby").onclick = () => { location.href = "/"; };
+  $("rematch").onclick = async () => {  // the same game, rules, stake and timers in a new room
+    const r = snap.room, rules = (snap.view && snap.view.rules) || {};
+    const options = {};
+    Object.entries(rules).forEach(([k, x]) => { if (!["variant", "preset", "base", "rounds"].includes(k)) options[k] = x === null ? "none" : x; });
+    const bot = (r.names.map((n) => /\((random|greedy|strong)\)$/.exec(n || "")).find(Boolean) || [null, "greedy"])[1];
+    try {
+      const made = await api("/api/rooms", "POST", { variant: r.variant, preset: r.preset, options, hands: r.hands, stake: r.stake,
+        bots: bot, timers: { turn_seconds: r.timers.turn_seconds, claim_seconds: r.timers.claim_seconds, ready_seconds: r.timers.ready_seconds } });
+      location.href = `/?room=${encodeURIComponent(made.code)}`;
+    } catch (e) { showError(e.message); }
+  };
   $("auto").onclick = () => { if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
   $("leave").onclick = () => { location.href = "/"; };
   $("sit-down").onclick = async () => {
