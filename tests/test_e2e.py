@@ -442,3 +442,39 @@ def test_english_hints_keyboard_rematch_and_replay_controls(server, browser):
     assert page.locator(".board .seat").count() == 3  # the same table view
     check_page(page)
     page.context.close()
+
+
+AXE = os.environ.get("AXE_JS") or os.path.join(os.path.dirname(__file__), "..", ".cache", "axe", "node_modules",
+                                               "axe-core", "axe.min.js")
+AUDIT = """async () => {
+    const r = await axe.run(document, {resultTypes: ['violations']});
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+}"""
+
+
+def audit(page):
+    page.add_script_tag(path=AXE)
+    return page.evaluate(AUDIT)
+
+
+def test_accessibility_audit_of_lobby_table_and_settlement(server, browser):
+    """axe-core (installed from npm by .ci/run for the tests only) finds no serious violation."""
+    if not os.path.exists(AXE):
+        pytest.skip("axe-core is not installed (npm install --prefix .cache/axe axe-core)")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)  # to inject axe only
+    page = ctx.new_page()
+    page.goto(server)
+    page.fill("#name", "Axel")
+    page.click("#save-name")
+    wait_until(page, "document.querySelector('#me').textContent === 'Axel'")
+    page.click("#opt-box summary")
+    assert audit(page) == []
+    create_room(page, "kawuxing")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile.click")
+    assert audit(page) == []
+    play_until_settlement(page)
+    page.wait_for_selector("#summary table")
+    assert audit(page) == []
+    ctx.close()

@@ -91,7 +91,7 @@
     document.querySelectorAll("[data-t]").forEach((e) => { e.textContent = t(e.dataset.t); });
     document.querySelectorAll("[data-ph]").forEach((e) => { e.placeholder = t(e.dataset.ph); });
     $("title-sub").textContent = t("title");
-    $("lang").textContent = t("lang"); $("lang").setAttribute("aria-label", t("lang_label"));
+    $("lang").textContent = t("lang"); $("lang").setAttribute("aria-label", `${t("lang")} · ${t("lang_label")}`);
     $("mute").textContent = Sound.muted ? t("unmute") : t("mute");
     $("mute").setAttribute("aria-pressed", Sound.muted ? "true" : "false");
     $("hint-toggle").setAttribute("aria-pressed", showHints ? "true" : "false");
