@@ -478,3 +478,27 @@ def test_accessibility_audit_of_lobby_table_and_settlement(server, browser):
     page.wait_for_selector("#summary table")
     assert audit(page) == []
     ctx.close()
+
+
+def test_the_table_fits_a_tablet_without_scrolling(server, browser):
+    page = new_player(browser, server, "Tab", (768, 1024))
+    create_room(page, "sichuan")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    assert page.evaluate("document.querySelector('.seat.me').getBoundingClientRect().bottom <= innerHeight")
+    check_page(page)
+    page.context.close()
+
+
+def test_the_client_scripts_parse():
+    """A syntax error in a served script would leave a blank page: node checks each one."""
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    static = os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static")
+    for name in sorted(os.listdir(static)):
+        if name.endswith(".js"):
+            r = subprocess.run([node, "--check", os.path.join(static, name)], capture_output=True, text=True)
+            assert r.returncode == 0, (name, r.stderr)

@@ -82,8 +82,8 @@
     if (!res.ok) throw new Error(data.error || data.detail || res.statusText);
     return data;
   }
-  function showError(msg) { $("error").textContent = msg || ""; }
-  function showLobbyError(msg) { $("lobby-error").textContent = msg || ""; }
+  function showError(msg) { $("error").textContent = I18N.errorText(msg); }
+  function showLobbyError(msg) { $("lobby-error").textContent = I18N.errorText(msg); }
 
   // ---------------------------------------------------------------- language and sound toggles
   function applyStatic() {
@@ -231,7 +231,7 @@
         options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
         timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
       openRoom(r.code);
-    } catch (e) { $("create-error").textContent = t("opt_invalid", { m: e.message }); }
+    } catch (e) { $("create-error").textContent = /option|blood/.test(e.message) ? t("opt_invalid", { m: I18N.errorText(e.message) }) : I18N.errorText(e.message); }
   };
   $("join").onclick = async () => {
     try { await ensurePlayer(); const code = $("code").value.trim().toUpperCase(); await api(`/api/rooms/${encodeURIComponent(code)}/join`, "POST"); openRoom(code); }
@@ -283,6 +283,7 @@
     center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
     center.appendChild(node("div", "secs"));
     center.appendChild(node("div", "wall"));
+    center.appendChild(node("div", "dealer-name"));
     center.appendChild(node("div", "dice"));
     center.appendChild(node("div", "phase"));
     board.appendChild(center);
@@ -329,6 +330,7 @@
     const d = acting == null ? null : (acting - ctx.bottom + n) % n;
     center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
     setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
+    setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
     drawDice(center.querySelector(".dice"), ctx.dice);
     setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
     const lastSeat = v.last_discard ? v.last_discard.seat : null;
@@ -379,7 +381,8 @@
       if (mine) {
         const pick = (it) => {
           const can = exchanging || discardable.has(it.tile);
-          it.cls = (can ? "click" : "dim") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hinted === it.tile ? " hinted" : "");
+          // on one's turn the tiles that may not go (定缺 first) are dimmed
+          it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hinted === it.tile ? " hinted" : "");
         };
         items.forEach(pick); dItems.forEach(pick);
       }

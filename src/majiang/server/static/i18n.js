@@ -127,6 +127,37 @@
   const PRESET = { standard: ["标准", "standard"], xiangyang: ["襄阳", "Xiangyang"], suizhou: ["随州", "Suizhou"],
     chengdu: ["成都", "Chengdu"], modern: ["换三张 (新)", "modern, 换三张"] };
 
+  // The server's refusals, said in the page's language (the server speaks English to scripts).
+  const ERRORS = [
+    [/stale action/, "", ""],  // a press that raced an update: nothing to tell
+    [/match has not started/, "对局还没开始", "The match has not started"],
+    [/hand is over/, "这一局已经结束", "The hand is over"],
+    [/no decision to make/, "现在不是你操作的时候", "It is not your move now"],
+    [/not legal/, "这一步不合规则", "That move is not allowed"],
+    [/spectators/, "观战者不能操作", "Spectators cannot play"],
+    [/no next hand/, "没有下一局可以准备", "There is no next hand"],
+    [/too many messages/, "操作太快了, 请慢一点", "Too fast: slow down"],
+    [/only a match in play can be dissolved/, "只有进行中的对局可以解散", "Only a match in play can be dissolved"],
+    [/no vote to answer/, "没有进行中的解散投票", "There is no vote to answer"],
+    [/asked a moment ago/, "你刚申请过解散, 请稍后再试", "You asked a moment ago: wait a little"],
+    [/could not store|database is unavailable/, "服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
+    [/match has started/, "对局已经开始, 可以观战", "The match has started: you can watch it"],
+    [/table is full/, "房间已满", "The table is full"],
+    [/no such room/, "没有这个房间", "No such room"],
+    [/only the host/, "只有房主可以开始", "Only the host can start"],
+    [/too many new players/, "这个地址新建玩家太多, 请稍后再试", "Too many new players from here: try later"],
+    [/unfinished rooms/, "你开的未结束房间太多, 先打完一个", "You host too many unfinished rooms: finish one first"],
+    [/no player/, "请先保存昵称", "Save your name first"],
+    [/blood_river needs blood_battle/, "血流成河 需要打开 血战到底", "血流成河 (blood river) needs 血战到底 (blood battle)"],
+  ];
+  function errorText(msg) {
+    const m = String(msg || "");
+    if (/[\u4e00-\u9fff]/.test(m)) return m;  // already the page's own words
+    for (const [re, zh, en] of ERRORS) if (re.test(m)) return lang === "en" ? en : zh;
+    const opt = /option (\w+)/.exec(m);
+    if (opt && OPT[opt[1]]) return lang === "en" ? `${OPT[opt[1]][2]}: ${m}` : `规则选项「${OPT[opt[1]][0]}」的值无效`;
+    return lang === "en" ? m : (m ? "操作未被接受" : "");
+  }
   let lang = localStorage.getItem("majiang.lang") === "en" ? "en" : "zh";
   function t(key, params) {
     let s = (M[lang][key] != null ? M[lang][key] : M.zh[key]);
@@ -164,6 +195,6 @@
   function presetName(p) { const c = PRESET[p]; return c ? (lang === "en" ? `${c[0]} ${c[1]}` : c[0]) : p; }
   function fanName(f) { return lang === "en" && f.english ? `${f.name} ${f.english}` : f.name; }
   function setLang(l) { lang = l === "en" ? "en" : "zh"; localStorage.setItem("majiang.lang", lang); }
-  window.I18N = { t, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, setLang,
+  window.I18N = { t, errorText, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, setLang,
     get lang() { return lang; }, known: (name) => name in OPT };
 })();
