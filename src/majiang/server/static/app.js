@@ -379,10 +379,11 @@
       }
       const dItems = drawn.map((x) => ({ key: "d" + x, tile: x, cls: small ? "small" : "", enter: true }));
       if (mine) {
+        const hintKey = hinted ? (items.concat(dItems).find((it) => it.tile === hinted) || {}).key : null;  // one tile marked
         const pick = (it) => {
           const can = exchanging || discardable.has(it.tile);
           // on one's turn the tiles that may not go (定缺 first) are dimmed
-          it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hinted === it.tile ? " hinted" : "");
+          it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hintKey === it.key ? " hinted" : "");
         };
         items.forEach(pick); dItems.forEach(pick);
       }
