@@ -98,6 +98,7 @@ CHECK_PAGE = r"""() => {
         if (r.left < 0 || r.top < 0 || r.right > W + 0.5 || r.bottom > H + 0.5) out.push('outside the viewport: ' + b.textContent);
         if (r.height < 44 || r.width < 44) out.push('smaller than 44 px: ' + b.textContent);
     }
+    if (document.documentElement.scrollWidth > W + 1) out.push('wider than the screen: ' + document.documentElement.scrollWidth);
     const text = document.body.innerText;
     const code = text.match(/(^|[^0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])/);
     if (code) out.push('a raw tile code: ' + JSON.stringify(code[0]));
@@ -482,6 +483,16 @@ def test_accessibility_audit_of_lobby_table_and_settlement(server, browser):
 
 def test_the_table_fits_a_tablet_without_scrolling(server, browser):
     page = new_player(browser, server, "Tab", (768, 1024))
+    # the room form explains a combination the rules refuse, before asking the server
+    page.select_option("#variant", "sichuan")
+    page.click("#opt-box summary")
+    page.check("#opt-blood_river")
+    page.uncheck("#opt-blood_battle")
+    assert "血流成河" in page.locator("#create-error").inner_text() and page.locator("#create").is_disabled()
+    page.check("#opt-blood_battle")
+    assert page.locator("#create-error").inner_text() == "" and page.locator("#create").is_enabled()
+    page.uncheck("#opt-blood_river")
+    check_page(page)
     create_room(page, "sichuan")
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
