@@ -424,6 +424,23 @@ def test_english_hints_keyboard_rematch_and_replay_controls(server, browser):
     page.keyboard.press("Enter")
     wait_until(page, f"document.querySelectorAll('.seat.me .pond .tile').length > {before}")
     check_page(page)
+    # drag a tile up to discard it at once, on the next turn
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
+        if page.locator("#actions button:not([disabled])").count():
+            page.locator("#actions .act-pass").first.click(timeout=1000) if page.locator("#actions .act-pass").count() \
+                else page.locator("#actions button:not([disabled])").first.click(timeout=1000)
+        elif page.locator(".seat.me .tile.click").count():
+            before = page.locator(".seat.me .pond .tile").count()
+            box = page.locator(".seat.me .tile.click").first.bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 60, steps=4)
+            page.mouse.up()
+            wait_until(page, f"document.querySelectorAll('.seat.me .pond .tile').length > {before}"
+                       " || !!document.querySelector('#settlement[open]')", timeout=5000)
+            break
+        page.wait_for_timeout(100)
     play_until_settlement(page)
     page.wait_for_selector("#rematch", state="visible")
     page.click("#rematch")
