@@ -497,7 +497,8 @@
       others.forEach((a) => { byType[a.type] = (byType[a.type] || 0) + 1; });
       others.forEach((a) => {
         const withTile = a.tile && (byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
-        items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? " " + tn(a.tile) : ""),
+        const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
+        items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
           cls: "act-" + a.type, run: () => act(a) });
       });
       if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock

@@ -28,7 +28,8 @@
   window.tileSVG = function (tile) {
     let body = "";
     if (!tile) {
-      body = `<rect x="3" y="3" width="34" height="50" rx="5" fill="#2c6f55"/>`;
+      body = `<rect x="3" y="3" width="34" height="50" rx="5" fill="#2c7a5c"/><rect x="7" y="7" width="26" height="42" rx="3" fill="none" stroke="#7fc9a8" stroke-width="1.2"/>` +
+        `<path d="M20 16 L27 28 L20 40 L13 28 Z" fill="none" stroke="#7fc9a8" stroke-width="1.2"/>`;
     } else {
       const rank = tile[0], suit = tile[1];
       if (suit === "z") {
