@@ -199,6 +199,9 @@ def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
     guest.fill("#code", code)
     guest.click("#join")
     wait_until(host, "document.querySelector('#seats').innerText.includes('Guest')")
+    assert host.locator("#start").is_disabled()  # 准备 first
+    guest.click("#ready-lobby")
+    wait_until(host, "!document.querySelector('#start').disabled")
     host.click("#start")
     host.wait_for_selector(".seat.me .tile")
     guest.wait_for_selector(".seat.me .tile")
@@ -281,6 +284,10 @@ def test_names_and_links_never_run_as_script_and_the_token_is_out_of_reach(serve
     assert api_in(guest, "/api/players", {"name": EVIL})["name"] == EVIL
     assert api_in(guest, f"/api/rooms/{code}/join", {})["seat"] == 1
     wait_until(host, f"document.querySelector('#seats').textContent.includes({EVIL!r})")
+    guest.goto(f"{server}/?room={code}")
+    guest.click("#ready-lobby")
+    wait_until(host, "!document.querySelector('#start').disabled")
+    assert guest.evaluate("window.__pwned") is None
     host.click("#start")
     host.wait_for_selector(".seat.me .tile")
     assert EVIL in host.locator("#table").inner_text()  # shown as the text it is
@@ -316,6 +323,8 @@ def test_a_friend_takes_a_seat_from_the_invite_link_and_both_ready_up(server, br
     friend.fill("#sit-name", "Friend")
     friend.click("#sit-down")
     wait_until(host, "document.querySelector('#seats').innerText.includes('Friend')")
+    friend.click("#ready-lobby")
+    wait_until(host, "!document.querySelector('#start').disabled")
     host.click("#start")
     friend.wait_for_selector(".seat.me .tile")
     play_pages_until_settlement([host, friend])
@@ -360,6 +369,8 @@ def test_two_humans_and_a_spectator_chat_take_auto_play_and_dissolve(server, bro
     guest.fill("#code", code)
     guest.click("#join")
     wait_until(host, "document.querySelector('#seats').innerText.includes('Gus')")
+    guest.click("#ready-lobby")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('已准备') && !document.querySelector('#start').disabled")
     host.click("#start")
     host.wait_for_selector(".seat.me .tile.click")
     guest.wait_for_selector(".seat.me .tile.click")

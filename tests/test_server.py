@@ -292,3 +292,18 @@ def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
         end = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
         assert end["room"]["dissolved"] and end["room"]["status"] == "finished"
     assert c.get(f"/api/rooms/{code}").json()["status"] == "finished"
+
+
+def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="kawuxing")
+    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        assert _until(wa, lambda m: m["type"] == "snapshot")["room"]["ready"] == [False, False, True]
+        wb.send_json({"type": "ready"})
+        assert _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"] == [False, True, True]
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None  # a fresh hand: asked again at its end

@@ -22,7 +22,7 @@ HTTP (JSON; bodies of at most 16 KB):
 Websocket /ws/{code} (the cookie or X-Token seats you; without one you watch). Server -> client:
 {"type": "snapshot", …} when what your seat sees changes, {"type": "error", "message"} for a
 refused message. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
-"action": {...}}, {"type": "ready"} (准备 for the next hand), {"type": "auto", "on": bool} (托管),
+"action": {...}}, {"type": "ready"} (准备 for the next hand, or in the lobby for the first), {"type": "auto", "on": bool} (托管),
 {"type": "chat", "phrase": id} (a quick phrase or emoji id from ``live.CHAT_PHRASES``, at most one per
 2 s per seat; everyone gets {"type": "chat", "seat", "phrase"}), {"type": "dissolve", "agree": bool}
 (解散: start or answer a vote; the match ends when every seated human agrees, lapses after 60 s;

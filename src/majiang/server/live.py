@@ -405,6 +405,10 @@ class LiveTable:
 
     async def set_ready(self, seat: int) -> None:
         g = self.game
+        if self.room["status"] == "lobby":  # 准备 before the first hand: shown to the host, who starts
+            self.ready[seat] = True
+            await self.broadcast()
+            return
         if g is None or not g.over or self.room["status"] != "playing":
             raise MajiangError("there is no next hand to get ready for")
         self.ready[seat] = True

@@ -603,14 +603,20 @@
       $("share-note").textContent = local && !s.share_urls.length ? t("share_note") : "";
     }).catch(() => { $("share").textContent = `${location.origin}/?room=${r.code}`; });
     sync($("seats"), namesOf(r).map((n, i) => ({ key: String(i), n, i })), () => node("div", "seat-line"), (e, it) => {
-      const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot")].filter(Boolean).join(" · ");
+      const ready = r.ready && r.ready[it.i] && r.humans[it.i] && it.i !== r.host_seat;
+      const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot"), ready ? t("ready_tag") : ""].filter(Boolean).join(" · ");
       setText(e, `${t("seat_n", { n: it.i + 1 })}: ${it.n}${tags ? " (" + tags + ")" : ""}`);
     });
     const free = r.humans.some((x) => !x) && mySeat == null;
     $("sit").hidden = !free;
     $("sit-name").parentElement.hidden = !!me;
     $("start").hidden = mySeat == null || mySeat !== r.host_seat;
-    setText($("wait-note"), mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "");
+    // 准备: every seated player but the host says ready before the host can start
+    const names = namesOf(r);
+    const unready = r.humans.map((x, i) => (x && i !== r.host_seat && !(r.ready && r.ready[i]) ? names[i] : null)).filter(Boolean);
+    $("start").disabled = unready.length > 0;
+    $("ready-lobby").hidden = mySeat == null || mySeat === r.host_seat || !!(r.ready && r.ready[mySeat]);
+    setText($("wait-note"), unready.length ? t("wait_ready", { l: unready.join(", ") }) : mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "");
   }
 
   // ---------------------------------------------------------------- settlement and match summary
@@ -755,6 +761,7 @@
       connect(false);
     } catch (e) { showError(e.message); }
   };
+  $("ready-lobby").onclick = () => send({ type: "ready" });
   $("start").onclick = async () => { try { await api(`/api/rooms/${encodeURIComponent(roomCode)}/start`, "POST"); } catch (e) { showError(e.message); } };
 
   // ---------------------------------------------------------------- clocks
