@@ -227,3 +227,85 @@ def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):
     errors = [r for r in replies if r.get("type") == "error"]
     assert len(errors) == 1 and "too many" in errors[0]["message"]  # one word, not one per message
     assert 40 <= sum(r.get("type") == "pong" for r in replies) < 100
+
+
+def test_rules_schema_offers_only_what_the_rules_accept_and_rooms_take_it(tmp_path):
+    """The room form is built from /api/rules-schema: every choice it offers makes a room."""
+    from majiang.rules import rules_for
+    c = client(tmp_path)
+    schema = c.get("/api/rules-schema").json()
+    assert set(schema) == {"kawuxing", "sichuan"}
+    assert schema["kawuxing"]["players"] == 3 and schema["sichuan"]["players"] == 4
+    assert schema["sichuan"]["presets"]["modern"]["exchange_three"] is True
+    names = {o["name"] for o in schema["sichuan"]["options"]}
+    assert {"exchange_three", "call_transfer", "blood_river", "cap_fan", "self_draw_bonus"} <= names
+    assert "base" not in names and "rounds" not in names and "preset" not in names
+    for variant, s in schema.items():
+        for o in s["options"]:
+            for value in (o.get("choices") or [True, False]):
+                rules_for(variant, None, **{o["name"]: "none" if value is None else value})
+    ana = player(c)
+    code = make_room(c, ana["token"], "kawuxing", preset="suizhou", options={"cap": "none", "piao": 2})
+    assert c.get(f"/api/rooms/{code}").json()["preset"] == "suizhou"
+    r = c.post("/api/rooms", json={"variant": "sichuan", "options": {"blood_river": True, "blood_battle": False}},
+               headers={"X-Token": ana["token"]})
+    assert r.status_code == 400 and "blood_river" in r.json()["error"]
+
+
+def _until(ws, pred, limit=400):
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("the awaited message never came")
+
+
+def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
+    """Quick chat carries phrase ids only, rate-limited; 解散 needs every seated human's yes."""
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="sichuan", hands=4, timers={"turn_seconds": 300, "claim_seconds": 120})
+    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb, \
+            c.websocket_connect(f"/ws/{code}") as watcher:
+        wa.send_json({"type": "chat", "phrase": "hello"})
+        assert _until(wb, lambda m: m["type"] == "chat") == {"type": "chat", "seat": 0, "phrase": "hello"}
+        assert _until(watcher, lambda m: m["type"] == "chat")["phrase"] == "hello"
+        wa.send_json({"type": "chat", "phrase": "nice"})  # too soon: dropped without a word
+        wa.send_json({"type": "chat", "phrase": "<b>hi</b>"})
+        err = _until(wa, lambda m: m["type"] == "error")
+        assert err["message"] == "unknown phrase"
+        watcher.send_json({"type": "chat", "phrase": "hello"})
+        assert "spectators" in _until(watcher, lambda m: m["type"] == "error")["message"]
+        # a refusal cancels the vote
+        wa.send_json({"type": "dissolve", "agree": True})
+        snap = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"])
+        assert snap["room"]["dissolve"]["by"] == 0 and snap["room"]["dissolve"]["votes"][:2] == [True, None]
+        wb.send_json({"type": "dissolve", "agree": False})
+        _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] is None)
+        wa.send_json({"type": "dissolve", "agree": True})  # asking again at once is refused
+        assert "wait" in _until(wa, lambda m: m["type"] == "error")["message"]
+        # every seated human says yes: the match ends
+        wb.send_json({"type": "dissolve", "agree": True})
+        _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] and m["room"]["dissolve"]["by"] == 1)
+        wa.send_json({"type": "dissolve", "agree": True})
+        end = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
+        assert end["room"]["dissolved"] and end["room"]["status"] == "finished"
+    assert c.get(f"/api/rooms/{code}").json()["status"] == "finished"
+
+
+def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="kawuxing")
+    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        assert _until(wa, lambda m: m["type"] == "snapshot")["room"]["ready"] == [False, False, True]
+        wb.send_json({"type": "ready"})
+        assert _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"] == [False, True, True]
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None  # a fresh hand: asked again at its end

@@ -18,11 +18,15 @@ HTTP (JSON; bodies of at most 16 KB):
   GET  /api/rooms/{code}/games/{hand}/frames -> a finished hand step by step
   GET  /api/analyze?hand=…&variant=…         -> the analysis core's answer
   GET  /api/server                           -> addresses friends on the same network can open
+  GET  /api/rules-schema                     -> each variant's presets and options (the room form)
 Websocket /ws/{code} (the cookie or X-Token seats you; without one you watch). Server -> client:
 {"type": "snapshot", …} when what your seat sees changes, {"type": "error", "message"} for a
 refused message. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
-"action": {...}}, {"type": "ready"} (准备 for the next hand), {"type": "auto", "on": bool} (托管),
-{"type": "ping"}.
+"action": {...}}, {"type": "ready"} (准备 for the next hand, or in the lobby for the first), {"type": "auto", "on": bool} (托管),
+{"type": "chat", "phrase": id} (a quick phrase or emoji id from ``live.CHAT_PHRASES``, at most one per
+2 s per seat; everyone gets {"type": "chat", "seat", "phrase"}), {"type": "dissolve", "agree": bool}
+(解散: start or answer a vote; the match ends when every seated human agrees, lapses after 60 s;
+shown as ``room.dissolve``), {"type": "ping"}.
 """
 
 from __future__ import annotations
@@ -315,6 +319,11 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
 
+    @app.get("/api/rules-schema")
+    def get_rules_schema():
+        from .schema import rules_schema
+        return rules_schema()
+
     @app.get("/api/server")
     def server_info():
         return {"share_urls": list(share_urls or [])}
@@ -393,8 +402,12 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 await table.set_ready(seat)
             elif kind == "auto":
                 await table.set_auto(seat, msg.get("on") is True)
+            elif kind == "chat":
+                await table.chat(seat, msg.get("phrase"))
+            elif kind == "dissolve":
+                await table.vote_dissolve(seat, msg.get("agree") is True)
             else:
-                raise MajiangError("unknown message type (action, ready, auto, ping)")
+                raise MajiangError("unknown message type (action, ready, auto, chat, dissolve, ping)")
         except StoreError:
             return {"type": "error", "message": "the server could not store that: nothing changed, try again"}
         except MajiangError as exc:

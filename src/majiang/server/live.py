@@ -73,6 +73,14 @@ class TableSettings:
                 "ready_seconds": self.ready_seconds}
 
 
+# Quick chat: phrase and emoji ids only (the client words them); no free text travels.
+CHAT_PHRASES = ("hello", "hurry", "nice", "thanks", "oops", "again", "bye",
+                "laugh", "cry", "angry", "thumb", "flower")
+CHAT_GAP = 2.0  # seconds between two messages of one seat; sooner ones are dropped without a word
+DISSOLVE_SECONDS = 60.0  # a 解散 vote lapses after this
+DISSOLVE_GAP = 30.0  # one seat starts at most one vote in this many seconds
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket: what it may see (its seat, or ``None`` for a spectator) and what it was sent."""
@@ -121,6 +129,10 @@ class LiveTable:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._sending = asyncio.Lock()
+        self.chat_at = [-CHAT_GAP] * self.n  # monotonic second of each seat's last quick message
+        self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
+        self.dissolve_started = [-DISSOLVE_GAP] * self.n
+        self.dissolved = False
 
     def _make_bots(self) -> list:
         """(level, seed) per seat, decided by the runner's workers; an agent object instead (tests)
@@ -350,8 +362,63 @@ class LiveTable:
         await self.broadcast()
         self.poke()
 
+    async def chat(self, seat: int, phrase: Any) -> None:
+        """A quick phrase or emoji, shown by the speaker's seat to everyone at the table."""
+        if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
+            raise MajiangError("unknown phrase")
+        now = time.monotonic()
+        if now - self.chat_at[seat] < CHAT_GAP:
+            return  # too soon: dropped quietly
+        self.chat_at[seat] = now
+        for c in list(self.connections):
+            try:
+                await c.send({"type": "chat", "seat": seat, "phrase": phrase})
+            except Exception:  # noqa: BLE001 - a dead socket is dropped
+                if c in self.connections:
+                    self.connections.remove(c)
+
+    def dissolve_view(self) -> dict | None:
+        """The open 解散 vote as everyone sees it (None when there is none or it lapsed)."""
+        d = self.dissolve
+        if d is None or time.time() >= d["until"]:
+            return None
+        return {"by": d["by"], "votes": [d["votes"].get(s) if self.human(s) else None for s in range(self.n)],
+                "deadline": int(d["until"] * 1000)}
+
+    async def vote_dissolve(self, seat: int, agree: bool) -> None:
+        """解散: a seated player asks to end the match; it ends when every seated human agrees, any
+        refusal cancels the vote, and it lapses after ``DISSOLVE_SECONDS``."""
+        if self.room["status"] != "playing":
+            raise MajiangError("only a match in play can be dissolved")
+        now = time.time()
+        if self.dissolve is not None and now >= self.dissolve["until"]:
+            self.dissolve = None
+        if self.dissolve is None:
+            if not agree:
+                raise MajiangError("there is no vote to answer")
+            if time.monotonic() - self.dissolve_started[seat] < DISSOLVE_GAP:
+                raise MajiangError("you asked a moment ago: wait before asking again")
+            self.dissolve_started[seat] = time.monotonic()
+            self.dissolve = {"by": seat, "votes": {}, "until": now + DISSOLVE_SECONDS}
+        if not agree:
+            self.dissolve = None
+        else:
+            self.dissolve["votes"][seat] = True
+            if all(self.dissolve["votes"].get(s) for s in range(self.n) if self.human(s)):
+                async with self.lock:
+                    self.store.update_room(self.code, status="finished")  # StoreError: nothing changes
+                    self.room["status"] = "finished"
+                    self.dissolved = True
+                    self.dissolve = None
+        await self.broadcast()
+        self.poke()
+
     async def set_ready(self, seat: int) -> None:
         g = self.game
+        if self.room["status"] == "lobby":  # 准备 before the first hand: shown to the host, who starts
+            self.ready[seat] = True
+            await self.broadcast()
+            return
         if g is None or not g.over or self.room["status"] != "playing":
             raise MajiangError("there is no next hand to get ready for")
         self.ready[seat] = True

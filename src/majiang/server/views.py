@@ -79,10 +79,11 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         "names": names, "humans": [table.human(s) for s in range(table.n)],
         "connected": [table.human(s) and table.present(s) for s in range(table.n)],
         "host_seat": table.host_seat, "stake": room.get("stake", 1), "match_totals": table.totals(),
-        "auto": list(table.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over else None,
+        "auto": list(table.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
         "timers": table.settings.to_json(), "clock": clock,
-        "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished"},
-        "seat": seat, "you": you, "view": view, "hints": hints,
+        "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
+        "dissolve": table.dissolve_view(), "dissolved": table.dissolved},
+        "seat": seat, "you": you, "view": view, "hints": hints, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 
 

@@ -28,7 +28,8 @@
   window.tileSVG = function (tile) {
     let body = "";
     if (!tile) {
-      body = `<rect x="3" y="3" width="34" height="50" rx="5" fill="#2c6f55"/>`;
+      body = `<rect x="3" y="3" width="34" height="50" rx="5" fill="#2c7a5c"/><rect x="7" y="7" width="26" height="42" rx="3" fill="none" stroke="#7fc9a8" stroke-width="1.2"/>` +
+        `<path d="M20 16 L27 28 L20 40 L13 28 Z" fill="none" stroke="#7fc9a8" stroke-width="1.2"/>`;
     } else {
       const rank = tile[0], suit = tile[1];
       if (suit === "z") {
@@ -44,10 +45,13 @@
           `<text x="20" y="47" font-size="17" text-anchor="middle" fill="${SUIT.m[1]}">万</text>`;
       }
     }
-    return `<svg viewBox="0 0 40 56" xmlns="http://www.w3.org/2000/svg" aria-label="${tile || "hidden"}">` +
+    if (tile && !/^[1-9][mps]$|^[5-7]z$/.test(tile)) tile = null;  // only tile codes reach the markup
+    const label = tile ? window.tileName(tile) : (window.I18N && window.I18N.lang === "en" ? "hidden tile" : "暗牌");
+    return `<svg viewBox="0 0 40 56" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${label}">` +
       `<rect x="1" y="1" width="38" height="54" rx="5" fill="#fbf8ef" stroke="#8a8470"/>${body}</svg>`;
   };
   window.tileName = function (tile) {
+    if (window.I18N) return window.I18N.tileName(tile);
     const rank = tile[0], suit = tile[1];
     if (suit === "z") return DRAGON[rank][0];
     return NUM[+rank - 1] + SUIT[suit][0];

@@ -1,0 +1,54 @@
+// Sound effects synthesised here with Web Audio (no recordings): a tile click, calls, a win, your turn.
+// Muting is remembered in this browser.
+(function () {
+  let ctx = null;
+  let muted = localStorage.getItem("majiang.mute") === "1";
+  function audio() {
+    if (!ctx) {
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return null;
+      ctx = new AC();
+    }
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    return ctx;
+  }
+  function tone(freq, start, dur, type = "sine", gain = 0.18, slide = 0) {
+    const a = audio();
+    if (!a) return;
+    const t0 = a.currentTime + start;
+    const o = a.createOscillator(), g = a.createGain();
+    o.type = type;
+    o.frequency.setValueAtTime(freq, t0);
+    if (slide) o.frequency.exponentialRampToValueAtTime(freq * slide, t0 + dur);
+    g.gain.setValueAtTime(0.0001, t0);
+    g.gain.exponentialRampToValueAtTime(gain, t0 + 0.01);
+    g.gain.exponentialRampToValueAtTime(0.0001, t0 + dur);
+    o.connect(g).connect(a.destination);
+    o.start(t0);
+    o.stop(t0 + dur + 0.02);
+  }
+  function click() {  // a tile set down: a short filtered noise burst
+    const a = audio();
+    if (!a) return;
+    const len = Math.floor(a.sampleRate * 0.05), buf = a.createBuffer(1, len, a.sampleRate), d = buf.getChannelData(0);
+    for (let i = 0; i < len; i++) d[i] = (Math.random() * 2 - 1) * Math.pow(1 - i / len, 4);
+    const src = a.createBufferSource(), f = a.createBiquadFilter(), g = a.createGain();
+    src.buffer = buf; f.type = "bandpass"; f.frequency.value = 2400; g.gain.value = 0.7;
+    src.connect(f).connect(g).connect(a.destination);
+    src.start();
+  }
+  const SOUNDS = {
+    discard: () => { click(); tone(900, 0, 0.06, "triangle", 0.08); },
+    pong: () => { tone(520, 0, 0.12, "square", 0.08); tone(660, 0.1, 0.16, "square", 0.08); },
+    kong: () => { tone(440, 0, 0.1, "sawtooth", 0.07); tone(554, 0.09, 0.1, "sawtooth", 0.07); tone(659, 0.18, 0.2, "sawtooth", 0.07); },
+    win: () => { [523, 659, 784, 1046].forEach((f, i) => tone(f, i * 0.09, 0.35, "triangle", 0.15)); },
+    turn: () => { tone(1320, 0, 0.12, "sine", 0.1); tone(1760, 0.08, 0.18, "sine", 0.08); },
+    draw: () => { tone(300, 0, 0.05, "triangle", 0.06, 1.6); },
+  };
+  window.Sound = {
+    play(name) { if (!muted && SOUNDS[name]) { try { SOUNDS[name](); } catch (e) { /* no audio device */ } } },
+    get muted() { return muted; },
+    setMuted(m) { muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0"); },
+    unlock() { if (!muted) audio(); },
+  };
+})();
