@@ -128,19 +128,25 @@ def play_until_settlement(page, seconds=240, check=False, shots=None):
         if "liangdao" in shots and page.locator(".seat:not(.me) .tile.shown").count():
             page.wait_for_timeout(400)
             page.screenshot(path=os.path.join(SHOTS, shots.pop("liangdao")))
-        buttons = page.locator("#actions button:not([disabled])")
-        tiles = page.locator(".seat.me .tile.click")
-        try:
-            if page.locator("#do-exchange[disabled]").count():
-                pick_three(page)
-            elif buttons.count():
-                buttons.first.click(timeout=1000)
-            elif tiles.count():
-                tiles.last.click(timeout=1000)
-        except playwright_api.Error:
-            pass  # the table moved on between looking and clicking
+        answer_once(page)
         page.wait_for_timeout(60)
     raise AssertionError("no settlement dialog")
+
+
+def answer_once(page):
+    """Take the page's current decision as a player would: three tiles for 换三张, else the first
+    offered button, else discard the last tile."""
+    buttons = page.locator("#actions button:not([disabled])")
+    tiles = page.locator(".seat.me .tile.click")
+    try:
+        if page.locator("#do-exchange[disabled]").count():
+            pick_three(page)
+        elif buttons.count():
+            buttons.first.click(timeout=1000)
+        elif tiles.count():
+            tiles.last.click(timeout=1000)
+    except playwright_api.Error:
+        pass  # the table moved on between looking and clicking
 
 
 def pick_three(page):
@@ -248,19 +254,8 @@ def play_pages_until_settlement(pages, seconds=240):
         if all(p.locator("#settlement[open]").count() for p in pages):
             return
         for page in pages:
-            if page.locator("#settlement[open]").count():
-                continue
-            buttons = page.locator("#actions button:not([disabled])")
-            tiles = page.locator(".seat.me .tile.click")
-            try:
-                if page.locator("#do-exchange[disabled]").count():
-                    pick_three(page)
-                elif buttons.count():
-                    buttons.first.click(timeout=1000)
-                elif tiles.count():
-                    tiles.last.click(timeout=1000)
-            except playwright_api.Error:
-                pass
+            if not page.locator("#settlement[open]").count():
+                answer_once(page)
         pages[0].wait_for_timeout(40)
     raise AssertionError("no settlement dialog on every page")
 

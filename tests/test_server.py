@@ -132,7 +132,8 @@ def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path):
 def test_http_validation(tmp_path):
     c = client(tmp_path)
     assert c.post("/api/players", json={"name": ""}).status_code == 400
-    assert c.post("/api/players", content=b"{oops").status_code == 400
+    assert c.post("/api/players", content=b"{oops", headers={"Content-Type": "application/json"}).status_code == 400
+    assert c.post("/api/players", content=b'{"name": "x"}', headers={"Content-Type": "text/plain"}).status_code == 415
     me = player(c)
     assert c.post("/api/rooms", json={"variant": "x"}, headers={"X-Token": me["token"]}).status_code == 400
     assert c.post("/api/rooms", json={"variant": "sichuan"}, headers={"X-Token": "guess"}).status_code == 401

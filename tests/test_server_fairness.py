@@ -308,3 +308,34 @@ def test_fingerprint_hook_changes_no_play():
     plain, _ = run(False)
     hooked, seen = run(True)
     assert plain == hooked and seen and set(seen) <= {"claim", "rob"}
+
+
+@pytest.mark.parametrize("variant, preset, options", [CONFIGS[0], CONFIGS[3]])
+def test_a_window_bots_close_goes_out_with_what_follows(tmp_path, variant, preset, options):
+    """No gap between frames may say a window was there: a window that bots close at once is sent
+    in the same breath as the frame after it, exactly as a discard nobody can claim."""
+    table = make_table(tmp_path, variant, preset, options, hands=2)
+    received = attach_everyone(table)
+    sent_in: dict = {seat: [] for seat in received}
+    real = table._broadcast
+    count = {"n": 0}
+
+    async def numbered():
+        count["n"] += 1
+        before = {seat: len(box) for seat, box in received.items()}
+        await real()
+        for seat, box in received.items():
+            sent_in[seat].extend([count["n"]] * (len(box) - before[seat]))
+
+    table._broadcast = numbered
+    asyncio.run(play_match(table))
+    windows = 0
+    for seat, frames in received.items():
+        numbers = sent_in[seat]
+        offset = len(frames) - len(numbers)  # frames sent outside broadcasts (none expected)
+        for i, f in enumerate(frames[offset:-1]):
+            view = f["view"]
+            if view and view["phase"] == "claim" and not view.get("legal"):
+                windows += 1
+                assert numbers[i] == numbers[i + 1], (seat, i)
+    assert windows > 20

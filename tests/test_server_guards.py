@@ -66,11 +66,14 @@ def test_http_bad_input_is_a_4xx_never_a_500(tmp_path):
     assert c.get("/api/analyze", params={"hand": "1" * 5000, "variant": "kawuxing"}).status_code == 400
     assert c.get("/api/history", params={"before": "inf"}, headers=h).status_code == 400
     deep = "[" * 100000 + "]" * 100000
-    assert c.post("/api/players", content=deep).status_code in (400, 413)
+    assert c.post("/api/players", content=deep, headers={"Content-Type": "application/json"}).status_code in (400, 413)
+    r = c.get("/api/history", params={"limit": "<script>"}, headers=h)
+    assert r.status_code == 422 and "<script>" not in r.text  # the framework's errors do not echo either
     assert c.post("/api/players", content=b"x" * 100_000).status_code == 413
 
 
-@pytest.mark.parametrize("name", ["a\u202eevil", "bell\x07", "new\nline", "zero\u200bwidth", "", " " * 5, "x" * 25, 7])
+@pytest.mark.parametrize("name", ["a\u202eevil", "bell\x07", "new\nline", "zero\u200bwidth", "", " " * 5, "x" * 25, 7,
+                                  "\u3164", "\u2800", "a" + "\u0301" * 23])
 def test_names_are_printable_text(tmp_path, name):
     c = client(tmp_path)
     assert c.post("/api/players", json={"name": name}).status_code == 400
@@ -417,3 +420,104 @@ def test_bots_think_in_worker_processes(tmp_path):
         assert sum(final["settlement"]["totals"]) == 0
         pids = {f.result() for f in [runner.pool.submit(os.getpid) for _ in range(3)]}
         assert os.getpid() not in pids
+
+
+def test_a_client_that_stops_reading_holds_up_nobody(tmp_path):
+    """A spectator whose socket never reads fills only its own outbox (and is dropped); the table
+    plays on for everyone else. Real sockets, so the kernel's buffers fill as they would."""
+    HANDS = 24
+    import asyncio
+    import base64
+    import socket
+    import threading
+
+    import uvicorn
+    import websockets
+
+    app = create_app(f"sqlite:///{tmp_path / 'slow'}.sqlite3", bot_delay=0.0)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        import urllib.request
+
+        def post(path, body, token=None):  # over the real server: one event loop, as in production
+            req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", "X-Token": token or ""})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return json.loads(r.read())
+
+        me = post("/api/players", {"name": "reader"})
+        code = post("/api/rooms", {"variant": "sichuan", "hands": HANDS, "bots": "greedy"}, me["token"])["code"]
+        post(f"/api/rooms/{code}/start", {}, me["token"])
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        stuck.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16))
+        stuck.sendall(b"GET /ws/" + code.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                      b"Connection: Upgrade\r\nSec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        # ... and never reads again
+
+        async def watch() -> int:
+            """Our own seat in 托管 (bots play it at full speed); we read every frame."""
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}", additional_headers={"X-Token": me["token"]},
+                                          max_size=2 ** 22) as ws:
+                await ws.send(json.dumps({"type": "auto", "on": True}))
+                while True:
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    except TimeoutError:
+                        t = app.state.tables.live[code]
+                        raise AssertionError(f"the table went silent in hand {t.hand_index} with connections "
+                                             f"{[c.seat for c in t.connections]}") from None
+                    if msg.get("type") == "snapshot" and msg["room"]["match_over"]:
+                        return msg["room"]["hand_index"] + 1
+
+        assert asyncio.run(watch()) == HANDS  # ~2 MB of frames: more than the kernel buffers for the stuck one
+        stuck.close()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+def test_requests_must_name_this_server(tmp_path):
+    """Against DNS rebinding: a page on another name that resolves here gets nothing."""
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'h'}.sqlite3", allowed_hosts=["127.0.0.1", "testserver"]))
+    assert c.get("/api/me").status_code == 200
+    r = c.post("/api/players", json={"name": "dns"},
+               headers={"Host": "rebind.example:8000", "Origin": "http://rebind.example:8000"})
+    assert r.status_code == 421
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect):
+        with c.websocket_connect("/ws/ABC", headers={"Host": "rebind.example"}) as ws:
+            ws.receive_json()
+
+
+def test_a_table_whose_humans_are_all_in_tuoguan_stops_between_hands(tmp_path):
+    with client(tmp_path) as c:
+        me = player(c)
+        code = make_room(c, me["token"], variant="kawuxing", hands=3)
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "auto", "on": True})  # and then nobody does anything
+            snap = ws.receive_json()
+            while snap.get("settlement") is None:
+                snap = ws.receive_json()
+            time.sleep(0.5)
+            table = c.app.state.tables.live[code]
+            assert table.hand_index == 0  # no second hand without someone's 准备
+            ws.send_json({"type": "ready"})
+            for _ in range(100):
+                if table.hand_index == 1:
+                    break
+                time.sleep(0.02)
+            assert table.hand_index == 1

@@ -378,8 +378,12 @@ def cmd_serve(args) -> int:
     url = args.db or default_db_url()
     share = lan_urls(args.host, args.port)
     workers = args.bot_workers if args.bot_workers is not None else (os.cpu_count() or 1)
+    import socket
+
+    hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
+        [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
     app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
-                     bot_workers=workers)
+                     bot_workers=workers, allowed_hosts=hosts)
     print(f"majiang: database {url}")
     local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     print(f"majiang: open http://{local}:{args.port}/ in a browser", flush=True)
@@ -409,6 +413,9 @@ def register(sub) -> None:
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="processes that run the bots' decisions, off the event loop (default: one per core; "
                    "0: a thread of the server process)")
+    p.add_argument("--allowed-host", action="append", metavar="NAME",
+                   help="a host name browsers may use to reach this server, besides its own addresses "
+                   "(repeatable; e.g. the public name behind a proxy; '*' allows any)")
     p.add_argument("--new-players", type=int, default=20, metavar="N",
                    help="players one address may create in 10 minutes (default 20)")
     p.set_defaults(func=cmd_serve)

@@ -129,6 +129,9 @@ DEFAULT_PRESET = {"kawuxing": "standard", "sichuan": "chengdu"}
 _CLASSES = {"kawuxing": KawuxingRules, "sichuan": SichuanRules}
 
 
+MAX_NUMBER = 1_000_000  # the largest whole-number option value
+
+
 def _check_choice(obj, name: str, choices: tuple[str, ...]) -> None:
     if getattr(obj, name) not in choices:
         raise RulesError(f"option {name}: one of {', '.join(choices)}, got {getattr(obj, name)!r}")
@@ -152,13 +155,16 @@ def _coerce(cls, name: str, value: Any) -> Any:
     if "int" in typ:
         if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "")) and "None" in typ:
             return None
-        if isinstance(value, bool):
-            raise RulesError(f"option {name}: expected a whole number, got {value!r}")
+        suffix = " or none" if "None" in typ else ""
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}")
         try:
-            return int(value)
-        except (TypeError, ValueError):
-            suffix = " or none" if "None" in typ else ""
+            number = int(value)
+        except (TypeError, ValueError, OverflowError):
             raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}") from None
+        if not -MAX_NUMBER <= number <= MAX_NUMBER:  # money must stay exact and printable
+            raise RulesError(f"option {name}: at most {MAX_NUMBER:,} in size")
+        return number
     return str(value)
 
 

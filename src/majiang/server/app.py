@@ -41,6 +41,7 @@ import time
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from ..errors import MajiangError
@@ -53,6 +54,9 @@ from .store import Store, StoreError
 
 BOT_LEVELS = ("random", "greedy", "strong")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
+MAX_SOCKETS_PER_ADDRESS = 32  # open websockets from one client address
+OUTBOX = 256  # messages waiting for a client that reads slowly; past it older snapshots are dropped
+SEND_TIMEOUT = 15.0  # seconds one frame may take to leave; a client stuck longer is dropped
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30
 CODE = re.compile(r"[A-Z0-9]{1,16}")
@@ -80,8 +84,9 @@ def whole(value, name: str, lo: int, hi: int) -> int:
 
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                share_urls: list[str] | None = None, new_players_per_10min: int = 20,
-               bot_workers: int = 0) -> FastAPI:
-    """``bot_workers``: processes that run the bots' decisions (0: a thread of this process)."""
+               bot_workers: int = 0, allowed_hosts: list[str] | None = None) -> FastAPI:
+    """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
+    ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them)."""
     store = Store(db_url or default_db_url())
     tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers))
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
@@ -109,6 +114,11 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                                 status_code=503)
         return JSONResponse({"error": str(exc)}, status_code=400)
 
+    @app.exception_handler(RequestValidationError)
+    async def _bad_parameters(request: Request, exc: RequestValidationError):
+        where = sorted({".".join(str(x) for x in e.get("loc", ())[1:]) or "request" for e in exc.errors()})
+        return JSONResponse({"error": f"bad {', '.join(where)[:100]}"}, status_code=422)  # never what was sent
+
     @app.exception_handler(HTTPException)
     async def _http_error(request: Request, exc: HTTPException):
         return JSONResponse({"error": exc.detail, "detail": exc.detail}, status_code=exc.status_code)
@@ -128,6 +138,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
     async def body(request: Request) -> dict:
         check_origin(request)
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            raise HTTPException(415, "send JSON (Content-Type: application/json)")
         raw = await request.body()
         try:
             data = json.loads(raw)
@@ -181,8 +193,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         if not isinstance(variant, str) or variant not in PRESETS:
             raise HTTPException(400, "variant must be kawuxing or sichuan")
         preset = data.get("preset")
-        if preset is not None and not isinstance(preset, str):
-            raise HTTPException(400, "preset must be a preset's name")
+        if preset is not None and (not isinstance(preset, str) or preset not in PRESETS[variant]):
+            raise HTTPException(400, f"preset must be one of {', '.join(PRESETS[variant])}")
         options = data.get("options") or {}
         if not isinstance(options, dict) or len(options) > 40:
             raise HTTPException(400, "options must be an object of option: value")
@@ -328,12 +340,27 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     def server_info():
         return {"share_urls": list(share_urls or [])}
 
+    sockets_per_address: dict[str, int] = {}
+
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str):
         if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
             await websocket.close(code=1008)  # another site's page: refused before the handshake
             return
-        await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if sockets_per_address.get(address, 0) >= MAX_SOCKETS_PER_ADDRESS:
+            await websocket.close(code=1008)  # one address, too many open sockets
+            return
+        sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
+        try:
+            await websocket.accept()
+            await serve_socket(websocket, code)
+        finally:
+            sockets_per_address[address] -= 1
+            if not sockets_per_address[address]:
+                del sockets_per_address[address]
+
+    async def serve_socket(websocket: WebSocket, code: str) -> None:
         table = tables.get(code) if CODE.fullmatch(code) else None
         if table is None:
             await websocket.send_json({"type": "error", "message": "no such room"})
@@ -345,37 +372,66 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             ids = [s.get("player") for s in table.room["seats"]]
             if player["id"] in ids:
                 seat = ids.index(player["id"])
-        conn = Connection(websocket.send_json, seat, player["id"] if player else None)
-        bucket = Bucket()
-        warned = 0.0
-        dropped = 0
-        table.connect(conn)
-        try:
-            await table.send_current(conn)
+        # Everything for this client goes through its own bounded outbox, written by its own task:
+        # a client that reads slowly gets only the newest snapshot, and one that stops reading is
+        # dropped when a frame has waited SEND_TIMEOUT; neither ever holds up the table.
+        outbox: asyncio.Queue = asyncio.Queue(maxsize=OUTBOX)
+
+        async def writer() -> None:
+            while True:
+                msg = await outbox.get()
+                await asyncio.wait_for(websocket.send_json(msg), SEND_TIMEOUT)
+
+        async def enqueue(msg: dict) -> None:
+            if writing.done():
+                raise ConnectionError("this client is gone")
+            if outbox.full():  # behind: every snapshot is the whole view, so only the newest matters
+                waiting = [outbox.get_nowait() for _ in range(outbox.qsize())]
+                for m in [m for m in waiting if m.get("type") != "snapshot"][-(OUTBOX // 2):]:
+                    outbox.put_nowait(m)
+            outbox.put_nowait(msg)
+
+        async def reader() -> None:
+            bucket = Bucket()
+            warned = last_drop = 0.0
+            dropped = 0
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
                 raw = message.get("text")
                 size = len(raw) if raw is not None else len(message.get("bytes") or b"")
                 if not bucket.allow(min(size, MAX_MESSAGE)):  # a flood is dropped without a word ...
-                    dropped += 1
+                    now = time.monotonic()
+                    dropped = dropped + 1 if now - last_drop < 10 else 1
+                    last_drop = now
                     if dropped > 200:
-                        await websocket.close(code=1008)  # ... and a client that keeps on is closed
-                        break
-                    if time.monotonic() - warned > 5:
-                        warned = time.monotonic()
-                        await websocket.send_json({"type": "error", "message": "too many messages: slow down"})
+                        return  # ... and a client that keeps on is closed
+                    if now - warned > 5:
+                        warned = now
+                        await enqueue({"type": "error", "message": "too many messages: slow down"})
                     continue
-                reply = await handle(table, seat, raw, size)
+                reply = await handle(table, seat, raw, size, enqueue)
                 if reply is not None:
-                    await websocket.send_json(reply)
-        except WebSocketDisconnect:
+                    await enqueue(reply)
+
+        conn = Connection(enqueue, seat, player["id"] if player else None)
+        writing = asyncio.ensure_future(writer())
+        reading = asyncio.ensure_future(reader())
+        table.connect(conn)
+        try:
+            await table.send_current(conn)
+            await asyncio.wait({writing, reading}, return_when=asyncio.FIRST_COMPLETED)
+        except (WebSocketDisconnect, ConnectionError):
             pass
         finally:
             table.disconnect(conn)
+            for task in (writing, reading):
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=1008), 2)
 
-    async def handle(table, seat: int | None, raw: str | None, size: int) -> dict | None:
+    async def handle(table, seat: int | None, raw: str | None, size: int, enqueue) -> dict | None:
         """One client message; returns the reply to send, if any. Never echoes what was sent."""
         if raw is None:
             return {"type": "error", "message": "messages are JSON text, not binary"}
@@ -395,8 +451,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 raise MajiangError("spectators watch: they cannot act")
             if kind == "action":
                 seq = msg.get("seq")
-                if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-                    raise MajiangError("seq must be a whole number")
+                if isinstance(seq, bool) or not isinstance(seq, int):
+                    raise MajiangError("seq must be a whole number: the decision you answer (the snapshot's seq)")
                 await table.act(seat, msg.get("action"), seq)
             elif kind in ("ready", "next"):
                 await table.set_ready(seat)
@@ -438,5 +494,5 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         data, kind = files[name]
         return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
 
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, hosts=allowed_hosts)
     return app

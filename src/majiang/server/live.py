@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Action, Game, first_dealer
-from ..errors import MajiangError
+from ..errors import IllegalActionError, MajiangError
 from ..log import game_records, rebuild
 from ..rules import rules_from_json
 from .bots import BotRunner
@@ -32,6 +33,7 @@ log = logging.getLogger("majiang.server")
 BOT_DELAY = 0.4  # seconds a bot "thinks" on its turn, so people can follow
 ABSENT_AFTER = 5.0  # seconds after a disconnect before 托管 plays a seat that has to decide
 WINDOWS = ("claim", "rob")
+FROZEN_DELAY = 2.5  # seconds before a declared (frozen) hand plays its turn by itself
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class LiveTable:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._sending = asyncio.Lock()
+        self._holding = False  # a claim window's frame waits for the bots' answers (see _apply)
+        self.bot_wait = [bot_delay] * self.n  # this decision's pause for a bot, jittered
         self.chat_at = [-CHAT_GAP] * self.n  # monotonic second of each seat's last quick message
         self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
         self.dissolve_started = [-DISSOLVE_GAP] * self.n
@@ -248,6 +252,8 @@ class LiveTable:
             if ref is not None and ref is not self._pending_ref[s]:
                 self.decision_no[s] += 1
                 self.decision_at[s] = now
+                # ±25%: a bot's few milliseconds of thinking in a claim window stay lost in the noise
+                self.bot_wait[s] = self.bot_delay * random.uniform(0.75, 1.25)
             self._pending_ref[s] = ref
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -256,9 +262,22 @@ class LiveTable:
         g = self.game
         assert g is not None
         windows: list[dict] = []
-        g.on_window = lambda kind: windows.append(self._frames(kind))
+
+        def window(kind: str) -> None:
+            try:
+                windows.append(self._frames(kind))
+            except Exception:  # noqa: BLE001 - a view that fails must not stop the game half-way
+                log.exception("table %s: the claim window's frame failed", self.code)
+
+        g.on_window = window
         try:
             g.apply(seat, action)
+        except IllegalActionError:
+            raise  # the engine refused it: nothing changed
+        except Exception:
+            log.exception("table %s: applying %s failed", self.code, action)
+            self._rollback()  # whatever the engine did half-way is undone from the stored log
+            raise MajiangError("the server could not apply that: nothing changed") from None
         finally:
             g.on_window = None
         try:
@@ -269,6 +288,15 @@ class LiveTable:
         self._windows.extend(windows)
         self._track_decisions()
         self.last_activity = time.time()
+        g = self.game
+        pending = g.pending_seats()
+        if g.phase in WINDOWS and pending and all(self._answers_at_once(s) for s in pending):
+            # a window that bots (or absent players) close at once: its frame goes out together with
+            # what follows, as when nobody can claim, so no gap between frames says it was there
+            self._windows.append(self._frames())
+            self._holding = True
+        else:
+            self._holding = False
 
     def time_limit(self, seat: int) -> float:
         g = self.game
@@ -291,6 +319,8 @@ class LiveTable:
         return {s: Frame.of(snapshot(self, s, window)) for s in seats}
 
     async def broadcast(self) -> None:
+        if self._holding:
+            return  # sent with the change that closes the window
         async with self._sending:  # one broadcast at a time: no connection gets an older frame after a newer one
             await self._broadcast()
 
@@ -350,7 +380,7 @@ class LiveTable:
                 raise MajiangError("the hand is over")
             if self._pending_of(seat) is None:
                 raise MajiangError("you have no decision to make now")  # names nobody else
-            if seq is not None and seq != self.decision_no[seat]:
+            if seq != self.decision_no[seat]:
                 raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
             self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
@@ -485,6 +515,7 @@ class LiveTable:
                 log.exception("table %s: driver error", self.code)
                 delay = 1.0
             if delay is not None and delay <= 0:
+                await asyncio.sleep(0)  # let the sockets (and other tables) have the loop between moves
                 continue
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
@@ -500,6 +531,9 @@ class LiveTable:
         if g is None or self.room["status"] != "playing" or self.paused:
             return None
         if g.over:
+            humans = [s for s in range(self.n) if self.human(s)]
+            if humans and all(self.auto[s] and not self.ready[s] for s in humans):
+                return None  # everyone is away in 托管: the next hand waits for someone's 准备
             due = self.over_at + self.settings.ready_seconds
             if all(self.is_ready(s) for s in range(self.n)) or now >= due:
                 await self.next_hand()
@@ -509,26 +543,30 @@ class LiveTable:
         due_list = []
         for s in g.pending_seats():
             if self.bot_plays(s):
-                wait = 0.0 if g.phase in WINDOWS else self.bot_delay  # windows: no pause that says who could claim
-                due_list.append((self.decision_at[s] + wait, s, False))
+                wait = 0.0 if g.phase in WINDOWS else self.bot_wait[s]  # windows: no pause that says who could claim
+                due_list.append((self.decision_at[s] + wait, s, None))
+            elif g.phase in WINDOWS and not self.present(s):
+                due_list.append((now, s, "pass"))  # nobody there to claim: passed at once, no pause
+            elif g.declared[s] and g.phase == "turn":
+                # a frozen (亮倒/唱歌/跳舞) hand plays its drawn tile after the same pause whether or
+                # not it could also kong, so the pause tells nobody about a hidden triplet
+                due_list.append((self.decision_at[s] + FROZEN_DELAY, s, "frozen"))
             else:
                 when = self.decision_at[s] + self.time_limit(s)
                 if not self.present(s):
-                    when = min(when, max(self.absent_since.get(s, now), self.decision_at[s]) + self.absent_after)
-                due_list.append((when, s, True))
+                    # never connected, or gone: 托管 after the grace, counted from the later of the two
+                    when = min(when, max(self.absent_since.get(s, 0.0), self.decision_at[s]) + self.absent_after)
+                due_list.append((when, s, "pass" if g.phase in WINDOWS else "timeout"))
         if not due_list:
             return None
-        when, seat, timed_out = min(due_list)
+        when, seat, why = min(due_list, key=lambda d: (d[0], d[1]))
         if when > now:
             return when - now
-        if timed_out and g.phase in WINDOWS:
-            # a claim left unanswered is passed; 托管 is not switched on, since that would show
-            # everyone that this seat had a claim to make
-            await self._bot_act(seat, pass_if_possible=True)
-        else:
-            if timed_out:
-                self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
-            await self._bot_act(seat)
+        if why == "timeout":
+            self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
+        # a claim left unanswered is passed; 托管 is not switched on then, since that would show
+        # everyone that this seat had a claim to make
+        await self._bot_act(seat, default=why if why in ("pass", "frozen") else None)
         self.failures = 0
         return 0
 
@@ -537,14 +575,11 @@ class LiveTable:
         return self.ready[seat] or not self.human(seat) or self.auto[seat]
 
     def bot_plays(self, seat: int) -> bool:
-        if not self.human(seat) or self.auto[seat]:
-            return True
-        g = self.game
-        if g is not None and g.declared[seat] and not g.over:
-            legal = g.legal_actions(seat)
-            if len(legal) == 1 and legal[0].type == "discard":
-                return True  # a frozen (亮倒/唱歌/跳舞) hand discards what it drew by itself
-        return False
+        return not self.human(seat) or self.auto[seat]
+
+    def _answers_at_once(self, seat: int) -> bool:
+        """In a claim window: a bot, 托管, or a player who is not there (passed at once)."""
+        return self.bot_plays(seat) or not self.present(seat)
 
     async def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
         bot = self.bots[seat]
@@ -561,15 +596,22 @@ class LiveTable:
             log.exception("table %s: bot at seat %d failed", self.code, seat)
         return legal[0]
 
-    async def _bot_act(self, seat: int, pass_if_possible: bool = False) -> None:
+    async def _bot_act(self, seat: int, default: str | None = None) -> None:
+        """A bot's decision for ``seat``; ``default`` "pass" passes a claim, "frozen" plays a declared
+        hand's turn (win if it can, else discard the tile just drawn)."""
         g = self.game
         decision = self._pending_of(seat)
         if g is None or g.over or decision is None:
             return
         legal = g.legal_actions(seat)
-        passes = [a for a in legal if a.type == "pass"]
-        # the bot thinks outside the table's lock (and off the event loop): players act meanwhile
-        action = passes[0] if pass_if_possible and passes else await self._bot_choice(seat, g, legal)
+        action = None
+        if default == "pass":
+            action = next((a for a in legal if a.type == "pass"), None)
+        elif default == "frozen":
+            action = next((a for a in legal if a.type == "win"), None) or next(
+                (a for a in legal if a.type == "discard" and a.tile == g.last_draw), None)
+        if action is None:  # the bot thinks outside the table's lock (and off the event loop)
+            action = await self._bot_choice(seat, g, legal)
         async with self.lock:
             if self.game is not g or self._pending_of(seat) is not decision:
                 return  # the table moved on while the bot thought

@@ -16,6 +16,7 @@ from ..errors import MajiangError
 COOKIE = "majiang_token"
 MAX_BODY = 16 * 1024  # bytes: the largest request this API needs is a few hundred
 MAX_NAME = 24
+BLANK_LOOKING = set("\u115f\u1160\u3164\uffa0\u2800")  # fillers and blanks that are letters or signs
 
 HEADERS = [
     (b"content-security-policy",
@@ -34,13 +35,26 @@ class Guard:
     """ASGI middleware: security headers on every response, and request bodies bounded before
     anything reads them (413 past ``MAX_BODY``; nothing of the body is echoed)."""
 
-    def __init__(self, app, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app, max_body: int = MAX_BODY, hosts: list[str] | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.hosts = None if hosts is None or "*" in hosts else {h.lower().strip("[]") for h in hosts}
+
+    def host_allowed(self, scope) -> bool:
+        """Against DNS rebinding: a request must name this server (``--allowed-host``)."""
+        if self.hosts is None:
+            return True
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name.lower().strip("[]") in self.hosts
 
     async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and not self.host_allowed(scope):
+            return await send({"type": "websocket.close", "code": 1008})
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if not self.host_allowed(scope):
+            return await _reply(send, 421, b'{"error":"this server does not answer to that host name"}')
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -116,6 +130,10 @@ def clean_name(value) -> str:
         raise MajiangError(f"a name has 1 to {MAX_NAME} characters")
     if not all(ch.isprintable() for ch in name):
         raise MajiangError("a name is printable text (no control or direction characters)")
+    marks = sum(unicodedata.category(ch) in ("Mn", "Me") for ch in name)
+    visible = [ch for ch in name if unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING]
+    if not visible or marks > len(visible):
+        raise MajiangError("a name needs letters or signs that show (not only blanks or accents)")
     return name
 
 
