@@ -480,6 +480,8 @@ def test_a_client_that_stops_reading_holds_up_nobody(tmp_path):
                                              f"{[c.seat for c in t.connections]}") from None
                     if msg.get("type") == "snapshot" and msg["room"]["match_over"]:
                         return msg["room"]["hand_index"] + 1
+                    if msg.get("type") == "snapshot" and msg["settlement"] and not msg["you"]["ready"]:
+                        await ws.send(json.dumps({"type": "ready"}))  # all of us in 托管: the table waits for it
 
         assert asyncio.run(watch()) == HANDS  # ~2 MB of frames: more than the kernel buffers for the stuck one
         stuck.close()

@@ -531,8 +531,7 @@ class LiveTable:
         if g is None or self.room["status"] != "playing" or self.paused:
             return None
         if g.over:
-            humans = [s for s in range(self.n) if self.human(s)]
-            if humans and all(self.auto[s] and not self.ready[s] for s in humans):
+            if self._all_away():
                 return None  # everyone is away in 托管: the next hand waits for someone's 准备
             due = self.over_at + self.settings.ready_seconds
             if all(self.is_ready(s) for s in range(self.n)) or now >= due:
@@ -571,8 +570,13 @@ class LiveTable:
         return 0
 
     def is_ready(self, seat: int) -> bool:
-        """准备 for the next hand: said so, or a bot, or in 托管."""
-        return self.ready[seat] or not self.human(seat) or self.auto[seat]
+        """准备 for the next hand: said so, or a bot, or in 托管 (unless every human is)."""
+        return self.ready[seat] or not self.human(seat) or (self.auto[seat] and not self._all_away())
+
+    def _all_away(self) -> bool:
+        """Every seated human is in 托管 and none has said 准备: bots alone would play on forever."""
+        humans = [s for s in range(self.n) if self.human(s)]
+        return bool(humans) and all(self.auto[s] and not self.ready[s] for s in humans)
 
     def bot_plays(self, seat: int) -> bool:
         return not self.human(seat) or self.auto[seat]
