@@ -25,10 +25,15 @@ def game_records(game: Game) -> list[dict]:
     return [game.start_record()] + game.events
 
 
+def record_line(record: dict) -> str:
+    """One record as a line of a JSON-lines log (compact, Chinese kept as it is)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
 def write_jsonl(records: Iterable[dict], path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for r in records:
-            f.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
+            f.write(record_line(r) + "\n")
 
 
 def read_jsonl(path: str) -> list[dict]:

@@ -411,7 +411,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                         warned = now
                         await enqueue({"type": "error", "message": "too many messages: slow down"})
                     continue
-                reply = await handle(table, seat, raw, size, enqueue)
+                reply = await handle(table, seat, raw, size)
                 if reply is not None:
                     await enqueue(reply)
 
@@ -431,7 +431,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(websocket.close(code=1008), 2)
 
-    async def handle(table, seat: int | None, raw: str | None, size: int, enqueue) -> dict | None:
+    async def handle(table, seat: int | None, raw: str | None, size: int) -> dict | None:
         """One client message; returns the reply to send, if any. Never echoes what was sent."""
         if raw is None:
             return {"type": "error", "message": "messages are JSON text, not binary"}

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..engine import Action, Game, first_dealer
 from ..errors import IllegalActionError, MajiangError
-from ..log import game_records, rebuild
+from ..log import game_records, rebuild, record_line
 from ..rules import rules_from_json
 from .bots import BotRunner
 from .store import Store, StoreError
@@ -183,7 +183,7 @@ class LiveTable:
                 self.finished_totals[i] += v
         if stored:
             last = stored[-1]
-            self._log_lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in last["records"]]
+            self._log_lines = [record_line(r) for r in last["records"]]
             self.game = rebuild(last["records"])
             self.hand_index = last["hand_index"]
             self.dealer = self.game.dealer
@@ -205,7 +205,7 @@ class LiveTable:
         return Game(self.rules, seed=seed, hand_index=self.hand_index, dealer=self.dealer, dealer_dice=dice)
 
     def _store_new_hand(self, game: Game) -> Game:
-        lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in game_records(game)]
+        lines = [record_line(r) for r in game_records(game)]
         self.store.save_game_text(self.code, game.hand_index, "\n".join(lines), False, None)
         self._log_lines = lines
         self.ready = [False] * self.n
@@ -215,7 +215,7 @@ class LiveTable:
         """Store the hand's log after a change (raises ``StoreError``; the caller rolls back)."""
         g = self.game
         assert g is not None
-        new = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in g.events[len(self._log_lines) - 1:]]
+        new = [record_line(r) for r in g.events[len(self._log_lines) - 1:]]
         finishing = g.over and self.hand_index + 1 >= self.room["hands"]
         self.store.save_game_text(self.code, g.hand_index, "\n".join(self._log_lines + new), g.over,
                                   g.totals() if g.over else None, room_status="finished" if finishing else None)
@@ -494,7 +494,6 @@ class LiveTable:
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._run())
 
-    kick = poke
 
     def close(self) -> None:
         self.closed = True

@@ -208,17 +208,7 @@ class Store:
             created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
             conn.execute(insert(room_players).values(room=code, player=player["id"], seat=seat, created=created))
 
-    def rooms_with_status(self, status: str) -> list[dict]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(rooms).where(rooms.c.status == status)).mappings().all()
-        return [_room_row(r) for r in rows]
-
     # games -------------------------------------------------------------------------------
-
-    def save_game(self, room: str, hand_index: int, records: list[dict], finished: bool,
-                  totals: list[int] | None) -> None:
-        log = "\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records)
-        self.save_game_text(room, hand_index, log, finished, totals)
 
     def save_game_text(self, room: str, hand_index: int, log: str, finished: bool,
                        totals: list[int] | None, room_status: str | None = None) -> None:

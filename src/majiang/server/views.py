@@ -21,7 +21,6 @@ from ..tiles import Tile
 if TYPE_CHECKING:  # pragma: no cover
     from .live import LiveTable
 
-WINDOWS = ("claim", "rob")
 
 
 @dataclass(frozen=True)
