@@ -14,9 +14,9 @@ import argparse
 import json
 import time
 
-from majiang.agents import make_agent, play_hand
-from majiang.engine import Game
-from majiang.rules import rules_for
+from majiang.bots.agents import make_agent, play_hand
+from majiang.engine.game import Game
+from majiang.games.rules import rules_for
 
 
 def ours(variant: str, bot: str, seconds: float) -> tuple[float, float]:

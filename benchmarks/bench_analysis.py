@@ -26,9 +26,9 @@ import sys
 import tempfile
 import time
 
-from majiang.analysis import closed_shanten_function, tables, waits_counts
-from majiang.tiles import format_tiles, from_counts
-from majiang.variants import SICHUAN, Variant
+from majiang.core.analysis import closed_shanten_function, tables, waits_counts
+from majiang.core.tiles import format_tiles, from_counts
+from majiang.core.variants import SICHUAN, Variant
 
 THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)
 
@@ -106,7 +106,7 @@ def main() -> None:
     try:
         import numpy as np
 
-        from majiang.batch import _arrays, batch_shanten
+        from majiang.core.batch import _arrays, batch_shanten
         _arrays()
         arr = np.array(hands, dtype=np.int8)[:, :27]
         t_b = timed(batch_shanten, arr, THREE_SUITS)
@@ -145,8 +145,8 @@ def main() -> None:
 
     # current resident size (ru_maxrss would inherit this big parent's peak across fork/exec)
     rss_now = "int([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])"
-    probe = ("import time; t=time.perf_counter(); import majiang.analysis as a; "
-             "from majiang.hand import Hand; a.shanten(Hand.parse('1112345678999m'), 'sichuan'); "
+    probe = ("import time; t=time.perf_counter(); import majiang.core.analysis as a; "
+             "from majiang.core.hand import Hand; a.shanten(Hand.parse('1112345678999m'), 'sichuan'); "
              f"print(time.perf_counter()-t, {rss_now})")
     base = f"print(0, {rss_now})"
     first, rss = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()

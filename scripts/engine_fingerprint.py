@@ -18,9 +18,9 @@ import argparse
 import hashlib
 import json
 
-from majiang.agents import GreedyAgent, RandomAgent, play_hand
-from majiang.engine import Game
-from majiang.rules import rules_for
+from majiang.bots.agents import GreedyAgent, RandomAgent, play_hand
+from majiang.engine.game import Game
+from majiang.games.rules import rules_for
 
 CONFIGS = [("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("sichuan", None, {}), ("sichuan", "modern", {}), ("sichuan", None, {"sing_dance": True}),

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
-from majiang.analysis import (
+from majiang.core.analysis import (
     capped_row, complete_counts, discard_advice, effective_tiles, is_winning, readings, shanten, tables, waits,
 )
-from majiang.hand import Hand, Meld
-from majiang.tiles import format_tiles, parse_tiles, to_counts
-from majiang.variants import get_variant
+from majiang.core.hand import Hand, Meld
+from majiang.core.tiles import format_tiles, parse_tiles, to_counts
+from majiang.core.variants import get_variant
 
 VARIANTS = ["kawuxing", "sichuan"]
 
@@ -97,7 +97,7 @@ def test_visible_tiles_reduce_effective_count():
 
 
 def test_tables_load_small():
-    info = tables() and __import__("majiang.analysis", fromlist=["table_info"]).table_info()
+    info = tables() and __import__("majiang.core.analysis", fromlist=["table_info"]).table_info()
     assert info["classes"] < 256
 
 
@@ -163,7 +163,7 @@ def hands(draw, variant, size=13, near=True):
         if meld_counts[t] + size_m > 4:
             continue
         meld_counts[t] += size_m
-        melds.append(Meld(__import__("majiang.hand", fromlist=["MeldKind"]).MeldKind(kind), t))
+        melds.append(Meld(__import__("majiang.core.hand", fromlist=["MeldKind"]).MeldKind(kind), t))
     target = size - 3 * len(melds)
     pool = [t for t in tiles]
     rnd.shuffle(pool)

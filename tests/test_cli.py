@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from majiang.cli import main
+from majiang.cli.main import main
 
 
 def run(capsys, *argv):

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 
 def _fingerprint(path: Path, hands: int = 15) -> tuple[str, str]:
     env = dict(os.environ, PYTHONPATH=str(path))
-    where = subprocess.run([sys.executable, "-c", "import majiang.engine as e; print(e.__file__)"], env=env,
+    where = subprocess.run([sys.executable, "-c", "import majiang.engine.game as e; print(e.__file__)"], env=env,
                            capture_output=True, text=True, check=True, timeout=120).stdout.strip()
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "engine_fingerprint.py"), "--hands", str(hands)],
                          env=env, capture_output=True, text=True, check=True, timeout=600).stdout.strip()

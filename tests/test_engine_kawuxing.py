@@ -2,7 +2,7 @@
 
 import pytest
 
-from majiang.errors import IllegalActionError
+from majiang.core.errors import IllegalActionError
 from scenario import act, discard, game_with, pass_all, payments
 
 S0 = "11335p2468s6677z5z"   # dealer, 14 tiles
@@ -268,11 +268,11 @@ def test_liangdao_hides_concealed_triplets(hide, shown):
 
 
 def test_suits_option_changes_the_tile_set():
-    from majiang.agents import make_agent, play_hand
-    from majiang.engine import Game
-    from majiang.rules import rules_for
-    from majiang.scoring import WinContext, score
-    from majiang.hand import Hand
+    from majiang.bots.agents import make_agent, play_hand
+    from majiang.engine.game import Game
+    from majiang.games.rules import rules_for
+    from majiang.games.scoring import WinContext, score
+    from majiang.core.hand import Hand
     rules = rules_for("kawuxing", suits="ms")
     g = Game(rules, seed=1)
     assert {t.suit for t in g.variant.kinds} == {"m", "s", "z"} and g.variant.num_tiles == 84
@@ -296,9 +296,9 @@ def test_declared_discarder_pays_an_ordinary_ron():
 
 
 def test_match_dealer_rotation_and_totals():
-    from majiang.agents import make_agent
-    from majiang.match import Match
-    from majiang.rules import rules_for
+    from majiang.bots.agents import make_agent
+    from majiang.play.match import Match
+    from majiang.games.rules import rules_for
     m = Match(rules_for("kawuxing", rounds=6), seed=11)
     m.play([make_agent("greedy", s) for s in range(3)])
     assert len(m.hands) == 6 and sum(m.totals) == 0
@@ -374,11 +374,11 @@ def test_man_caps_chained_kong_money(preset, opts, fourth):
 
 def test_first_dealer_of_a_match_is_rolled_from_the_seed():
     """卡五星 rule text #8: "第一局随机确定庄家": two dice from the match seed, kept in the first start record."""
-    from majiang.agents import make_agent
-    from majiang.engine import first_dealer
-    from majiang.log import rebuild
-    from majiang.match import Match
-    from majiang.rules import rules_for
+    from majiang.bots.agents import make_agent
+    from majiang.engine.game import first_dealer
+    from majiang.engine.log import rebuild
+    from majiang.play.match import Match
+    from majiang.games.rules import rules_for
     assert first_dealer(0, 3) == (2, (1, 5)) and first_dealer(1, 3) == (0, (4, 6))
     assert {first_dealer(s, 3)[0] for s in range(20)} == {0, 1, 2}
     m = Match(rules_for("kawuxing", rounds=2), seed=0)

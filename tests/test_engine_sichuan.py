@@ -2,7 +2,7 @@
 
 import pytest
 
-from majiang.errors import IllegalActionError
+from majiang.core.errors import IllegalActionError
 from scenario import act, discard, game_with, pass_all, payments
 
 T0 = "1133557799m2458p"  # dealer, two suits (void s), not ready
@@ -183,8 +183,8 @@ def test_exchange_three_moves_tiles_by_dice():
     assert g.phase == "exchange"
     before = [list(h) for h in g.hands]
     picks = {0: "111m", 1: "123m", 2: "111p", 3: "555s"}
-    from majiang.engine import Action
-    from majiang.tiles import parse_tiles
+    from majiang.engine.game import Action
+    from majiang.core.tiles import parse_tiles
     for s, t in picks.items():
         g.apply(s, Action("exchange", tiles=tuple(parse_tiles(t))))
     step = 2 if sum(g.dice) in (6, 12) else (1 if sum(g.dice) % 2 else 3)
@@ -385,8 +385,8 @@ def test_no_haidi_in_chengdu(options, each):
 
 
 def test_new_options_refuse_bad_values():
-    from majiang.errors import RulesError
-    from majiang.rules import rules_for
+    from majiang.core.errors import RulesError
+    from majiang.games.rules import rules_for
     with pytest.raises(RulesError, match="late_added_kong"):
         rules_for("sichuan", late_added_kong="later")
     with pytest.raises(RulesError, match="earthly"):

@@ -8,11 +8,11 @@ from importlib import resources
 
 import pytest
 
-from majiang.agents import GreedyAgent, RandomAgent, play_hand
-from majiang.engine import Game
-from majiang.hand import MeldKind
-from majiang.rules import PRESETS, rules_for
-from majiang.tiles import Tile, parse_tiles
+from majiang.bots.agents import GreedyAgent, RandomAgent, play_hand
+from majiang.engine.game import Game
+from majiang.core.hand import MeldKind
+from majiang.games.rules import PRESETS, rules_for
+from majiang.core.tiles import Tile, parse_tiles
 from scenario import act, discard, game_with
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -158,7 +158,7 @@ def test_declared_hand_tiles_are_visible():
 
 def test_protocol_messages_match_the_schema(tmp_path):
     # issue 19.3 and 19.6: what a bot really reads, in both games
-    from majiang.arena import run_arena
+    from majiang.play.arena import run_arena
 
     VALIDATOR.check_schema(SCHEMA)
     for variant, bots in (("kawuxing", 3), ("sichuan", 4)):
@@ -182,7 +182,7 @@ def test_protocol_messages_match_the_schema(tmp_path):
 
 
 def test_docs_state_the_protocol_and_every_field():
-    from majiang.botproto import PROTOCOL
+    from majiang.bots.external import PROTOCOL
 
     with open(os.path.join(HERE, "..", "docs", "BOTS.md"), encoding="utf-8") as f:
         doc = f.read()

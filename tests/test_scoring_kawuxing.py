@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from majiang.cli import main
-from majiang.hand import Hand, Meld
-from majiang.rules import rules_for
-from majiang.scoring import WinContext, score
+from majiang.cli.main import main
+from majiang.core.hand import Hand, Meld
+from majiang.games.rules import rules_for
+from majiang.games.scoring import WinContext, score
 
 
 def fans(hand, win, melds=(), preset=None, opts=None, **ctx):

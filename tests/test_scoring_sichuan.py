@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from majiang.cli import main
-from majiang.hand import Hand, Meld
-from majiang.rules import rules_for
-from majiang.scoring import WinContext, score
-from majiang.tiles import format_tiles, parse_tiles
+from majiang.cli.main import main
+from majiang.core.hand import Hand, Meld
+from majiang.games.rules import rules_for
+from majiang.games.scoring import WinContext, score
+from majiang.core.tiles import format_tiles, parse_tiles
 
 
 def fans(full14, win, melds=(), preset=None, opts=None, **ctx):

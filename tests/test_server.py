@@ -147,7 +147,7 @@ def test_http_validation(tmp_path):
 
 
 def test_restart_resumes_from_the_stored_log(tmp_path):
-    from majiang.log import rebuild
+    from majiang.engine.log import rebuild
     from majiang.server.store import Store
 
     url = f"sqlite:///{tmp_path / 'shared'}.sqlite3"
@@ -232,7 +232,7 @@ def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):
 
 def test_rules_schema_offers_only_what_the_rules_accept_and_rooms_take_it(tmp_path):
     """The room form is built from /api/rules-schema: every choice it offers makes a room."""
-    from majiang.rules import rules_for
+    from majiang.games.rules import rules_for
     c = client(tmp_path)
     schema = c.get("/api/rules-schema").json()
     assert set(schema) == {"kawuxing", "sichuan"}

@@ -16,14 +16,14 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from majiang.agents import GreedyAgent, play_hand  # noqa: E402
-from majiang.engine import Game, shuffled_wall  # noqa: E402
-from majiang.errors import MajiangError  # noqa: E402
-from majiang.rules import rules_for, rules_to_json  # noqa: E402
+from majiang.bots.agents import GreedyAgent, play_hand  # noqa: E402
+from majiang.engine.game import Game, shuffled_wall  # noqa: E402
+from majiang.core.errors import MajiangError  # noqa: E402
+from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
 from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
-from majiang.tiles import Tile, parse_tiles  # noqa: E402
-from majiang.variants import get_variant  # noqa: E402
+from majiang.core.tiles import Tile, parse_tiles  # noqa: E402
+from majiang.core.variants import get_variant  # noqa: E402
 
 CONFIGS = [("kawuxing", "standard", {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("sichuan", "chengdu", {}), ("sichuan", "modern", {}), ("sichuan", "chengdu", {"sing_dance": True}),

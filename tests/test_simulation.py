@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from majiang.agents import make_agent, play_hand
-from majiang.cli import main
-from majiang.engine import Game, shuffled_wall
-from majiang.errors import IllegalActionError
-from majiang.log import LogError, game_records, rebuild
-from majiang.rules import rules_for
-from majiang.variants import KAWUXING, SICHUAN
+from majiang.bots.agents import make_agent, play_hand
+from majiang.cli.main import main
+from majiang.engine.game import Game, shuffled_wall
+from majiang.core.errors import IllegalActionError
+from majiang.engine.log import LogError, game_records, rebuild
+from majiang.games.rules import rules_for
+from majiang.core.variants import KAWUXING, SICHUAN
 
 CONFIGS = [
     ("kawuxing", "standard", {}),

@@ -1,8 +1,8 @@
 import pytest
 
-from majiang.errors import HandError, TileError
-from majiang.hand import Hand, Meld
-from majiang.tiles import ALL_TILES, Tile, format_tiles, parse_tiles
+from majiang.core.errors import HandError, TileError
+from majiang.core.hand import Hand, Meld
+from majiang.core.tiles import ALL_TILES, Tile, format_tiles, parse_tiles
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -7,11 +7,11 @@ The core (tiles, hands, analysis, rules, scoring) uses only the standard library
 ['2p', '5p']
 """
 
-from .analysis import discard_advice, is_winning, readings, shanten, waits
-from .errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
-from .hand import Hand, Meld, MeldKind
-from .tiles import Tile, format_tiles, parse_tiles
-from .variants import KAWUXING, SICHUAN, Variant, get_variant
+from majiang.core.analysis import discard_advice, is_winning, readings, shanten, waits
+from majiang.core.errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.core.tiles import Tile, format_tiles, parse_tiles
+from majiang.core.variants import KAWUXING, SICHUAN, Variant, get_variant
 
 __version__ = "0.1.0"
 __all__ = [

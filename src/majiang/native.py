@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine import seed_string
-from .errors import IllegalActionError
+from majiang.engine.game import seed_string
+from majiang.core.errors import IllegalActionError
 
 ABI_VERSION = 8
 N_ACTIONS = 160
@@ -319,7 +319,7 @@ class NativeGame:
             self._summary = s = np.zeros(need, dtype=np.int64)
             self._lib.mj_summary(self._ptr, s.ctypes.data, len(s))
         v = s.tolist()
-        from .tiles import ALL_TILES
+        from majiang.core.tiles import ALL_TILES
         n = self.n
         wins = []
         for k in range(v[3]):
@@ -342,8 +342,8 @@ class NativeGame:
 
     def to_python(self):
         """The same hand replayed in the Python engine (event log, fans, payments)."""
-        from .engine import Game
-        from .env import legal_map
+        from majiang.engine.game import Game
+        from majiang.rl.env import legal_map
 
         if self._given is None:
             g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer)
@@ -382,7 +382,7 @@ def _share_tables(lib) -> None:
         return
     from array import array
 
-    from .analysis import tables
+    from majiang.core.analysis import tables
 
     t = tables()
     rows = array("H", [v for row in t.rows for v in row])

@@ -44,13 +44,13 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from ..errors import MajiangError
-from ..rules import PRESETS, rules_for, rules_to_json
-from ..variants import get_variant
-from .bots import BotRunner
-from .live import ABSENT_AFTER, BOT_DELAY, Connection, TableSettings, Tables
-from .security import COOKIE, Bucket, Guard, RateLimit, clean_name, same_origin
-from .store import Store, StoreError
+from majiang.core.errors import MajiangError
+from majiang.games.rules import PRESETS, rules_for, rules_to_json
+from majiang.core.variants import get_variant
+from majiang.server.bots import BotRunner
+from majiang.server.live import ABSENT_AFTER, BOT_DELAY, Connection, TableSettings, Tables
+from majiang.server.security import COOKIE, Bucket, Guard, RateLimit, clean_name, same_origin
+from majiang.server.store import Store, StoreError
 
 BOT_LEVELS = ("random", "greedy", "strong")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
@@ -294,8 +294,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     @app.get("/api/rooms/{code}/games/{hand}/frames")
     def replay_frames(code: str, hand: int):
         """A finished hand, step by step: the table after each action, every hand shown."""
-        from ..engine import Action
-        from ..log import game_from_start
+        from majiang.engine.game import Action
+        from majiang.engine.log import game_from_start
         room = room_or_404(code)
         stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
         if not stored:
@@ -326,14 +326,14 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
     @app.get("/api/analyze")
     def analyze(hand: str, variant: str, void: str | None = None):
-        from ..cli import analyze_hand
+        from majiang.cli.main import analyze_hand
         if len(hand) > 64 or variant not in PRESETS or void not in (None, "m", "p", "s"):
             raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
 
     @app.get("/api/rules-schema")
     def get_rules_schema():
-        from .schema import rules_schema
+        from majiang.server.schema import rules_schema
         return rules_schema()
 
     @app.get("/api/server")

@@ -14,8 +14,8 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..agents import make_agent
-from ..engine import Action
+from majiang.bots.agents import make_agent
+from majiang.engine.game import Action
 
 _AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
 

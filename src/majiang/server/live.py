@@ -20,13 +20,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Action, Game, first_dealer
-from ..errors import IllegalActionError, MajiangError
-from ..log import game_records, rebuild, record_line
-from ..rules import rules_from_json
-from .bots import BotRunner
-from .store import Store, StoreError
-from .views import Frame, snapshot
+from majiang.engine.game import Action, Game, first_dealer
+from majiang.core.errors import IllegalActionError, MajiangError
+from majiang.engine.log import game_records, rebuild, record_line
+from majiang.games.rules import rules_from_json
+from majiang.server.bots import BotRunner
+from majiang.server.store import Store, StoreError
+from majiang.server.views import Frame, snapshot
 
 log = logging.getLogger("majiang.server")
 
@@ -54,7 +54,7 @@ class TableSettings:
         20.0
         >>> TableSettings.from_json({"turn_seconds": 1})
         Traceback (most recent call last):
-        majiang.errors.MajiangError: turn_seconds must be a number from 5 to 300
+        majiang.MajiangError: turn_seconds must be a number from 5 to 300
         """
         if data is None:
             return cls()
@@ -624,7 +624,7 @@ class LiveTable:
 
 def parse_action(data: Any) -> Action:
     """A client's action, checked for shape without echoing what it sent."""
-    from ..engine import ACTION_TYPES
+    from majiang.engine.game import ACTION_TYPES
 
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
         raise MajiangError(f"an action is an object with a 'type' ({', '.join(ACTION_TYPES)})")

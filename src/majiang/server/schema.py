@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 from typing import Any
 
-from ..rules import _CLASSES, DEFAULT_PRESET, PRESETS
-from ..variants import get_variant
+from majiang.games.rules import _CLASSES, DEFAULT_PRESET, PRESETS
+from majiang.core.variants import get_variant
 
 SKIP = {"preset", "base", "rounds"}
 # The values offered for options that are not true/false (each one accepted by rules_for).

@@ -11,7 +11,7 @@ import unicodedata
 from collections import deque
 from urllib.parse import urlsplit
 
-from ..errors import MajiangError
+from majiang.core.errors import MajiangError
 
 COOKIE = "majiang_token"
 MAX_BODY = 16 * 1024  # bytes: the largest request this API needs is a few hundred
@@ -121,7 +121,7 @@ def clean_name(value) -> str:
     '阿明'
     >>> clean_name("a\\u202eb")
     Traceback (most recent call last):
-    majiang.errors.MajiangError: a name is printable text (no control or direction characters)
+    majiang.MajiangError: a name is printable text (no control or direction characters)
     """
     if not isinstance(value, str):
         raise MajiangError(f"a name is text of 1 to {MAX_NAME} characters")

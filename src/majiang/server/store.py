@@ -19,7 +19,7 @@ from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String
                         create_engine, event, func, insert, inspect, select, text, update)
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..errors import MajiangError
+from majiang.core.errors import MajiangError
 
 metadata = MetaData()
 

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import MajiangError
-from ..tiles import Tile
+from majiang.core.errors import MajiangError
+from majiang.core.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .live import LiveTable
+    from majiang.server.live import LiveTable
 
 
 
@@ -103,7 +103,7 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
 def _compute_hints(g: Any, seat: int) -> dict | None:
     """Discard advice on one's turn (only discards the rules allow, 定缺 included); otherwise the
     waits and how many of each this seat cannot see."""
-    from ..analysis import discard_advice, effective_tiles
+    from majiang.core.analysis import discard_advice, effective_tiles
     hand = g.hand(seat)
     visible = [0] * 30
     obs = g.observation(seat)

@@ -1,7 +1,7 @@
 """What a win is worth: the shared types, and ``score`` dispatching to the variant's fan table.
 
->>> from majiang.hand import Hand
->>> from majiang.rules import rules_for
+>>> from majiang.core.hand import Hand
+>>> from majiang.games.rules import rules_for
 >>> s = score(Hand.parse("4688p123s789s555z"), "5p", WinContext(self_draw=True), rules_for("kawuxing"))
 >>> [(f.name, f.value) for f in s.fans], s.multiplier
 ([('卡五星', 2)], 2)
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .hand import Hand
-from .tiles import Tile
+from majiang.core.hand import Hand
+from majiang.core.tiles import Tile
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,9 @@ def score(hand: Hand, win_tile: Tile | str | int, context: WinContext, rules) ->
     if isinstance(win_tile, str):
         win_tile = Tile.parse(win_tile)
     if rules.variant == "kawuxing":
-        from .kawuxing import score_win
+        from majiang.games.kawuxing import score_win
     else:
-        from .sichuan import score_win
+        from majiang.games.sichuan import score_win
     return score_win(hand, Tile(int(win_tile)), context, rules)
 
 

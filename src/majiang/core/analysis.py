@@ -6,7 +6,7 @@ Per-suit tables (``scripts/build_tables.py``, shipped compressed in ``data/``) g
 suit vector and every target of *m* sets and *p* pairs, how many tiles must be added; a hand is
 the min-plus combination of its suits, so no search runs at analysis time.
 
->>> from majiang.hand import Hand, Meld
+>>> from majiang.core.hand import Hand, Meld
 >>> shanten(Hand.parse("1112345678999p"), "kawuxing")
 0
 >>> [str(t) for t in waits(Hand.parse("1112345678999p"), "kawuxing")]
@@ -32,10 +32,10 @@ from array import array
 from dataclasses import dataclass
 from importlib import resources
 
-from .errors import HandError
-from .hand import Hand
-from .tiles import ALL_TILES, Tile
-from .variants import Variant, get_variant
+from majiang.core.errors import HandError
+from majiang.core.hand import Hand
+from majiang.core.tiles import ALL_TILES, Tile
+from majiang.core.variants import Variant, get_variant
 
 ROW = 10  # distances to a target of (sets, pair), index sets*2 + pair
 INF = 99
@@ -327,7 +327,7 @@ def closed_shanten_function(variant: Variant | str, void: str | None = None):
     """A specialised shanten for closed 13/14-tile count vectors (no melds), for bots and batches.
 
     >>> f = closed_shanten_function("sichuan")
-    >>> from majiang.tiles import to_counts, parse_tiles
+    >>> from majiang.core.tiles import to_counts, parse_tiles
     >>> f(to_counts(parse_tiles("1112345678999m")))
     0
     """

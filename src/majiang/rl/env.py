@@ -47,10 +47,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .agents import _isolation, make_agent
-from .engine import Action, Game
-from .rules import rules_for
-from .tiles import ALL_TILES
+from majiang.bots.agents import _isolation, make_agent
+from majiang.engine.game import Action, Game
+from majiang.games.rules import rules_for
+from majiang.core.tiles import ALL_TILES
 
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
@@ -268,7 +268,7 @@ class _PyHand:
         mapping = self._mapping if seat == self._seat else legal_map(self.game, seat)
         action = mapping.get(index)
         if action is None:
-            from .errors import IllegalActionError
+            from majiang.core.errors import IllegalActionError
             raise IllegalActionError(f"action {index} is not legal for seat {seat} now")
         self._seat = -1
         self.game.apply(seat, action)
@@ -313,7 +313,7 @@ def _python_game(env) -> Game | None:
 
 def _new_hand(backend: str, rules, seed, hand_index: int, dealer: int):
     if backend == "native":
-        from .native import NativeGame
+        from majiang.native import NativeGame
         return NativeGame(rules, seed, hand_index, dealer)
     return _PyHand(rules, seed, hand_index, dealer)
 
@@ -322,7 +322,7 @@ def _backend(backend: str) -> str:
     """``auto`` is ``native`` when the native engine is built (``python -m majiang.native build``)."""
     if backend not in ("auto", "python", "native"):
         raise ValueError(f"backend must be auto, python or native, got {backend!r}")
-    from . import native
+    from majiang import native
     if backend == "auto":
         return "native" if native.available() else "python"
     if backend == "native":
@@ -474,7 +474,7 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
         def render(self):
             if self.render_mode != "ansi":
                 return None
-            from .cli_play import _describe
+            from majiang.cli.play import _describe
             seat = self.possible_agents.index(self.agent_selection)
             return _describe(self.game, seat)
 
@@ -548,7 +548,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             self._game: Game | None = None
             self.opponents = [make_agent(opponents, seed=s) for s in range(self.n)] if engine == "python" else []
             if engine == "native":  # bots made once, as the Python agents are: their draws run on
-                from .native import Opponents
+                from majiang.native import Opponents
                 self._opponents = Opponents(opponents, self.n, state=_seed_state(0))
             self.render_mode = "ansi"
 
@@ -561,7 +561,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             if seed is not None:
                 self._seed, self._hand_index = seed, 0
                 if engine == "native" and opponents == "random":
-                    from .native import Opponents
+                    from majiang.native import Opponents
                     self._opponents = Opponents("random", self.n, state=_seed_state(seed))
             while True:
                 self._hand = _new_hand(engine, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
@@ -613,7 +613,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
             return obs, reward, over, False, info
 
         def render(self):
-            from .cli_play import _describe
+            from majiang.cli.play import _describe
             return _describe(self.game, self.seat)
 
     return MajiangSingle()
@@ -642,7 +642,7 @@ class _Slice:
             if self.backend == "native":
                 import ctypes
 
-                from . import native
+                from majiang import native
                 self._lib = native.require()
                 self._pointers = (ctypes.c_void_p * max(1, n))()
                 if not self.self_play:  # each game's own bots, as each game is its own single_agent env
@@ -658,7 +658,7 @@ class _Slice:
         return [h.to_python() for h in self.hands]
 
     def _make_opponents(self, j: int):
-        from .native import Opponents
+        from majiang.native import Opponents
         return Opponents(self._opponent_kind, self.players, state=_seed_state(self.seed * 100003 + self.lo + j))
 
     def _new_hand(self, j: int):
@@ -675,7 +675,7 @@ class _Slice:
 
     def _step_native(self, actions: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> None:
         """One library call steps every game (and the opponents); finished games are dealt again."""
-        from .native import batch_step, batch_step_vs
+        from majiang.native import batch_step, batch_step_vs
         if not self.hands:
             return
         rows = self.rows

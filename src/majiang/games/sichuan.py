@@ -3,9 +3,9 @@
 A named combination is a total, not added to its parts (清对 3 = 清一色 + 对对胡); 根 and the
 situational fans add to whatever hand fan applies; the total is capped by ``rules.cap_fan``.
 
->>> from majiang.hand import Hand, Meld
->>> from majiang.rules import rules_for
->>> from majiang.scoring import WinContext
+>>> from majiang.core.hand import Hand, Meld
+>>> from majiang.games.rules import rules_for
+>>> from majiang.games.scoring import WinContext
 >>> r = rules_for("sichuan")
 >>> def fans(h, w, melds=(), **ctx):
 ...     s = score_win(Hand.parse(h, list(melds)), Tile.parse(w), WinContext(**ctx), r)
@@ -22,11 +22,11 @@ situational fans add to whatever hand fan applies; the total is capped by ``rule
 
 from __future__ import annotations
 
-from .analysis import Reading, is_winning, readings
-from .hand import Hand
-from .scoring import NO_WIN_SICHUAN, Fan, Score, WinContext, merge_fans
-from .tiles import Tile
-from .variants import SICHUAN, Variant
+from majiang.core.analysis import Reading, is_winning, readings
+from majiang.core.hand import Hand
+from majiang.games.scoring import NO_WIN_SICHUAN, Fan, Score, WinContext, merge_fans
+from majiang.core.tiles import Tile
+from majiang.core.variants import SICHUAN, Variant
 
 FAN_NAMES = {  # Chinese name: (English, 番)
     "平胡": ("plain win", 0),
@@ -155,7 +155,7 @@ def score_win(hand: Hand, win: Tile, ctx: WinContext, rules) -> Score:
 # ---------------------------------------------------------------------------------------------
 # Play: what the engine asks of Sichuan.
 
-from .engine import Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
+from majiang.engine.game import Payment, VariantPlay  # noqa: E402  (engine imports this module lazily)
 
 SUIT_RANGE = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
 _SUIT_OF_KIND = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 3
@@ -211,7 +211,7 @@ class SichuanPlay(VariantPlay):
         """唱歌 (declare ready, waits hidden) and 跳舞 (declare and reveal the waits)."""
         if not self.rules.sing_dance or game.declared[seat] or game.tiles_left == 0:
             return []
-        from .engine import tile_action
+        from majiang.engine.game import tile_action
         tiles = game.ready_discards(seat)
         return [tile_action(kind, t) for t in tiles for kind in ("sing", "declare")]
 
@@ -220,7 +220,7 @@ class SichuanPlay(VariantPlay):
         game.declared_kind[seat] = "sing" if kind == "sing" else "dance"
         after = list(game.hands[seat])
         after[discard] -= 1
-        from .analysis import waits
+        from majiang.core.analysis import waits
         game.declared_waits[seat] = waits(Hand(tuple(after), tuple(game.melds[seat])), SICHUAN, game.void[seat])
         shown = [str(t) for t in game.declared_waits[seat]] if kind != "sing" else None
         game._event("declare", seat=seat, kind=game.declared_kind[seat], waits=shown)
@@ -305,7 +305,7 @@ class SichuanPlay(VariantPlay):
         hand = game.hand(seat)
         if hand.concealed_count % 3 != 1:
             return 0
-        from .analysis import waits
+        from majiang.core.analysis import waits
         best = 0
         for t in waits(hand, SICHUAN, game.void[seat]):
             s = score_win(hand, t, WinContext(void=game.void[seat]), self.rules)

@@ -25,12 +25,12 @@ import random
 import time
 from typing import Protocol
 
-from .analysis import shanten_counts, waits
-from .engine import Action, Game
-from .hand import Hand, Meld, MeldKind
-from .rules import rules_from_json
-from .scoring import WinContext, score
-from .tiles import ALL_TILES, Tile, parse_tiles, to_counts
+from majiang.core.analysis import shanten_counts, waits
+from majiang.engine.game import Action, Game
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.games.rules import rules_from_json
+from majiang.games.scoring import WinContext, score
+from majiang.core.tiles import ALL_TILES, Tile, parse_tiles, to_counts
 
 
 class Agent(Protocol):
@@ -61,7 +61,7 @@ class SeatView:
         self.seat = seat = obs["seat"]
         key = tuple(sorted((k, str(v)) for k, v in obs["rules"].items()))
         if key not in _VARIANT_CACHE:
-            from .engine import play_for
+            from majiang.engine.game import play_for
             rules = rules_from_json(obs["rules"])
             _VARIANT_CACHE[key] = (rules, play_for(rules).variant)
         self.rules, self.variant = _VARIANT_CACHE[key]
@@ -669,12 +669,12 @@ def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | Non
     """An agent from its name, or ``cmd:PROGRAM ARGS`` for an external bot (``stderr``: a file for
     its stderr, or ``"-"`` to pass it through; ``label`` names it in messages)."""
     if spec.startswith("cmd:"):
-        from .botproto import SubprocessAgent
+        from majiang.bots.external import SubprocessAgent
         return SubprocessAgent(spec[4:], timeout=timeout, stderr=stderr, label=label)
     try:
         return AGENTS[spec](seed)
     except KeyError:
-        from .errors import MajiangError
+        from majiang.core.errors import MajiangError
         raise MajiangError(f"unknown agent {spec!r} (known: {', '.join(AGENTS)}, or cmd:PROGRAM)") from None
 
 

@@ -19,9 +19,9 @@ import os
 import zlib
 from dataclasses import dataclass, field
 
-from .agents import make_agent, play_hand
-from .engine import Game
-from .rules import rules_from_json, rules_to_json
+from majiang.bots.agents import make_agent, play_hand
+from majiang.engine.game import Game
+from majiang.games.rules import rules_from_json, rules_to_json
 
 _AGENT_CACHE: dict = {}
 
@@ -171,7 +171,7 @@ def read_results(paths: list[str]) -> ArenaResult:
     rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
     import json
 
-    from .errors import MajiangError
+    from majiang.core.errors import MajiangError
 
     result = None
     where: dict[int, str] = {}
@@ -223,7 +223,7 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
     """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bot_stderr``:
     a folder for the external bots' stderr files, ``"-"`` to pass it through, or None (kept in
     memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
-    from .errors import MajiangError
+    from majiang.core.errors import MajiangError
 
     n = 3 if rules.variant == "kawuxing" else 4
     if len(bots) != n:

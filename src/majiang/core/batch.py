@@ -4,7 +4,7 @@ The same tables as ``majiang.analysis``: each suit vector maps to a row class, a
 combinations of classes are precomputed here as full arrays, so a batch is a few gathers.
 
 >>> import numpy as np
->>> from majiang.tiles import parse_tiles, to_counts
+>>> from majiang.core.tiles import parse_tiles, to_counts
 >>> hands = np.array([to_counts(parse_tiles(h)) for h in ["1112345678999m", "123m456p789s11m23p"]])
 >>> batch_shanten(hands, "sichuan").tolist()
 [0, 3]
@@ -18,8 +18,8 @@ import functools
 
 import numpy as np
 
-from .analysis import INF, _plan, tables
-from .variants import Variant, get_variant
+from majiang.core.analysis import INF, _plan, tables
+from majiang.core.variants import Variant, get_variant
 
 
 @functools.cache

@@ -22,7 +22,7 @@ Three notations are read and written:
 >>> parse_tiles("12x")
 Traceback (most recent call last):
 ...
-majiang.errors.TileError: unknown character 'x' at position 3 in '12x'
+majiang.TileError: unknown character 'x' at position 3 in '12x'
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 from typing import ClassVar
 
-from .errors import TileError
+from majiang.core.errors import TileError
 
 SUITS = "mpsz"
 SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}

@@ -9,7 +9,7 @@ the games lives in ``majiang.kawuxing`` and ``majiang.sichuan`` behind ``Variant
 Every hand is fully described by its ``start`` record (rules, seed, dealer, wall) and the list of
 actions taken; ``majiang.log`` writes both as JSON lines and rebuilds the game from them.
 
->>> from majiang.rules import rules_for
+>>> from majiang.games.rules import rules_for
 >>> g = Game(rules_for("kawuxing"), seed=7)
 >>> g.phase, g.pending_seats(), len(g.wall_left())
 ('turn', [0], 44)
@@ -24,12 +24,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import closed_shanten_function, complete_counts, shanten_counts, waits, waits_counts
-from .errors import IllegalActionError
-from .hand import Hand, Meld, MeldKind
-from .scoring import Score, WinContext
-from .tiles import ALL_TILES, Tile, parse_tiles
-from .variants import Variant
+from majiang.core.analysis import closed_shanten_function, complete_counts, shanten_counts, waits, waits_counts
+from majiang.core.errors import IllegalActionError
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.games.scoring import Score, WinContext
+from majiang.core.tiles import ALL_TILES, Tile, parse_tiles
+from majiang.core.variants import Variant
 
 RNG_VERSION = 1  # bump if the shuffle changes, so old logs are known to replay differently
 
@@ -245,9 +245,9 @@ class VariantPlay:
 
 def play_for(rules) -> VariantPlay:
     if rules.variant == "kawuxing":
-        from .kawuxing import KawuxingPlay
+        from majiang.games.kawuxing import KawuxingPlay
         return KawuxingPlay(rules)
-    from .sichuan import SichuanPlay
+    from majiang.games.sichuan import SichuanPlay
     return SichuanPlay(rules)
 
 
@@ -999,7 +999,7 @@ class Game:
         return {str(k): seen[k] for k in self.variant.kinds}
 
     def _rules_json(self) -> dict:
-        from .rules import rules_to_json
+        from majiang.games.rules import rules_to_json
 
         if not hasattr(self, "_rules_cache"):
             self._rules_cache = rules_to_json(self.rules)
@@ -1020,7 +1020,7 @@ class Game:
 
 
 def _tiles_str(counts) -> str:
-    from .tiles import format_tiles, from_counts
+    from majiang.core.tiles import format_tiles, from_counts
 
     return format_tiles(from_counts(counts))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .agents import play_hand
-from .engine import Game, first_dealer
+from majiang.bots.agents import play_hand
+from majiang.engine.game import Game, first_dealer
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Match:
                     dealer_dice=None if self.hands else self.dealer_dice)
 
     def record(self, game: Game, keep_records: bool = False) -> HandResult:
-        from .log import game_records
+        from majiang.engine.log import game_records
 
         res = HandResult(len(self.hands), game.dealer, game.result, game.totals(), game.settlement(),
                          game_records(game) if keep_records else [])

@@ -3,9 +3,9 @@
 Value = base × the product of every fan that applies, over the reading that pays most, then
 capped by ``rules.cap``. 屁胡 (×1) is listed only when nothing else applies.
 
->>> from majiang.hand import Hand, Meld
->>> from majiang.rules import rules_for
->>> from majiang.scoring import WinContext
+>>> from majiang.core.hand import Hand, Meld
+>>> from majiang.games.rules import rules_for
+>>> from majiang.games.scoring import WinContext
 >>> r = rules_for("kawuxing")
 >>> def fans(h, w, melds=(), **ctx):
 ...     s = score_win(Hand.parse(h, list(melds)), Tile.parse(w), WinContext(**ctx), r)
@@ -22,11 +22,11 @@ capped by ``rules.cap``. 屁胡 (×1) is listed only when nothing else applies.
 
 from __future__ import annotations
 
-from .analysis import Reading, is_winning, readings
-from .hand import Hand, Meld, MeldKind
-from .scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
-from .tiles import ALL_TILES, Tile
-from .variants import KAWUXING, Variant
+from majiang.core.analysis import Reading, is_winning, readings
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.games.scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
+from majiang.core.tiles import ALL_TILES, Tile
+from majiang.core.variants import KAWUXING, Variant
 
 DRAGONS = (27, 28, 29)
 
@@ -171,7 +171,7 @@ def _kan(hand: Hand, full: Hand, win: Tile, reading: Reading, ctx: WinContext) -
 # ---------------------------------------------------------------------------------------------
 # Play: what the engine asks of Kawuxing.
 
-from .engine import Action, Payment, VariantPlay, tile_action  # noqa: E402  (engine imports this module lazily)
+from majiang.engine.game import Action, Payment, VariantPlay, tile_action  # noqa: E402  (engine imports this module lazily)
 
 
 class KawuxingPlay(VariantPlay):
@@ -222,7 +222,7 @@ class KawuxingPlay(VariantPlay):
                     if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld.pong(k),)), self.variant) == current_waits:
                         counts[k] -= 3
                         hidden.append(k)
-        from .tiles import format_tiles, from_counts
+        from majiang.core.tiles import format_tiles, from_counts
         return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),
                 "waits": [str(t) for t in current_waits]}
 
@@ -283,5 +283,5 @@ class KawuxingPlay(VariantPlay):
 
 
 def _waits(hand, variant):
-    from .analysis import waits
+    from majiang.core.analysis import waits
     return waits(hand, variant)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from .errors import RulesError
-from .hand import Hand
-from .rules import PRESETS, load_rules_file, rules_for
-from .tiles import Tile
+from majiang.core.errors import RulesError
+from majiang.core.hand import Hand
+from majiang.games.rules import PRESETS, load_rules_file, rules_for
+from majiang.core.tiles import Tile
 
 
 def add_rules_options(p, variant_required: bool = True) -> None:
@@ -40,8 +40,8 @@ def rules_from_args(args):
 
 
 def cmd_score(args) -> int:
-    from .cli import UsageError, _melds
-    from .scoring import WinContext, score
+    from majiang.cli.main import UsageError, _melds
+    from majiang.games.scoring import WinContext, score
 
     rules = rules_from_args(args)
     kawuxing = args.variant == "kawuxing"
@@ -60,10 +60,10 @@ def cmd_score(args) -> int:
     hand = Hand.parse(args.hand, _melds(args))
     win = Tile.parse(args.win)
     if kawuxing:
-        from .kawuxing import variant_for
+        from majiang.games.kawuxing import variant_for
         variant = variant_for(rules)
     else:
-        from .variants import SICHUAN as variant
+        from majiang.core.variants import SICHUAN as variant
     hand.check(variant, sizes=(1,))
     hand.add(win).check(variant, sizes=(2,))  # the winning tile must exist (no fifth copy) and belong
     ctx = WinContext(self_draw=args.tsumo, kong_chain=1 if args.after_kong else 0,
@@ -93,7 +93,7 @@ def cmd_score(args) -> int:
 
 def register(sub) -> None:
     """Add the game subcommands to the ``majiang`` parser."""
-    from .cli import _add_meld_options
+    from majiang.cli.main import _add_meld_options
 
     p = sub.add_parser("score", help="what a winning hand is worth",
                        description="Score a win. HAND is the concealed tiles before the winning tile "
@@ -115,7 +115,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_score)
 
     try:
-        from . import cli_play
+        from majiang.cli import play as cli_play
     except ImportError:  # pragma: no cover - during early development
         return
     cli_play.register(sub)

@@ -11,10 +11,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .errors import MajiangError
-from .hand import Hand, Meld
-from .tiles import ALL_TILES, Tile, format_tiles, parse_tiles, to_counts
-from .variants import get_variant
+from majiang.core.errors import MajiangError
+from majiang.core.hand import Hand, Meld
+from majiang.core.tiles import ALL_TILES, Tile, format_tiles, parse_tiles, to_counts
+from majiang.core.variants import get_variant
 
 EXAMPLE_HAND = "1112345678999p5z"
 
@@ -47,7 +47,7 @@ def _melds(args) -> list[Meld]:
 
 def analyze_hand(text: str, variant: str, melds: list[Meld], void: str | None, visible) -> dict:
     """The JSON result of ``majiang analyze`` for one hand (raises MajiangError on bad input)."""
-    from .analysis import discard_advice, shanten, waits_counts
+    from majiang.core.analysis import discard_advice, shanten, waits_counts
 
     variant = get_variant(variant)
     hand = Hand.parse(text, melds)
@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_analyze)
 
-    from . import cli_game  # noqa: F401  (registers score, simulate, play, replay)
+    from majiang.cli import game as cli_game  # noqa: F401  (registers score, simulate, play, replay)
     cli_game.register(sub)
     return parser
 

@@ -23,3 +23,9 @@ class RulesError(MajiangError):
 
 class IllegalActionError(MajiangError):
     """An action that the rules do not allow at this point of the game (state is unchanged)."""
+
+
+# Raised and caught as ``majiang.RulesError`` and so on, wherever they are defined.
+for _cls in (MajiangError, TileError, HandError, RulesError, IllegalActionError):
+    _cls.__module__ = "majiang"
+del _cls

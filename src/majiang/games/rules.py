@@ -11,7 +11,7 @@ each one means and which preset sets what.
 >>> rules_for("sichuan", "chengdu", cap_fan="x")
 Traceback (most recent call last):
 ...
-majiang.errors.RulesError: option cap_fan: expected a whole number or none, got 'x'
+majiang.RulesError: option cap_fan: expected a whole number or none, got 'x'
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RulesError
+from majiang.core.errors import RulesError
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .errors import HandError, TileError
-from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles, from_counts, parse_tiles, to_counts
-from .variants import Variant, get_variant
+from majiang.core.errors import HandError, TileError
+from majiang.core.tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles, from_counts, parse_tiles, to_counts
+from majiang.core.variants import Variant, get_variant
 
 
 class MeldKind(str, Enum):
@@ -85,7 +85,7 @@ class Hand:
     >>> Hand.parse("11111m")
     Traceback (most recent call last):
     ...
-    majiang.errors.TileError: a fifth copy of 1m: 5 in hand and melds
+    majiang.TileError: a fifth copy of 1m: 5 in hand and melds
     """
 
     counts: tuple[int, ...]

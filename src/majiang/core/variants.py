@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .errors import RulesError
-from .tiles import ALL_TILES, Tile
+from majiang.core.errors import RulesError
+from majiang.core.tiles import ALL_TILES, Tile
 
 
 @dataclass(frozen=True)

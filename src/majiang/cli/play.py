@@ -8,11 +8,11 @@ import sys
 import zlib
 from collections import Counter
 
-from .agents import make_agent, play_hand
-from .engine import Action, Game
-from .errors import MajiangError
-from .match import Match
-from .tiles import Tile, format_tiles, from_counts
+from majiang.bots.agents import make_agent, play_hand
+from majiang.engine.game import Action, Game
+from majiang.core.errors import MajiangError
+from majiang.play.match import Match
+from majiang.core.tiles import Tile, format_tiles, from_counts
 
 
 class Progress:
@@ -49,7 +49,7 @@ def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = Non
         os.makedirs(log_dir, exist_ok=True)
 
     def on_hand(game: Game, res) -> None:
-        from .log import game_records, write_jsonl
+        from majiang.engine.log import game_records, write_jsonl
 
         stats["draws"] += game.result == "draw" or not game.wins
         for w in game.wins:
@@ -80,8 +80,8 @@ def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = Non
 
 
 def cmd_simulate(args) -> int:
-    from .cli import UsageError
-    from .cli_game import rules_from_args
+    from majiang.cli.main import UsageError
+    from majiang.cli.game import rules_from_args
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -105,7 +105,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .log import read_jsonl, rebuild, split_hands
+    from majiang.engine.log import read_jsonl, rebuild, split_hands
 
     records = read_jsonl(args.log)
     results = []
@@ -165,7 +165,7 @@ def _describe(game: Game, seat: int) -> str:
 
 
 def cmd_play(args) -> int:
-    from .cli_game import rules_from_args
+    from majiang.cli.game import rules_from_args
 
     rules = rules_from_args(args)
     n = 3 if rules.variant == "kawuxing" else 4
@@ -244,9 +244,9 @@ def render_settlement(game: Game) -> str:
 
 
 def cmd_arena(args) -> int:
-    from .arena import bot_stderr_name, run_arena
-    from .cli import UsageError
-    from .cli_game import rules_from_args
+    from majiang.play.arena import bot_stderr_name, run_arena
+    from majiang.cli.main import UsageError
+    from majiang.cli.game import rules_from_args
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -275,8 +275,8 @@ def cmd_arena(args) -> int:
 
     try:
         if sink is not None:
-            from .arena import ArenaResult
-            from .rules import rules_to_json
+            from majiang.play.arena import ArenaResult
+            from majiang.games.rules import rules_to_json
             head = ArenaResult(rules.variant, rules.preset, bots, args.seed, rules=rules_to_json(rules))
             sink.write(json.dumps(head.header(args.first_deal, args.games), ensure_ascii=False) + "\n")
             sink.flush()
@@ -300,7 +300,7 @@ def cmd_arena(args) -> int:
 
 
 def _report(args, result, summary: dict) -> int:
-    from .arena import plot
+    from majiang.play.arena import plot
 
     if args.plot:
         plot(result, args.plot)
@@ -360,7 +360,7 @@ def _short_name(agent: str) -> str:
 
 
 def cmd_arena_merge(args) -> int:
-    from .arena import read_results
+    from majiang.play.arena import read_results
 
     result = read_results(args.results)
     for where in result.skipped:
@@ -372,7 +372,7 @@ def cmd_serve(args) -> int:
     try:
         import uvicorn
 
-        from .server.app import create_app, default_db_url
+        from majiang.server.app import create_app, default_db_url
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
@@ -399,7 +399,7 @@ def cmd_serve(args) -> int:
 
 
 def register(sub) -> None:
-    from .cli_game import add_rules_options
+    from majiang.cli.game import add_rules_options
 
     p = sub.add_parser("serve", help="the web game: rooms, bots, reconnection, replays",
                        description="Serve the browser game. SQLite by default (~/.majiang/majiang.sqlite3); "
