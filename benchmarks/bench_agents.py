@@ -14,9 +14,10 @@ import argparse
 import json
 import time
 
-from majiang.bots.agents import make_agent, play_hand
-from majiang.engine.game import Game
+from majiang.bots import make_agent
+from majiang.engine import Game
 from majiang.games.rules import rules_for
+from majiang.play.runner import play_hand
 
 
 def ours(variant: str, bot: str, seconds: float) -> tuple[float, float]:

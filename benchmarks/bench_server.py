@@ -108,7 +108,7 @@ async def flood(url: str, stop: asyncio.Event, counts: dict) -> None:
                         counts["messages"] += 2
                         counts["bytes"] += len(medium) + 15
                     await asyncio.sleep(0)
-        except Exception as exc:  # noqa: BLE001 - the server closes a flooding client: that is the point
+        except Exception:  # noqa: BLE001 - the server closes a flooding client: that is the point
             counts["closed"] = (counts["closed"] or 0) + 1
             await asyncio.sleep(0.01)
 

@@ -18,9 +18,10 @@ import argparse
 import hashlib
 import json
 
-from majiang.bots.agents import GreedyAgent, RandomAgent, play_hand
-from majiang.engine.game import Game
+from majiang.bots import GreedyAgent, RandomAgent
+from majiang.engine import Game
 from majiang.games.rules import rules_for
+from majiang.play.runner import play_hand
 
 CONFIGS = [("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("sichuan", None, {}), ("sichuan", "modern", {}), ("sichuan", None, {"sing_dance": True}),

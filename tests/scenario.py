@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from majiang.engine.game import Action, Game
-from majiang.games.rules import rules_for
 from majiang.core.tiles import Tile, parse_tiles
+from majiang.engine import Action, Game
+from majiang.games.rules import rules_for
 
 
 def build_wall(variant_kinds, hands: list[str], dealer: int, draws: str = "", replacements: str = "",
@@ -41,7 +41,7 @@ def game_with(variant: str, hands: list[str], dealer: int = 0, draws: str = "", 
     """A game dealt ``hands``; with ``near_end`` the filler is skipped, so ``draws`` are the last tiles
     of the wall (tile accounting then no longer holds: only for end-of-wall rules)."""
     rules = rules_for(variant, preset, **options)
-    from majiang.engine.game import play_for
+    from majiang.engine import play_for
     kinds = play_for(rules).variant.kinds
     wall = build_wall(kinds, hands, dealer, draws, replacements, near_end)
     game = Game(rules, seed="test", dealer=dealer, wall=wall)

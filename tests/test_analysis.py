@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 
 import reference as ref
 from majiang.core.analysis import (
-    capped_row, complete_counts, discard_advice, effective_tiles, is_winning, readings, shanten, tables, waits,
+    capped_row,
+    complete_counts,
+    discard_advice,
+    effective_tiles,
+    is_winning,
+    readings,
+    shanten,
+    tables,
+    waits,
 )
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import format_tiles, parse_tiles, to_counts

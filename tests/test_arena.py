@@ -6,12 +6,13 @@ import sys
 
 import pytest
 
-from majiang.bots.agents import GreedyAgent, StrongAgent, make_agent, play_hand
-from majiang.play.arena import run_arena
+from majiang.bots import GreedyAgent, StrongAgent, make_agent
 from majiang.bots.external import SubprocessAgent
 from majiang.cli.main import main
-from majiang.engine.game import Game
+from majiang.engine import Game
 from majiang.games.rules import rules_for
+from majiang.play.arena import run_arena
+from majiang.play.runner import play_hand
 
 HERE = os.path.dirname(__file__)
 EXAMPLE = os.path.join(HERE, "..", "examples", "bots", "random_bot.py")
@@ -93,9 +94,9 @@ def test_sichuan_strong_never_sings():
 
 def test_strong_plays_the_same_on_a_slow_machine(monkeypatch):
     # the look-ahead is bounded by work, not time: a clock that races ahead changes nothing
-    from majiang.bots import agents as agents_module
-    from majiang.play.arena import play_deal
+    from majiang.bots.strong import lookahead as agents_module
     from majiang.games.rules import rules_for, rules_to_json
+    from majiang.play.arena import play_deal
 
     task = {"rules": rules_to_json(rules_for("sichuan")), "bots": ["strong", "greedy", "greedy", "greedy"],
             "seed": 11, "deal": 0}

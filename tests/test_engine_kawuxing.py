@@ -47,7 +47,7 @@ def test_liangdao_doubles_and_baohu():
     discard(g, 0, "3p")
     assert "declare" in legal_types(g, 1)
     act(g, 1, "declare", "2s")
-    assert g.declared[1]
+    assert g.seats[1].declared
     obs = g.observation(0)
     assert obs["players"][1]["revealed"]["waits"] == ["1s", "5z"]
     assert "hand" not in obs["players"][1]
@@ -157,7 +157,7 @@ def test_louhu(unless_more):
     discard(g, 1, "5z")  # the same tile again before seat 2 draws: blocked (not worth more)
     assert g.phase == "turn" and g.current == 2
     discard(g, 2, "8p")
-    assert g.passed_win[2] is None
+    assert g.seats[2].passed_win is None
 
 
 def test_last_tile_must_be_discarded_and_last_discard_only_won():
@@ -268,11 +268,12 @@ def test_liangdao_hides_concealed_triplets(hide, shown):
 
 
 def test_suits_option_changes_the_tile_set():
-    from majiang.bots.agents import make_agent, play_hand
-    from majiang.engine.game import Game
+    from majiang.bots import make_agent
+    from majiang.core.hand import Hand
+    from majiang.engine import Game
     from majiang.games.rules import rules_for
     from majiang.games.scoring import WinContext, score
-    from majiang.core.hand import Hand
+    from majiang.play.runner import play_hand
     rules = rules_for("kawuxing", suits="ms")
     g = Game(rules, seed=1)
     assert {t.suit for t in g.variant.kinds} == {"m", "s", "z"} and g.variant.num_tiles == 84
@@ -296,9 +297,9 @@ def test_declared_discarder_pays_an_ordinary_ron():
 
 
 def test_match_dealer_rotation_and_totals():
-    from majiang.bots.agents import make_agent
-    from majiang.play.match import Match
+    from majiang.bots import make_agent
     from majiang.games.rules import rules_for
+    from majiang.play.match import Match
     m = Match(rules_for("kawuxing", rounds=6), seed=11)
     m.play([make_agent("greedy", s) for s in range(3)])
     assert len(m.hands) == 6 and sum(m.totals) == 0
@@ -374,11 +375,11 @@ def test_man_caps_chained_kong_money(preset, opts, fourth):
 
 def test_first_dealer_of_a_match_is_rolled_from_the_seed():
     """卡五星 rule text #8: "第一局随机确定庄家": two dice from the match seed, kept in the first start record."""
-    from majiang.bots.agents import make_agent
-    from majiang.engine.game import first_dealer
+    from majiang.bots import make_agent
+    from majiang.engine import first_dealer
     from majiang.engine.log import rebuild
-    from majiang.play.match import Match
     from majiang.games.rules import rules_for
+    from majiang.play.match import Match
     assert first_dealer(0, 3) == (2, (1, 5)) and first_dealer(1, 3) == (0, (4, 6))
     assert {first_dealer(s, 3)[0] for s in range(20)} == {0, 1, 2}
     m = Match(rules_for("kawuxing", rounds=2), seed=0)

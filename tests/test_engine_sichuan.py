@@ -24,7 +24,7 @@ def legal_types(game, seat):
 
 def test_voids_are_automatic_for_two_suit_hands():
     g = game_with("sichuan", [T0, T1, T2, T3])
-    assert g.void == ["s", "s", "m", "m"] and g.phase == "turn"
+    assert [s.void for s in g.seats] == ["s", "s", "m", "m"] and g.phase == "turn"
 
 
 def test_multiple_ron_then_blood_battle_goes_on():
@@ -33,7 +33,7 @@ def test_multiple_ron_then_blood_battle_goes_on():
     act(g, 1, "win", "5p")
     act(g, 2, "win", "5p")
     assert payments(g) == [(0, 1, 1, "点炮"), (0, 2, 1, "点炮")]
-    assert not g.over and g.out == [False, True, True, False]
+    assert not g.over and [s.out for s in g.seats] == [False, True, True, False]
     # seat 3 draws next and self-draws 6p: only the players still in pay
     act(g, 3, "win", "6p")
     assert payments(g)[2:] == [(0, 3, 2, "自摸")]  # 111 222 333 444s 66p: 对对胡, 1 番
@@ -78,7 +78,7 @@ def test_winner_takes_no_part_in_later_kong_money():
     g = game_with("sichuan", ["9999m113355m2458p", T1K, T2, T3], draws="1p7m", replacements="8m")
     discard(g, 0, "2p")
     act(g, 1, "win", "1p") if g.pending_seats() == [1] and "win" in legal_types(g, 1) else None
-    assert g.out[1]
+    assert g.seats[1].out
     discard(g, 2, "7m")
     pass_all(g)
     # seat 3 ... the dealer kongs on its next turn
@@ -181,10 +181,10 @@ def test_exchange_three_moves_tiles_by_dice():
     g = game_with("sichuan", ["11122233344456m", "123m456p789s77p99p", "111p222p333p444s5s", "555s666s777s888p9p"],
                   preset="modern")
     assert g.phase == "exchange"
-    before = [list(h) for h in g.hands]
+    before = [list(s.counts) for s in g.seats]
     picks = {0: "111m", 1: "123m", 2: "111p", 3: "555s"}
-    from majiang.engine.game import Action
     from majiang.core.tiles import parse_tiles
+    from majiang.engine import Action
     for s, t in picks.items():
         g.apply(s, Action("exchange", tiles=tuple(parse_tiles(t))))
     step = 2 if sum(g.dice) in (6, 12) else (1 if sum(g.dice) % 2 else 3)
@@ -193,7 +193,7 @@ def test_exchange_three_moves_tiles_by_dice():
         for tile in parse_tiles(t):
             before[s][tile] -= 1
             before[to][tile] += 1
-    assert [list(h) for h in g.hands] == before
+    assert [list(s.counts) for s in g.seats] == before
     assert g.phase in ("void", "turn")
 
 
@@ -202,8 +202,8 @@ def test_blood_river_winners_play_on_and_win_again():
     discard(g, 0, "5p")
     act(g, 1, "win", "5p")
     act(g, 2, "win", "5p")
-    assert g.out == [False] * 4 and not g.over
-    assert [str(t) for t in g.won_tiles[1]] == ["5p"] and g.tile_count() == 108
+    assert [s.out for s in g.seats] == [False] * 4 and not g.over
+    assert [str(t) for t in g.seats[1].won_tiles] == ["5p"] and g.tile_count() == 108
     act(g, 3, "win", "6p")  # seat 3 self-draws; everyone else pays, winners included
     assert payments(g)[2:] == [(0, 3, 2, "自摸"), (1, 3, 2, "自摸"), (2, 3, 2, "自摸")]
     assert g.tile_count() == 108 and sum(g.totals()) == 0
@@ -230,7 +230,7 @@ def test_singer_waits_stay_hidden():
     discard(g, 0, "2p")
     act(g, 1, "sing", "9s")
     assert g.observation(0)["players"][1]["revealed"] == {"ready": True}
-    assert g.declared[1]
+    assert g.seats[1].declared
 
 
 def test_heavenly_hand_in_the_engine():

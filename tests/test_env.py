@@ -10,11 +10,20 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from majiang.bots.agents import make_agent  # noqa: E402
-from majiang.engine.game import Game  # noqa: E402
-from majiang.rl.env import N_ACTIONS, OBS_SIZE, BatchEnv, action_index, encode, make, mask_of, single_agent  # noqa: E402
-from majiang.native import available as native_available  # noqa: E402
+from majiang.bots import make_agent  # noqa: E402
+from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
+from majiang.native import available as native_available  # noqa: E402
+from majiang.rl.env import (  # noqa: E402
+    N_ACTIONS,
+    OBS_SIZE,
+    BatchEnv,
+    action_index,
+    encode,
+    make,
+    mask_of,
+    single_agent,
+)
 
 # every env test that steps games runs on both engines when the native one is built
 BACKENDS = ["python", "native"] if native_available() else ["python"]
@@ -93,14 +102,14 @@ def test_encoding_holds_no_hidden_information(variant):
             pool = list(other.wall[other.front:other.back])
             for s in range(n):
                 if s != seat:
-                    pool += [k for k in range(30) for _ in range(other.hands[s][k])]
+                    pool += [k for k in range(30) for _ in range(other.seats[s].counts[k])]
             rng.shuffle(pool)
             for s in range(n):
                 if s != seat:
-                    size = sum(other.hands[s])
-                    other.hands[s] = [0] * 30
+                    size = sum(other.seats[s].counts)
+                    other.seats[s].counts = [0] * 30
                     for t in pool[:size]:
-                        other.hands[s][t] += 1
+                        other.seats[s].counts[t] += 1
                     pool = pool[size:]
             other.wall[other.front:other.back] = pool
             assert np.array_equal(encode(other, seat), before)

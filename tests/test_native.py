@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 pytest.importorskip("pettingzoo")
 
 from majiang import native  # noqa: E402
-from majiang.engine.game import Game  # noqa: E402
-from majiang.rl.env import BatchEnv, encode, make, mask_of, single_agent  # noqa: E402
 from majiang.core.errors import IllegalActionError  # noqa: E402
+from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
+from majiang.rl.env import BatchEnv, encode, make, mask_of, single_agent  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.unavailable_reason()))
 
@@ -154,7 +154,7 @@ def test_native_random_opponents_settle_as_the_python_replay(variant):
 
 @pytest.mark.parametrize("variant, options", [("sichuan", {}), ("kawuxing", {}), ("kawuxing", {"suits": "mp"})])
 def test_the_library_shuffles_as_pythons_random(variant, options):
-    from majiang.engine.game import play_for, shuffled_wall
+    from majiang.engine import play_for, shuffled_wall
     rules = rules_for(variant, **options)
     kinds = play_for(rules).variant.kinds
     for seed in [0, 1, -5, 2 ** 70, 3.5, None, "hidden", "长" * 40, (1, 2)] + list(range(1000, 1100)):
@@ -245,7 +245,7 @@ def test_native_greedy_batch_plays_the_python_batch():
 @given(st.data())
 def test_native_shanten_is_the_python_shanten(data):
     from majiang.core.analysis import shanten_counts
-    from majiang.engine.game import play_for
+    from majiang.engine import play_for
     variant, options = data.draw(st.sampled_from([("sichuan", {}), ("kawuxing", {}), ("kawuxing", {"suits": "ms"})]))
     rules = rules_for(variant, **options)
     kinds = [int(k) for k in play_for(rules).variant.kinds]

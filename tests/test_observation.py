@@ -8,11 +8,13 @@ from importlib import resources
 
 import pytest
 
-from majiang.bots.agents import GreedyAgent, RandomAgent, play_hand
-from majiang.engine.game import Game
+from majiang.bots import GreedyAgent, RandomAgent
 from majiang.core.hand import MeldKind
-from majiang.games.rules import PRESETS, rules_for
 from majiang.core.tiles import Tile, parse_tiles
+from majiang.engine import Game
+from majiang.games import GAMES
+from majiang.games.rules import rules_for
+from majiang.play.runner import play_hand
 from scenario import act, discard, game_with
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -22,7 +24,7 @@ SCHEMA = json.loads(resources.files("majiang").joinpath("data/observation.schema
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 TOTAL = {"kawuxing": 84, "sichuan": 108}
 
-CONFIGS = [(v, p, {}) for v in PRESETS for p in PRESETS[v]] + [
+CONFIGS = [(v, p, {}) for v in GAMES for p in GAMES[v].presets] + [
     ("sichuan", None, {"blood_river": True}), ("sichuan", None, {"sing_dance": True}),
     ("sichuan", None, {"exchange_three": True}), ("sichuan", None, {"blood_battle": False}),
     ("kawuxing", None, {"liangdao_hide_triplets": False})]
@@ -52,20 +54,20 @@ def check_visible(g: Game, seat: int, obs: dict) -> None:
         if s == seat or g.over:
             assert obs["players"][s]["hidden"] == 0
             continue
-        hand = list(g.hands[s])
+        hand = list(g.seats[s].counts)
         revealed = obs["players"][s].get("revealed", {}).get("tiles")
         for t in parse_tiles(revealed or ""):
             hand[t] -= 1
-        if g.out[s] and sum(g.hands[s]) % 3 == 2:  # holds its (public) winning tile
+        if g.seats[s].out and sum(g.seats[s].counts) % 3 == 2:  # holds its (public) winning tile
             hand[[w for w in g.wins if w.seat == s][-1].tile] -= 1
-        for m in g.melds[s]:
+        for m in g.seats[s].melds:
             if m.kind is MeldKind.CONCEALED_KONG:
                 unseen[m.tile] += 4
         for k, c in enumerate(hand):
             assert c >= 0
             unseen[k] += c
         assert obs["players"][s]["hidden"] == sum(hand) + 4 * sum(
-            m.kind is MeldKind.CONCEALED_KONG for m in g.melds[s])
+            m.kind is MeldKind.CONCEALED_KONG for m in g.seats[s].melds)
     for k in g.variant.kinds:
         assert vis[str(k)] + unseen[k] == 4, (str(k), vis[str(k)], unseen[k])
 

@@ -6,9 +6,9 @@ import pytest
 
 from majiang.cli.main import main
 from majiang.core.hand import Hand, Meld
+from majiang.core.tiles import format_tiles, parse_tiles
 from majiang.games.rules import rules_for
 from majiang.games.scoring import WinContext, score
-from majiang.core.tiles import format_tiles, parse_tiles
 
 
 def fans(full14, win, melds=(), preset=None, opts=None, **ctx):

@@ -11,8 +11,23 @@ from fastapi.testclient import TestClient  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
 
 
+_OPEN: list[TestClient] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients():
+    yield
+    while _OPEN:
+        _OPEN.pop().__exit__(None, None, None)
+
+
 def client(tmp_path, name="db"):
-    return TestClient(create_app(f"sqlite:///{tmp_path / name}.sqlite3", bot_delay=0.0))
+    """A client with one event loop for all its sockets, as a real server has (without ``with``
+    each websocket gets its own loop, and the table's locks would be shared across loops)."""
+    c = TestClient(create_app(f"sqlite:///{tmp_path / name}.sqlite3", bot_delay=0.0))
+    c.__enter__()
+    _OPEN.append(c)
+    return c
 
 
 def player(c, name="ana"):

@@ -16,14 +16,15 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from majiang.bots.agents import GreedyAgent, play_hand  # noqa: E402
-from majiang.engine.game import Game, shuffled_wall  # noqa: E402
+from majiang.bots import GreedyAgent
 from majiang.core.errors import MajiangError  # noqa: E402
-from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
-from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
-from majiang.server.store import Store  # noqa: E402
 from majiang.core.tiles import Tile, parse_tiles  # noqa: E402
 from majiang.core.variants import get_variant  # noqa: E402
+from majiang.engine import Game, shuffled_wall  # noqa: E402
+from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
+from majiang.play.runner import play_hand  # noqa: E402
+from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
+from majiang.server.store import Store  # noqa: E402
 
 CONFIGS = [("kawuxing", "standard", {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("sichuan", "chengdu", {}), ("sichuan", "modern", {}), ("sichuan", "chengdu", {"sing_dance": True}),
@@ -112,7 +113,7 @@ def declared_views(variant, preset, seed):
         seat = game.pending_seats()[0]
         game.apply(seat, agents[seat].act(game.observation(seat), game.legal_actions(seat)))
         for s in range(game.n):
-            if game.declared[s] and not game.over:
+            if game.seats[s].declared and not game.over:
                 views = [game.observation(o)["players"][s] for o in range(game.n) if o != s]
                 views.append(game.observation(None)["players"][s])
                 for v in views:
@@ -131,12 +132,12 @@ def test_a_liangdao_hand_shows_what_the_rules_reveal_and_not_the_drawn_tile(pres
             v = views[0]
             assert "hand" not in v
             rv = v["revealed"]
-            if s not in shown_at_declaration or len(game.melds[s]) != melds_then[s]:
-                shown_at_declaration[s], melds_then[s] = rv, len(game.melds[s])  # (a kong may change it)
+            if s not in shown_at_declaration or len(game.seats[s].melds) != melds_then[s]:
+                shown_at_declaration[s], melds_then[s] = rv, len(game.seats[s].melds)  # (a kong may change it)
                 continue
             # what was revealed stays exactly that, whether or not it is the declarer's turn
             assert rv == shown_at_declaration[s]
-            concealed = sum(game.hands[s])
+            concealed = sum(game.seats[s].counts)
             shown = len(parse_tiles(rv["tiles"])) if rv["tiles"] else 0
             assert shown + 3 * rv["hidden_triplets"] == concealed - (concealed % 3 == 2)
             checked += 1

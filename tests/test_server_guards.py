@@ -19,11 +19,15 @@ from sqlalchemy.exc import OperationalError  # noqa: E402
 from majiang.server.app import MAX_OPEN_ROOMS, create_app  # noqa: E402
 from majiang.server.live import TableSettings  # noqa: E402
 from majiang.server.store import Store, StoreError  # noqa: E402
-from test_server import make_room, play_to_end, player  # noqa: E402
+from test_server import _OPEN, _close_clients, make_room, play_to_end, player  # noqa: E402, F401
 
 
 def client(tmp_path, **kw):
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'g'}.sqlite3", bot_delay=0.0, **kw))
+    """One event loop for all the client's sockets (see ``test_server.client``)."""
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'g'}.sqlite3", bot_delay=0.0, **kw))
+    c.__enter__()
+    _OPEN.append(c)
+    return c
 
 
 def first_decision(ws):

@@ -8,7 +8,13 @@ The core (tiles, hands, analysis, rules, scoring) uses only the standard library
 """
 
 from majiang.core.analysis import discard_advice, is_winning, readings, shanten, waits
-from majiang.core.errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
+from majiang.core.errors import (
+    HandError,
+    IllegalActionError,
+    MajiangError,
+    RulesError,
+    TileError,
+)
 from majiang.core.hand import Hand, Meld, MeldKind
 from majiang.core.tiles import Tile, format_tiles, parse_tiles
 from majiang.core.variants import KAWUXING, SICHUAN, Variant, get_variant

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from majiang.engine.game import seed_string
 from majiang.core.errors import IllegalActionError
+from majiang.engine import seed_string
 
 ABI_VERSION = 8
 N_ACTIONS = 160
@@ -342,7 +342,7 @@ class NativeGame:
 
     def to_python(self):
         """The same hand replayed in the Python engine (event log, fans, payments)."""
-        from majiang.engine.game import Game
+        from majiang.engine import Game
         from majiang.rl.env import legal_map
 
         if self._given is None:

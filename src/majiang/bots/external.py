@@ -30,8 +30,8 @@ import sys
 import threading
 import time
 
-from majiang.engine.game import Action
 from majiang.core.errors import IllegalActionError
+from majiang.engine import Action
 
 PROTOCOL = 2
 MAX_DEATH_REPORTS = 3  # a bot that dies at every start is reported this many times, then counted only

@@ -6,14 +6,15 @@ import json
 
 from majiang.core.errors import RulesError
 from majiang.core.hand import Hand
-from majiang.games.rules import PRESETS, load_rules_file, rules_for
 from majiang.core.tiles import Tile
+from majiang.games import GAMES
+from majiang.games.rules import load_rules_file, rules_for
 
 
 def add_rules_options(p, variant_required: bool = True) -> None:
     p.add_argument("--variant", required=variant_required, choices=["kawuxing", "sichuan"])
     p.add_argument("--preset", metavar="NAME",
-                   help="rules preset: " + "; ".join(f"{v}: {', '.join(ps)}" for v, ps in PRESETS.items()))
+                   help="rules preset: " + "; ".join(f"{v}: {', '.join(ps)}" for v, ps in ((name, game.presets) for name, game in GAMES.items())))
     p.add_argument("--rules", metavar="FILE", help="a TOML or JSON file of option = value overrides")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="override one rules option (see docs/RULES.md); repeatable")
@@ -60,7 +61,7 @@ def cmd_score(args) -> int:
     hand = Hand.parse(args.hand, _melds(args))
     win = Tile.parse(args.win)
     if kawuxing:
-        from majiang.games.kawuxing import variant_for
+        from majiang.games.kawuxing.fans import variant_for
         variant = variant_for(rules)
     else:
         from majiang.core.variants import SICHUAN as variant

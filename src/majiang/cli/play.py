@@ -8,11 +8,12 @@ import sys
 import zlib
 from collections import Counter
 
-from majiang.bots.agents import make_agent, play_hand
-from majiang.engine.game import Action, Game
+from majiang.bots import make_agent
 from majiang.core.errors import MajiangError
-from majiang.play.match import Match
 from majiang.core.tiles import Tile, format_tiles, from_counts
+from majiang.engine import Action, Game
+from majiang.play.match import Match
+from majiang.play.runner import play_hand
 
 
 class Progress:
@@ -80,8 +81,8 @@ def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = Non
 
 
 def cmd_simulate(args) -> int:
-    from majiang.cli.main import UsageError
     from majiang.cli.game import rules_from_args
+    from majiang.cli.main import UsageError
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -156,7 +157,7 @@ def _describe(game: Game, seat: int) -> str:
         lines.append(f"   discards: {' '.join(p['discards']) or '-'}")
         if "revealed" in p:
             lines.append(f"   revealed: {p['revealed']}")
-    hand = game.hands[seat]
+    hand = game.seats[seat].counts
     tiles = from_counts(hand)
     lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
     if "drawn" in obs:
@@ -244,9 +245,9 @@ def render_settlement(game: Game) -> str:
 
 
 def cmd_arena(args) -> int:
-    from majiang.play.arena import bot_stderr_name, run_arena
-    from majiang.cli.main import UsageError
     from majiang.cli.game import rules_from_args
+    from majiang.cli.main import UsageError
+    from majiang.play.arena import bot_stderr_name, run_arena
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -275,8 +276,8 @@ def cmd_arena(args) -> int:
 
     try:
         if sink is not None:
-            from majiang.play.arena import ArenaResult
             from majiang.games.rules import rules_to_json
+            from majiang.play.arena import ArenaResult
             head = ArenaResult(rules.variant, rules.preset, bots, args.seed, rules=rules_to_json(rules))
             sink.write(json.dumps(head.header(args.first_deal, args.games), ensure_ascii=False) + "\n")
             sink.flush()

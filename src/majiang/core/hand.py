@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from majiang.core.errors import HandError, TileError
-from majiang.core.tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles, from_counts, parse_tiles, to_counts
+from majiang.core.tiles import (
+    ALL_TILES,
+    NUM_KINDS,
+    Tile,
+    format_tiles,
+    from_counts,
+    parse_tiles,
+    to_counts,
+)
 from majiang.core.variants import Variant, get_variant
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from majiang.engine.game import Action, Game
 from majiang.core.errors import MajiangError
-from majiang.games.rules import rules_from_json
 from majiang.core.tiles import Tile
+from majiang.engine.game import Action, Game
+from majiang.games.rules import rules_from_json
 
 
 class LogError(MajiangError):

@@ -1,4 +1,4 @@
-"""What a win is worth: the shared types, and ``score`` dispatching to the variant's fan table.
+"""What a win is worth: the shared types, and ``score`` dispatching to the game's fan table.
 
 >>> from majiang.core.hand import Hand
 >>> from majiang.games.rules import rules_for
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
+from majiang.games.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -80,11 +81,7 @@ def score(hand: Hand, win_tile: Tile | str | int, context: WinContext, rules) ->
     """Score a win: ``hand`` is the concealed part before the winning tile, with its melds."""
     if isinstance(win_tile, str):
         win_tile = Tile.parse(win_tile)
-    if rules.variant == "kawuxing":
-        from majiang.games.kawuxing import score_win
-    else:
-        from majiang.games.sichuan import score_win
-    return score_win(hand, Tile(int(win_tile)), context, rules)
+    return get_game(rules.variant).score_win(hand, Tile(int(win_tile)), context, rules)
 
 
 def merge_fans(fans: list[Fan], multiplicative: bool) -> tuple[Fan, ...]:

@@ -19,9 +19,10 @@ import os
 import zlib
 from dataclasses import dataclass, field
 
-from majiang.bots.agents import make_agent, play_hand
-from majiang.engine.game import Game
+from majiang.bots import make_agent
+from majiang.engine import Game
 from majiang.games.rules import rules_from_json, rules_to_json
+from majiang.play.runner import play_hand
 
 _AGENT_CACHE: dict = {}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from majiang.bots.agents import play_hand
-from majiang.engine.game import Game, first_dealer
+from majiang.engine import Game, first_dealer
+from majiang.play.runner import play_hand
 
 
 @dataclass

@@ -47,10 +47,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from majiang.bots.agents import _isolation, make_agent
-from majiang.engine.game import Action, Game
-from majiang.games.rules import rules_for
+from majiang.bots import make_agent
+from majiang.bots.base import isolation
 from majiang.core.tiles import ALL_TILES
+from majiang.engine import Action, Game
+from majiang.games.rules import rules_for
 
 N_ACTIONS = 160
 SLOT = 30 * 5 + 32 * 30 + 11
@@ -83,13 +84,13 @@ def action_index(a: Action) -> int:
 def legal_map(game: Game, seat: int) -> dict[int, Action]:
     """Index → the engine action it stands for (for 换三张, the suit's least connected three)."""
     out: dict[int, Action] = {}
-    counts = game.hands[seat]
+    counts = game.seats[seat].counts
     for a in game.legal_actions(seat):
         i = action_index(a)
         if a.type == "exchange":
             best = out.get(i)
-            if best is not None and sum(_isolation(counts, t) for t in best.tiles) <= \
-                    sum(_isolation(counts, t) for t in a.tiles):
+            if best is not None and sum(isolation(counts, t) for t in best.tiles) <= \
+                    sum(isolation(counts, t) for t in a.tiles):
                 continue
         out[i] = a
     return out
@@ -102,7 +103,7 @@ _DECLARED = ("liangdao", "sing", "dance")
 def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
     """Write seat ``s``'s public slot (as any other seat sees it) into the zeroed ``slot``."""
     f = SLOT - 11
-    for m in game.melds[s]:
+    for m in game.seats[s].melds:
         if m.kind.value == "pong":
             slot[m.tile] += 1
         elif m.kind.value == "kong":
@@ -111,21 +112,21 @@ def _fill_slot(slot: np.ndarray, game: Game, s: int, hidden_void: bool) -> None:
             slot[60 + m.tile] += 1
         else:
             slot[f] += 1  # a concealed kong shows only as a count
-    ds = game.discards[s]
+    ds = game.seats[s].discards
     if ds:
         arr = np.fromiter(ds, dtype=np.intp, count=len(ds))
         slot[90:120] = np.bincount(arr, minlength=30)
         first = arr[:32]
         slot[_ORDER[:len(first)] + first] = 1.0
-    kind = game.declared_kind[s]
+    kind = game.seats[s].declared_kind
     if kind:
         slot[f + 1 + _DECLARED.index(kind)] = 1.0
         if kind != "sing":
-            slot[1080 + np.fromiter(game.declared_waits[s], dtype=np.intp)] = 1.0
-    slot[f + 4] = float(game.out[s])
-    if game.void[s] is not None and not hidden_void:
-        slot[f + 5 + "mps".index(game.void[s])] = 1.0
-    slot[f + 8] = len(game.won_tiles[s])
+            slot[1080 + np.fromiter(game.seats[s].declared_waits, dtype=np.intp)] = 1.0
+    slot[f + 4] = float(game.seats[s].out)
+    if game.seats[s].void is not None and not hidden_void:
+        slot[f + 5 + "mps".index(game.seats[s].void)] = 1.0
+    slot[f + 8] = len(game.seats[s].won_tiles)
     slot[f + 10] = 1.0  # tiles held (f + 9) changes at every draw: encode writes it
 
 
@@ -144,7 +145,7 @@ def _public_slots(game: Game) -> np.ndarray:
         slots, seen, counts, _ = state
         if seen == len(events):
             return slots
-        discards = game.discards
+        seats = game.seats
         stale: set[int] = set()
         for k in range(seen, len(events)):
             event = events[k]
@@ -152,7 +153,7 @@ def _public_slots(game: Game) -> np.ndarray:
             if kind == "discard":
                 s = event["seat"]
                 i = counts[s]
-                t = discards[s][i]
+                t = seats[s].discards[i]
                 counts[s] = i + 1
                 slots[s, 90 + t] += 1
                 if i < 32:
@@ -165,13 +166,13 @@ def _public_slots(game: Game) -> np.ndarray:
             for s in stale:
                 slots[s] = 0.0
                 _fill_slot(slots[s], game, s, mode[0])
-                counts[s] = len(discards[s])
+                counts[s] = len(seats[s].discards)
             state[1] = len(events)
             return slots
     slots = np.zeros((4, SLOT), dtype=np.float32)
     for s in range(game.n):
         _fill_slot(slots[s], game, s, mode[0])
-    game.caches["env_slots"] = [slots, len(events), [len(d) for d in game.discards], mode]
+    game.caches["env_slots"] = [slots, len(events), [len(seat.discards) for seat in game.seats], mode]
     return slots
 
 
@@ -190,23 +191,23 @@ def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         obs[_TAIL:] = 0.0
         if n == 3:
             obs[60 + 3 * SLOT:_TAIL] = 0.0
-    hands = game.hands
-    obs[0:30] = hands[seat]
+    seats = game.seats
+    obs[0:30] = seats[seat].counts
     if seat == game.current and game.phase == "turn" and game.drawn_from_wall and game.last_draw is not None:
         obs[30 + int(game.last_draw)] = 1.0
     slots = _public_slots(game)
-    slots[:n, SLOT - 2] = [sum(h) / 14.0 for h in hands]  # tiles held
+    slots[:n, SLOT - 2] = [sum(seat.counts) / 14.0 for seat in seats]  # tiles held
     block = obs[60:_TAIL].reshape(4, SLOT)
     block[:n - seat] = slots[seat:n]  # seats in turn order from the observer
     if seat:
         block[n - seat:n] = slots[:seat]
     if not game.over:  # the observer sees its own concealed kongs
-        for m in game.melds[seat]:
+        for m in game.seats[seat].melds:
             if m.kind.value == "concealed_kong":
                 obs[60 + 60 + m.tile] += 1
                 obs[60 + SLOT - 11] -= 1
-    if game.void[seat] is not None:  # the observer knows its own void before the others see it
-        obs[60 + SLOT - 6 + "mps".index(game.void[seat])] = 1.0
+    if game.seats[seat].void is not None:  # the observer knows its own void before the others see it
+        obs[60 + SLOT - 6 + "mps".index(game.seats[seat].void)] = 1.0
     g = _TAIL
     obs[g] = game.tiles_left / 108.0
     obs[g + 1 + PHASES.index(game.phase)] = 1.0

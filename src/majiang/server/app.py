@@ -45,11 +45,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from majiang.core.errors import MajiangError
-from majiang.games.rules import PRESETS, rules_for, rules_to_json
 from majiang.core.variants import get_variant
+from majiang.games import GAMES
+from majiang.games.rules import rules_for, rules_to_json
 from majiang.server.bots import BotRunner
-from majiang.server.live import ABSENT_AFTER, BOT_DELAY, Connection, TableSettings, Tables
-from majiang.server.security import COOKIE, Bucket, Guard, RateLimit, clean_name, same_origin
+from majiang.server.live import (
+    ABSENT_AFTER,
+    BOT_DELAY,
+    Connection,
+    Tables,
+    TableSettings,
+)
+from majiang.server.security import (
+    COOKIE,
+    Bucket,
+    Guard,
+    RateLimit,
+    clean_name,
+    same_origin,
+)
 from majiang.server.store import Store, StoreError
 
 BOT_LEVELS = ("random", "greedy", "strong")
@@ -190,11 +204,11 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         data = await body(request)
         host = player_of(request)
         variant = data.get("variant")
-        if not isinstance(variant, str) or variant not in PRESETS:
+        if not isinstance(variant, str) or variant not in GAMES:
             raise HTTPException(400, "variant must be kawuxing or sichuan")
         preset = data.get("preset")
-        if preset is not None and (not isinstance(preset, str) or preset not in PRESETS[variant]):
-            raise HTTPException(400, f"preset must be one of {', '.join(PRESETS[variant])}")
+        if preset is not None and (not isinstance(preset, str) or preset not in GAMES[variant].presets):
+            raise HTTPException(400, f"preset must be one of {', '.join(GAMES[variant].presets)}")
         options = data.get("options") or {}
         if not isinstance(options, dict) or len(options) > 40:
             raise HTTPException(400, "options must be an object of option: value")
@@ -294,7 +308,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     @app.get("/api/rooms/{code}/games/{hand}/frames")
     def replay_frames(code: str, hand: int):
         """A finished hand, step by step: the table after each action, every hand shown."""
-        from majiang.engine.game import Action
+        from majiang.engine import Action
         from majiang.engine.log import game_from_start
         room = room_or_404(code)
         stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
@@ -327,7 +341,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     @app.get("/api/analyze")
     def analyze(hand: str, variant: str, void: str | None = None):
         from majiang.cli.main import analyze_hand
-        if len(hand) > 64 or variant not in PRESETS or void not in (None, "m", "p", "s"):
+        if len(hand) > 64 or variant not in GAMES or void not in (None, "m", "p", "s"):
             raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
 

@@ -14,8 +14,8 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from majiang.bots.agents import make_agent
-from majiang.engine.game import Action
+from majiang.bots import make_agent
+from majiang.engine import Action
 
 _AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
 

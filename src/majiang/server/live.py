@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from majiang.engine.game import Action, Game, first_dealer
 from majiang.core.errors import IllegalActionError, MajiangError
+from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
 from majiang.server.bots import BotRunner
@@ -545,7 +545,7 @@ class LiveTable:
                 due_list.append((self.decision_at[s] + wait, s, None))
             elif g.phase in WINDOWS and not self.present(s):
                 due_list.append((now, s, "pass"))  # nobody there to claim: passed at once, no pause
-            elif g.declared[s] and g.phase == "turn":
+            elif g.seats[s].declared and g.phase == "turn":
                 # a frozen (亮倒/唱歌/跳舞) hand plays its drawn tile after the same pause whether or
                 # not it could also kong, so the pause tells nobody about a hidden triplet
                 due_list.append((self.decision_at[s] + FROZEN_DELAY, s, "frozen"))
@@ -624,7 +624,7 @@ class LiveTable:
 
 def parse_action(data: Any) -> Action:
     """A client's action, checked for shape without echoing what it sent."""
-    from majiang.engine.game import ACTION_TYPES
+    from majiang.engine import ACTION_TYPES
 
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
         raise MajiangError(f"an action is an object with a 'type' ({', '.join(ACTION_TYPES)})")

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 from typing import Any
 
-from majiang.games.rules import _CLASSES, DEFAULT_PRESET, PRESETS
 from majiang.core.variants import get_variant
+from majiang.games import GAMES
 
 SKIP = {"preset", "base", "rounds"}
 # The values offered for options that are not true/false (each one accepted by rules_for).
@@ -40,7 +40,8 @@ CHOICES: dict[str, list[Any]] = {
 
 def rules_schema() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for variant, cls in _CLASSES.items():
+    for variant, game in GAMES.items():
+        cls = game.options
         options = []
         for f in fields(cls):
             if f.name in SKIP:
@@ -54,12 +55,12 @@ def rules_schema() -> dict[str, Any]:
                 choices = ["self_draw", "both", "none"]
             if choices is None:
                 continue  # no sensible list to offer: left at the preset's value
-            for values in PRESETS[variant].values():  # every preset's own value is offered too
+            for values in game.presets.values():  # every preset's own value is offered too
                 v = values.get(f.name, default)
                 if v not in choices:
                     choices = choices + [v]
             options.append({"name": f.name, "type": "choice", "default": default, "choices": choices})
-        out[variant] = {"players": get_variant(variant).players, "default_preset": DEFAULT_PRESET[variant],
-                        "presets": {name: dict(values) for name, values in PRESETS[variant].items()},
+        out[variant] = {"players": get_variant(variant).players, "default_preset": game.default_preset,
+                        "presets": {name: dict(values) for name, values in game.presets.items()},
                         "options": options}
     return out

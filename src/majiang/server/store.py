@@ -15,8 +15,26 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, and_,
-                        create_engine, event, func, insert, inspect, select, text, update)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import SQLAlchemyError
 
 from majiang.core.errors import MajiangError

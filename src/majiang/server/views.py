@@ -118,9 +118,9 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
     try:
         if hand.concealed_count % 3 == 2:
             legal = {a.tile for a in g.legal_actions(seat) if a.type in ("discard", "declare")}
-            advice = [o for o in discard_advice(hand, g.variant, g.void[seat], visible=visible) if o.tile in legal]
+            advice = [o for o in discard_advice(hand, g.variant, g.seats[seat].void, visible=visible) if o.tile in legal]
             return {"discards": [o.to_json() for o in advice[:5]]} if advice else None
-        s, eff = effective_tiles(hand, g.variant, g.void[seat])
+        s, eff = effective_tiles(hand, g.variant, g.seats[seat].void)
     except MajiangError:
         return None
     own = hand.all_counts()

@@ -23,10 +23,10 @@ capped by ``rules.cap``. 屁胡 (×1) is listed only when nothing else applies.
 from __future__ import annotations
 
 from majiang.core.analysis import Reading, is_winning, readings
-from majiang.core.hand import Hand, Meld, MeldKind
-from majiang.games.scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
-from majiang.core.tiles import ALL_TILES, Tile
+from majiang.core.hand import Hand, MeldKind
+from majiang.core.tiles import Tile
 from majiang.core.variants import KAWUXING, Variant
+from majiang.games.scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
 
 DRAGONS = (27, 28, 29)
 
@@ -166,122 +166,3 @@ def _kan(hand: Hand, full: Hand, win: Tile, reading: Reading, ctx: WinContext) -
     if not ctx.self_draw and ("triplet", win) in reading.sets and hand.counts[win] == 2:
         n -= 1
     return n + sum(1 for m in full.melds if m.kind is MeldKind.CONCEALED_KONG)
-
-
-# ---------------------------------------------------------------------------------------------
-# Play: what the engine asks of Kawuxing.
-
-from majiang.engine.game import Action, Payment, VariantPlay, tile_action  # noqa: E402  (engine imports this module lazily)
-
-
-class KawuxingPlay(VariantPlay):
-    name = "kawuxing"
-    players = 3
-
-    @property
-    def variant(self) -> Variant:
-        return variant_for(self.rules)
-
-    def score(self, hand: Hand, tile: Tile, ctx: WinContext) -> Score:
-        return score_win(hand, tile, ctx, self.rules)
-
-    def pass_allows_bigger(self, game) -> bool:
-        return self.rules.louhu_unless_more
-
-    def extra_turn_actions(self, game, seat: int) -> list[Action]:
-        """亮倒: discard a tile so that the rest is ready, and reveal."""
-        if game.declared[seat] or game.tiles_left == 0:
-            return []
-        return [tile_action("declare", t) for t in game.ready_discards(seat)]
-
-    def declare(self, game, seat: int, discard: Tile, kind: str) -> None:
-        game.declared[seat] = True
-        game.declared_kind[seat] = "liangdao"
-        game.declare_order.append(seat)
-        after = list(game.hands[seat])
-        after[discard] -= 1
-        hand = Hand(tuple(after), tuple(game.melds[seat]))
-        game.declared_waits[seat] = _waits(hand, self.variant)
-        game._event("declare", seat=seat, kind="liangdao", waits=[str(t) for t in game.declared_waits[seat]])
-
-    def revealed(self, game, seat: int) -> dict:
-        """The declared hand as others see it: concealed triplets may stay hidden (三个的不亮)."""
-        counts = list(game.hands[seat])
-        drawn = game.last_draw
-        if sum(counts) % 3 == 2 and game.current == seat and drawn is not None and counts[drawn]:
-            counts[drawn] -= 1  # the tile just drawn stays hidden until it is discarded or won on
-        hand = Hand(tuple(counts), tuple(game.melds[seat]))
-        n = hand.concealed_count
-        current_waits = _waits(hand, self.variant) if n % 3 == 1 else []
-        hidden = []
-        if self.rules.liangdao_hide_triplets and n % 3 == 1:
-            for k in range(30):
-                if counts[k] == 3:
-                    rest = list(counts)
-                    rest[k] -= 3
-                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld.pong(k),)), self.variant) == current_waits:
-                        counts[k] -= 3
-                        hidden.append(k)
-        from majiang.core.tiles import format_tiles, from_counts
-        return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),
-                "waits": [str(t) for t in current_waits]}
-
-    def kong_payments(self, game, seat: int, kind: str, discarder, chain: int, at_once: bool = True) -> list[Payment]:
-        unit = self.rules.base * 2 ** (chain - 1)  # 杠上杠: each further kong in a chain doubles
-        label = {"concealed_kong": "暗杠", "added_kong": "蓄杠", "kong": "直杠"}[kind]
-        detail = f"杠上杠 ×{2 ** (chain - 1)}" if chain > 1 else ""
-        each = self.rules.direct_kong_pay if kind == "kong" else (2 if kind == "concealed_kong" else 1)
-        amount = each * unit
-        if self.rules.cap is not None and amount > self.rules.cap * self.rules.base:
-            amount = self.rules.cap * self.rules.base  # 满 caps chained kong money too ("第三杠满")
-            detail += " 满"
-        if kind == "kong":
-            return [Payment(discarder, seat, amount, label, detail)]
-        return [Payment(s, seat, amount, label, detail) for s in range(game.n) if s != seat]
-
-    def win_payments(self, game, win) -> list[Payment]:
-        base = self.rules.base
-        value = win.score.multiplier * base
-        fans = " ".join(f.name for f in win.score.fans)
-        extras = []  # (reason, amount per share, detail)
-        if self.rules.piao:
-            extras.append(("漂", 2 * self.rules.piao * base, f"both float {self.rules.piao}"))
-        if self.rules.shukan and win.score.concealed_triplets:
-            extras.append(("数坎", win.score.concealed_triplets * base, f"{win.score.concealed_triplets} 坎"))
-        if self.rules.maima and win.self_draw and game.tiles_left > 0:
-            horse = ALL_TILES[game.wall[game.front]]
-            points = 10 if horse.is_honour else horse.rank
-            game._event("horse", seat=win.seat, tile=str(horse), points=points)
-            extras.append(("买马", points * base, f"马 {horse}"))
-        if win.self_draw:
-            payers, shares, reason = [s for s in range(game.n) if s != win.seat], 1, "自摸"
-        elif game.declared[win.seat] and not game.declared[win.discarder]:
-            payers, shares, reason = [win.discarder], 2, "包胡"  # both players' shares
-        else:
-            payers, shares, reason = [win.discarder], 1, "抢杠" if win.robbed_kong else "点炮"
-        out = [Payment(p, win.seat, shares * value, reason, fans) for p in payers]
-        for why, amount, detail in extras:
-            out += [Payment(p, win.seat, shares * amount, why, detail) for p in payers]
-        return out
-
-    def draw_settlement(self, game) -> list[Payment]:
-        """荒庄: kong money stands; 亮倒 players pay by the ``liangdao_draw_penalty`` option."""
-        declared = [s for s in range(game.n) if game.declared[s]]
-        base = self.rules.base
-        if not declared:
-            return []
-        if self.rules.liangdao_draw_penalty == "first":
-            first = game.declare_order[0]
-            return [Payment(first, s, base, "亮倒荒庄", "first to declare pays") for s in range(game.n) if s != first]
-        undeclared = [s for s in range(game.n) if not game.declared[s]]
-        return [Payment(d, u, base, "亮倒荒庄", "declared pays undeclared") for d in declared for u in undeclared]
-
-    def next_dealer(self, game) -> int:
-        if not game.wins and self.rules.liangdao_draw_penalty == "first" and game.declare_order:
-            return game.declare_order[0]  # whoever paid the 亮倒 draw penalty deals
-        return super().next_dealer(game)
-
-
-def _waits(hand, variant):
-    from majiang.core.analysis import waits
-    return waits(hand, variant)

@@ -1,0 +1,122 @@
+"""What every built-in agent shares: the ``Agent`` protocol, ``SeatView`` (one seat's observation,
+decoded once per decision) and small tile helpers. Agents see only observations, never the game."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from majiang.core.analysis import shanten_counts
+from majiang.core.hand import Meld, MeldKind
+from majiang.core.tiles import Tile, parse_tiles, to_counts
+from majiang.engine import Action, play_for
+from majiang.games.rules import rules_from_json
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, obs: dict, legal: list[Action]) -> Action: ...
+
+
+_VARIANT_CACHE: dict = {}
+
+
+class SeatView:
+    """What one seat knows, decoded from its observation once per decision."""
+
+    def __init__(self, obs: dict) -> None:
+        self.obs = obs
+        self.seat = seat = obs["seat"]
+        key = tuple(sorted((k, str(v)) for k, v in obs["rules"].items()))
+        if key not in _VARIANT_CACHE:
+            rules = rules_from_json(obs["rules"])
+            _VARIANT_CACHE[key] = (rules, play_for(rules).variant)
+        self.rules, self.variant = _VARIANT_CACHE[key]
+        self.sichuan = obs["variant"] == "sichuan"
+        me = obs["players"][seat]
+        self.counts = to_counts(parse_tiles(me["hand"]))
+        self.melds = [Meld.from_json(m) for m in me["melds"]]
+        self.void = me["void"]
+        self.phase = obs["phase"]
+        self.tiles_left = obs["tiles_left"]
+        ld = obs.get("last_discard")
+        self.last_discard = Tile.parse(ld["tile"]) if ld else None
+        self.caps = None
+        if self.melds:
+            self.caps = [4] * 30
+            for m in self.melds:
+                self.caps[m.tile] -= m.size
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.sichuan else ""
+
+    def shanten(self, counts, melds=None) -> int:
+        melds = self.melds if melds is None else melds
+        caps = self.caps
+        if melds is not self.melds:
+            caps = [4] * 30 if melds else None
+            for m in melds:
+                caps[m.tile] -= m.size
+        suits = "".join(sorted({m.tile.suit for m in melds})) if self.sichuan else ""
+        return shanten_counts(counts, self.variant, 4 - len(melds), self.void, caps,
+                              seven_pairs=not melds, meld_suits=suits)
+
+    def seen(self) -> list[int]:
+        """Copies of each kind this seat can see: own hand, every meld, discards, revealed tiles."""
+        seen = list(self.counts)
+        for p in self.obs["players"]:
+            for m in p["melds"]:
+                if m["tile"] is not None:
+                    seen[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
+            for t, claimed in zip(p["discards"], p["claimed"]):
+                if not claimed:
+                    seen[Tile.parse(t)] += 1
+            for t in p.get("won_tiles", ()):
+                seen[Tile.parse(t)] += 1
+        return seen
+
+    def unseen(self) -> list[int]:
+        return [max(0, 4 - c) for c in self.seen()]
+
+    def opponents(self) -> list[dict]:
+        return [p for p in self.obs["players"] if p["seat"] != self.seat and not p["out"]]
+
+
+def isolation(counts, k: int) -> int:
+    """Higher is more useful: neighbours and copies make a tile worth keeping."""
+    score = counts[k] * 3
+    if k < 27:
+        r = k % 9
+        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+            if 0 <= r + d <= 8:
+                score += w * min(counts[k + d], 1)
+        if r in (0, 8):
+            score -= 1
+    return score
+
+
+def suit_counts(counts) -> dict[str, int]:
+    return {s: sum(counts["mps".index(s) * 9:"mps".index(s) * 9 + 9]) for s in "mps"}
+
+
+def exchange_pick(counts, legal: list[Action]) -> Action:
+    """换三张: three tiles of the weakest suit that has three."""
+    sc = suit_counts(counts)
+    suit = min((s for s in "mps" if sc[s] >= 3), key=lambda s: (sc[s], s))
+    options = [a for a in legal if a.tiles[0].suit == suit]
+    return min(options, key=lambda a: sum(isolation(counts, t) for t in a.tiles))
+
+
+def void_pick(counts) -> Action:
+    sc = suit_counts(counts)
+    return Action("void", suit=min("mps", key=lambda s: (sc[s], s)))
+
+
+def after_kong(view: SeatView, a: Action):
+    after = list(view.counts)
+    if a.type == "concealed_kong":
+        after[a.tile] -= 4
+        melds = view.melds + [Meld.concealed_kong(a.tile)]
+    else:
+        after[a.tile] -= 1
+        melds = [Meld.kong(m.tile, added=True) if (m.tile == a.tile and m.kind is MeldKind.PONG) else m
+                 for m in view.melds]
+    return after, melds

@@ -1,0 +1,122 @@
+"""What each seat may see of a deal, and the records that describe it (nothing here changes it).
+
+``observation(game, seat)`` is all a seat's agent is given: its own tiles, everyone's melds and
+discards, revealed hands, counts; never another seat's concealed tiles or the wall."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from majiang.core.hand import MeldKind
+from majiang.core.tiles import ALL_TILES, format_tiles, from_counts, parse_tiles
+from majiang.engine.wall import RNG_VERSION
+from majiang.games.base import Phase
+from majiang.games.rules import rules_to_json
+
+if TYPE_CHECKING:
+    from majiang.engine.game import Game
+
+
+def tiles_text(counts) -> str:
+    return format_tiles(from_counts(counts))
+
+def observation(game: Game, seat: int | None) -> dict:
+    """What ``seat`` may see (``None``: a spectator, who sees no concealed tile)."""
+    players = []
+    for s in range(game.n):
+        p = {
+            "seat": s,
+            "melds": [m.to_json() if (m.kind is not MeldKind.CONCEALED_KONG or s == seat or game.over)
+                      else {"kind": "concealed_kong", "tile": None} for m in game.seats[s].melds],
+            "discards": [str(t) for t in game.seats[s].discards],
+            "claimed": list(game.seats[s].claimed),
+            "tiles": sum(game.seats[s].counts),
+            "declared": game.seats[s].declared_kind,
+            "won_tiles": [str(t) for t in game.seats[s].won_tiles],
+            "out": game.seats[s].out,
+            "void": game.seats[s].void if (game.phase not in ("exchange", "void") or s == seat) else None,
+        }
+        if s == seat or game.over:
+            p["hand"] = tiles_text(game.seats[s].counts)
+        elif game.seats[s].declared:
+            p["revealed"] = game.play.revealed(game, s)
+        players.append(p)
+    obs = {
+        "variant": game.play.name,
+        "rules": rules_json(game),
+        "seat": seat,
+        "dealer": game.dealer,
+        "phase": game.phase,
+        "current": game.current,
+        "tiles_left": game.tiles_left,
+        "players": players,
+        "wins": [w.to_json() for w in game.wins],
+        "totals": game.totals(),
+        "last_discard": None if game.last_discard is None else
+        {"seat": game.last_discard[0], "tile": str(game.last_discard[1])},
+    }
+    if seat is not None:
+        obs["legal"] = [a.to_json() for a in game.legal_actions(seat)]
+        if seat == game.current and game.phase == Phase.TURN and game.last_draw is not None \
+                and game.drawn_from_wall:
+            obs["drawn"] = str(game.last_draw)
+        obs["visible"] = visible(game, seat, players)
+    return obs
+
+
+def visible(game: Game, seat: int, players: list[dict]) -> dict[str, int]:
+    """Every tile ``seat`` can see, by kind (a view only: nothing here changes the game). Also
+    sets each player's ``hidden``: its tiles ``seat`` cannot see. The visible tiles plus the
+    wall (``tiles_left``) plus every ``hidden`` count make the whole set (84 / 108 tiles)."""
+    seen = [0] * 30
+    for s in range(game.n):
+        p = players[s]
+        hand = game.seats[s].counts
+        hidden = 0
+        if s == seat or game.over:
+            for k, c in enumerate(hand):
+                seen[k] += c
+        else:
+            hidden = sum(hand)
+            shown = p.get("revealed", {}).get("tiles")
+            if shown:  # 亮倒: the declared hand, less any triplets kept hidden
+                for t in parse_tiles(shown):
+                    seen[t] += 1
+                    hidden -= 1
+            if game.seats[s].out and hidden % 3 == 2:  # 血战: the winning tile went into the hidden hand
+                seen[[w for w in game.wins if w.seat == s][-1].tile] += 1
+                hidden -= 1
+        for m in game.seats[s].melds:
+            if m.kind is MeldKind.CONCEALED_KONG and s != seat and not game.over:
+                hidden += m.size
+            else:
+                seen[m.tile] += m.size
+        for t, claimed in zip(game.seats[s].discards, game.seats[s].claimed):
+            if not claimed:  # a claimed discard is counted where it went: a meld, or a win
+                seen[t] += 1
+        for t in game.seats[s].won_tiles:  # 血流成河: set aside, face up
+            seen[t] += 1
+        p["hidden"] = hidden
+    return {str(k): seen[k] for k in game.variant.kinds}
+
+
+def rules_json(game: Game) -> dict:
+    cached = game.caches.get("rules_json")
+    if cached is None:
+        cached = game.caches["rules_json"] = rules_to_json(game.rules)
+    return dict(cached)
+
+
+def start_record(game: Game) -> dict:
+    record = {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": rules_json(game),
+              "seed": game.seed, "hand_index": game.hand_index, "dealer": game.dealer,
+              "dice": list(game.dice), "wall": [str(ALL_TILES[t]) for t in game.wall]}
+    if game.dealer_dice:
+        record["dealer_dice"] = list(game.dealer_dice)
+    return record
+
+
+def settlement(game: Game) -> dict:
+    return {"result": game.result, "wins": [w.to_json() for w in game.wins],
+            "payments": [p.to_json() for p in game.payments], "totals": game.totals(),
+            "next_dealer": game.next_dealer() if game.over else None}

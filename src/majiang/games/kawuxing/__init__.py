@@ -1,0 +1,12 @@
+"""卡五星 Kawuxing: ``options`` (rules options and presets), ``fans`` (the fan table),
+``play`` (what the engine asks of this game)."""
+
+from majiang.core.variants import KAWUXING
+from majiang.games.kawuxing.fans import FAN_NAMES, score_win
+from majiang.games.kawuxing.options import DEFAULT_PRESET, PRESETS, KawuxingRules
+from majiang.games.kawuxing.play import KawuxingPlay
+from majiang.games.registry import GameSpec, register
+
+register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win, FAN_NAMES))
+
+__all__ = ["FAN_NAMES", "KawuxingRules", "KawuxingPlay", "score_win"]

@@ -1,0 +1,12 @@
+"""血战到底 Sichuan: ``options`` (rules options and presets), ``fans`` (the fan table),
+``play`` (what the engine asks of this game)."""
+
+from majiang.core.variants import SICHUAN
+from majiang.games.registry import GameSpec, register
+from majiang.games.sichuan.fans import FAN_NAMES, score_win
+from majiang.games.sichuan.options import DEFAULT_PRESET, PRESETS, SichuanRules
+from majiang.games.sichuan.play import SichuanPlay
+
+register(GameSpec("sichuan", "血战到底", SICHUAN, SichuanRules, PRESETS, DEFAULT_PRESET, SichuanPlay, score_win, FAN_NAMES))
+
+__all__ = ["FAN_NAMES", "SichuanRules", "SichuanPlay", "score_win"]
