@@ -162,5 +162,9 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
         }
     }
     let tile = best.map(|b| b.3).unwrap_or_else(|| (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap());
-    if tile < 30 && m.has(30 + tile) { 30 + tile } else { tile }
+    if tile < 30 && m.has(30 + tile) {
+        30 + tile
+    } else {
+        tile
+    }
 }

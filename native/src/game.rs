@@ -102,8 +102,8 @@ pub struct Game {
     pub draws_by_seat: Vec<u32>,
     pub any_claim: bool,
     pub phase: u8,
-    pub result: u8, // 0 none, 1 win, 2 draw
-    pub paid: Vec<i64>, // totals when rewards were last taken
+    pub result: u8,         // 0 none, 1 win, 2 draw
+    pub paid: Vec<i64>,     // totals when rewards were last taken
     pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
@@ -273,7 +273,13 @@ impl Game {
 
     fn finish_exchange(&mut self) {
         let total = self.dice.0 + self.dice.1;
-        let step = if total == 6 || total == 12 { 2 } else if total % 2 == 1 { 1 } else { self.n - 1 };
+        let step = if total == 6 || total == 12 {
+            2
+        } else if total % 2 == 1 {
+            1
+        } else {
+            self.n - 1
+        };
         let chosen = self.exchange_choice.clone();
         for s in 0..self.n {
             for &t in &chosen[s] {
@@ -414,7 +420,12 @@ impl Game {
     /// self-draw on that draw, or (``earthly_first_round``) a win on a discard made before the
     /// dealer draws again.
     fn earthly(&self, seat: usize, self_draw: bool) -> bool {
-        if seat == self.dealer || self.draws_by_seat[seat] != 1 || self.any_claim || !self.kongs.is_empty() || !self.wins.is_empty() {
+        if seat == self.dealer
+            || self.draws_by_seat[seat] != 1
+            || self.any_claim
+            || !self.kongs.is_empty()
+            || !self.wins.is_empty()
+        {
             return false;
         }
         if self_draw {
@@ -463,7 +474,11 @@ impl Game {
     }
 
     fn pass_allows_bigger(&self) -> bool {
-        if self.r.kawuxing { self.r.louhu_unless_more } else { self.r.pass_win_unless_more }
+        if self.r.kawuxing {
+            self.r.louhu_unless_more
+        } else {
+            self.r.pass_win_unless_more
+        }
     }
 
     fn holds_void(&self, seat: usize) -> bool {
@@ -578,7 +593,9 @@ impl Game {
                     m.set(90 + t);
                 }
             }
-            if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t) && self.added_kong_allowed(seat, t) {
+            if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t)
+                && self.added_kong_allowed(seat, t)
+            {
                 m.set(120 + t);
             }
         }
@@ -670,7 +687,14 @@ impl Game {
             let t = self.last_draw.unwrap();
             let s = self.score_self_draw(seat).unwrap_or_default();
             self.hands[seat][t as usize] -= 1;
-            self.record_wins(vec![WinRecord { seat, tile: t, self_draw: true, discarder: usize::MAX, robbed: false, score: s }]);
+            self.record_wins(vec![WinRecord {
+                seat,
+                tile: t,
+                self_draw: true,
+                discarder: usize::MAX,
+                robbed: false,
+                score: s,
+            }]);
             return;
         }
         if action < 90 {
@@ -709,7 +733,13 @@ impl Game {
 
     fn declare(&mut self, seat: usize, discard: u8, sing: bool) {
         self.declared[seat] = true;
-        self.declared_kind[seat] = if self.r.kawuxing { 1 } else if sing { 2 } else { 3 };
+        self.declared_kind[seat] = if self.r.kawuxing {
+            1
+        } else if sing {
+            2
+        } else {
+            3
+        };
         if self.r.kawuxing {
             self.declare_order.push(seat);
         }
@@ -850,7 +880,10 @@ impl Game {
         let (discarder, t) = self.last_discard.unwrap();
         for s in 0..self.n {
             // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
-            if self.responses[s].is_some() && self.responses[s] != Some(WIN) && self.pending[s].map_or(false, |m| m.any_win()) {
+            if self.responses[s].is_some()
+                && self.responses[s] != Some(WIN)
+                && self.pending[s].map_or(false, |m| m.any_win())
+            {
                 self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
         }
@@ -858,7 +891,14 @@ impl Game {
         if !winners.is_empty() {
             let wins: Vec<WinRecord> = winners
                 .iter()
-                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder, robbed: false, score: self.score_ron(s, t, false) })
+                .map(|&s| WinRecord {
+                    seat: s,
+                    tile: t,
+                    self_draw: false,
+                    discarder,
+                    robbed: false,
+                    score: self.score_ron(s, t, false),
+                })
                 .collect();
             if self.wins.is_empty() && wins.len() > 1 {
                 self.first_win_multi = true;
@@ -930,7 +970,14 @@ impl Game {
             self.hands[seat][t as usize] -= 1;
             let wins: Vec<WinRecord> = winners
                 .iter()
-                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder: seat, robbed: true, score: self.score_ron(s, t, true) })
+                .map(|&s| WinRecord {
+                    seat: s,
+                    tile: t,
+                    self_draw: false,
+                    discarder: seat,
+                    robbed: true,
+                    score: self.score_ron(s, t, true),
+                })
                 .collect();
             if self.wins.is_empty() && wins.len() > 1 {
                 self.first_win_multi = true;
@@ -1005,7 +1052,8 @@ impl Game {
             } else {
                 (vec![w.discarder], 1)
             };
-            let mut out: Vec<Payment> = payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * value }).collect();
+            let mut out: Vec<Payment> =
+                payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * value }).collect();
             for a in extras {
                 out.extend(payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * a }));
             }
@@ -1013,7 +1061,11 @@ impl Game {
         }
         if w.self_draw {
             let bonus = if self.r.self_draw_bonus == 1 { base } else { 0 };
-            return self.payers(w.seat).into_iter().map(|s| Payment { payer: s, payee: w.seat, amount: value + bonus }).collect();
+            return self
+                .payers(w.seat)
+                .into_iter()
+                .map(|s| Payment { payer: s, payee: w.seat, amount: value + bonus })
+                .collect();
         }
         let mut out = vec![Payment { payer: w.discarder, payee: w.seat, amount: value }];
         if !w.robbed && self.discard_chain > 0 {

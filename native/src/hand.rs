@@ -145,8 +145,15 @@ pub fn is_ready(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: b
     !scan_waits(counts, totals, kinds, two_suit_rule, void, closed, true).is_empty()
 }
 
-fn scan_waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool,
-              first_only: bool) -> Vec<u8> {
+fn scan_waits(
+    counts: &Counts,
+    totals: &Counts,
+    kinds: &[u8],
+    two_suit_rule: bool,
+    void: i8,
+    closed: bool,
+    first_only: bool,
+) -> Vec<u8> {
     let mut out = Vec::new();
     if two_suit_rule && !suits_ok(totals, void) {
         return out;

@@ -58,8 +58,15 @@ pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_
 /// ``config`` points to ``CONFIG_LEN`` integers and ``wall`` to ``wall_len`` tile kinds; null is
 /// returned (and nothing allocated) if the wall is not the variant's tiles four times each.
 #[no_mangle]
-pub unsafe extern "C" fn mj_new_wall(config: *const i64, wall: *const u8, wall_len: usize, dealer: i64, dice0: i64,
-                                     dice1: i64, front: i64) -> *mut Game {
+pub unsafe extern "C" fn mj_new_wall(
+    config: *const i64,
+    wall: *const u8,
+    wall_len: usize,
+    dealer: i64,
+    dice0: i64,
+    dice1: i64,
+    front: i64,
+) -> *mut Game {
     guarded(std::ptr::null_mut(), || {
         let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
         let wall = std::slice::from_raw_parts(wall, wall_len).to_vec();
@@ -93,16 +100,28 @@ pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> 
 /// Hand over the package's shanten tables (``majiang.analysis``): the suit and honour vectors'
 /// packed classes and the class rows (10 distances each). Once per process; 0 when set.
 #[no_mangle]
-pub unsafe extern "C" fn mj_set_tables(suit: *const u16, n_suit: usize, honour: *const u16, n_honour: usize,
-                                       rows: *const u16, n_rows: usize) -> i64 {
+pub unsafe extern "C" fn mj_set_tables(
+    suit: *const u16,
+    n_suit: usize,
+    honour: *const u16,
+    n_honour: usize,
+    rows: *const u16,
+    n_rows: usize,
+) -> i64 {
     guarded(-2, || {
         if n_suit != 1_953_125 || n_honour != 125 || n_rows == 0 {
             return 1;
         }
-        let ok = shanten::set_tables(std::slice::from_raw_parts(suit, n_suit),
-                                     std::slice::from_raw_parts(honour, n_honour),
-                                     std::slice::from_raw_parts(rows, n_rows * 10));
-        if ok { 0 } else { 1 }
+        let ok = shanten::set_tables(
+            std::slice::from_raw_parts(suit, n_suit),
+            std::slice::from_raw_parts(honour, n_honour),
+            std::slice::from_raw_parts(rows, n_rows * 10),
+        );
+        if ok {
+            0
+        } else {
+            1
+        }
     })
 }
 
@@ -110,8 +129,13 @@ pub unsafe extern "C" fn mj_set_tables(suit: *const u16, n_suit: usize, honour: 
 /// ``state``), 1 greedy (``GreedyAgent(seeds[s])`` for seat s; ``seeds`` as 32-bit key words,
 /// ``key_len`` per seat).
 #[no_mangle]
-pub unsafe extern "C" fn mj_opponents_new(kind: i64, state: u64, keys: *const u32, key_len: usize, seats: usize)
-                                          -> *mut Opponents {
+pub unsafe extern "C" fn mj_opponents_new(
+    kind: i64,
+    state: u64,
+    keys: *const u32,
+    key_len: usize,
+    seats: usize,
+) -> *mut Opponents {
     guarded(std::ptr::null_mut(), || {
         let o = if kind == 0 {
             Opponents::Random { state }
@@ -141,8 +165,15 @@ pub unsafe extern "C" fn mj_play(g: *mut Game, learner: i64, o: *mut Opponents) 
 
 /// Shanten of ``counts`` (30 values) as ``shanten_counts`` computes it, for tests.
 #[no_mangle]
-pub unsafe extern "C" fn mj_shanten(config: *const i64, counts: *const u8, sets: i64, void: i64, caps: *const u8,
-                                    seven_pairs: i64, meld_suits: i64) -> i64 {
+pub unsafe extern "C" fn mj_shanten(
+    config: *const i64,
+    counts: *const u8,
+    sets: i64,
+    void: i64,
+    caps: *const u8,
+    seven_pairs: i64,
+    meld_suits: i64,
+) -> i64 {
     guarded(-2, || {
         if !shanten::tables_loaded() {
             return -3;
@@ -257,12 +288,24 @@ pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
 pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
     guarded(-2, || {
         let g = game(g);
-        let mut v: Vec<i64> = vec![g.phase as i64, g.result as i64, g.next_dealer() as i64, g.wins.len() as i64,
-                                   g.payments as i64, g.tiles_left() as i64];
+        let mut v: Vec<i64> = vec![
+            g.phase as i64,
+            g.result as i64,
+            g.next_dealer() as i64,
+            g.wins.len() as i64,
+            g.payments as i64,
+            g.tiles_left() as i64,
+        ];
         v.extend(g.totals.iter().copied());
         for w in &g.wins {
-            v.extend([w.seat as i64, w.tile as i64, w.self_draw as i64,
-                      if w.discarder == usize::MAX { -1 } else { w.discarder as i64 }, w.robbed as i64, w.score.multiplier]);
+            v.extend([
+                w.seat as i64,
+                w.tile as i64,
+                w.self_draw as i64,
+                if w.discarder == usize::MAX { -1 } else { w.discarder as i64 },
+                w.robbed as i64,
+                w.score.multiplier,
+            ]);
         }
         let n = v.len().min(cap);
         std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
@@ -398,12 +441,28 @@ impl Rows {
 /// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or the
 /// index of the first game whose action was refused.
 #[no_mangle]
-pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
-                                          opponents: *const *mut Opponents, obs: *mut f32, masks: *mut i8,
-                                          rewards: *mut f32, dones: *mut u8, threads: usize) -> i64 {
-    let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize,
-                      opponents: opponents as usize };
+pub unsafe extern "C" fn mj_batch_step_vs(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    learner: i64,
+    opponents: *const *mut Opponents,
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    let rows = Rows {
+        games: games as usize,
+        actions: actions as usize,
+        seats: 0,
+        obs: obs as usize,
+        masks: masks as usize,
+        rewards: rewards as usize,
+        dones: dones as usize,
+        opponents: opponents as usize,
+    };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
@@ -434,11 +493,28 @@ pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, act
 /// that ended is marked in ``dones`` and left for the caller to replace (its row is not encoded).
 /// ``threads`` split the batch. Returns -1, or the index of the first game whose action was refused.
 #[no_mangle]
-pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, actions: *const i64, seats: *mut i64,
-                                       obs: *mut f32, masks: *mut i8, rewards: *mut f32, players: usize,
-                                       dones: *mut u8, threads: usize) -> i64 {
-    let rows = Rows { games: games as usize, actions: actions as usize, seats: seats as usize, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, opponents: 0 };
+pub unsafe extern "C" fn mj_batch_step(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    seats: *mut i64,
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    players: usize,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    let rows = Rows {
+        games: games as usize,
+        actions: actions as usize,
+        seats: seats as usize,
+        obs: obs as usize,
+        masks: masks as usize,
+        rewards: rewards as usize,
+        dones: dones as usize,
+        opponents: 0,
+    };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {

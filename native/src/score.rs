@@ -18,7 +18,11 @@ pub struct Meld {
 
 impl Meld {
     pub fn size(&self) -> u8 {
-        if self.kind == MeldKind::Pong { 3 } else { 4 }
+        if self.kind == MeldKind::Pong {
+            3
+        } else {
+            4
+        }
     }
 }
 
@@ -166,7 +170,11 @@ pub fn score(r: &Rules, counts: &Counts, melds: &[Meld], win: u8, ctx: &Ctx) -> 
         return Score::default();
     }
     let rs = readings(&full, closed);
-    if r.kawuxing { kawuxing(r, counts, &full, melds, win, ctx, &rs) } else { sichuan(r, &full, &totals, melds, ctx, &rs) }
+    if r.kawuxing {
+        kawuxing(r, counts, &full, melds, win, ctx, &rs)
+    } else {
+        sichuan(r, &full, &totals, melds, ctx, &rs)
+    }
 }
 
 fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ctx: &Ctx, rs: &[Reading]) -> Score {
@@ -174,7 +182,8 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
     if ctx.kong_chain > 0 && ctx.self_draw {
         situation *= 1 << ctx.kong_chain; // 杠上开花
     } else if ctx.kong_chain > 0 {
-        situation *= if r.gangshangpao_chain { 1 << ctx.kong_chain } else { 2 }; // 杠上炮
+        situation *= if r.gangshangpao_chain { 1 << ctx.kong_chain } else { 2 };
+        // 杠上炮
     }
     if ctx.robbed {
         situation *= 2;
@@ -311,7 +320,8 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
                     1
                 });
             } else {
-                let terminal = |s: &(u8, u8)| if s.0 == 0 { matches!(rank(s.1), 1 | 7) } else { matches!(rank(s.1), 1 | 9) };
+                let terminal =
+                    |s: &(u8, u8)| if s.0 == 0 { matches!(rank(s.1), 1 | 7) } else { matches!(rank(s.1), 1 | 9) };
                 if sets.iter().all(terminal) && matches!(pr, 1 | 9) {
                     pattern = Some(if qing { 4 } else { 2 });
                 } else if qing {

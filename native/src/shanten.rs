@@ -23,13 +23,16 @@ pub struct Tables {
 pub static TABLES: OnceLock<Tables> = OnceLock::new();
 
 pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
-    let rows: Vec<Row> = rows.chunks(10).map(|c| {
-        let mut r = [0i32; 10];
-        for (i, &v) in c.iter().enumerate() {
-            r[i] = v as i32;
-        }
-        r
-    }).collect();
+    let rows: Vec<Row> = rows
+        .chunks(10)
+        .map(|c| {
+            let mut r = [0i32; 10];
+            for (i, &v) in c.iter().enumerate() {
+                r[i] = v as i32;
+            }
+            r
+        })
+        .collect();
     TABLES.set(Tables { suit: suit.to_vec(), honour: honour.to_vec(), rows }).is_ok() || TABLES.get().is_some()
 }
 
@@ -59,7 +62,11 @@ fn packed(t: &Tables, c: &Counts, g: usize) -> u16 {
 }
 
 fn group_range(g: usize) -> std::ops::Range<usize> {
-    if g == 3 { 27..30 } else { g * 9..g * 9 + 9 }
+    if g == 3 {
+        27..30
+    } else {
+        g * 9..g * 9 + 9
+    }
 }
 
 thread_local! {
@@ -189,8 +196,15 @@ fn seven_pairs_distance(pairs: i32, tiles: i32) -> i32 {
 
 /// ``shanten_counts(counts, variant, sets, void, caps, seven_pairs, meld_suits)``; ``caps`` is
 /// per kind the copies not held by melds (None without melds), ``meld_suits`` a bit per suit.
-pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Option<&Counts>, seven_pairs: bool,
-               meld_suits: u8) -> i32 {
+pub fn shanten(
+    lay: &Layout,
+    counts: &Counts,
+    sets: usize,
+    void: i8,
+    caps: Option<&Counts>,
+    seven_pairs: bool,
+    meld_suits: u8,
+) -> i32 {
     let t = TABLES.get().expect("shanten tables not loaded");
     // the groups (suits present, then the dragons), and the group sets a win may use, as bit sets
     let mut groups = [0usize; 4];
@@ -232,9 +246,7 @@ pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Optio
         let r = group_range(g);
         let pk = packed(t, counts, g);
         row_of[g] = match caps {
-            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => {
-                capped_row(&counts[r.clone()], &cp[r.clone()], g < 3)
-            }
+            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
             _ => t.rows[(pk & 255) as usize],
         };
         pairs_of[g] = if capped { r.clone().map(|k| (counts[k] / 2) as i32).sum() } else { (pk >> 8) as i32 };
