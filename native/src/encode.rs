@@ -60,8 +60,8 @@ fn fill_slot(slot: &mut [f32], g: &Game, s: usize, hidden_void: bool) {
 pub fn encode(g: &Game, seat: usize, obs: &mut [f32]) {
     let n = g.n;
     obs.fill(0.0);
-    for k in 0..30 {
-        obs[k] = g.hands[seat][k] as f32;
+    for (o, &c) in obs[..30].iter_mut().zip(&g.hands[seat]) {
+        *o = c as f32;
     }
     if seat == g.current && g.phase == crate::game::PH_TURN && g.drawn_from_wall {
         if let Some(t) = g.last_draw {

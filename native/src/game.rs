@@ -262,7 +262,7 @@ impl Game {
                         continue;
                     }
                     let v = isolation(h, a) + isolation(h, b) + isolation(h, c);
-                    if best.map_or(true, |(_, bv)| v < bv) {
+                    if best.is_none_or(|(_, bv)| v < bv) {
                         best = Some(([a as u8, b as u8, c as u8], v));
                     }
                 }
@@ -281,13 +281,13 @@ impl Game {
             self.n - 1
         };
         let chosen = self.exchange_choice.clone();
-        for s in 0..self.n {
-            for &t in &chosen[s] {
-                self.hands[s][t as usize] -= 1;
+        for (hand, picked) in self.hands.iter_mut().zip(&chosen) {
+            for &t in picked {
+                hand[t as usize] -= 1;
             }
         }
-        for s in 0..self.n {
-            for &t in &chosen[s] {
+        for (s, picked) in chosen.iter().enumerate() {
+            for &t in picked {
                 self.hands[(s + step) % self.n][t as usize] += 1;
             }
         }
@@ -832,7 +832,7 @@ impl Game {
         let last = self.tiles_left() == 0;
         let mut options: Vec<Option<Mask>> = vec![None; self.n];
         let mut any = false;
-        for s in 0..self.n {
+        for (s, slot) in options.iter_mut().enumerate() {
             if s == discarder || self.out[s] {
                 continue;
             }
@@ -863,7 +863,7 @@ impl Game {
                 } else {
                     m.set(PASS);
                 }
-                options[s] = Some(m);
+                *slot = Some(m);
                 any = true;
             }
         }
@@ -882,7 +882,7 @@ impl Game {
             // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
             if self.responses[s].is_some()
                 && self.responses[s] != Some(WIN)
-                && self.pending[s].map_or(false, |m| m.any_win())
+                && self.pending[s].is_some_and(|m| m.any_win())
             {
                 self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
@@ -941,7 +941,7 @@ impl Game {
 
     fn robbers(&self, seat: usize, t: u8) -> Vec<Option<Mask>> {
         let mut out = vec![None; self.n];
-        for s in 0..self.n {
+        for (s, slot) in out.iter_mut().enumerate() {
             if s == seat || self.out[s] || !self.completes(s, t) {
                 continue;
             }
@@ -952,7 +952,7 @@ impl Game {
                 if !(self.fresh_last_four(Some(t)) && self.must_win()) {
                     m.set(PASS);
                 }
-                out[s] = Some(m);
+                *slot = Some(m);
             }
         }
         out
@@ -1222,9 +1222,9 @@ impl Game {
     pub fn take_points(&mut self) -> ([i64; 4], bool) {
         let mut out = [0i64; 4];
         let mut moved = false;
-        for s in 0..self.n {
-            out[s] = self.totals[s] - self.paid[s];
-            moved |= out[s] != 0;
+        for (s, o) in out.iter_mut().enumerate().take(self.n) {
+            *o = self.totals[s] - self.paid[s];
+            moved |= *o != 0;
             self.paid[s] = self.totals[s];
         }
         (out, moved)

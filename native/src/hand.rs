@@ -91,8 +91,8 @@ pub fn standard_win(c: &Counts) -> bool {
             }
         }
     }
-    for k in 27..30 {
-        match c[k] {
+    for &ck in &c[27..30] {
+        match ck {
             0 | 3 => {}
             2 => {
                 pairs += 1;

@@ -24,6 +24,11 @@ fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
 }
 
+/// The game behind an entry point's handle.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) and nothing else
+/// reads or writes it while the returned reference is in use.
 unsafe fn game<'a>(g: *mut Game) -> &'a mut Game {
     &mut *g
 }
@@ -40,6 +45,10 @@ pub extern "C" fn mj_obs_size() -> i64 {
 
 /// A new hand whose wall is shuffled here, as Python's ``random.Random(seed_string)`` would:
 /// ``key`` holds the 32-bit words ``init_by_array`` receives for that string.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` readable ``i64`` values and ``key`` to ``key_len`` readable ``u32``
+/// words (non-null, aligned). The game returned belongs to the caller, who frees it with ``mj_free``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_len: usize, dealer: i64) -> *mut Game {
     guarded(std::ptr::null_mut(), || {
@@ -86,6 +95,11 @@ pub unsafe extern "C" fn mj_new_wall(
 }
 
 /// Copy the wall as dealt (its length) into ``out`` and the dice into ``dice``.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for the wall (at most 136 ``u8``) and ``dice`` for two ``i64``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> i64 {
     guarded(-2, || {
@@ -99,6 +113,10 @@ pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> 
 
 /// Hand over the package's shanten tables (``majiang.analysis``): the suit and honour vectors'
 /// packed classes and the class rows (10 distances each). Once per process; 0 when set.
+///
+/// # Safety
+/// ``suit`` points to ``n_suit`` readable ``u16``, ``honour`` to ``n_honour`` and ``rows`` to
+/// ``10 * n_rows`` (non-null, aligned); they are copied, so they may be freed afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn mj_set_tables(
     suit: *const u16,
@@ -128,6 +146,10 @@ pub unsafe extern "C" fn mj_set_tables(
 /// Opponents for the seats a learner does not play: ``kind`` 0 random (generator state
 /// ``state``), 1 greedy (``GreedyAgent(seeds[s])`` for seat s; ``seeds`` as 32-bit key words,
 /// ``key_len`` per seat).
+///
+/// # Safety
+/// For a ``kind`` other than 0, ``keys`` points to ``key_len * seats`` readable ``u32`` words and
+/// ``key_len`` > 0. The opponents returned belong to the caller, who frees them with ``mj_opponents_free``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_opponents_new(
     kind: i64,
@@ -150,6 +172,11 @@ pub unsafe extern "C" fn mj_opponents_new(
     })
 }
 
+/// Free opponents made by ``mj_opponents_new``.
+///
+/// # Safety
+/// ``o`` is null or a pointer ``mj_opponents_new`` returned that was not freed yet; it is not used
+/// afterwards (nor by another thread during the call).
 #[no_mangle]
 pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
     if !o.is_null() {
@@ -158,12 +185,21 @@ pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
 }
 
 /// The opponents play ``g`` until ``learner`` must decide; returns it, or -1 if the hand ended.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call;
+/// ``o`` is live opponents from ``mj_opponents_new`` that no other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_play(g: *mut Game, learner: i64, o: *mut Opponents) -> i64 {
     guarded(-2, || (*o).play(game(g), learner as usize))
 }
 
 /// Shanten of ``counts`` (30 values) as ``shanten_counts`` computes it, for tests.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` readable ``i64``, ``counts`` to 30 readable ``u8`` and ``caps``
+/// is null or points to 30 readable ``u8``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_shanten(
     config: *const i64,
@@ -199,6 +235,11 @@ pub unsafe extern "C" fn mj_shanten(
     })
 }
 
+/// Free a game made by ``mj_new_seeded`` or ``mj_new_wall``.
+///
+/// # Safety
+/// ``g`` is null or a pointer those returned that was not freed yet; it is not used afterwards
+/// (nor by another thread during the call).
 #[no_mangle]
 pub unsafe extern "C" fn mj_free(g: *mut Game) {
     if !g.is_null() {
@@ -207,6 +248,10 @@ pub unsafe extern "C" fn mj_free(g: *mut Game) {
 }
 
 /// Who decides next (the lowest pending seat), or -1 when the hand is over.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
     guarded(-2, || game(g).to_act().map_or(-1, |s| s as i64))
@@ -214,6 +259,10 @@ pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
 
 /// Apply an action index for ``seat``; returns who decides next (-1: the hand is over), or -3 if
 /// the action is not legal (nothing changed), -2 on an internal error.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
     guarded(-2, || {
@@ -229,6 +278,11 @@ pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
 /// ``rewards`` and the next seat's mask into ``mask``. Returns -3 if the action is not legal
 /// (nothing changed), -2 on an internal error, else (next seat + 1, 0 when the hand is over)
 /// plus 16 if any points moved.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``mask``
+/// has room for ``N_ACTIONS`` ``i8`` and ``rewards`` for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mut i8, rewards: *mut i64) -> i64 {
     guarded(-2, || {
@@ -250,6 +304,11 @@ pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mu
 }
 
 /// Write ``seat``'s legal-action mask (N_ACTIONS int8 values).
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``N_ACTIONS`` ``i8``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
     guarded(-2, || {
@@ -261,6 +320,11 @@ pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
 }
 
 /// Write ``seat``'s observation (OBS_SIZE float32 values).
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``OBS_SIZE`` ``f32``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i64 {
     guarded(-2, || {
@@ -272,6 +336,11 @@ pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i6
 }
 
 /// Every seat's points since the last call (and remember the totals); returns 1 if any moved.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
     guarded(-2, || {
@@ -284,6 +353,11 @@ pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
 
 /// The state a settlement summary needs: [phase, result, next dealer, number of wins, payments
 /// made, tiles left, totals (n)], then per win [seat, tile, self_draw, discarder, robbed, multiplier].
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
     guarded(-2, || {
@@ -308,12 +382,19 @@ pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> 
             ]);
         }
         let n = v.len().min(cap);
-        std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
+        if n > 0 {
+            std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
+        }
         v.len() as i64
     })
 }
 
 /// Copy up to ``cap`` (seat, action) pairs of the hand's actions so far; returns how many there are.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``2 * cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_actions(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
     guarded(-2, || {
@@ -394,44 +475,57 @@ fn chunked(n: usize, threads: usize, step: Job) -> i64 {
     results.into_iter().filter(|&r| r >= 0).min().unwrap_or(-1)
 }
 
-/// The batch's arrays as addresses, so chunks of it can go to other threads (each thread touches
-/// only its own rows).
+/// The batch's arrays, as the caller passed them, so chunks of the batch can go to other threads.
 #[derive(Clone, Copy)]
 struct Rows {
-    games: usize,
-    actions: usize,
-    seats: usize,
-    obs: usize,
-    masks: usize,
-    rewards: usize,
-    dones: usize,
-    opponents: usize,
+    games: *const *mut Game,
+    actions: *const i64,
+    seats: *mut i64,                  // null for ``mj_batch_step_vs``
+    opponents: *const *mut Opponents, // null for ``mj_batch_step``
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    width: usize, // rewards per row
+    dones: *mut u8,
+}
+
+// SAFETY: the pointers are only dereferenced through ``Rows::row``, whose contract gives each row
+// to one thread at a time; ``chunked`` hands every thread a disjoint range of rows and waits for
+// all of them before the entry point (and so the caller's arrays) returns.
+unsafe impl Send for Rows {}
+// SAFETY: as for ``Send``: shared ``Rows`` only copy addresses, rows are disjoint per thread.
+unsafe impl Sync for Rows {}
+
+/// Row ``j`` of a batch: its game and the parts of the arrays that belong to it.
+struct Row<'a> {
+    game: &'a mut Game,
+    action: i64,
+    seat: Option<&'a mut i64>,
+    opponents: Option<&'a mut Opponents>,
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    rewards: &'a mut [f32],
+    done: &'a mut u8,
 }
 
 impl Rows {
-    unsafe fn game(&self, j: usize) -> &mut Game {
-        &mut **(self.games as *const *mut Game).add(j)
-    }
-    unsafe fn action(&self, j: usize) -> i64 {
-        *(self.actions as *const i64).add(j)
-    }
-    unsafe fn obs(&self, j: usize) -> &mut [f32] {
-        std::slice::from_raw_parts_mut((self.obs as *mut f32).add(j * encode::OBS_SIZE), encode::OBS_SIZE)
-    }
-    unsafe fn mask(&self, j: usize) -> &mut [i8] {
-        std::slice::from_raw_parts_mut((self.masks as *mut i8).add(j * N_ACTIONS), N_ACTIONS)
-    }
-    unsafe fn rewards(&self, j: usize, width: usize) -> &mut [f32] {
-        std::slice::from_raw_parts_mut((self.rewards as *mut f32).add(j * width), width)
-    }
-    unsafe fn done(&self, j: usize) -> &mut u8 {
-        &mut *(self.dones as *mut u8).add(j)
-    }
-    unsafe fn seat(&self, j: usize) -> &mut i64 {
-        &mut *(self.seats as *mut i64).add(j)
-    }
-    unsafe fn opponents(&self, j: usize) -> &mut Opponents {
-        &mut **(self.opponents as *const *mut Opponents).add(j)
+    /// Borrow row ``j``.
+    ///
+    /// # Safety
+    /// ``j`` is below the batch's length; the arrays hold that many rows as ``mj_batch_step`` and
+    /// ``mj_batch_step_vs`` document (distinct live games and opponents, non-overlapping arrays); and
+    /// no other reference into row ``j`` (its game, its opponents, its slices) is alive for ``'a``.
+    unsafe fn row<'a>(self, j: usize) -> Row<'a> {
+        Row {
+            game: &mut **self.games.add(j),
+            action: *self.actions.add(j),
+            seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
+            opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
+            obs: std::slice::from_raw_parts_mut(self.obs.add(j * encode::OBS_SIZE), encode::OBS_SIZE),
+            mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
+            rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
+            done: &mut *self.dones.add(j),
+        }
     }
 }
 
@@ -440,6 +534,13 @@ impl Rows {
 /// to its next decision, write its mask, observation and points (``rewards[j]``). A game that
 /// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or the
 /// index of the first game whose action was refused.
+///
+/// # Safety
+/// ``games`` and ``opponents`` point to ``n`` pointers each, to distinct live games
+/// (``mj_new_*``) and distinct live opponents (``mj_opponents_new``); ``actions`` to ``n`` ``i64``;
+/// ``obs``, ``masks``, ``rewards`` and ``dones`` have room for ``n`` rows of ``OBS_SIZE`` ``f32``,
+/// ``N_ACTIONS`` ``i8``, one ``f32`` and one ``u8``. No array overlaps another, and nothing else
+/// uses these games, opponents or arrays until the call returns.
 #[no_mangle]
 pub unsafe extern "C" fn mj_batch_step_vs(
     games: *const *mut Game,
@@ -453,33 +554,26 @@ pub unsafe extern "C" fn mj_batch_step_vs(
     dones: *mut u8,
     threads: usize,
 ) -> i64 {
-    let rows = Rows {
-        games: games as usize,
-        actions: actions as usize,
-        seats: 0,
-        obs: obs as usize,
-        masks: masks as usize,
-        rewards: rewards as usize,
-        dones: dones as usize,
-        opponents: opponents as usize,
-    };
+    let rows = Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, masks, rewards, width: 1, dones };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {
-                let g = rows.game(j);
-                let a = rows.action(j);
+                // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
+                // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
+                let row = unsafe { rows.row(j) };
+                let (g, a) = (row.game, row.action);
                 if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
                     return j as i64;
                 }
-                let next = rows.opponents(j).play(g, l);
-                rows.rewards(j, 1)[0] = g.take_points().0[l] as f32;
+                let next = row.opponents.expect("opponents given").play(g, l);
+                row.rewards[0] = g.take_points().0[l] as f32;
                 if next < 0 {
-                    *rows.done(j) = 1;
+                    *row.done = 1;
                 } else {
-                    *rows.done(j) = 0;
-                    encode::mask(g, l, rows.mask(j));
-                    encode::encode(g, l, rows.obs(j));
+                    *row.done = 0;
+                    encode::mask(g, l, row.mask);
+                    encode::encode(g, l, row.obs);
                 }
             }
             -1
@@ -492,6 +586,13 @@ pub unsafe extern "C" fn mj_batch_step_vs(
 /// each game's next seat, mask, observation and the step's points (``players`` per row). A game
 /// that ended is marked in ``dones`` and left for the caller to replace (its row is not encoded).
 /// ``threads`` split the batch. Returns -1, or the index of the first game whose action was refused.
+///
+/// # Safety
+/// ``games`` points to ``n`` pointers to distinct live games (``mj_new_*``); ``actions`` and
+/// ``seats`` to ``n`` ``i64``; ``obs``, ``masks``, ``rewards`` and ``dones`` have room for ``n`` rows
+/// of ``OBS_SIZE`` ``f32``, ``N_ACTIONS`` ``i8``, ``players`` ``f32`` (at least the games' player
+/// count) and one ``u8``. No array overlaps another, and nothing else uses these games or arrays
+/// until the call returns.
 #[no_mangle]
 pub unsafe extern "C" fn mj_batch_step(
     games: *const *mut Game,
@@ -505,39 +606,32 @@ pub unsafe extern "C" fn mj_batch_step(
     dones: *mut u8,
     threads: usize,
 ) -> i64 {
-    let rows = Rows {
-        games: games as usize,
-        actions: actions as usize,
-        seats: seats as usize,
-        obs: obs as usize,
-        masks: masks as usize,
-        rewards: rewards as usize,
-        dones: dones as usize,
-        opponents: 0,
-    };
+    let rows = Rows { games, actions, seats, opponents: std::ptr::null(), obs, masks, rewards, width: players, dones };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(-2, || {
             for j in lo..hi {
-                let g = rows.game(j);
-                let a = rows.action(j);
-                let seat = *rows.seat(j);
-                if a < 0 || a >= N_ACTIONS as i64 || seat < 0 || !g.apply(seat as usize, a as u8) {
+                // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
+                // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
+                let row = unsafe { rows.row(j) };
+                let (g, a) = (row.game, row.action);
+                let seat = row.seat.expect("seats given");
+                if a < 0 || a >= N_ACTIONS as i64 || *seat < 0 || !g.apply(*seat as usize, a as u8) {
                     return j as i64;
                 }
                 let points = g.take_points().0;
-                for (r, &p) in rows.rewards(j, players).iter_mut().zip(&points[..g.n]) {
+                for (r, &p) in row.rewards.iter_mut().zip(&points[..g.n]) {
                     *r = p as f32;
                 }
                 match g.to_act() {
                     None => {
-                        *rows.done(j) = 1;
-                        *rows.seat(j) = -1;
+                        *row.done = 1;
+                        *seat = -1;
                     }
                     Some(next) => {
-                        *rows.done(j) = 0;
-                        *rows.seat(j) = next as i64;
-                        encode::mask(g, next, rows.mask(j));
-                        encode::encode(g, next, rows.obs(j));
+                        *row.done = 0;
+                        *seat = next as i64;
+                        encode::mask(g, next, row.mask);
+                        encode::encode(g, next, row.obs);
                     }
                 }
             }

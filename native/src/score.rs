@@ -232,13 +232,13 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
                 v *= 4; // 暗四归
             }
             if r.sigui == 1 || (r.sigui == 0 && big) {
-                for k in 0..30 {
+                for (k, &fk) in full.iter().enumerate() {
                     if k == w {
                         continue;
                     }
-                    if full[k] == 4 {
+                    if fk == 4 {
                         v *= 4;
-                    } else if is_pong(k) && full[k] == 1 {
+                    } else if is_pong(k) && fk == 1 {
                         v *= 2;
                     }
                 }
@@ -329,11 +329,9 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
                 }
             }
         }
-        if r.heavenly_earthly && (ctx.heavenly || ctx.earthly) {
-            if pattern.map_or(true, |p| 5 >= p) {
-                pattern = Some(5);
-                used = 0;
-            }
+        if r.heavenly_earthly && (ctx.heavenly || ctx.earthly) && pattern.is_none_or(|p| 5 >= p) {
+            pattern = Some(5);
+            used = 0;
         }
         let total = pattern.unwrap_or(0) + (roots_all - used) + situation;
         if total > best_total {

@@ -98,6 +98,7 @@ pub fn capped_row(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
 
 /// The dynamic programme of ``capped_row``: the distances for one group when some kinds have
 /// fewer than four copies left.
+#[allow(clippy::needless_range_loop)] // a recurrence over four state indices reads best as index loops
 fn capped_row_dp(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
     let n = counts.len();
     // state (pending sequences from i-1, from i-2, sets, pairs) -> best overlap; -1 absent
