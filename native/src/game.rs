@@ -4,19 +4,12 @@
 
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{score, Ctx, Meld, MeldKind, Rules, Score};
-
-pub const N_ACTIONS: usize = 160;
-pub const WIN: u8 = 150;
-pub const PONG: u8 = 151;
-pub const KONG: u8 = 152;
-pub const PASS: u8 = 153;
-
-pub const PH_EXCHANGE: u8 = 0;
-pub const PH_VOID: u8 = 1;
-pub const PH_TURN: u8 = 2;
-pub const PH_CLAIM: u8 = 3;
-pub const PH_ROB: u8 = 4;
-pub const PH_OVER: u8 = 5;
+use crate::spec::{
+    ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
+    ACTION_PASS, ACTION_PONG, ACTION_SING, ACTION_VOID, ACTION_WIN, DECLARED_DANCE, DECLARED_LIANGDAO, DECLARED_SING,
+    LATE_ADDED_KONG_FORBID, LATE_ADDED_KONG_NONE, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE, PHASE_OVER,
+    PHASE_ROB, PHASE_TURN, PHASE_VOID, RESULT_DRAW, RESULT_NONE, RESULT_WIN, SELF_DRAW_BONUS_BASE,
+};
 
 #[derive(Clone, Copy, Default)]
 pub struct Mask(pub [u64; 3]);
@@ -29,7 +22,7 @@ impl Mask {
         i < N_ACTIONS as u8 && self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
     }
     pub fn any_win(&self) -> bool {
-        self.has(WIN)
+        self.has(ACTION_WIN)
     }
 }
 
@@ -74,7 +67,7 @@ pub struct Game {
     pub melds: Vec<Vec<Meld>>,
     pub discards: Vec<Vec<u8>>,
     pub declared: Vec<bool>,
-    pub declared_kind: Vec<u8>, // 0 none, 1 liangdao, 2 sing, 3 dance
+    pub declared_kind: Vec<u8>, // DECLARED_*
     pub declared_waits: Vec<Vec<u8>>,
     pub won_tiles: Vec<usize>,
     pub declare_order: Vec<usize>,
@@ -102,7 +95,7 @@ pub struct Game {
     pub draws_by_seat: Vec<u32>,
     pub any_claim: bool,
     pub phase: u8,
-    pub result: u8,         // 0 none, 1 win, 2 draw
+    pub result: u8,         // RESULT_*
     pub paid: Vec<i64>,     // totals when rewards were last taken
     pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
@@ -168,7 +161,7 @@ impl Game {
             draws_by_seat: vec![0; n],
             any_claim: false,
             phase: 255,
-            result: 0,
+            result: RESULT_NONE,
             paid: vec![0; n],
             log: Vec::new(),
         };
@@ -181,7 +174,7 @@ impl Game {
     }
 
     pub fn over(&self) -> bool {
-        self.phase == PH_OVER
+        self.phase == PHASE_OVER
     }
 
     /// The lowest seat that still has to decide (``pending_seats()[0]``), if any.
@@ -228,14 +221,14 @@ impl Game {
         if self.r.kawuxing {
             self.begin_turn(self.dealer);
         } else if self.r.exchange_three {
-            self.phase = PH_EXCHANGE;
+            self.phase = PHASE_EXCHANGE;
             for s in 0..self.n {
                 let mut m = Mask::default();
                 for suit in 0..3 {
                     let best = self.least_connected_three(s, suit);
                     self.exchange_best[s][suit] = best;
                     if best.is_some() {
-                        m.set(157 + suit as u8);
+                        m.set(ACTION_EXCHANGE + suit as u8);
                     }
                 }
                 self.pending[s] = Some(m);
@@ -295,7 +288,7 @@ impl Game {
     }
 
     fn start_void(&mut self) {
-        self.phase = PH_VOID;
+        self.phase = PHASE_VOID;
         self.clear_pending();
         let mut any = false;
         for s in 0..self.n {
@@ -304,9 +297,9 @@ impl Game {
                 self.void[s] = present.iter().position(|&p| !p).unwrap() as i8;
             } else {
                 let mut m = Mask::default();
-                m.set(154);
-                m.set(155);
-                m.set(156);
+                for suit in 0..3 {
+                    m.set(ACTION_VOID + suit);
+                }
                 self.pending[s] = Some(m);
                 any = true;
             }
@@ -324,7 +317,7 @@ impl Game {
     // ------------------------------------------------------------------ turns
 
     fn begin_turn(&mut self, seat: usize) {
-        self.phase = PH_TURN;
+        self.phase = PHASE_TURN;
         self.current = seat;
         self.clear_pending();
         let m = self.turn_options(seat);
@@ -452,7 +445,7 @@ impl Game {
         if !self.can_claim_tile(seat, tile) {
             return false;
         }
-        if self.r.kawuxing || self.r.late_added_kong == 2 {
+        if self.r.kawuxing || self.r.late_added_kong == LATE_ADDED_KONG_FORBID {
             return self.added_kong_at_once(tile);
         }
         true
@@ -489,7 +482,7 @@ impl Game {
     fn dancers_waits(&self, seat: usize) -> [bool; 30] {
         let mut out = [false; 30];
         for s in 0..self.n {
-            if s != seat && !self.out[s] && self.declared_kind[s] == 3 {
+            if s != seat && !self.out[s] && self.declared_kind[s] == DECLARED_DANCE {
                 for &t in &self.declared_waits[s] {
                     out[t as usize] = true;
                 }
@@ -565,7 +558,7 @@ impl Game {
         if self.drawn_from_wall || self.first_dealer_turn(seat) {
             if let Some(s) = self.score_self_draw(seat) {
                 if s.win {
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                 }
             }
         }
@@ -574,12 +567,12 @@ impl Game {
         if left > 0 && !self.declared[seat] {
             for k in 0..30u8 {
                 if h[k as usize] == 4 && self.can_claim_tile(seat, k) {
-                    m.set(90 + k);
+                    m.set(ACTION_CONCEALED_KONG + k);
                 }
             }
             for md in &self.melds[seat] {
                 if md.kind == MeldKind::Pong && h[md.tile as usize] > 0 && self.added_kong_allowed(seat, md.tile) {
-                    m.set(120 + md.tile);
+                    m.set(ACTION_ADDED_KONG + md.tile);
                 }
             }
         } else if left > 0 && self.drawn_from_wall && self.last_draw.is_some() {
@@ -590,21 +583,21 @@ impl Game {
                 let mut kept = self.melds[seat].clone();
                 kept.push(Meld { kind: MeldKind::Concealed, tile: t });
                 if self.waits_of(seat, &after, &kept) == self.declared_waits[seat] {
-                    m.set(90 + t);
+                    m.set(ACTION_CONCEALED_KONG + t);
                 }
             }
             if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t)
                 && self.added_kong_allowed(seat, t)
             {
-                m.set(120 + t);
+                m.set(ACTION_ADDED_KONG + t);
             }
         }
         // 亮倒 (Kawuxing), 唱歌/跳舞 (Sichuan sing_dance)
         if !self.declared[seat] && left > 0 && (self.r.kawuxing || self.r.sing_dance) {
             for t in self.ready_discards(seat) {
-                m.set(30 + t);
+                m.set(ACTION_DECLARE + t);
                 if !self.r.kawuxing {
-                    m.set(60 + t);
+                    m.set(ACTION_SING + t);
                 }
             }
         }
@@ -622,11 +615,11 @@ impl Game {
             }
         }
         for k in discards {
-            m.set(k);
+            m.set(ACTION_DISCARD + k);
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
-            only.set(WIN);
+            only.set(ACTION_WIN);
             return only;
         }
         m
@@ -636,7 +629,7 @@ impl Game {
 
     /// Apply ``action`` (an env index) for ``seat``; false (and nothing changed) if not legal.
     pub fn apply(&mut self, seat: usize, action: u8) -> bool {
-        if self.phase == PH_OVER || seat >= self.n || self.responses[seat].is_some() {
+        if self.phase == PHASE_OVER || seat >= self.n || self.responses[seat].is_some() {
             return false;
         }
         match self.pending[seat] {
@@ -645,29 +638,29 @@ impl Game {
         }
         self.log.push((seat as u8, action));
         match self.phase {
-            PH_TURN => self.apply_turn(seat, action),
-            PH_CLAIM => {
+            PHASE_TURN => self.apply_turn(seat, action),
+            PHASE_CLAIM => {
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.resolve_claims();
                 }
             }
-            PH_ROB => {
+            PHASE_ROB => {
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.resolve_rob();
                 }
             }
-            PH_EXCHANGE => {
-                let suit = (action - 157) as usize;
+            PHASE_EXCHANGE => {
+                let suit = (action - ACTION_EXCHANGE) as usize;
                 self.exchange_choice[seat] = self.exchange_best[seat][suit].unwrap();
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.finish_exchange();
                 }
             }
-            PH_VOID => {
-                self.void[seat] = (action - 154) as i8;
+            PHASE_VOID => {
+                self.void[seat] = (action - ACTION_VOID) as i8;
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.finish_void();
@@ -683,7 +676,7 @@ impl Game {
     }
 
     fn apply_turn(&mut self, seat: usize, action: u8) {
-        if action == WIN {
+        if action == ACTION_WIN {
             let t = self.last_draw.unwrap();
             let s = self.score_self_draw(seat).unwrap_or_default();
             self.hands[seat][t as usize] -= 1;
@@ -697,10 +690,10 @@ impl Game {
             }]);
             return;
         }
-        if action < 90 {
-            let t = action % 30;
-            if action >= 30 {
-                self.declare(seat, t, action >= 60);
+        if action < ACTION_CONCEALED_KONG {
+            let t = (action - ACTION_DISCARD) % N_KINDS as u8;
+            if action >= ACTION_DECLARE {
+                self.declare(seat, t, action >= ACTION_SING);
             }
             self.hands[seat][t as usize] -= 1;
             self.discards[seat].push(t);
@@ -712,18 +705,18 @@ impl Game {
             self.open_claims(seat, t);
             return;
         }
-        if action < 120 {
-            let t = action - 90;
+        if action < ACTION_ADDED_KONG {
+            let t = action - ACTION_CONCEALED_KONG;
             self.hands[seat][t as usize] -= 4;
             self.melds[seat].push(Meld { kind: MeldKind::Concealed, tile: t });
             self.complete_kong(seat, t, KongKind::Concealed, usize::MAX);
             return;
         }
-        let t = action - 120;
+        let t = action - ACTION_ADDED_KONG;
         let robbers = self.robbers(seat, t);
         if robbers.iter().any(|r| r.is_some()) {
             self.pending_kong = Some((seat, t));
-            self.phase = PH_ROB;
+            self.phase = PHASE_ROB;
             self.responses = vec![None; self.n];
             self.pending = robbers;
             return;
@@ -734,11 +727,11 @@ impl Game {
     fn declare(&mut self, seat: usize, discard: u8, sing: bool) {
         self.declared[seat] = true;
         self.declared_kind[seat] = if self.r.kawuxing {
-            1
+            DECLARED_LIANGDAO
         } else if sing {
-            2
+            DECLARED_SING
         } else {
-            3
+            DECLARED_DANCE
         };
         if self.r.kawuxing {
             self.declare_order.push(seat);
@@ -781,7 +774,7 @@ impl Game {
             }
             return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount }).collect();
         }
-        if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == 0) {
+        if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == LATE_ADDED_KONG_NONE) {
             return Vec::new(); // 未即时加杠的不收取分数
         }
         match kind {
@@ -841,27 +834,27 @@ impl Game {
             if self.completes(s, t) {
                 let sc = self.score_ron(s, t, false);
                 if sc.win && self.ron_not_blocked(s, &sc) {
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                     some = true;
                 }
             }
             let h = self.hands[s][t as usize];
             if !last && h >= 2 && self.can_claim_tile(s, t) {
                 if h == 3 && self.kong_keeps_declared(s, t) {
-                    m.set(KONG);
+                    m.set(ACTION_KONG);
                     some = true;
                 }
                 if !self.declared[s] {
-                    m.set(PONG);
+                    m.set(ACTION_PONG);
                     some = true;
                 }
             }
             if some {
                 if m.any_win() && self.discard_last_four && self.must_win() {
                     m = Mask::default();
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                 } else {
-                    m.set(PASS);
+                    m.set(ACTION_PASS);
                 }
                 *slot = Some(m);
                 any = true;
@@ -871,7 +864,7 @@ impl Game {
             self.after_discard(discarder);
             return;
         }
-        self.phase = PH_CLAIM;
+        self.phase = PHASE_CLAIM;
         self.responses = vec![None; self.n];
         self.pending = options;
     }
@@ -881,13 +874,14 @@ impl Game {
         for s in 0..self.n {
             // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
             if self.responses[s].is_some()
-                && self.responses[s] != Some(WIN)
+                && self.responses[s] != Some(ACTION_WIN)
                 && self.pending[s].is_some_and(|m| m.any_win())
             {
                 self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
         }
-        let winners: Vec<usize> = self.order_from(discarder).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        let winners: Vec<usize> =
+            self.order_from(discarder).filter(|&s| self.responses[s] == Some(ACTION_WIN)).collect();
         if !winners.is_empty() {
             let wins: Vec<WinRecord> = winners
                 .iter()
@@ -908,10 +902,10 @@ impl Game {
         }
         for s in 0..self.n {
             let a = self.responses[s];
-            if a == Some(KONG) || a == Some(PONG) {
+            if a == Some(ACTION_KONG) || a == Some(ACTION_PONG) {
                 self.any_claim = true;
                 self.clear_pending();
-                if a == Some(KONG) {
+                if a == Some(ACTION_KONG) {
                     self.hands[s][t as usize] -= 3;
                     self.melds[s].push(Meld { kind: MeldKind::Kong, tile: t });
                     self.complete_kong(s, t, KongKind::Direct, discarder);
@@ -948,9 +942,9 @@ impl Game {
             let sc = self.score_ron(s, t, true);
             if sc.win && self.ron_not_blocked(s, &sc) {
                 let mut m = Mask::default();
-                m.set(WIN);
+                m.set(ACTION_WIN);
                 if !(self.fresh_last_four(Some(t)) && self.must_win()) {
-                    m.set(PASS);
+                    m.set(ACTION_PASS);
                 }
                 *slot = Some(m);
             }
@@ -961,11 +955,11 @@ impl Game {
     fn resolve_rob(&mut self) {
         let (seat, t) = self.pending_kong.take().unwrap();
         for s in 0..self.n {
-            if self.responses[s] == Some(PASS) {
+            if self.responses[s] == Some(ACTION_PASS) {
                 self.passed_win[s] = Some(self.score_ron(s, t, true).uncapped);
             }
         }
-        let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(ACTION_WIN)).collect();
         if !winners.is_empty() {
             self.hands[seat][t as usize] -= 1;
             let wins: Vec<WinRecord> = winners
@@ -1008,7 +1002,7 @@ impl Game {
             self.pay(&p);
         }
         if !self.after_wins(&wins) {
-            self.finish(1);
+            self.finish(RESULT_WIN);
             return;
         }
         let last_winner = wins[wins.len() - 1].seat;
@@ -1060,7 +1054,7 @@ impl Game {
             return out;
         }
         if w.self_draw {
-            let bonus = if self.r.self_draw_bonus == 1 { base } else { 0 };
+            let bonus = if self.r.self_draw_bonus == SELF_DRAW_BONUS_BASE { base } else { 0 };
             return self
                 .payers(w.seat)
                 .into_iter()
@@ -1111,11 +1105,11 @@ impl Game {
         self.clear_pending();
         let p = self.draw_settlement();
         self.pay(&p);
-        self.finish(if self.wins.is_empty() { 2 } else { 1 });
+        self.finish(if self.wins.is_empty() { RESULT_DRAW } else { RESULT_WIN });
     }
 
     fn finish(&mut self, result: u8) {
-        self.phase = PH_OVER;
+        self.phase = PHASE_OVER;
         self.clear_pending();
         self.result = result;
     }

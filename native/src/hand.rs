@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-pub const KINDS: usize = 30;
-pub type Counts = [u8; KINDS];
+use crate::spec::N_KINDS;
+pub type Counts = [u8; N_KINDS];
 
 const SETS_ONLY: u8 = 1;
 const SETS_AND_PAIR: u8 = 2;

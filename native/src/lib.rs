@@ -9,16 +9,22 @@ mod game;
 mod hand;
 mod score;
 mod shanten;
+pub mod spec;
 mod wall;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 
 use bots::Opponents;
-use game::{Game, N_ACTIONS};
-use score::{Rules, CONFIG_LEN};
-
-pub const ABI_VERSION: i64 = 8;
+use game::Game;
+use score::Rules;
+use spec::{
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,
+    RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED,
+    SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT,
+    SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED,
+    SUMMARY_WIN_SEAT, SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE, TABLE_ROW_LEN,
+};
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
@@ -40,7 +46,7 @@ pub extern "C" fn mj_abi_version() -> i64 {
 
 #[no_mangle]
 pub extern "C" fn mj_obs_size() -> i64 {
-    encode::OBS_SIZE as i64
+    OBS_SIZE as i64
 }
 
 /// A new hand whose wall is shuffled here, as Python's ``random.Random(seed_string)`` would:
@@ -102,7 +108,7 @@ pub unsafe extern "C" fn mj_new_wall(
 /// has room for the wall (at most 136 ``u8``) and ``dice`` for two ``i64``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         std::slice::from_raw_parts_mut(out, g.wall.len()).copy_from_slice(&g.wall);
         *dice = g.dice.0 as i64;
@@ -126,19 +132,19 @@ pub unsafe extern "C" fn mj_set_tables(
     rows: *const u16,
     n_rows: usize,
 ) -> i64 {
-    guarded(-2, || {
-        if n_suit != 1_953_125 || n_honour != 125 || n_rows == 0 {
-            return 1;
+    guarded(RET_ERROR, || {
+        if n_suit != SUIT_TABLE_LEN || n_honour != HONOUR_TABLE_LEN || n_rows == 0 {
+            return RET_REFUSED;
         }
         let ok = shanten::set_tables(
             std::slice::from_raw_parts(suit, n_suit),
             std::slice::from_raw_parts(honour, n_honour),
-            std::slice::from_raw_parts(rows, n_rows * 10),
+            std::slice::from_raw_parts(rows, n_rows * TABLE_ROW_LEN),
         );
         if ok {
-            0
+            RET_OK
         } else {
-            1
+            RET_REFUSED
         }
     })
 }
@@ -159,7 +165,7 @@ pub unsafe extern "C" fn mj_opponents_new(
     seats: usize,
 ) -> *mut Opponents {
     guarded(std::ptr::null_mut(), || {
-        let o = if kind == 0 {
+        let o = if kind == OPPONENTS_RANDOM {
             Opponents::Random { state }
         } else {
             if !shanten::tables_loaded() {
@@ -192,7 +198,7 @@ pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
 /// ``o`` is live opponents from ``mj_opponents_new`` that no other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_play(g: *mut Game, learner: i64, o: *mut Opponents) -> i64 {
-    guarded(-2, || (*o).play(game(g), learner as usize))
+    guarded(RET_ERROR, || (*o).play(game(g), learner as usize))
 }
 
 /// Shanten of ``counts`` (30 values) as ``shanten_counts`` computes it, for tests.
@@ -210,18 +216,18 @@ pub unsafe extern "C" fn mj_shanten(
     seven_pairs: i64,
     meld_suits: i64,
 ) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         if !shanten::tables_loaded() {
-            return -3;
+            return RET_NO_TABLES;
         }
         let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
-        let mut c = [0u8; 30];
-        c.copy_from_slice(std::slice::from_raw_parts(counts, 30));
+        let mut c = [0u8; N_KINDS];
+        c.copy_from_slice(std::slice::from_raw_parts(counts, N_KINDS));
         let cap = if caps.is_null() {
             None
         } else {
-            let mut x = [0u8; 30];
-            x.copy_from_slice(std::slice::from_raw_parts(caps, 30));
+            let mut x = [0u8; N_KINDS];
+            x.copy_from_slice(std::slice::from_raw_parts(caps, N_KINDS));
             Some(x)
         };
         let mut suits = [false; 3];
@@ -254,7 +260,7 @@ pub unsafe extern "C" fn mj_free(g: *mut Game) {
 /// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
-    guarded(-2, || game(g).to_act().map_or(-1, |s| s as i64))
+    guarded(RET_ERROR, || game(g).to_act().map_or(RET_OVER, |s| s as i64))
 }
 
 /// Apply an action index for ``seat``; returns who decides next (-1: the hand is over), or -3 if
@@ -265,12 +271,12 @@ pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
 /// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return -3;
+            return RET_ILLEGAL;
         }
-        g.to_act().map_or(-1, |s| s as i64)
+        g.to_act().map_or(RET_OVER, |s| s as i64)
     })
 }
 
@@ -285,14 +291,14 @@ pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
 /// has room for ``N_ACTIONS`` ``i8`` and ``rewards`` for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mut i8, rewards: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return -3;
+            return RET_ILLEGAL;
         }
         let (points, moved) = g.take_points();
         std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
-        let moved = if moved { 16 } else { 0 };
+        let moved = if moved { RET_POINTS_MOVED } else { 0 };
         match g.to_act() {
             Some(next) => {
                 encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
@@ -311,7 +317,7 @@ pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mu
 /// has room for ``N_ACTIONS`` ``i8``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let out = std::slice::from_raw_parts_mut(out, N_ACTIONS);
         encode::mask(g, seat as usize, out);
@@ -327,9 +333,9 @@ pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
 /// has room for ``OBS_SIZE`` ``f32``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
-        let out = std::slice::from_raw_parts_mut(out, encode::OBS_SIZE);
+        let out = std::slice::from_raw_parts_mut(out, OBS_SIZE);
         encode::encode(g, seat as usize, out);
         0
     })
@@ -343,7 +349,7 @@ pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i6
 /// has room for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let (points, moved) = g.take_points();
         std::slice::from_raw_parts_mut(out, g.n).copy_from_slice(&points[..g.n]);
@@ -360,26 +366,24 @@ pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
 /// has room for ``cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
-        let mut v: Vec<i64> = vec![
-            g.phase as i64,
-            g.result as i64,
-            g.next_dealer() as i64,
-            g.wins.len() as i64,
-            g.payments as i64,
-            g.tiles_left() as i64,
-        ];
-        v.extend(g.totals.iter().copied());
-        for w in &g.wins {
-            v.extend([
-                w.seat as i64,
-                w.tile as i64,
-                w.self_draw as i64,
-                if w.discarder == usize::MAX { -1 } else { w.discarder as i64 },
-                w.robbed as i64,
-                w.score.multiplier,
-            ]);
+        let first_win = SUMMARY_TOTALS + g.n;
+        let mut v = vec![0i64; first_win + SUMMARY_WIN_LEN * g.wins.len()];
+        v[SUMMARY_PHASE] = g.phase as i64;
+        v[SUMMARY_RESULT] = g.result as i64;
+        v[SUMMARY_NEXT_DEALER] = g.next_dealer() as i64;
+        v[SUMMARY_WINS] = g.wins.len() as i64;
+        v[SUMMARY_PAYMENTS] = g.payments as i64;
+        v[SUMMARY_TILES_LEFT] = g.tiles_left() as i64;
+        v[SUMMARY_TOTALS..first_win].copy_from_slice(&g.totals);
+        for (w, row) in g.wins.iter().zip(v[first_win..].chunks_mut(SUMMARY_WIN_LEN)) {
+            row[SUMMARY_WIN_SEAT] = w.seat as i64;
+            row[SUMMARY_WIN_TILE] = w.tile as i64;
+            row[SUMMARY_WIN_SELF_DRAW] = w.self_draw as i64;
+            row[SUMMARY_WIN_DISCARDER] = if w.discarder == usize::MAX { NO_DISCARDER } else { w.discarder as i64 };
+            row[SUMMARY_WIN_ROBBED] = w.robbed as i64;
+            row[SUMMARY_WIN_MULTIPLIER] = w.score.multiplier;
         }
         let n = v.len().min(cap);
         if n > 0 {
@@ -397,7 +401,7 @@ pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> 
 /// has room for ``2 * cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_actions(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let n = g.log.len().min(cap);
         if n > 0 {
@@ -447,7 +451,7 @@ fn chunked(n: usize, threads: usize, step: Job) -> i64 {
         let done = pool.result_sender.clone();
         std::thread::spawn(move || {
             for (job, lo, hi) in rx {
-                let r = catch_unwind(AssertUnwindSafe(|| job(lo, hi))).unwrap_or(-2);
+                let r = catch_unwind(AssertUnwindSafe(|| job(lo, hi))).unwrap_or(RET_ERROR);
                 if done.send(r).is_err() {
                     break;
                 }
@@ -464,15 +468,15 @@ fn chunked(n: usize, threads: usize, step: Job) -> i64 {
     }
     let mut results = vec![step(bounds[0], bounds[1])];
     for _ in 0..sent {
-        results.push(pool.results.recv().unwrap_or(-2));
+        results.push(pool.results.recv().unwrap_or(RET_ERROR));
     }
     if sent < threads - 1 {
-        results.push(-2);
+        results.push(RET_ERROR);
     }
-    if results.contains(&-2) {
-        return -2;
+    if results.contains(&RET_ERROR) {
+        return RET_ERROR;
     }
-    results.into_iter().filter(|&r| r >= 0).min().unwrap_or(-1)
+    results.into_iter().filter(|&r| r >= 0).min().unwrap_or(RET_ALL_APPLIED)
 }
 
 /// The batch's arrays, as the caller passed them, so chunks of the batch can go to other threads.
@@ -521,7 +525,7 @@ impl Rows {
             action: *self.actions.add(j),
             seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
             opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
-            obs: std::slice::from_raw_parts_mut(self.obs.add(j * encode::OBS_SIZE), encode::OBS_SIZE),
+            obs: std::slice::from_raw_parts_mut(self.obs.add(j * OBS_SIZE), OBS_SIZE),
             mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
             rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
             done: &mut *self.dones.add(j),
@@ -557,7 +561,7 @@ pub unsafe extern "C" fn mj_batch_step_vs(
     let rows = Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, masks, rewards, width: 1, dones };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
-        guarded(-2, || {
+        guarded(RET_ERROR, || {
             for j in lo..hi {
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
@@ -576,7 +580,7 @@ pub unsafe extern "C" fn mj_batch_step_vs(
                     encode::encode(g, l, row.obs);
                 }
             }
-            -1
+            RET_ALL_APPLIED
         })
     });
     chunked(n, threads, step)
@@ -608,7 +612,7 @@ pub unsafe extern "C" fn mj_batch_step(
 ) -> i64 {
     let rows = Rows { games, actions, seats, opponents: std::ptr::null(), obs, masks, rewards, width: players, dones };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
-        guarded(-2, || {
+        guarded(RET_ERROR, || {
             for j in lo..hi {
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
@@ -625,7 +629,7 @@ pub unsafe extern "C" fn mj_batch_step(
                 match g.to_act() {
                     None => {
                         *row.done = 1;
-                        *seat = -1;
+                        *seat = RET_OVER;
                     }
                     Some(next) => {
                         *row.done = 0;
@@ -635,7 +639,7 @@ pub unsafe extern "C" fn mj_batch_step(
                     }
                 }
             }
-            -1
+            RET_ALL_APPLIED
         })
     });
     chunked(n, threads, step)

@@ -2,6 +2,15 @@
 //! reduced to the numbers the settlement uses (the multiplier and Kawuxing's 坎 count).
 
 use crate::hand::{complete, readings, suits_ok, Counts, Reading};
+use crate::spec::{
+    CAP_FAN_NONE, KAWUXING_HAIDI_BOTH, KAWUXING_HAIDI_NONE, OPT_BASE, OPT_BLOOD_BATTLE, OPT_BLOOD_RIVER,
+    OPT_CALL_TRANSFER, OPT_CAP, OPT_CAP_FAN, OPT_DIRECT_KONG_PAY, OPT_EARTHLY_FIRST_ROUND, OPT_EXCHANGE_THREE,
+    OPT_FLOWER_PIG_PENALTY, OPT_GANGSHANGHUA_FAN, OPT_GANGSHANGPAO_CHAIN, OPT_HEAVENLY_EARTHLY, OPT_KAWUXING_HAIDI,
+    OPT_KONG_MONEY, OPT_LAST_FOUR_MUST_WIN, OPT_LATE_ADDED_KONG, OPT_LIANGDAO_DRAW_PENALTY_FIRST,
+    OPT_LOUHU_UNLESS_MORE, OPT_MAIMA, OPT_MIN_RON_MULTIPLIER, OPT_PASS_WIN_UNLESS_MORE, OPT_PIAO, OPT_SELF_DRAW_BONUS,
+    OPT_SHOUZHUAYI, OPT_SHUKAN, OPT_SICHUAN_HAIDI, OPT_SIGUI, OPT_SING_DANCE, OPT_SUITS, OPT_VARIANT,
+    SELF_DRAW_BONUS_FAN, SIGUI_FULL, SIGUI_HALF, VARIANT_KAWUXING,
+};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum MeldKind {
@@ -65,15 +74,13 @@ pub struct Rules {
     pub earthly_first_round: bool,
 }
 
-pub const CONFIG_LEN: usize = 32;
-
 impl Rules {
     pub fn from_config(c: &[i64]) -> Rules {
-        let kawuxing = c[0] == 0;
+        let kawuxing = c[OPT_VARIANT] == VARIANT_KAWUXING;
         let mut kinds = Vec::new();
         for k in 0..30u8 {
             let s = k / 9;
-            let present = if kawuxing { s == 3 || (c[3] >> s) & 1 == 1 } else { s < 3 };
+            let present = if kawuxing { s == 3 || (c[OPT_SUITS] >> s) & 1 == 1 } else { s < 3 };
             if present {
                 kinds.push(k);
             }
@@ -81,36 +88,36 @@ impl Rules {
         Rules {
             kawuxing,
             players: if kawuxing { 3 } else { 4 },
-            base: c[1],
-            direct_kong_pay: c[2],
+            base: c[OPT_BASE],
+            direct_kong_pay: c[OPT_DIRECT_KONG_PAY],
             kinds,
-            draw_penalty_first: c[4] != 0,
-            sigui: c[5],
-            cap: c[6],
-            min_ron: c[7],
-            shouzhuayi: c[8],
-            k_haidi: c[9],
-            louhu_unless_more: c[10] != 0,
-            piao: c[11],
-            maima: c[12] != 0,
-            shukan: c[13] != 0,
-            gangshangpao_chain: c[29] != 0,
-            exchange_three: c[14] != 0,
-            blood_battle: c[15] != 0,
-            blood_river: c[16] != 0,
-            kong_money: c[17] != 0,
-            cap_fan: c[18],
-            gangshanghua_fan: c[19],
-            call_transfer: c[20] != 0,
-            heavenly_earthly: c[21] != 0,
-            self_draw_bonus: c[22],
-            s_haidi: c[23] != 0,
-            pig_penalty: c[24],
-            pass_win_unless_more: c[25] != 0,
-            last_four_must_win: c[26] != 0,
-            sing_dance: c[27] != 0,
-            late_added_kong: c[28],
-            earthly_first_round: c[30] != 0,
+            draw_penalty_first: c[OPT_LIANGDAO_DRAW_PENALTY_FIRST] != 0,
+            sigui: c[OPT_SIGUI],
+            cap: c[OPT_CAP],
+            min_ron: c[OPT_MIN_RON_MULTIPLIER],
+            shouzhuayi: c[OPT_SHOUZHUAYI],
+            k_haidi: c[OPT_KAWUXING_HAIDI],
+            louhu_unless_more: c[OPT_LOUHU_UNLESS_MORE] != 0,
+            piao: c[OPT_PIAO],
+            maima: c[OPT_MAIMA] != 0,
+            shukan: c[OPT_SHUKAN] != 0,
+            gangshangpao_chain: c[OPT_GANGSHANGPAO_CHAIN] != 0,
+            exchange_three: c[OPT_EXCHANGE_THREE] != 0,
+            blood_battle: c[OPT_BLOOD_BATTLE] != 0,
+            blood_river: c[OPT_BLOOD_RIVER] != 0,
+            kong_money: c[OPT_KONG_MONEY] != 0,
+            cap_fan: c[OPT_CAP_FAN],
+            gangshanghua_fan: c[OPT_GANGSHANGHUA_FAN],
+            call_transfer: c[OPT_CALL_TRANSFER] != 0,
+            heavenly_earthly: c[OPT_HEAVENLY_EARTHLY] != 0,
+            self_draw_bonus: c[OPT_SELF_DRAW_BONUS],
+            s_haidi: c[OPT_SICHUAN_HAIDI] != 0,
+            pig_penalty: c[OPT_FLOWER_PIG_PENALTY],
+            pass_win_unless_more: c[OPT_PASS_WIN_UNLESS_MORE] != 0,
+            last_four_must_win: c[OPT_LAST_FOUR_MUST_WIN] != 0,
+            sing_dance: c[OPT_SING_DANCE] != 0,
+            late_added_kong: c[OPT_LATE_ADDED_KONG],
+            earthly_first_round: c[OPT_EARTHLY_FIRST_ROUND] != 0,
         }
     }
 }
@@ -188,7 +195,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
     if ctx.robbed {
         situation *= 2;
     }
-    if ctx.last_tile && r.k_haidi != 2 && (ctx.self_draw || r.k_haidi == 1) {
+    if ctx.last_tile && r.k_haidi != KAWUXING_HAIDI_NONE && (ctx.self_draw || r.k_haidi == KAWUXING_HAIDI_BOTH) {
         situation *= 2; // 海底捞 / 海底炮
     }
     if ctx.declared {
@@ -231,7 +238,7 @@ fn kawuxing(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, ct
             } else if hand[w] == 3 {
                 v *= 4; // 暗四归
             }
-            if r.sigui == 1 || (r.sigui == 0 && big) {
+            if r.sigui == SIGUI_FULL || (r.sigui == SIGUI_HALF && big) {
                 for (k, &fk) in full.iter().enumerate() {
                     if k == w {
                         continue;
@@ -287,7 +294,7 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
     if ctx.last_tile && r.s_haidi {
         situation += 1;
     }
-    if ctx.self_draw && r.self_draw_bonus == 2 {
+    if ctx.self_draw && r.self_draw_bonus == SELF_DRAW_BONUS_FAN {
         situation += 1;
     }
     let qing = suit_count(full, melds).0 == 1;
@@ -341,6 +348,6 @@ fn sichuan(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx,
     if best_total < 0 {
         return Score::default();
     }
-    let fan = if r.cap_fan >= 0 { best_total.min(r.cap_fan) } else { best_total };
+    let fan = if r.cap_fan > CAP_FAN_NONE { best_total.min(r.cap_fan) } else { best_total };
     Score { win: true, multiplier: 1i64 << fan, uncapped: best_total, kan: 0 }
 }
