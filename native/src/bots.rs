@@ -5,7 +5,7 @@
 use crate::game::{isolation, Game, Mask};
 use crate::hand::Counts;
 use crate::score::{Meld, MeldKind};
-use crate::shanten::{shanten, Layout};
+use crate::shanten::shanten;
 use crate::spec::{
     ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
     ACTION_PASS, ACTION_PONG, ACTION_VOID, ACTION_WIN, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE, PHASE_ROB,
@@ -50,7 +50,7 @@ impl Opponents {
 
 /// ``SeatView.shanten``: the seat's concealed ``counts`` with ``melds``.
 fn view_shanten(g: &Game, seat: usize, counts: &Counts, melds: &[Meld]) -> i32 {
-    let lay = layout(g);
+    let lay = g.play.layout(&g.r);
     let caps = if melds.is_empty() {
         None
     } else {
@@ -60,19 +60,9 @@ fn view_shanten(g: &Game, seat: usize, counts: &Counts, melds: &[Meld]) -> i32 {
         }
         Some(c)
     };
-    let suits = if g.r.kawuxing { 0 } else { melds.iter().fold(0u8, |acc, m| acc | 1 << (m.tile / 9)) };
-    let void = if g.r.kawuxing { -1 } else { g.void[seat] };
+    let suits = if lay.two_suit_rule { melds.iter().fold(0u8, |acc, m| acc | 1 << (m.tile / 9)) } else { 0 };
+    let void = g.play.void(g, seat);
     shanten(&lay, counts, 4 - melds.len(), void, caps.as_ref(), melds.is_empty(), suits)
-}
-
-fn layout(g: &Game) -> Layout {
-    let mut suits = [false; 3];
-    for &k in &g.r.kinds {
-        if k < 27 {
-            suits[(k / 9) as usize] = true;
-        }
-    }
-    Layout { suits, dragons: g.r.kawuxing, two_suit_rule: !g.r.kawuxing }
 }
 
 fn suit_counts(c: &Counts) -> [u32; 3] {

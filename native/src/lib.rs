@@ -6,6 +6,7 @@
 mod bots;
 mod encode;
 mod game;
+mod games;
 mod hand;
 mod score;
 mod shanten;
@@ -230,13 +231,7 @@ pub unsafe extern "C" fn mj_shanten(
             x.copy_from_slice(std::slice::from_raw_parts(caps, N_KINDS));
             Some(x)
         };
-        let mut suits = [false; 3];
-        for &k in &rules.kinds {
-            if k < 27 {
-                suits[(k / 9) as usize] = true;
-            }
-        }
-        let lay = shanten::Layout { suits, dragons: rules.kawuxing, two_suit_rule: !rules.kawuxing };
+        let lay = games::play_for(&rules).layout(&rules);
         shanten::shanten(&lay, &c, sets as usize, void as i8, cap.as_ref(), seven_pairs != 0, meld_suits as u8) as i64
     })
 }

@@ -207,6 +207,21 @@ pub fn shanten(
     meld_suits: u8,
 ) -> i32 {
     let t = TABLES.get().expect("shanten tables not loaded");
+    shanten_in(t, lay, counts, sets, void, caps, seven_pairs, meld_suits)
+}
+
+/// ``shanten`` with the given tables (the tests build their own).
+#[allow(clippy::too_many_arguments)] // shanten_counts' parameters one for one, plus the tables
+fn shanten_in(
+    t: &Tables,
+    lay: &Layout,
+    counts: &Counts,
+    sets: usize,
+    void: i8,
+    caps: Option<&Counts>,
+    seven_pairs: bool,
+    meld_suits: u8,
+) -> i32 {
     // the groups (suits present, then the dragons), and the group sets a win may use, as bit sets
     let mut groups = [0usize; 4];
     let mut ng = 0;

@@ -1,0 +1,145 @@
+//! What differs between the games, as ``majiang.engine.VariantPlay`` has it: one implementation
+//! per game (``kawuxing.rs`` for ``majiang.kawuxing.KawuxingPlay``, ``sichuan.rs`` for
+//! ``majiang.sichuan.SichuanPlay``), asked by the state machine in ``game.rs`` at each point where
+//! the rules of the two games part. The provided methods are ``VariantPlay``'s defaults.
+
+pub mod kawuxing;
+pub mod sichuan;
+
+use crate::game::{Game, KongKind, Payment, WinRecord};
+use crate::hand::Counts;
+use crate::score::{Ctx, Meld, Rules, Score};
+use crate::shanten::Layout;
+use crate::spec::{N_KINDS, PHASE_TURN};
+
+pub trait VariantPlay: Sync {
+    /// Sichuan's suit rule: a win holds at most two suits and never the void suit.
+    fn two_suit_rule(&self) -> bool;
+
+    /// Whether the dragons are a group of tiles (shanten's layout).
+    fn dragons(&self) -> bool;
+
+    /// The phase after the deal (``setup_phase``): exchange, void, or the dealer's turn.
+    fn setup_phase(&self, _r: &Rules) -> u8 {
+        PHASE_TURN
+    }
+
+    /// The void suit the hand's waits and shanten respect (-1: none).
+    fn void(&self, _g: &Game, _seat: usize) -> i8 {
+        -1
+    }
+
+    fn can_discard(&self, _g: &Game, _seat: usize, _tile: u8) -> bool {
+        true
+    }
+
+    /// The tiles ``seat`` may discard (every kind held unless the game says otherwise).
+    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8> {
+        let h = &g.hands[seat];
+        (0..N_KINDS as u8).filter(|&k| h[k as usize] > 0).collect()
+    }
+
+    fn can_claim_tile(&self, _g: &Game, _seat: usize, _tile: u8) -> bool {
+        true
+    }
+
+    /// The action bases (``ACTION_DECLARE``, ``ACTION_SING``) offered with a discard that leaves the
+    /// hand ready (``extra_turn_actions``); empty when the game has no declarations.
+    fn declare_actions(&self, _r: &Rules) -> &'static [u8] {
+        &[]
+    }
+
+    /// On the turn that drew the wall's last tile, only that tile may be discarded.
+    fn last_tile_discards_drawn(&self) -> bool {
+        false
+    }
+
+    /// An added kong only at the moment its fourth tile is drawn.
+    fn added_kong_only_at_once(&self, _r: &Rules) -> bool {
+        false
+    }
+
+    /// 最后四张必胡: a win on one of the wall's last four tiles must be taken.
+    fn must_win(&self, _r: &Rules) -> bool {
+        false
+    }
+
+    /// 地胡 on a discard made before the dealer draws again (``earthly_on_discard``).
+    fn earthly_on_discard(&self, _r: &Rules) -> bool {
+        false
+    }
+
+    /// After a passed win, a bigger one may still be taken (漏胡 / 过水 exceptions).
+    fn pass_allows_bigger(&self, _r: &Rules) -> bool {
+        false
+    }
+
+    /// Whether winners keep playing with their hand set aside (血流成河).
+    fn winners_play_on(&self, _r: &Rules) -> bool {
+        false
+    }
+
+    /// Record a declaration (its kind and order); the engine has marked the seat and works out the waits.
+    fn declare(&self, g: &mut Game, seat: usize, sing: bool);
+
+    /// What a complete hand is worth (``score``): ``counts`` before the winning tile ``win``.
+    fn score(&self, r: &Rules, counts: &Counts, melds: &[Meld], win: u8, ctx: &Ctx) -> Score;
+
+    fn kong_payments(
+        &self,
+        g: &Game,
+        seat: usize,
+        kind: KongKind,
+        discarder: usize,
+        chain: i64,
+        at_once: bool,
+    ) -> Vec<Payment>;
+
+    fn win_payments(&self, g: &mut Game, w: &WinRecord) -> Vec<Payment>;
+
+    /// Whether the hand goes on after these wins (``after_wins``; it may mark winners out).
+    fn after_wins(&self, _g: &mut Game, _wins: &[WinRecord]) -> bool {
+        false
+    }
+
+    /// The payments when the wall runs out.
+    fn draw_settlement(&self, _g: &Game) -> Vec<Payment> {
+        Vec::new()
+    }
+
+    fn next_dealer(&self, g: &Game) -> usize {
+        next_dealer(g)
+    }
+
+    /// Which groups of tiles shanten looks at.
+    fn layout(&self, r: &Rules) -> Layout {
+        let mut suits = [false; 3];
+        for &k in &r.kinds {
+            if k < 27 {
+                suits[(k / 9) as usize] = true;
+            }
+        }
+        Layout { suits, dragons: self.dragons(), two_suit_rule: self.two_suit_rule() }
+    }
+}
+
+/// ``VariantPlay.next_dealer``: the dealer again after a draw, the discarder after a first win
+/// by several, else the first winner.
+pub fn next_dealer(g: &Game) -> usize {
+    if g.wins.is_empty() {
+        return g.dealer;
+    }
+    if g.first_win_multi {
+        return g.wins[0].discarder;
+    }
+    g.wins[0].seat
+}
+
+/// The game whose rules these are.
+pub fn play_for(r: &Rules) -> &'static dyn VariantPlay {
+    if r.kawuxing {
+        &kawuxing::Kawuxing
+    } else {
+        &sichuan::Sichuan
+    }
+}
