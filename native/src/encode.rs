@@ -101,3 +101,43 @@ pub fn encode(g: &Game, seat: usize, obs: &mut [f32]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::*;
+
+    /// The flat constants of ``spec`` against the layout ``majiang.env`` documents.
+    #[test]
+    fn observation_layout_adds_up() {
+        assert_eq!(SLOT, 30 * 5 + SLOT_DISCARD_ORDER_LEN * N_KINDS + 11);
+        assert_eq!(SLOT_DISCARD_ORDER + SLOT_DISCARD_ORDER_LEN * N_KINDS, SLOT_WAITS);
+        assert_eq!(SLOT_WAITS + N_KINDS, SLOT_HIDDEN_KONGS);
+        assert_eq!(
+            (SLOT_DECLARED, SLOT_OUT, SLOT_VOID, SLOT_SET_ASIDE),
+            (SLOT_HIDDEN_KONGS + 1, SLOT_DECLARED + 3, SLOT_OUT + 1, SLOT_VOID + 3)
+        );
+        assert_eq!((SLOT_HELD, SLOT_PRESENT, SLOT), (SLOT_SET_ASIDE + 1, SLOT_HELD + 1, SLOT_PRESENT + 1));
+        assert_eq!(OBS_TAIL, OBS_SLOTS + 4 * SLOT);
+        assert_eq!(OBS_TILES_LEFT, OBS_TAIL);
+        assert_eq!(OBS_PHASE, OBS_TILES_LEFT + 1);
+        assert_eq!(OBS_LAST_DISCARD, OBS_PHASE + N_PHASES);
+        assert_eq!(OBS_LAST_DISCARDER, OBS_LAST_DISCARD + N_KINDS);
+        assert_eq!((OBS_DEALER, OBS_MONEY, OBS_SIZE), (OBS_LAST_DISCARDER + 4, OBS_DEALER + 4, OBS_MONEY + 4));
+        assert_eq!(OBS_SIZE, 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4);
+    }
+
+    #[test]
+    fn action_ranges_tile_the_space() {
+        let n = N_KINDS as u8;
+        assert_eq!(
+            [ACTION_DECLARE, ACTION_SING, ACTION_CONCEALED_KONG, ACTION_ADDED_KONG, ACTION_WIN],
+            [ACTION_DISCARD + n, ACTION_DECLARE + n, ACTION_SING + n, ACTION_CONCEALED_KONG + n, ACTION_ADDED_KONG + n]
+        );
+        assert_eq!(
+            [ACTION_PONG, ACTION_KONG, ACTION_PASS, ACTION_VOID],
+            [ACTION_WIN + 1, ACTION_WIN + 2, ACTION_WIN + 3, ACTION_WIN + 4]
+        );
+        assert_eq!(ACTION_EXCHANGE as usize + 3, N_ACTIONS);
+        assert_eq!(PHASE_OVER as usize + 1, N_PHASES);
+    }
+}

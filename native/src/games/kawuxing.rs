@@ -232,3 +232,51 @@ fn score_win(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, c
     }
     Score { win: true, multiplier: capped, uncapped: best_value, kan }
 }
+
+/// Worked hands of ``tests/test_engine_kawuxing.py``.
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{act, game_with, tile, KAWUXING};
+    use crate::spec::{ACTION_DISCARD, ACTION_PASS, ACTION_PONG, ACTION_WIN, PHASE_OVER, RESULT_WIN};
+
+    const S0: &str = "11335p2468s6677z5z"; // dealer, 14 tiles
+    const S1: &str = "123p456p789s11s55z"; // ready: waits 1s and 5z
+    const S2: &str = "234s567s678p999p7z"; // ready: waits 7z
+    const S2_5Z: &str = "234s567s678p999p5z"; // ready: waits 5z
+
+    #[test]
+    fn ron_discarder_pays_and_winner_deals() {
+        let mut g = game_with(&KAWUXING, &[S0, S1, S2], 0, "");
+        assert_eq!(g.to_act(), Some(0));
+        act(&mut g, 0, ACTION_DISCARD + tile("5z"));
+        let m = g.pending[1].expect("seat 1 may claim");
+        assert!(m.has(ACTION_WIN) && m.has(ACTION_PONG) && m.has(ACTION_PASS));
+        act(&mut g, 1, ACTION_WIN);
+        assert_eq!((g.phase, g.result), (PHASE_OVER, RESULT_WIN));
+        assert_eq!(g.totals, vec![-1, 1, 0]); // (0, 1, 1, "点炮")
+        assert_eq!(g.payments, 1);
+        assert_eq!(g.next_dealer(), 1);
+        let w = g.wins[0];
+        assert!(!w.self_draw && w.discarder == 0 && w.score.multiplier == 1);
+    }
+
+    #[test]
+    fn self_draw_both_others_pay() {
+        let mut g = game_with(&KAWUXING, &[S0, S1, S2], 0, "1s");
+        act(&mut g, 0, ACTION_DISCARD + tile("3p"));
+        assert_eq!(g.to_act(), Some(1));
+        act(&mut g, 1, ACTION_WIN);
+        assert_eq!(g.totals, vec![-1, 2, -1]); // (0, 1, 1, "自摸"), (2, 1, 1, "自摸")
+        assert!(g.wins[0].self_draw && g.over());
+    }
+
+    #[test]
+    fn double_ron_each_paid_and_discarder_deals() {
+        let mut g = game_with(&KAWUXING, &[S0, S1, S2_5Z], 0, "");
+        act(&mut g, 0, ACTION_DISCARD + tile("5z"));
+        act(&mut g, 1, ACTION_WIN);
+        act(&mut g, 2, ACTION_WIN);
+        assert_eq!(g.totals, vec![-2, 1, 1]); // (0, 1, 1, "点炮"), (0, 2, 1, "点炮")
+        assert_eq!(g.next_dealer(), 0); // 一炮双响: the discarder deals next
+    }
+}

@@ -143,3 +143,65 @@ pub fn play_for(r: &Rules) -> &'static dyn VariantPlay {
         &sichuan::Sichuan
     }
 }
+
+/// Games dealt chosen hands, as ``tests/scenario.py`` builds them, for the settlement tests.
+#[cfg(test)]
+pub mod testing {
+    use crate::game::Game;
+    use crate::hand::testing::tiles;
+    use crate::score::Rules;
+    use crate::spec::{CONFIG_LEN, OPT_BLOOD_BATTLE};
+
+    /// ``config_of(rules_for("kawuxing"))``: the default options.
+    pub const KAWUXING: [i64; CONFIG_LEN] =
+        [0, 1, 2, 6, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// ``config_of(rules_for("sichuan"))``: the default options (血战, 16 for a 花猪, 天胡/地胡 ...).
+    pub const SICHUAN: [i64; CONFIG_LEN] =
+        [1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, -1, 2, 0, 1, 0, 0, 16, 1, 1, 0, 0, 0, 1, 0];
+
+    /// ``SICHUAN`` with one win ending the hand (``blood_battle=False``).
+    pub fn sichuan_one_win() -> [i64; CONFIG_LEN] {
+        let mut c = SICHUAN;
+        c[OPT_BLOOD_BATTLE] = 0;
+        c
+    }
+
+    /// ``scenario.build_wall``: a wall whose deal gives ``hands`` (seat order; the dealer's has 14
+    /// tiles) and whose next draws are ``draws``; the other tiles follow in order.
+    pub fn build_wall(kinds: &[u8], hands: &[&str], dealer: usize, draws: &str) -> Vec<u8> {
+        let n = hands.len();
+        let hands: Vec<Vec<u8>> = hands.iter().map(|h| tiles(h)).collect();
+        let draws = tiles(draws);
+        let mut pool: Vec<u8> = kinds.iter().flat_map(|&k| [k; 4]).collect();
+        for &t in hands.iter().flatten().chain(&draws) {
+            let i = pool.iter().position(|&x| x == t).expect("a tile used five times");
+            pool.remove(i);
+        }
+        let mut wall = Vec::new();
+        let order: Vec<&Vec<u8>> = (0..n).map(|k| &hands[(dealer + k) % n]).collect();
+        for i in 0..13 {
+            wall.extend(order.iter().map(|h| h[i]));
+        }
+        wall.push(hands[dealer][13]);
+        wall.extend(draws);
+        wall.extend(pool);
+        wall
+    }
+
+    /// ``scenario.game_with``: a game with ``config``'s rules dealt ``hands``.
+    pub fn game_with(config: &[i64; CONFIG_LEN], hands: &[&str], dealer: usize, draws: &str) -> Game {
+        let rules = Rules::from_config(config);
+        let wall = build_wall(&rules.kinds, hands, dealer, draws);
+        Game::new(rules, wall, dealer, (1, 1))
+    }
+
+    /// Apply ``action`` for ``seat``, which must be legal.
+    pub fn act(g: &mut Game, seat: usize, action: u8) {
+        assert!(g.apply(seat, action), "action {action} is not legal for seat {seat}");
+    }
+
+    /// The tile kind of one tile written as Python writes it.
+    pub fn tile(s: &str) -> u8 {
+        tiles(s)[0]
+    }
+}

@@ -360,3 +360,65 @@ fn score_win(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ct
     let fan = if r.cap_fan > CAP_FAN_NONE { best_total.min(r.cap_fan) } else { best_total };
     Score { win: true, multiplier: 1i64 << fan, uncapped: best_total, kan: 0 }
 }
+
+/// Worked hands of ``tests/test_engine_sichuan.py``.
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{act, game_with, sichuan_one_win, tile, SICHUAN};
+    use crate::spec::{
+        ACTION_DISCARD, ACTION_PASS, ACTION_WIN, OPT_HEAVENLY_EARTHLY, OPT_SELF_DRAW_BONUS, PHASE_TURN,
+        SELF_DRAW_BONUS_BASE,
+    };
+
+    const T0: &str = "1133557799m2458p"; // dealer, two suits (void s), not ready
+    const T1: &str = "123m456m789m11p55p"; // ready: 1p, 5p (void s)
+    const T2: &str = "234s567s678s999s5p"; // ready: 5p tanki (void m)
+    const T3: &str = "111s222s333s444s6p"; // ready: 6p tanki (void m)
+
+    #[test]
+    fn voids_are_automatic_for_two_suit_hands() {
+        let g = game_with(&SICHUAN, &[T0, T1, T2, T3], 0, "");
+        assert_eq!(g.void, vec![2, 2, 0, 0]);
+        assert_eq!(g.phase, PHASE_TURN);
+    }
+
+    #[test]
+    fn multiple_ron_then_blood_battle_goes_on() {
+        let mut g = game_with(&SICHUAN, &[T0, T1, T2, T3], 0, "6p");
+        act(&mut g, 0, ACTION_DISCARD + tile("5p"));
+        act(&mut g, 1, ACTION_WIN);
+        act(&mut g, 2, ACTION_WIN);
+        assert_eq!(g.totals, vec![-2, 1, 1, 0]); // (0, 1, 1, "点炮"), (0, 2, 1, "点炮")
+        assert!(!g.over() && g.out == vec![false, true, true, false]);
+        // seat 3 draws 6p and self-draws: only the players still in pay
+        assert_eq!(g.to_act(), Some(3));
+        act(&mut g, 3, ACTION_WIN);
+        assert_eq!(g.totals, vec![-4, 1, 1, 2]); // (0, 3, 2, "自摸"): 对对胡, 1 番
+        assert!(g.over() && g.wins[2].self_draw && g.wins[2].score.multiplier == 2);
+        assert_eq!(g.next_dealer(), 0); // the first win was a multiple ron: the discarder deals
+    }
+
+    #[test]
+    fn standard_mode_one_win_ends_the_hand() {
+        let mut g = game_with(&sichuan_one_win(), &[T0, T1, T2, T3], 0, "");
+        act(&mut g, 0, ACTION_DISCARD + tile("5p"));
+        act(&mut g, 1, ACTION_WIN);
+        act(&mut g, 2, ACTION_PASS);
+        assert!(g.over());
+        assert_eq!(g.totals, vec![-1, 1, 0, 0]); // (0, 1, 1, "点炮")
+        assert_eq!(g.next_dealer(), 1);
+    }
+
+    #[test]
+    fn self_draw_bonus_base_every_other_seat_pays() {
+        let mut config = SICHUAN;
+        config[OPT_SELF_DRAW_BONUS] = SELF_DRAW_BONUS_BASE;
+        config[OPT_HEAVENLY_EARTHLY] = 0;
+        let mut g = game_with(&config, &[T0, T1, T2, T3], 0, "1p");
+        act(&mut g, 0, ACTION_DISCARD + tile("2p"));
+        assert_eq!(g.to_act(), Some(1));
+        act(&mut g, 1, ACTION_WIN);
+        assert_eq!(g.totals, vec![-2, 6, -2, -2]); // (0, 1, 2, "自摸"), (2, 1, 2, "自摸"), (3, 1, 2, "自摸")
+        assert!(g.wins[0].self_draw && !g.over()); // 血战: the others play on
+    }
+}
