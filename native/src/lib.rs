@@ -2,6 +2,11 @@
 //! ``majiang.native`` loads with ctypes. Optional: the Python engine is the reference, and
 //! ``tests/test_native.py`` plays both side by side and compares every mask, observation and
 //! payment. Every entry point catches panics and reports them as an error code.
+//!
+//! The modules follow the Python package: ``game`` the state machine (``majiang.engine``),
+//! ``games`` what differs per game (``majiang.kawuxing``, ``majiang.sichuan``), ``score``, ``hand``
+//! and ``shanten`` the hand analysis, ``encode`` the env's arrays (``majiang.env``), ``bots`` the
+//! built-in opponents, ``wall`` the shuffle, and ``spec`` every constant shared with Python.
 
 mod bots;
 mod encode;

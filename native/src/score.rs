@@ -1,5 +1,7 @@
-//! Rules options and what a win is worth: ``kawuxing.score_win`` and ``sichuan.score_win``,
-//! reduced to the numbers the settlement uses (the multiplier and Kawuxing's 坎 count).
+//! What both games' scoring shares: the rules options (from the ``config`` array
+//! ``majiang.native`` builds, positions in ``spec``), melds, the win context, a score reduced to
+//! the numbers the settlement uses (the multiplier and Kawuxing's 坎 count), and the complete hand
+//! each game's ``score_win`` (``games``) starts from.
 
 use crate::hand::{complete, readings, suits_ok, Counts, Reading};
 use crate::spec::{
