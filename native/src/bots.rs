@@ -3,6 +3,7 @@
 //! draws), so a learner meets the same greedy bots on either engine.
 
 use crate::game::{isolation, Game, Mask};
+use crate::games::VariantPlay;
 use crate::hand::Counts;
 use crate::score::{Meld, MeldKind};
 use crate::shanten::shanten;

@@ -2,7 +2,7 @@
 //! (``games``) wherever the two games' rules part, step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
 //! by side). Actions are the RL env's indices (``majiang.env`` documents them).
 
-use crate::games::{play_for, VariantPlay};
+use crate::games::{play_for, Play, VariantPlay};
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{Ctx, Meld, MeldKind, Rules, Score};
 use crate::spec::{
@@ -57,7 +57,7 @@ pub struct WinRecord {
 
 pub struct Game {
     pub r: Rules,
-    pub play: &'static dyn VariantPlay,
+    pub play: Play,
     pub n: usize,
     pub dealer: usize,
     pub dice: (u8, u8),

@@ -23,6 +23,7 @@ use std::sync::{mpsc, Arc, Mutex};
 
 use bots::Opponents;
 use game::Game;
+use games::VariantPlay;
 use score::Rules;
 use spec::{
     ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,

@@ -135,13 +135,64 @@ pub fn next_dealer(g: &Game) -> usize {
     g.wins[0].seat
 }
 
+/// The game of a hand, as the state machine holds it: each call is a match that the compiler can
+/// inline into the caller (a trait object's calls could not be: the hooks run in the hot loops).
+#[derive(Clone, Copy)]
+pub enum Play {
+    Kawuxing,
+    Sichuan,
+}
+
 /// The game whose rules these are.
-pub fn play_for(r: &Rules) -> &'static dyn VariantPlay {
+pub fn play_for(r: &Rules) -> Play {
     if r.kawuxing {
-        &kawuxing::Kawuxing
+        Play::Kawuxing
     } else {
-        &sichuan::Sichuan
+        Play::Sichuan
     }
+}
+
+/// ``impl VariantPlay for Play``: every method handed to the game's own implementation.
+macro_rules! dispatch {
+    ($(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?;)*) => {
+        impl VariantPlay for Play {
+            $(
+                #[inline]
+                fn $name(&self $(, $arg: $ty)*) $(-> $ret)? {
+                    match self {
+                        Play::Kawuxing => kawuxing::Kawuxing.$name($($arg),*),
+                        Play::Sichuan => sichuan::Sichuan.$name($($arg),*),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+dispatch! {
+    fn two_suit_rule(&self) -> bool;
+    fn dragons(&self) -> bool;
+    fn setup_phase(&self, r: &Rules) -> u8;
+    fn void(&self, g: &Game, seat: usize) -> i8;
+    fn can_discard(&self, g: &Game, seat: usize, tile: u8) -> bool;
+    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8>;
+    fn can_claim_tile(&self, g: &Game, seat: usize, tile: u8) -> bool;
+    fn declare_actions(&self, r: &Rules) -> &'static [u8];
+    fn last_tile_discards_drawn(&self) -> bool;
+    fn added_kong_only_at_once(&self, r: &Rules) -> bool;
+    fn must_win(&self, r: &Rules) -> bool;
+    fn earthly_on_discard(&self, r: &Rules) -> bool;
+    fn pass_allows_bigger(&self, r: &Rules) -> bool;
+    fn winners_play_on(&self, r: &Rules) -> bool;
+    fn declare(&self, g: &mut Game, seat: usize, sing: bool);
+    fn score(&self, r: &Rules, counts: &Counts, melds: &[Meld], win: u8, ctx: &Ctx) -> Score;
+    fn kong_payments(&self, g: &Game, seat: usize, kind: KongKind, discarder: usize, chain: i64, at_once: bool)
+        -> Vec<Payment>;
+    fn win_payments(&self, g: &mut Game, w: &WinRecord) -> Vec<Payment>;
+    fn after_wins(&self, g: &mut Game, wins: &[WinRecord]) -> bool;
+    fn draw_settlement(&self, g: &Game) -> Vec<Payment>;
+    fn next_dealer(&self, g: &Game) -> usize;
+    fn layout(&self, r: &Rules) -> Layout;
 }
 
 /// Games dealt chosen hands, as ``tests/scenario.py`` builds them, for the settlement tests.
