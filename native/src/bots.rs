@@ -2,10 +2,16 @@
 //! ``GreedyAgent`` decision for decision (its shanten, its tie-breaks, its ``random.Random(seed)``
 //! draws), so a learner meets the same greedy bots on either engine.
 
-use crate::game::{isolation, Game, Mask, KONG, N_ACTIONS, PASS, PH_CLAIM, PH_EXCHANGE, PH_ROB, PH_VOID, PONG, WIN};
+use crate::game::{isolation, Game, Mask};
+use crate::games::VariantPlay;
 use crate::hand::Counts;
 use crate::score::{Meld, MeldKind};
-use crate::shanten::{shanten, Layout};
+use crate::shanten::shanten;
+use crate::spec::{
+    ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
+    ACTION_PASS, ACTION_PONG, ACTION_VOID, ACTION_WIN, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE, PHASE_ROB,
+    PHASE_VOID, RET_OVER,
+};
 use crate::wall::Mt;
 
 pub enum Opponents {
@@ -39,13 +45,13 @@ impl Opponents {
             };
             g.apply(s, action);
         }
-        -1
+        RET_OVER
     }
 }
 
 /// ``SeatView.shanten``: the seat's concealed ``counts`` with ``melds``.
 fn view_shanten(g: &Game, seat: usize, counts: &Counts, melds: &[Meld]) -> i32 {
-    let lay = layout(g);
+    let lay = g.play.layout(&g.r);
     let caps = if melds.is_empty() {
         None
     } else {
@@ -55,19 +61,9 @@ fn view_shanten(g: &Game, seat: usize, counts: &Counts, melds: &[Meld]) -> i32 {
         }
         Some(c)
     };
-    let suits = if g.r.kawuxing { 0 } else { melds.iter().fold(0u8, |acc, m| acc | 1 << (m.tile / 9)) };
-    let void = if g.r.kawuxing { -1 } else { g.void[seat] };
+    let suits = if lay.two_suit_rule { melds.iter().fold(0u8, |acc, m| acc | 1 << (m.tile / 9)) } else { 0 };
+    let void = g.play.void(g, seat);
     shanten(&lay, counts, 4 - melds.len(), void, caps.as_ref(), melds.is_empty(), suits)
-}
-
-fn layout(g: &Game) -> Layout {
-    let mut suits = [false; 3];
-    for &k in &g.r.kinds {
-        if k < 27 {
-            suits[(k / 9) as usize] = true;
-        }
-    }
-    Layout { suits, dragons: g.r.kawuxing, two_suit_rule: !g.r.kawuxing }
 }
 
 fn suit_counts(c: &Counts) -> [u32; 3] {
@@ -80,58 +76,63 @@ fn suit_counts(c: &Counts) -> [u32; 3] {
 
 /// ``GreedyAgent.act`` for ``seat`` with legal actions ``m``.
 fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
-    if m.has(WIN) {
-        return WIN;
+    if m.has(ACTION_WIN) {
+        return ACTION_WIN;
     }
     let counts = g.hands[seat];
-    if g.phase == PH_EXCHANGE {
+    if g.phase == PHASE_EXCHANGE {
         let sc = suit_counts(&counts);
         let suit = (0..3).filter(|&s| sc[s] >= 3).min_by_key(|&s| (sc[s], s)).unwrap();
-        return 157 + suit as u8;
+        return ACTION_EXCHANGE + suit as u8;
     }
-    if g.phase == PH_VOID {
+    if g.phase == PHASE_VOID {
         let sc = suit_counts(&counts);
         let suit = (0..3).min_by_key(|&s| (sc[s], s)).unwrap();
-        return 154 + suit as u8;
+        return ACTION_VOID + suit as u8;
     }
     let melds = &g.melds[seat];
-    if g.phase == PH_CLAIM || g.phase == PH_ROB {
+    if g.phase == PHASE_CLAIM || g.phase == PHASE_ROB {
         let t = g.last_discard.map(|x| x.1).unwrap_or(0);
         let before = view_shanten(g, seat, &counts, melds);
-        if m.has(KONG) {
+        if m.has(ACTION_KONG) {
             let mut after = counts;
             after[t as usize] -= 3;
             let mut with = melds.clone();
             with.push(Meld { kind: MeldKind::Kong, tile: t });
             if view_shanten(g, seat, &after, &with) <= before {
-                return KONG;
+                return ACTION_KONG;
             }
         }
-        if m.has(PONG) {
+        if m.has(ACTION_PONG) {
             let mut after = counts;
             after[t as usize] -= 2;
             let mut with = melds.clone();
             with.push(Meld { kind: MeldKind::Pong, tile: t });
             if view_shanten(g, seat, &after, &with) < before {
-                return PONG;
+                return ACTION_PONG;
             }
         }
-        return if m.has(PASS) { PASS } else { (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap() };
+        return if m.has(ACTION_PASS) { ACTION_PASS } else { (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap() };
     }
     // kongs in the engine's order: concealed by tile, then added in meld order
-    let mut kongs: Vec<u8> = (0..30u8).filter(|&k| m.has(90 + k)).map(|k| 90 + k).collect();
-    kongs.extend(melds.iter().filter(|md| md.kind == MeldKind::Pong && m.has(120 + md.tile)).map(|md| 120 + md.tile));
+    let mut kongs: Vec<u8> = (0..N_KINDS as u8).map(|k| ACTION_CONCEALED_KONG + k).filter(|&a| m.has(a)).collect();
+    kongs.extend(
+        melds
+            .iter()
+            .filter(|md| md.kind == MeldKind::Pong && m.has(ACTION_ADDED_KONG + md.tile))
+            .map(|md| ACTION_ADDED_KONG + md.tile),
+    );
     let mut current: Option<i32> = None;
     for a in kongs {
         let cur = *current.get_or_insert_with(|| view_shanten(g, seat, &counts, melds));
         let mut after = counts;
         let mut with = melds.clone();
-        if a < 120 {
-            let t = a - 90;
+        if a < ACTION_ADDED_KONG {
+            let t = a - ACTION_CONCEALED_KONG;
             after[t as usize] -= 4;
             with.push(Meld { kind: MeldKind::Concealed, tile: t });
         } else {
-            let t = a - 120;
+            let t = a - ACTION_ADDED_KONG;
             after[t as usize] -= 1;
             for md in with.iter_mut() {
                 if md.tile == t && md.kind == MeldKind::Pong {
@@ -145,8 +146,8 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
     }
     let mut best: Option<(i32, i64, f64, u8)> = None;
     let mut c = counts;
-    for k in 0..30u8 {
-        if !m.has(k) {
+    for k in 0..N_KINDS as u8 {
+        if !m.has(ACTION_DISCARD + k) {
             continue;
         }
         c[k as usize] -= 1;
@@ -162,5 +163,9 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
         }
     }
     let tile = best.map(|b| b.3).unwrap_or_else(|| (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap());
-    if tile < 30 && m.has(30 + tile) { 30 + tile } else { tile }
+    if (tile as usize) < N_KINDS && m.has(ACTION_DECLARE + tile) {
+        ACTION_DECLARE + tile
+    } else {
+        tile
+    }
 }

@@ -1,22 +1,15 @@
-//! One hand as a state machine: ``majiang.engine.Game`` with both variants' ``VariantPlay``,
-//! step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
+//! One hand as a state machine: ``majiang.engine.Game``, asking its game's ``VariantPlay``
+//! (``games``) wherever the two games' rules part, step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
 //! by side). Actions are the RL env's indices (``majiang.env`` documents them).
 
+use crate::games::{play_for, Play, VariantPlay};
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
-use crate::score::{score, Ctx, Meld, MeldKind, Rules, Score};
-
-pub const N_ACTIONS: usize = 160;
-pub const WIN: u8 = 150;
-pub const PONG: u8 = 151;
-pub const KONG: u8 = 152;
-pub const PASS: u8 = 153;
-
-pub const PH_EXCHANGE: u8 = 0;
-pub const PH_VOID: u8 = 1;
-pub const PH_TURN: u8 = 2;
-pub const PH_CLAIM: u8 = 3;
-pub const PH_ROB: u8 = 4;
-pub const PH_OVER: u8 = 5;
+use crate::score::{Ctx, Meld, MeldKind, Rules, Score};
+use crate::spec::{
+    ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
+    ACTION_PASS, ACTION_PONG, ACTION_SING, ACTION_VOID, ACTION_WIN, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE,
+    PHASE_OVER, PHASE_ROB, PHASE_TURN, PHASE_VOID, RESULT_DRAW, RESULT_NONE, RESULT_WIN,
+};
 
 #[derive(Clone, Copy, Default)]
 pub struct Mask(pub [u64; 3]);
@@ -29,7 +22,7 @@ impl Mask {
         i < N_ACTIONS as u8 && self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
     }
     pub fn any_win(&self) -> bool {
-        self.has(WIN)
+        self.has(ACTION_WIN)
     }
 }
 
@@ -64,6 +57,7 @@ pub struct WinRecord {
 
 pub struct Game {
     pub r: Rules,
+    pub play: Play,
     pub n: usize,
     pub dealer: usize,
     pub dice: (u8, u8),
@@ -74,7 +68,7 @@ pub struct Game {
     pub melds: Vec<Vec<Meld>>,
     pub discards: Vec<Vec<u8>>,
     pub declared: Vec<bool>,
-    pub declared_kind: Vec<u8>, // 0 none, 1 liangdao, 2 sing, 3 dance
+    pub declared_kind: Vec<u8>, // DECLARED_*
     pub declared_waits: Vec<Vec<u8>>,
     pub won_tiles: Vec<usize>,
     pub declare_order: Vec<usize>,
@@ -102,8 +96,8 @@ pub struct Game {
     pub draws_by_seat: Vec<u32>,
     pub any_claim: bool,
     pub phase: u8,
-    pub result: u8, // 0 none, 1 win, 2 draw
-    pub paid: Vec<i64>, // totals when rewards were last taken
+    pub result: u8,         // RESULT_*
+    pub paid: Vec<i64>,     // totals when rewards were last taken
     pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
@@ -128,8 +122,10 @@ impl Game {
     pub fn new(r: Rules, wall: Vec<u8>, dealer: usize, dice: (u8, u8)) -> Game {
         let n = r.players;
         let len = wall.len();
+        let play = play_for(&r);
         let mut g = Game {
             r,
+            play,
             n,
             dealer,
             dice,
@@ -168,7 +164,7 @@ impl Game {
             draws_by_seat: vec![0; n],
             any_claim: false,
             phase: 255,
-            result: 0,
+            result: RESULT_NONE,
             paid: vec![0; n],
             log: Vec::new(),
         };
@@ -181,7 +177,7 @@ impl Game {
     }
 
     pub fn over(&self) -> bool {
-        self.phase == PH_OVER
+        self.phase == PHASE_OVER
     }
 
     /// The lowest seat that still has to decide (``pending_seats()[0]``), if any.
@@ -225,23 +221,25 @@ impl Game {
         self.hands[self.dealer][t as usize] += 1;
         self.last_draw = Some(t);
         self.front += 1;
-        if self.r.kawuxing {
-            self.begin_turn(self.dealer);
-        } else if self.r.exchange_three {
-            self.phase = PH_EXCHANGE;
-            for s in 0..self.n {
-                let mut m = Mask::default();
-                for suit in 0..3 {
-                    let best = self.least_connected_three(s, suit);
-                    self.exchange_best[s][suit] = best;
-                    if best.is_some() {
-                        m.set(157 + suit as u8);
-                    }
+        match self.play.setup_phase(&self.r) {
+            PHASE_EXCHANGE => self.start_exchange(),
+            PHASE_VOID => self.start_void(),
+            _ => self.begin_turn(self.dealer),
+        }
+    }
+
+    fn start_exchange(&mut self) {
+        self.phase = PHASE_EXCHANGE;
+        for s in 0..self.n {
+            let mut m = Mask::default();
+            for suit in 0..3 {
+                let best = self.least_connected_three(s, suit);
+                self.exchange_best[s][suit] = best;
+                if best.is_some() {
+                    m.set(ACTION_EXCHANGE + suit as u8);
                 }
-                self.pending[s] = Some(m);
             }
-        } else {
-            self.start_void();
+            self.pending[s] = Some(m);
         }
     }
 
@@ -262,7 +260,7 @@ impl Game {
                         continue;
                     }
                     let v = isolation(h, a) + isolation(h, b) + isolation(h, c);
-                    if best.map_or(true, |(_, bv)| v < bv) {
+                    if best.is_none_or(|(_, bv)| v < bv) {
                         best = Some(([a as u8, b as u8, c as u8], v));
                     }
                 }
@@ -273,15 +271,21 @@ impl Game {
 
     fn finish_exchange(&mut self) {
         let total = self.dice.0 + self.dice.1;
-        let step = if total == 6 || total == 12 { 2 } else if total % 2 == 1 { 1 } else { self.n - 1 };
+        let step = if total == 6 || total == 12 {
+            2
+        } else if total % 2 == 1 {
+            1
+        } else {
+            self.n - 1
+        };
         let chosen = self.exchange_choice.clone();
-        for s in 0..self.n {
-            for &t in &chosen[s] {
-                self.hands[s][t as usize] -= 1;
+        for (hand, picked) in self.hands.iter_mut().zip(&chosen) {
+            for &t in picked {
+                hand[t as usize] -= 1;
             }
         }
-        for s in 0..self.n {
-            for &t in &chosen[s] {
+        for (s, picked) in chosen.iter().enumerate() {
+            for &t in picked {
                 self.hands[(s + step) % self.n][t as usize] += 1;
             }
         }
@@ -289,7 +293,7 @@ impl Game {
     }
 
     fn start_void(&mut self) {
-        self.phase = PH_VOID;
+        self.phase = PHASE_VOID;
         self.clear_pending();
         let mut any = false;
         for s in 0..self.n {
@@ -298,9 +302,9 @@ impl Game {
                 self.void[s] = present.iter().position(|&p| !p).unwrap() as i8;
             } else {
                 let mut m = Mask::default();
-                m.set(154);
-                m.set(155);
-                m.set(156);
+                for suit in 0..3 {
+                    m.set(ACTION_VOID + suit);
+                }
                 self.pending[s] = Some(m);
                 any = true;
             }
@@ -318,7 +322,7 @@ impl Game {
     // ------------------------------------------------------------------ turns
 
     fn begin_turn(&mut self, seat: usize) {
-        self.phase = PH_TURN;
+        self.phase = PHASE_TURN;
         self.current = seat;
         self.clear_pending();
         let m = self.turn_options(seat);
@@ -349,7 +353,7 @@ impl Game {
     }
 
     fn can_claim_tile(&self, seat: usize, tile: u8) -> bool {
-        self.r.kawuxing || (tile / 9) as i8 != self.void[seat]
+        self.play.can_claim_tile(self, seat, tile)
     }
 
     fn totals_of(&self, seat: usize, counts: &Counts) -> Counts {
@@ -360,19 +364,20 @@ impl Game {
         t
     }
 
-    fn waits_of(&self, seat: usize, counts: &Counts, melds: &[Meld]) -> Vec<u8> {
+    pub fn waits_of(&self, seat: usize, counts: &Counts, melds: &[Meld]) -> Vec<u8> {
         let mut totals = *counts;
         for m in melds {
             totals[m.tile as usize] += m.size();
         }
-        let void = if self.r.kawuxing { -1 } else { self.void[seat] };
-        waits(counts, &totals, &self.r.kinds, !self.r.kawuxing, void, melds.is_empty())
+        let void = self.play.void(self, seat);
+        waits(counts, &totals, &self.r.kinds, self.play.two_suit_rule(), void, melds.is_empty())
     }
 
     fn is_complete(&self, seat: usize, counts: &Counts) -> bool {
         let melds = &self.melds[seat];
-        let totals = if !melds.is_empty() && !self.r.kawuxing { self.totals_of(seat, counts) } else { *counts };
-        complete(counts, &totals, !self.r.kawuxing, self.void[seat], melds.is_empty())
+        let two_suit_rule = self.play.two_suit_rule();
+        let totals = if !melds.is_empty() && two_suit_rule { self.totals_of(seat, counts) } else { *counts };
+        complete(counts, &totals, two_suit_rule, self.void[seat], melds.is_empty())
     }
 
     fn completes(&self, seat: usize, tile: u8) -> bool {
@@ -407,20 +412,25 @@ impl Game {
             earthly: self.earthly(seat, true),
             void: self.void[seat],
         };
-        Some(score(&self.r, &before, &self.melds[seat], t, &ctx))
+        Some(self.play.score(&self.r, &before, &self.melds[seat], t, &ctx))
     }
 
     /// 地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it: a
     /// self-draw on that draw, or (``earthly_first_round``) a win on a discard made before the
     /// dealer draws again.
     fn earthly(&self, seat: usize, self_draw: bool) -> bool {
-        if seat == self.dealer || self.draws_by_seat[seat] != 1 || self.any_claim || !self.kongs.is_empty() || !self.wins.is_empty() {
+        if seat == self.dealer
+            || self.draws_by_seat[seat] != 1
+            || self.any_claim
+            || !self.kongs.is_empty()
+            || !self.wins.is_empty()
+        {
             return false;
         }
         if self_draw {
             return self.discards[seat].is_empty() && self.drawn_from_wall;
         }
-        !self.r.kawuxing && self.r.earthly_first_round && self.draws_by_seat[self.dealer] == 0
+        self.play.earthly_on_discard(&self.r) && self.draws_by_seat[self.dealer] == 0
     }
 
     fn score_ron(&self, seat: usize, tile: u8, robbed: bool) -> Score {
@@ -434,14 +444,14 @@ impl Game {
             earthly: self.earthly(seat, false),
             void: self.void[seat],
         };
-        score(&self.r, &self.hands[seat], &self.melds[seat], tile, &ctx)
+        self.play.score(&self.r, &self.hands[seat], &self.melds[seat], tile, &ctx)
     }
 
     fn added_kong_allowed(&self, seat: usize, tile: u8) -> bool {
         if !self.can_claim_tile(seat, tile) {
             return false;
         }
-        if self.r.kawuxing || self.r.late_added_kong == 2 {
+        if self.play.added_kong_only_at_once(&self.r) {
             return self.added_kong_at_once(tile);
         }
         true
@@ -454,7 +464,7 @@ impl Game {
 
     /// 最后四张必胡: a win on one of the wall's last four tiles must be taken (asked only then).
     fn must_win(&self) -> bool {
-        !self.r.kawuxing && self.r.last_four_must_win
+        self.play.must_win(&self.r)
     }
 
     /// Is ``tile`` the one just drawn this turn, from the wall's last four?
@@ -463,79 +473,24 @@ impl Game {
     }
 
     fn pass_allows_bigger(&self) -> bool {
-        if self.r.kawuxing { self.r.louhu_unless_more } else { self.r.pass_win_unless_more }
-    }
-
-    fn holds_void(&self, seat: usize) -> bool {
-        let v = self.void[seat];
-        v >= 0 && self.hands[seat][v as usize * 9..v as usize * 9 + 9].iter().any(|&c| c > 0)
-    }
-
-    fn dancers_waits(&self, seat: usize) -> [bool; 30] {
-        let mut out = [false; 30];
-        for s in 0..self.n {
-            if s != seat && !self.out[s] && self.declared_kind[s] == 3 {
-                for &t in &self.declared_waits[s] {
-                    out[t as usize] = true;
-                }
-            }
-        }
-        out
-    }
-
-    fn can_discard(&self, seat: usize, tile: u8) -> bool {
-        if self.r.kawuxing {
-            return true;
-        }
-        if self.holds_void(seat) {
-            return (tile / 9) as i8 == self.void[seat];
-        }
-        if self.r.sing_dance && !self.declared[seat] {
-            let protected = self.dancers_waits(seat);
-            if protected[tile as usize] {
-                return (0..30).all(|k| self.hands[seat][k] == 0 || protected[k]);
-            }
-        }
-        true
-    }
-
-    fn discardable(&self, seat: usize) -> Vec<u8> {
-        let h = &self.hands[seat];
-        let held: Vec<u8> = (0..30u8).filter(|&k| h[k as usize] > 0).collect();
-        if self.r.kawuxing {
-            return held;
-        }
-        let v = self.void[seat];
-        if v >= 0 {
-            let vt: Vec<u8> = held.iter().copied().filter(|&k| (k / 9) as i8 == v).collect();
-            if !vt.is_empty() {
-                return vt;
-            }
-        }
-        if self.r.sing_dance && !self.declared[seat] {
-            let protected = self.dancers_waits(seat);
-            let safe: Vec<u8> = held.iter().copied().filter(|&k| !protected[k as usize]).collect();
-            if !safe.is_empty() {
-                return safe;
-            }
-        }
-        held
+        self.play.pass_allows_bigger(&self.r)
     }
 
     /// Tiles whose discard leaves the hand ready (亮倒, 唱歌/跳舞).
     fn ready_discards(&self, seat: usize) -> Vec<u8> {
         let mut counts = self.hands[seat];
         let mut totals = self.totals_of(seat, &counts);
-        let void = if self.r.kawuxing { -1 } else { self.void[seat] };
+        let void = self.play.void(self, seat);
+        let two_suit_rule = self.play.two_suit_rule();
         let closed = self.melds[seat].is_empty();
         let mut out = Vec::new();
         for k in 0..30u8 {
-            if counts[k as usize] == 0 || !self.can_discard(seat, k) {
+            if counts[k as usize] == 0 || !self.play.can_discard(self, seat, k) {
                 continue;
             }
             counts[k as usize] -= 1;
             totals[k as usize] -= 1;
-            if is_ready(&counts, &totals, &self.r.kinds, !self.r.kawuxing, void, closed) {
+            if is_ready(&counts, &totals, &self.r.kinds, two_suit_rule, void, closed) {
                 out.push(k);
             }
             counts[k as usize] += 1;
@@ -550,7 +505,7 @@ impl Game {
         if self.drawn_from_wall || self.first_dealer_turn(seat) {
             if let Some(s) = self.score_self_draw(seat) {
                 if s.win {
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                 }
             }
         }
@@ -559,12 +514,12 @@ impl Game {
         if left > 0 && !self.declared[seat] {
             for k in 0..30u8 {
                 if h[k as usize] == 4 && self.can_claim_tile(seat, k) {
-                    m.set(90 + k);
+                    m.set(ACTION_CONCEALED_KONG + k);
                 }
             }
             for md in &self.melds[seat] {
                 if md.kind == MeldKind::Pong && h[md.tile as usize] > 0 && self.added_kong_allowed(seat, md.tile) {
-                    m.set(120 + md.tile);
+                    m.set(ACTION_ADDED_KONG + md.tile);
                 }
             }
         } else if left > 0 && self.drawn_from_wall && self.last_draw.is_some() {
@@ -575,24 +530,26 @@ impl Game {
                 let mut kept = self.melds[seat].clone();
                 kept.push(Meld { kind: MeldKind::Concealed, tile: t });
                 if self.waits_of(seat, &after, &kept) == self.declared_waits[seat] {
-                    m.set(90 + t);
+                    m.set(ACTION_CONCEALED_KONG + t);
                 }
             }
-            if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t) && self.added_kong_allowed(seat, t) {
-                m.set(120 + t);
+            if self.melds[seat].iter().any(|md| md.kind == MeldKind::Pong && md.tile == t)
+                && self.added_kong_allowed(seat, t)
+            {
+                m.set(ACTION_ADDED_KONG + t);
             }
         }
         // 亮倒 (Kawuxing), 唱歌/跳舞 (Sichuan sing_dance)
-        if !self.declared[seat] && left > 0 && (self.r.kawuxing || self.r.sing_dance) {
+        let declarations = self.play.declare_actions(&self.r);
+        if !self.declared[seat] && left > 0 && !declarations.is_empty() {
             for t in self.ready_discards(seat) {
-                m.set(30 + t);
-                if !self.r.kawuxing {
-                    m.set(60 + t);
+                for &base in declarations {
+                    m.set(base + t);
                 }
             }
         }
-        let mut discards = self.discardable(seat);
-        if last_tile_turn && self.r.kawuxing {
+        let mut discards = self.play.discardable(self, seat);
+        if last_tile_turn && self.play.last_tile_discards_drawn() {
             if let Some(t) = self.last_draw {
                 discards = vec![t];
             }
@@ -605,11 +562,11 @@ impl Game {
             }
         }
         for k in discards {
-            m.set(k);
+            m.set(ACTION_DISCARD + k);
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
-            only.set(WIN);
+            only.set(ACTION_WIN);
             return only;
         }
         m
@@ -619,7 +576,7 @@ impl Game {
 
     /// Apply ``action`` (an env index) for ``seat``; false (and nothing changed) if not legal.
     pub fn apply(&mut self, seat: usize, action: u8) -> bool {
-        if self.phase == PH_OVER || seat >= self.n || self.responses[seat].is_some() {
+        if self.phase == PHASE_OVER || seat >= self.n || self.responses[seat].is_some() {
             return false;
         }
         match self.pending[seat] {
@@ -628,29 +585,29 @@ impl Game {
         }
         self.log.push((seat as u8, action));
         match self.phase {
-            PH_TURN => self.apply_turn(seat, action),
-            PH_CLAIM => {
+            PHASE_TURN => self.apply_turn(seat, action),
+            PHASE_CLAIM => {
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.resolve_claims();
                 }
             }
-            PH_ROB => {
+            PHASE_ROB => {
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.resolve_rob();
                 }
             }
-            PH_EXCHANGE => {
-                let suit = (action - 157) as usize;
+            PHASE_EXCHANGE => {
+                let suit = (action - ACTION_EXCHANGE) as usize;
                 self.exchange_choice[seat] = self.exchange_best[seat][suit].unwrap();
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.finish_exchange();
                 }
             }
-            PH_VOID => {
-                self.void[seat] = (action - 154) as i8;
+            PHASE_VOID => {
+                self.void[seat] = (action - ACTION_VOID) as i8;
                 self.responses[seat] = Some(action);
                 if self.all_answered() {
                     self.finish_void();
@@ -666,17 +623,24 @@ impl Game {
     }
 
     fn apply_turn(&mut self, seat: usize, action: u8) {
-        if action == WIN {
+        if action == ACTION_WIN {
             let t = self.last_draw.unwrap();
             let s = self.score_self_draw(seat).unwrap_or_default();
             self.hands[seat][t as usize] -= 1;
-            self.record_wins(vec![WinRecord { seat, tile: t, self_draw: true, discarder: usize::MAX, robbed: false, score: s }]);
+            self.record_wins(vec![WinRecord {
+                seat,
+                tile: t,
+                self_draw: true,
+                discarder: usize::MAX,
+                robbed: false,
+                score: s,
+            }]);
             return;
         }
-        if action < 90 {
-            let t = action % 30;
-            if action >= 30 {
-                self.declare(seat, t, action >= 60);
+        if action < ACTION_CONCEALED_KONG {
+            let t = (action - ACTION_DISCARD) % N_KINDS as u8;
+            if action >= ACTION_DECLARE {
+                self.declare(seat, t, action >= ACTION_SING);
             }
             self.hands[seat][t as usize] -= 1;
             self.discards[seat].push(t);
@@ -688,18 +652,18 @@ impl Game {
             self.open_claims(seat, t);
             return;
         }
-        if action < 120 {
-            let t = action - 90;
+        if action < ACTION_ADDED_KONG {
+            let t = action - ACTION_CONCEALED_KONG;
             self.hands[seat][t as usize] -= 4;
             self.melds[seat].push(Meld { kind: MeldKind::Concealed, tile: t });
             self.complete_kong(seat, t, KongKind::Concealed, usize::MAX);
             return;
         }
-        let t = action - 120;
+        let t = action - ACTION_ADDED_KONG;
         let robbers = self.robbers(seat, t);
         if robbers.iter().any(|r| r.is_some()) {
             self.pending_kong = Some((seat, t));
-            self.phase = PH_ROB;
+            self.phase = PHASE_ROB;
             self.responses = vec![None; self.n];
             self.pending = robbers;
             return;
@@ -709,10 +673,8 @@ impl Game {
 
     fn declare(&mut self, seat: usize, discard: u8, sing: bool) {
         self.declared[seat] = true;
-        self.declared_kind[seat] = if self.r.kawuxing { 1 } else if sing { 2 } else { 3 };
-        if self.r.kawuxing {
-            self.declare_order.push(seat);
-        }
+        let play = self.play;
+        play.declare(self, seat, sing);
         let mut after = self.hands[seat];
         after[discard as usize] -= 1;
         let melds = self.melds[seat].clone();
@@ -729,42 +691,11 @@ impl Game {
     fn complete_kong(&mut self, seat: usize, t: u8, kind: KongKind, discarder: usize) {
         let chain = if kind == KongKind::Direct { self.discard_chain + 1 } else { self.kong_chain + 1 };
         let at_once = kind != KongKind::Added || self.added_kong_at_once(t);
-        let payments = self.kong_payments(seat, kind, discarder, chain, at_once);
+        let payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once);
         self.pay(&payments);
         self.kongs.push(KongRecord { seat, payments, settled: false });
         self.kong_chain = chain;
         self.draw(seat, true);
-    }
-
-    fn kong_payments(&self, seat: usize, kind: KongKind, discarder: usize, chain: i64, at_once: bool) -> Vec<Payment> {
-        let r = &self.r;
-        if r.kawuxing {
-            let unit = r.base * (1i64 << (chain - 1));
-            let each = match kind {
-                KongKind::Direct => r.direct_kong_pay,
-                KongKind::Concealed => 2,
-                KongKind::Added => 1,
-            };
-            let amount = if r.cap > 0 { (each * unit).min(r.cap * r.base) } else { each * unit }; // 满
-            if kind == KongKind::Direct {
-                return vec![Payment { payer: discarder, payee: seat, amount }];
-            }
-            return (0..self.n).filter(|&s| s != seat).map(|s| Payment { payer: s, payee: seat, amount }).collect();
-        }
-        if !r.kong_money || (kind == KongKind::Added && !at_once && r.late_added_kong == 0) {
-            return Vec::new(); // 未即时加杠的不收取分数
-        }
-        match kind {
-            KongKind::Direct => vec![Payment { payer: discarder, payee: seat, amount: r.direct_kong_pay * r.base }],
-            _ => {
-                let each = if kind == KongKind::Concealed { 2 * r.base } else { r.base };
-                self.payers(seat).into_iter().map(|s| Payment { payer: s, payee: seat, amount: each }).collect()
-            }
-        }
-    }
-
-    fn payers(&self, seat: usize) -> Vec<usize> {
-        (0..self.n).filter(|&s| s != seat && !self.out[s]).collect()
     }
 
     fn pay(&mut self, payments: &[Payment]) {
@@ -802,7 +733,7 @@ impl Game {
         let last = self.tiles_left() == 0;
         let mut options: Vec<Option<Mask>> = vec![None; self.n];
         let mut any = false;
-        for s in 0..self.n {
+        for (s, slot) in options.iter_mut().enumerate() {
             if s == discarder || self.out[s] {
                 continue;
             }
@@ -811,29 +742,29 @@ impl Game {
             if self.completes(s, t) {
                 let sc = self.score_ron(s, t, false);
                 if sc.win && self.ron_not_blocked(s, &sc) {
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                     some = true;
                 }
             }
             let h = self.hands[s][t as usize];
             if !last && h >= 2 && self.can_claim_tile(s, t) {
                 if h == 3 && self.kong_keeps_declared(s, t) {
-                    m.set(KONG);
+                    m.set(ACTION_KONG);
                     some = true;
                 }
                 if !self.declared[s] {
-                    m.set(PONG);
+                    m.set(ACTION_PONG);
                     some = true;
                 }
             }
             if some {
                 if m.any_win() && self.discard_last_four && self.must_win() {
                     m = Mask::default();
-                    m.set(WIN);
+                    m.set(ACTION_WIN);
                 } else {
-                    m.set(PASS);
+                    m.set(ACTION_PASS);
                 }
-                options[s] = Some(m);
+                *slot = Some(m);
                 any = true;
             }
         }
@@ -841,7 +772,7 @@ impl Game {
             self.after_discard(discarder);
             return;
         }
-        self.phase = PH_CLAIM;
+        self.phase = PHASE_CLAIM;
         self.responses = vec![None; self.n];
         self.pending = options;
     }
@@ -850,15 +781,26 @@ impl Game {
         let (discarder, t) = self.last_discard.unwrap();
         for s in 0..self.n {
             // 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
-            if self.responses[s].is_some() && self.responses[s] != Some(WIN) && self.pending[s].map_or(false, |m| m.any_win()) {
+            if self.responses[s].is_some()
+                && self.responses[s] != Some(ACTION_WIN)
+                && self.pending[s].is_some_and(|m| m.any_win())
+            {
                 self.passed_win[s] = Some(self.score_ron(s, t, false).uncapped);
             }
         }
-        let winners: Vec<usize> = self.order_from(discarder).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        let winners: Vec<usize> =
+            self.order_from(discarder).filter(|&s| self.responses[s] == Some(ACTION_WIN)).collect();
         if !winners.is_empty() {
             let wins: Vec<WinRecord> = winners
                 .iter()
-                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder, robbed: false, score: self.score_ron(s, t, false) })
+                .map(|&s| WinRecord {
+                    seat: s,
+                    tile: t,
+                    self_draw: false,
+                    discarder,
+                    robbed: false,
+                    score: self.score_ron(s, t, false),
+                })
                 .collect();
             if self.wins.is_empty() && wins.len() > 1 {
                 self.first_win_multi = true;
@@ -868,10 +810,10 @@ impl Game {
         }
         for s in 0..self.n {
             let a = self.responses[s];
-            if a == Some(KONG) || a == Some(PONG) {
+            if a == Some(ACTION_KONG) || a == Some(ACTION_PONG) {
                 self.any_claim = true;
                 self.clear_pending();
-                if a == Some(KONG) {
+                if a == Some(ACTION_KONG) {
                     self.hands[s][t as usize] -= 3;
                     self.melds[s].push(Meld { kind: MeldKind::Kong, tile: t });
                     self.complete_kong(s, t, KongKind::Direct, discarder);
@@ -901,18 +843,18 @@ impl Game {
 
     fn robbers(&self, seat: usize, t: u8) -> Vec<Option<Mask>> {
         let mut out = vec![None; self.n];
-        for s in 0..self.n {
+        for (s, slot) in out.iter_mut().enumerate() {
             if s == seat || self.out[s] || !self.completes(s, t) {
                 continue;
             }
             let sc = self.score_ron(s, t, true);
             if sc.win && self.ron_not_blocked(s, &sc) {
                 let mut m = Mask::default();
-                m.set(WIN);
+                m.set(ACTION_WIN);
                 if !(self.fresh_last_four(Some(t)) && self.must_win()) {
-                    m.set(PASS);
+                    m.set(ACTION_PASS);
                 }
-                out[s] = Some(m);
+                *slot = Some(m);
             }
         }
         out
@@ -921,16 +863,23 @@ impl Game {
     fn resolve_rob(&mut self) {
         let (seat, t) = self.pending_kong.take().unwrap();
         for s in 0..self.n {
-            if self.responses[s] == Some(PASS) {
+            if self.responses[s] == Some(ACTION_PASS) {
                 self.passed_win[s] = Some(self.score_ron(s, t, true).uncapped);
             }
         }
-        let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(WIN)).collect();
+        let winners: Vec<usize> = self.order_from(seat).filter(|&s| self.responses[s] == Some(ACTION_WIN)).collect();
         if !winners.is_empty() {
             self.hands[seat][t as usize] -= 1;
             let wins: Vec<WinRecord> = winners
                 .iter()
-                .map(|&s| WinRecord { seat: s, tile: t, self_draw: false, discarder: seat, robbed: true, score: self.score_ron(s, t, true) })
+                .map(|&s| WinRecord {
+                    seat: s,
+                    tile: t,
+                    self_draw: false,
+                    discarder: seat,
+                    robbed: true,
+                    score: self.score_ron(s, t, true),
+                })
                 .collect();
             if self.wins.is_empty() && wins.len() > 1 {
                 self.first_win_multi = true;
@@ -947,7 +896,8 @@ impl Game {
 
     fn record_wins(&mut self, wins: Vec<WinRecord>) {
         self.clear_pending();
-        let keep_playing = !self.r.kawuxing && self.r.blood_river;
+        let play = self.play;
+        let keep_playing = play.winners_play_on(&self.r);
         for (i, w) in wins.iter().enumerate() {
             if i == 0 {
                 if keep_playing {
@@ -957,11 +907,11 @@ impl Game {
                 }
             }
             self.wins.push(*w);
-            let p = self.win_payments(w);
+            let p = play.win_payments(self, w);
             self.pay(&p);
         }
-        if !self.after_wins(&wins) {
-            self.finish(1);
+        if !play.after_wins(self, &wins) {
+            self.finish(RESULT_WIN);
             return;
         }
         let last_winner = wins[wins.len() - 1].seat;
@@ -981,213 +931,32 @@ impl Game {
         self.draw(nxt, false);
     }
 
-    fn win_payments(&mut self, w: &WinRecord) -> Vec<Payment> {
-        let base = self.r.base;
-        let value = w.score.multiplier * base;
-        if self.r.kawuxing {
-            let r = &self.r;
-            let mut extras: Vec<i64> = Vec::new();
-            if r.piao > 0 {
-                extras.push(2 * r.piao * base);
-            }
-            if r.shukan && w.score.kan > 0 {
-                extras.push(w.score.kan * base);
-            }
-            if r.maima && w.self_draw && self.tiles_left() > 0 {
-                let horse = self.wall[self.front];
-                let points = if horse >= 27 { 10 } else { (horse % 9 + 1) as i64 };
-                extras.push(points * base);
-            }
-            let (payers, shares): (Vec<usize>, i64) = if w.self_draw {
-                ((0..self.n).filter(|&s| s != w.seat).collect(), 1)
-            } else if self.declared[w.seat] && !self.declared[w.discarder] {
-                (vec![w.discarder], 2) // 包胡
-            } else {
-                (vec![w.discarder], 1)
-            };
-            let mut out: Vec<Payment> = payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * value }).collect();
-            for a in extras {
-                out.extend(payers.iter().map(|&p| Payment { payer: p, payee: w.seat, amount: shares * a }));
-            }
-            return out;
-        }
-        if w.self_draw {
-            let bonus = if self.r.self_draw_bonus == 1 { base } else { 0 };
-            return self.payers(w.seat).into_iter().map(|s| Payment { payer: s, payee: w.seat, amount: value + bonus }).collect();
-        }
-        let mut out = vec![Payment { payer: w.discarder, payee: w.seat, amount: value }];
-        if !w.robbed && self.discard_chain > 0 {
-            out.extend(self.gangshangpao(w));
-        }
-        out
-    }
-
-    /// 杠上炮: the discarder's last kong money is refunded, or (呼叫转移) passed to the winner.
-    fn gangshangpao(&mut self, w: &WinRecord) -> Vec<Payment> {
-        let i = match self.kongs.iter().rposition(|k| k.seat == w.discarder) {
-            Some(i) if !self.kongs[i].settled => i,
-            _ => return Vec::new(),
-        };
-        self.kongs[i].settled = true;
-        let received: Vec<(usize, i64)> =
-            self.kongs[i].payments.iter().filter(|p| p.payee == w.discarder).map(|p| (p.payer, p.amount)).collect();
-        if self.r.call_transfer {
-            let total: i64 = received.iter().map(|x| x.1).sum();
-            return vec![Payment { payer: w.discarder, payee: w.seat, amount: total }];
-        }
-        received
-            .into_iter()
-            .filter(|&(payer, _)| !self.out[payer] || payer == w.seat)
-            .map(|(payer, amount)| Payment { payer: w.discarder, payee: payer, amount })
-            .collect()
-    }
-
-    fn after_wins(&mut self, wins: &[WinRecord]) -> bool {
-        if self.r.kawuxing || !self.r.blood_battle {
-            return false;
-        }
-        if self.r.blood_river {
-            return true;
-        }
-        for w in wins {
-            self.out[w.seat] = true;
-        }
-        self.out.iter().filter(|&&o| !o).count() >= 2
-    }
-
     fn end_draw(&mut self) {
         self.clear_pending();
-        let p = self.draw_settlement();
+        let p = self.play.draw_settlement(self);
         self.pay(&p);
-        self.finish(if self.wins.is_empty() { 2 } else { 1 });
+        self.finish(if self.wins.is_empty() { RESULT_DRAW } else { RESULT_WIN });
     }
 
     fn finish(&mut self, result: u8) {
-        self.phase = PH_OVER;
+        self.phase = PHASE_OVER;
         self.clear_pending();
         self.result = result;
-    }
-
-    fn is_pig(&self, seat: usize) -> bool {
-        let mut suits = [false; 3];
-        for k in 0..27 {
-            if self.hands[seat][k] > 0 {
-                suits[k / 9] = true;
-            }
-        }
-        for m in &self.melds[seat] {
-            if m.tile < 27 {
-                suits[(m.tile / 9) as usize] = true;
-            }
-        }
-        suits.iter().all(|&x| x) || self.holds_void(seat)
-    }
-
-    /// 查大叫: the highest value the ready hand could win (0 if not ready).
-    fn best_ready_value(&self, seat: usize) -> i64 {
-        let counts = &self.hands[seat];
-        let n: u32 = counts.iter().map(|&c| c as u32).sum();
-        if n % 3 != 1 {
-            return 0;
-        }
-        let melds = &self.melds[seat];
-        let mut best = 0;
-        for t in self.waits_of(seat, counts, melds) {
-            let ctx = Ctx { void: self.void[seat], ..Ctx::default() };
-            let s = score(&self.r, counts, melds, t, &ctx);
-            if s.win {
-                best = best.max(s.multiplier * self.r.base);
-            }
-        }
-        best
-    }
-
-    fn draw_settlement(&self) -> Vec<Payment> {
-        let r = &self.r;
-        let mut out = Vec::new();
-        if r.kawuxing {
-            let declared: Vec<usize> = (0..self.n).filter(|&s| self.declared[s]).collect();
-            if declared.is_empty() {
-                return out;
-            }
-            if r.draw_penalty_first {
-                let first = self.declare_order[0];
-                for s in 0..self.n {
-                    if s != first {
-                        out.push(Payment { payer: first, payee: s, amount: r.base });
-                    }
-                }
-                return out;
-            }
-            for &d in &declared {
-                for u in 0..self.n {
-                    if !self.declared[u] {
-                        out.push(Payment { payer: d, payee: u, amount: r.base });
-                    }
-                }
-            }
-            return out;
-        }
-        let active: Vec<usize> = (0..self.n).filter(|&s| !self.out[s]).collect();
-        if active.len() < 2 {
-            return out;
-        }
-        let pigs: Vec<usize> = active.iter().copied().filter(|&s| self.is_pig(s)).collect();
-        let fine = r.pig_penalty * r.base;
-        for &p in &pigs {
-            for &s in &active {
-                if !pigs.contains(&s) {
-                    out.push(Payment { payer: p, payee: s, amount: fine });
-                }
-            }
-        }
-        let values: Vec<(usize, i64)> =
-            active.iter().copied().filter(|s| !pigs.contains(s)).map(|s| (s, self.best_ready_value(s))).collect();
-        let ready: Vec<usize> = values.iter().filter(|v| v.1 > 0).map(|v| v.0).collect();
-        for &(nr, v) in &values {
-            if v == 0 {
-                for &(rd, rv) in &values {
-                    if rv > 0 {
-                        out.push(Payment { payer: nr, payee: rd, amount: rv });
-                    }
-                }
-            }
-        }
-        for k in &self.kongs {
-            if ready.contains(&k.seat) || self.out[k.seat] || k.settled {
-                continue;
-            }
-            for p in &k.payments {
-                if p.payee == k.seat && !self.out[p.payer] {
-                    out.push(Payment { payer: k.seat, payee: p.payer, amount: p.amount });
-                }
-            }
-        }
-        out
     }
 
     /// Every seat's points since the last call (the totals are remembered); whether any moved.
     pub fn take_points(&mut self) -> ([i64; 4], bool) {
         let mut out = [0i64; 4];
         let mut moved = false;
-        for s in 0..self.n {
-            out[s] = self.totals[s] - self.paid[s];
-            moved |= out[s] != 0;
+        for (s, o) in out.iter_mut().enumerate().take(self.n) {
+            *o = self.totals[s] - self.paid[s];
+            moved |= *o != 0;
             self.paid[s] = self.totals[s];
         }
         (out, moved)
     }
 
     pub fn next_dealer(&self) -> usize {
-        if self.r.kawuxing && self.wins.is_empty() && self.r.draw_penalty_first && !self.declare_order.is_empty() {
-            return self.declare_order[0];
-        }
-        if self.wins.is_empty() {
-            return self.dealer;
-        }
-        if self.first_win_multi {
-            return self.wins[0].discarder;
-        }
-        self.wins[0].seat
+        self.play.next_dealer(self)
     }
 }

@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-pub const KINDS: usize = 30;
-pub type Counts = [u8; KINDS];
+use crate::spec::N_KINDS;
+pub type Counts = [u8; N_KINDS];
 
 const SETS_ONLY: u8 = 1;
 const SETS_AND_PAIR: u8 = 2;
@@ -91,8 +91,8 @@ pub fn standard_win(c: &Counts) -> bool {
             }
         }
     }
-    for k in 27..30 {
-        match c[k] {
+    for &ck in &c[27..30] {
+        match ck {
             0 | 3 => {}
             2 => {
                 pairs += 1;
@@ -145,8 +145,15 @@ pub fn is_ready(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: b
     !scan_waits(counts, totals, kinds, two_suit_rule, void, closed, true).is_empty()
 }
 
-fn scan_waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool,
-              first_only: bool) -> Vec<u8> {
+fn scan_waits(
+    counts: &Counts,
+    totals: &Counts,
+    kinds: &[u8],
+    two_suit_rule: bool,
+    void: i8,
+    closed: bool,
+    first_only: bool,
+) -> Vec<u8> {
     let mut out = Vec::new();
     if two_suit_rule && !suits_ok(totals, void) {
         return out;
@@ -314,4 +321,128 @@ pub fn readings(full: &Counts, closed: bool) -> Vec<Reading> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Tiles written as the Python package writes them (``"2345p555s6z"``: ranks then a suit letter;
+/// 5z 6z 7z are 白 发 中), for the tests.
+#[cfg(test)]
+pub mod testing {
+    use super::Counts;
+
+    pub fn tiles(s: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut ranks: Vec<u8> = Vec::new();
+        for ch in s.chars() {
+            match ch {
+                '1'..='9' => ranks.push(ch as u8 - b'0'),
+                'm' | 'p' | 's' | 'z' => {
+                    for r in ranks.drain(..) {
+                        out.push(match ch {
+                            'm' => r - 1,
+                            'p' => 9 + r - 1,
+                            's' => 18 + r - 1,
+                            _ => 27 + r - 5,
+                        });
+                    }
+                }
+                _ => panic!("bad tile string {s}"),
+            }
+        }
+        assert!(ranks.is_empty(), "ranks without a suit in {s}");
+        out
+    }
+
+    pub fn counts(s: &str) -> Counts {
+        let mut c = [0u8; 30];
+        for t in tiles(s) {
+            c[t as usize] += 1;
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{counts, tiles};
+    use super::*;
+
+    fn kawuxing_kinds() -> Vec<u8> {
+        (9..30).collect() // p, s and the dragons
+    }
+
+    fn sichuan_kinds() -> Vec<u8> {
+        (0..27).collect()
+    }
+
+    fn kawuxing_waits(s: &str) -> Vec<u8> {
+        let c = counts(s);
+        waits(&c, &c, &kawuxing_kinds(), false, -1, true)
+    }
+
+    fn sichuan_waits(s: &str, void: i8) -> Vec<u8> {
+        let c = counts(s);
+        waits(&c, &c, &sichuan_kinds(), true, void, true)
+    }
+
+    #[test]
+    fn parses_tiles_like_python() {
+        assert_eq!(tiles("19m1p9s5z7z"), vec![0, 8, 9, 26, 27, 29]);
+    }
+
+    #[test]
+    fn complete_hands() {
+        let c = counts("123p456p789s11s555z");
+        assert!(standard_win(&c) && complete(&c, &c, false, -1, true));
+        assert!(!standard_win(&counts("123p456p789s11s556z")));
+        // four of a kind counts as two pairs of seven pairs (closed hands only)
+        let c = counts("11113355p3377s55z");
+        assert!(seven_pairs(&c) && !standard_win(&c));
+        assert!(complete(&c, &c, false, -1, true) && !complete(&c, &c, false, -1, false));
+        let c = counts("11112233445566p"); // also 11 + 123 123 456 456
+        assert!(seven_pairs(&c) && standard_win(&c));
+        // Sichuan: three suits, or the void suit, is never a win
+        let c = counts("123m456m789m11p123s");
+        assert!(standard_win(&c) && !complete(&c, &c, true, -1, true));
+        let c = counts("123m456m789m11p222p");
+        assert!(complete(&c, &c, true, -1, true) && !complete(&c, &c, true, 1, true));
+    }
+
+    #[test]
+    fn kawuxing_waits_as_the_package_doctest() {
+        assert_eq!(kawuxing_waits("2345p555s789s666z"), tiles("25p"));
+        assert_eq!(kawuxing_waits("11115577p3377s5z"), tiles("5z"));
+        assert!(!kawuxing_waits("1111234567899p").contains(&9)); // all four 1p are held
+        assert_eq!(kawuxing_waits("123p456p789s11s55z"), tiles("1s5z"));
+    }
+
+    #[test]
+    fn sichuan_waits_as_seed_004() {
+        assert_eq!(sichuan_waits("2345m111p222p333p", -1), tiles("25m"));
+        assert_eq!(sichuan_waits("4567778m111p222p", -1), tiles("3689m"));
+        assert_eq!(sichuan_waits("3334555m111p222p", -1), tiles("23456m"));
+        assert_eq!(sichuan_waits("1112345678999m", -1), tiles("123456789m"));
+        assert_eq!(sichuan_waits("23456m11p222p333p", -1), tiles("147m"));
+        assert_eq!(sichuan_waits("123m456m789m111p2p", -1), tiles("23p"));
+        assert_eq!(sichuan_waits("123m456m789m111p2p", 1), vec![]); // void p
+        assert_eq!(sichuan_waits("123m456m789m11p23s", -1), vec![]); // three suits
+    }
+
+    #[test]
+    fn ready_agrees_with_waits() {
+        for s in ["2345p555s789s666z", "123p456p789s11s55z", "1357p2468s135z79p"] {
+            let c = counts(s);
+            let kinds = kawuxing_kinds();
+            assert_eq!(is_ready(&c, &c, &kinds, false, -1, true), !waits(&c, &c, &kinds, false, -1, true).is_empty());
+        }
+    }
+
+    #[test]
+    fn readings_of_a_hand() {
+        // 111222333p: three triplets or three sequences
+        let rs = readings(&counts("111222333p456s99s"), true);
+        assert_eq!(rs.len(), 2);
+        assert!(rs.iter().all(|r| !r.seven && r.pair == 26));
+        let rs = readings(&counts("11223344556677p"), true);
+        assert!(rs.iter().any(|r| r.seven));
+    }
 }

@@ -2,28 +2,46 @@
 //! ``majiang.native`` loads with ctypes. Optional: the Python engine is the reference, and
 //! ``tests/test_native.py`` plays both side by side and compares every mask, observation and
 //! payment. Every entry point catches panics and reports them as an error code.
+//!
+//! The modules follow the Python package: ``game`` the state machine (``majiang.engine``),
+//! ``games`` what differs per game (``majiang.kawuxing``, ``majiang.sichuan``), ``score``, ``hand``
+//! and ``shanten`` the hand analysis, ``encode`` the env's arrays (``majiang.env``), ``bots`` the
+//! built-in opponents, ``wall`` the shuffle, and ``spec`` every constant shared with Python.
 
 mod bots;
 mod encode;
 mod game;
+mod games;
 mod hand;
 mod score;
 mod shanten;
+pub mod spec;
 mod wall;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 
 use bots::Opponents;
-use game::{Game, N_ACTIONS};
-use score::{Rules, CONFIG_LEN};
-
-pub const ABI_VERSION: i64 = 8;
+use game::Game;
+use games::VariantPlay;
+use score::Rules;
+use spec::{
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,
+    RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED,
+    SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT,
+    SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED,
+    SUMMARY_WIN_SEAT, SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE, TABLE_ROW_LEN,
+};
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(default)
 }
 
+/// The game behind an entry point's handle.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) and nothing else
+/// reads or writes it while the returned reference is in use.
 unsafe fn game<'a>(g: *mut Game) -> &'a mut Game {
     &mut *g
 }
@@ -35,11 +53,15 @@ pub extern "C" fn mj_abi_version() -> i64 {
 
 #[no_mangle]
 pub extern "C" fn mj_obs_size() -> i64 {
-    encode::OBS_SIZE as i64
+    OBS_SIZE as i64
 }
 
 /// A new hand whose wall is shuffled here, as Python's ``random.Random(seed_string)`` would:
 /// ``key`` holds the 32-bit words ``init_by_array`` receives for that string.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` readable ``i64`` values and ``key`` to ``key_len`` readable ``u32``
+/// words (non-null, aligned). The game returned belongs to the caller, who frees it with ``mj_free``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_len: usize, dealer: i64) -> *mut Game {
     guarded(std::ptr::null_mut(), || {
@@ -58,8 +80,15 @@ pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_
 /// ``config`` points to ``CONFIG_LEN`` integers and ``wall`` to ``wall_len`` tile kinds; null is
 /// returned (and nothing allocated) if the wall is not the variant's tiles four times each.
 #[no_mangle]
-pub unsafe extern "C" fn mj_new_wall(config: *const i64, wall: *const u8, wall_len: usize, dealer: i64, dice0: i64,
-                                     dice1: i64, front: i64) -> *mut Game {
+pub unsafe extern "C" fn mj_new_wall(
+    config: *const i64,
+    wall: *const u8,
+    wall_len: usize,
+    dealer: i64,
+    dice0: i64,
+    dice1: i64,
+    front: i64,
+) -> *mut Game {
     guarded(std::ptr::null_mut(), || {
         let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
         let wall = std::slice::from_raw_parts(wall, wall_len).to_vec();
@@ -79,9 +108,14 @@ pub unsafe extern "C" fn mj_new_wall(config: *const i64, wall: *const u8, wall_l
 }
 
 /// Copy the wall as dealt (its length) into ``out`` and the dice into ``dice``.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for the wall (at most 136 ``u8``) and ``dice`` for two ``i64``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         std::slice::from_raw_parts_mut(out, g.wall.len()).copy_from_slice(&g.wall);
         *dice = g.dice.0 as i64;
@@ -92,28 +126,53 @@ pub unsafe extern "C" fn mj_wall(g: *mut Game, out: *mut u8, dice: *mut i64) -> 
 
 /// Hand over the package's shanten tables (``majiang.analysis``): the suit and honour vectors'
 /// packed classes and the class rows (10 distances each). Once per process; 0 when set.
+///
+/// # Safety
+/// ``suit`` points to ``n_suit`` readable ``u16``, ``honour`` to ``n_honour`` and ``rows`` to
+/// ``10 * n_rows`` (non-null, aligned); they are copied, so they may be freed afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn mj_set_tables(suit: *const u16, n_suit: usize, honour: *const u16, n_honour: usize,
-                                       rows: *const u16, n_rows: usize) -> i64 {
-    guarded(-2, || {
-        if n_suit != 1_953_125 || n_honour != 125 || n_rows == 0 {
-            return 1;
+pub unsafe extern "C" fn mj_set_tables(
+    suit: *const u16,
+    n_suit: usize,
+    honour: *const u16,
+    n_honour: usize,
+    rows: *const u16,
+    n_rows: usize,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        if n_suit != SUIT_TABLE_LEN || n_honour != HONOUR_TABLE_LEN || n_rows == 0 {
+            return RET_REFUSED;
         }
-        let ok = shanten::set_tables(std::slice::from_raw_parts(suit, n_suit),
-                                     std::slice::from_raw_parts(honour, n_honour),
-                                     std::slice::from_raw_parts(rows, n_rows * 10));
-        if ok { 0 } else { 1 }
+        let ok = shanten::set_tables(
+            std::slice::from_raw_parts(suit, n_suit),
+            std::slice::from_raw_parts(honour, n_honour),
+            std::slice::from_raw_parts(rows, n_rows * TABLE_ROW_LEN),
+        );
+        if ok {
+            RET_OK
+        } else {
+            RET_REFUSED
+        }
     })
 }
 
 /// Opponents for the seats a learner does not play: ``kind`` 0 random (generator state
 /// ``state``), 1 greedy (``GreedyAgent(seeds[s])`` for seat s; ``seeds`` as 32-bit key words,
 /// ``key_len`` per seat).
+///
+/// # Safety
+/// For a ``kind`` other than 0, ``keys`` points to ``key_len * seats`` readable ``u32`` words and
+/// ``key_len`` > 0. The opponents returned belong to the caller, who frees them with ``mj_opponents_free``.
 #[no_mangle]
-pub unsafe extern "C" fn mj_opponents_new(kind: i64, state: u64, keys: *const u32, key_len: usize, seats: usize)
-                                          -> *mut Opponents {
+pub unsafe extern "C" fn mj_opponents_new(
+    kind: i64,
+    state: u64,
+    keys: *const u32,
+    key_len: usize,
+    seats: usize,
+) -> *mut Opponents {
     guarded(std::ptr::null_mut(), || {
-        let o = if kind == 0 {
+        let o = if kind == OPPONENTS_RANDOM {
             Opponents::Random { state }
         } else {
             if !shanten::tables_loaded() {
@@ -126,6 +185,11 @@ pub unsafe extern "C" fn mj_opponents_new(kind: i64, state: u64, keys: *const u3
     })
 }
 
+/// Free opponents made by ``mj_opponents_new``.
+///
+/// # Safety
+/// ``o`` is null or a pointer ``mj_opponents_new`` returned that was not freed yet; it is not used
+/// afterwards (nor by another thread during the call).
 #[no_mangle]
 pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
     if !o.is_null() {
@@ -134,40 +198,55 @@ pub unsafe extern "C" fn mj_opponents_free(o: *mut Opponents) {
 }
 
 /// The opponents play ``g`` until ``learner`` must decide; returns it, or -1 if the hand ended.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call;
+/// ``o`` is live opponents from ``mj_opponents_new`` that no other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_play(g: *mut Game, learner: i64, o: *mut Opponents) -> i64 {
-    guarded(-2, || (*o).play(game(g), learner as usize))
+    guarded(RET_ERROR, || (*o).play(game(g), learner as usize))
 }
 
 /// Shanten of ``counts`` (30 values) as ``shanten_counts`` computes it, for tests.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` readable ``i64``, ``counts`` to 30 readable ``u8`` and ``caps``
+/// is null or points to 30 readable ``u8``.
 #[no_mangle]
-pub unsafe extern "C" fn mj_shanten(config: *const i64, counts: *const u8, sets: i64, void: i64, caps: *const u8,
-                                    seven_pairs: i64, meld_suits: i64) -> i64 {
-    guarded(-2, || {
+pub unsafe extern "C" fn mj_shanten(
+    config: *const i64,
+    counts: *const u8,
+    sets: i64,
+    void: i64,
+    caps: *const u8,
+    seven_pairs: i64,
+    meld_suits: i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
         if !shanten::tables_loaded() {
-            return -3;
+            return RET_NO_TABLES;
         }
         let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
-        let mut c = [0u8; 30];
-        c.copy_from_slice(std::slice::from_raw_parts(counts, 30));
+        let mut c = [0u8; N_KINDS];
+        c.copy_from_slice(std::slice::from_raw_parts(counts, N_KINDS));
         let cap = if caps.is_null() {
             None
         } else {
-            let mut x = [0u8; 30];
-            x.copy_from_slice(std::slice::from_raw_parts(caps, 30));
+            let mut x = [0u8; N_KINDS];
+            x.copy_from_slice(std::slice::from_raw_parts(caps, N_KINDS));
             Some(x)
         };
-        let mut suits = [false; 3];
-        for &k in &rules.kinds {
-            if k < 27 {
-                suits[(k / 9) as usize] = true;
-            }
-        }
-        let lay = shanten::Layout { suits, dragons: rules.kawuxing, two_suit_rule: !rules.kawuxing };
+        let lay = games::play_for(&rules).layout(&rules);
         shanten::shanten(&lay, &c, sets as usize, void as i8, cap.as_ref(), seven_pairs != 0, meld_suits as u8) as i64
     })
 }
 
+/// Free a game made by ``mj_new_seeded`` or ``mj_new_wall``.
+///
+/// # Safety
+/// ``g`` is null or a pointer those returned that was not freed yet; it is not used afterwards
+/// (nor by another thread during the call).
 #[no_mangle]
 pub unsafe extern "C" fn mj_free(g: *mut Game) {
     if !g.is_null() {
@@ -176,21 +255,29 @@ pub unsafe extern "C" fn mj_free(g: *mut Game) {
 }
 
 /// Who decides next (the lowest pending seat), or -1 when the hand is over.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_to_act(g: *mut Game) -> i64 {
-    guarded(-2, || game(g).to_act().map_or(-1, |s| s as i64))
+    guarded(RET_ERROR, || game(g).to_act().map_or(RET_OVER, |s| s as i64))
 }
 
 /// Apply an action index for ``seat``; returns who decides next (-1: the hand is over), or -3 if
 /// the action is not legal (nothing changed), -2 on an internal error.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call.
 #[no_mangle]
 pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return -3;
+            return RET_ILLEGAL;
         }
-        g.to_act().map_or(-1, |s| s as i64)
+        g.to_act().map_or(RET_OVER, |s| s as i64)
     })
 }
 
@@ -198,16 +285,21 @@ pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
 /// ``rewards`` and the next seat's mask into ``mask``. Returns -3 if the action is not legal
 /// (nothing changed), -2 on an internal error, else (next seat + 1, 0 when the hand is over)
 /// plus 16 if any points moved.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``mask``
+/// has room for ``N_ACTIONS`` ``i8`` and ``rewards`` for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mut i8, rewards: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return -3;
+            return RET_ILLEGAL;
         }
         let (points, moved) = g.take_points();
         std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
-        let moved = if moved { 16 } else { 0 };
+        let moved = if moved { RET_POINTS_MOVED } else { 0 };
         match g.to_act() {
             Some(next) => {
                 encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
@@ -219,9 +311,14 @@ pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mu
 }
 
 /// Write ``seat``'s legal-action mask (N_ACTIONS int8 values).
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``N_ACTIONS`` ``i8``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let out = std::slice::from_raw_parts_mut(out, N_ACTIONS);
         encode::mask(g, seat as usize, out);
@@ -230,20 +327,30 @@ pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
 }
 
 /// Write ``seat``'s observation (OBS_SIZE float32 values).
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``OBS_SIZE`` ``f32``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
-        let out = std::slice::from_raw_parts_mut(out, encode::OBS_SIZE);
+        let out = std::slice::from_raw_parts_mut(out, OBS_SIZE);
         encode::encode(g, seat as usize, out);
         0
     })
 }
 
 /// Every seat's points since the last call (and remember the totals); returns 1 if any moved.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let (points, moved) = g.take_points();
         std::slice::from_raw_parts_mut(out, g.n).copy_from_slice(&points[..g.n]);
@@ -253,27 +360,49 @@ pub unsafe extern "C" fn mj_rewards(g: *mut Game, out: *mut i64) -> i64 {
 
 /// The state a settlement summary needs: [phase, result, next dealer, number of wins, payments
 /// made, tiles left, totals (n)], then per win [seat, tile, self_draw, discarder, robbed, multiplier].
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_summary(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
-        let mut v: Vec<i64> = vec![g.phase as i64, g.result as i64, g.next_dealer() as i64, g.wins.len() as i64,
-                                   g.payments as i64, g.tiles_left() as i64];
-        v.extend(g.totals.iter().copied());
-        for w in &g.wins {
-            v.extend([w.seat as i64, w.tile as i64, w.self_draw as i64,
-                      if w.discarder == usize::MAX { -1 } else { w.discarder as i64 }, w.robbed as i64, w.score.multiplier]);
+        let first_win = SUMMARY_TOTALS + g.n;
+        let mut v = vec![0i64; first_win + SUMMARY_WIN_LEN * g.wins.len()];
+        v[SUMMARY_PHASE] = g.phase as i64;
+        v[SUMMARY_RESULT] = g.result as i64;
+        v[SUMMARY_NEXT_DEALER] = g.next_dealer() as i64;
+        v[SUMMARY_WINS] = g.wins.len() as i64;
+        v[SUMMARY_PAYMENTS] = g.payments as i64;
+        v[SUMMARY_TILES_LEFT] = g.tiles_left() as i64;
+        v[SUMMARY_TOTALS..first_win].copy_from_slice(&g.totals);
+        for (w, row) in g.wins.iter().zip(v[first_win..].chunks_mut(SUMMARY_WIN_LEN)) {
+            row[SUMMARY_WIN_SEAT] = w.seat as i64;
+            row[SUMMARY_WIN_TILE] = w.tile as i64;
+            row[SUMMARY_WIN_SELF_DRAW] = w.self_draw as i64;
+            row[SUMMARY_WIN_DISCARDER] = if w.discarder == usize::MAX { NO_DISCARDER } else { w.discarder as i64 };
+            row[SUMMARY_WIN_ROBBED] = w.robbed as i64;
+            row[SUMMARY_WIN_MULTIPLIER] = w.score.multiplier;
         }
         let n = v.len().min(cap);
-        std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
+        if n > 0 {
+            std::slice::from_raw_parts_mut(out, n).copy_from_slice(&v[..n]);
+        }
         v.len() as i64
     })
 }
 
 /// Copy up to ``cap`` (seat, action) pairs of the hand's actions so far; returns how many there are.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out``
+/// has room for ``2 * cap`` ``i64`` (it may be null when ``cap`` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn mj_actions(g: *mut Game, out: *mut i64, cap: usize) -> i64 {
-    guarded(-2, || {
+    guarded(RET_ERROR, || {
         let g = game(g);
         let n = g.log.len().min(cap);
         if n > 0 {
@@ -323,7 +452,7 @@ fn chunked(n: usize, threads: usize, step: Job) -> i64 {
         let done = pool.result_sender.clone();
         std::thread::spawn(move || {
             for (job, lo, hi) in rx {
-                let r = catch_unwind(AssertUnwindSafe(|| job(lo, hi))).unwrap_or(-2);
+                let r = catch_unwind(AssertUnwindSafe(|| job(lo, hi))).unwrap_or(RET_ERROR);
                 if done.send(r).is_err() {
                     break;
                 }
@@ -340,55 +469,68 @@ fn chunked(n: usize, threads: usize, step: Job) -> i64 {
     }
     let mut results = vec![step(bounds[0], bounds[1])];
     for _ in 0..sent {
-        results.push(pool.results.recv().unwrap_or(-2));
+        results.push(pool.results.recv().unwrap_or(RET_ERROR));
     }
     if sent < threads - 1 {
-        results.push(-2);
+        results.push(RET_ERROR);
     }
-    if results.contains(&-2) {
-        return -2;
+    if results.contains(&RET_ERROR) {
+        return RET_ERROR;
     }
-    results.into_iter().filter(|&r| r >= 0).min().unwrap_or(-1)
+    results.into_iter().filter(|&r| r >= 0).min().unwrap_or(RET_ALL_APPLIED)
 }
 
-/// The batch's arrays as addresses, so chunks of it can go to other threads (each thread touches
-/// only its own rows).
+/// The batch's arrays, as the caller passed them, so chunks of the batch can go to other threads.
 #[derive(Clone, Copy)]
 struct Rows {
-    games: usize,
-    actions: usize,
-    seats: usize,
-    obs: usize,
-    masks: usize,
-    rewards: usize,
-    dones: usize,
-    opponents: usize,
+    games: *const *mut Game,
+    actions: *const i64,
+    seats: *mut i64,                  // null for ``mj_batch_step_vs``
+    opponents: *const *mut Opponents, // null for ``mj_batch_step``
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    width: usize, // rewards per row
+    dones: *mut u8,
+}
+
+// SAFETY: the pointers are only dereferenced through ``Rows::row``, whose contract gives each row
+// to one thread at a time; ``chunked`` hands every thread a disjoint range of rows and waits for
+// all of them before the entry point (and so the caller's arrays) returns.
+unsafe impl Send for Rows {}
+// SAFETY: as for ``Send``: shared ``Rows`` only copy addresses, rows are disjoint per thread.
+unsafe impl Sync for Rows {}
+
+/// Row ``j`` of a batch: its game and the parts of the arrays that belong to it.
+struct Row<'a> {
+    game: &'a mut Game,
+    action: i64,
+    seat: Option<&'a mut i64>,
+    opponents: Option<&'a mut Opponents>,
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    rewards: &'a mut [f32],
+    done: &'a mut u8,
 }
 
 impl Rows {
-    unsafe fn game(&self, j: usize) -> &mut Game {
-        &mut **(self.games as *const *mut Game).add(j)
-    }
-    unsafe fn action(&self, j: usize) -> i64 {
-        *(self.actions as *const i64).add(j)
-    }
-    unsafe fn obs(&self, j: usize) -> &mut [f32] {
-        std::slice::from_raw_parts_mut((self.obs as *mut f32).add(j * encode::OBS_SIZE), encode::OBS_SIZE)
-    }
-    unsafe fn mask(&self, j: usize) -> &mut [i8] {
-        std::slice::from_raw_parts_mut((self.masks as *mut i8).add(j * N_ACTIONS), N_ACTIONS)
-    }
-    unsafe fn rewards(&self, j: usize, width: usize) -> &mut [f32] {
-        std::slice::from_raw_parts_mut((self.rewards as *mut f32).add(j * width), width)
-    }
-    unsafe fn done(&self, j: usize) -> &mut u8 {
-        &mut *(self.dones as *mut u8).add(j)
-    }
-    unsafe fn seat(&self, j: usize) -> &mut i64 {
-        &mut *(self.seats as *mut i64).add(j)
-    }
-    unsafe fn opponents(&self, j: usize) -> &mut Opponents {
-        &mut **(self.opponents as *const *mut Opponents).add(j)
+    /// Borrow row ``j``.
+    ///
+    /// # Safety
+    /// ``j`` is below the batch's length; the arrays hold that many rows as ``mj_batch_step`` and
+    /// ``mj_batch_step_vs`` document (distinct live games and opponents, non-overlapping arrays); and
+    /// no other reference into row ``j`` (its game, its opponents, its slices) is alive for ``'a``.
+    unsafe fn row<'a>(self, j: usize) -> Row<'a> {
+        Row {
+            game: &mut **self.games.add(j),
+            action: *self.actions.add(j),
+            seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
+            opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
+            obs: std::slice::from_raw_parts_mut(self.obs.add(j * OBS_SIZE), OBS_SIZE),
+            mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
+            rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
+            done: &mut *self.dones.add(j),
+        }
     }
 }
 
@@ -397,33 +539,49 @@ impl Rows {
 /// to its next decision, write its mask, observation and points (``rewards[j]``). A game that
 /// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or the
 /// index of the first game whose action was refused.
+///
+/// # Safety
+/// ``games`` and ``opponents`` point to ``n`` pointers each, to distinct live games
+/// (``mj_new_*``) and distinct live opponents (``mj_opponents_new``); ``actions`` to ``n`` ``i64``;
+/// ``obs``, ``masks``, ``rewards`` and ``dones`` have room for ``n`` rows of ``OBS_SIZE`` ``f32``,
+/// ``N_ACTIONS`` ``i8``, one ``f32`` and one ``u8``. No array overlaps another, and nothing else
+/// uses these games, opponents or arrays until the call returns.
 #[no_mangle]
-pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, actions: *const i64, learner: i64,
-                                          opponents: *const *mut Opponents, obs: *mut f32, masks: *mut i8,
-                                          rewards: *mut f32, dones: *mut u8, threads: usize) -> i64 {
-    let rows = Rows { games: games as usize, actions: actions as usize, seats: 0, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize,
-                      opponents: opponents as usize };
+pub unsafe extern "C" fn mj_batch_step_vs(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    learner: i64,
+    opponents: *const *mut Opponents,
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    let rows = Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, masks, rewards, width: 1, dones };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
-        guarded(-2, || {
+        guarded(RET_ERROR, || {
             for j in lo..hi {
-                let g = rows.game(j);
-                let a = rows.action(j);
+                // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
+                // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
+                let row = unsafe { rows.row(j) };
+                let (g, a) = (row.game, row.action);
                 if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.apply(l, a as u8) {
                     return j as i64;
                 }
-                let next = rows.opponents(j).play(g, l);
-                rows.rewards(j, 1)[0] = g.take_points().0[l] as f32;
+                let next = row.opponents.expect("opponents given").play(g, l);
+                row.rewards[0] = g.take_points().0[l] as f32;
                 if next < 0 {
-                    *rows.done(j) = 1;
+                    *row.done = 1;
                 } else {
-                    *rows.done(j) = 0;
-                    encode::mask(g, l, rows.mask(j));
-                    encode::encode(g, l, rows.obs(j));
+                    *row.done = 0;
+                    encode::mask(g, l, row.mask);
+                    encode::encode(g, l, row.obs);
                 }
             }
-            -1
+            RET_ALL_APPLIED
         })
     });
     chunked(n, threads, step)
@@ -433,39 +591,56 @@ pub unsafe extern "C" fn mj_batch_step_vs(games: *const *mut Game, n: usize, act
 /// each game's next seat, mask, observation and the step's points (``players`` per row). A game
 /// that ended is marked in ``dones`` and left for the caller to replace (its row is not encoded).
 /// ``threads`` split the batch. Returns -1, or the index of the first game whose action was refused.
+///
+/// # Safety
+/// ``games`` points to ``n`` pointers to distinct live games (``mj_new_*``); ``actions`` and
+/// ``seats`` to ``n`` ``i64``; ``obs``, ``masks``, ``rewards`` and ``dones`` have room for ``n`` rows
+/// of ``OBS_SIZE`` ``f32``, ``N_ACTIONS`` ``i8``, ``players`` ``f32`` (at least the games' player
+/// count) and one ``u8``. No array overlaps another, and nothing else uses these games or arrays
+/// until the call returns.
 #[no_mangle]
-pub unsafe extern "C" fn mj_batch_step(games: *const *mut Game, n: usize, actions: *const i64, seats: *mut i64,
-                                       obs: *mut f32, masks: *mut i8, rewards: *mut f32, players: usize,
-                                       dones: *mut u8, threads: usize) -> i64 {
-    let rows = Rows { games: games as usize, actions: actions as usize, seats: seats as usize, obs: obs as usize,
-                      masks: masks as usize, rewards: rewards as usize, dones: dones as usize, opponents: 0 };
+pub unsafe extern "C" fn mj_batch_step(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    seats: *mut i64,
+    obs: *mut f32,
+    masks: *mut i8,
+    rewards: *mut f32,
+    players: usize,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    let rows = Rows { games, actions, seats, opponents: std::ptr::null(), obs, masks, rewards, width: players, dones };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
-        guarded(-2, || {
+        guarded(RET_ERROR, || {
             for j in lo..hi {
-                let g = rows.game(j);
-                let a = rows.action(j);
-                let seat = *rows.seat(j);
-                if a < 0 || a >= N_ACTIONS as i64 || seat < 0 || !g.apply(seat as usize, a as u8) {
+                // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
+                // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
+                let row = unsafe { rows.row(j) };
+                let (g, a) = (row.game, row.action);
+                let seat = row.seat.expect("seats given");
+                if a < 0 || a >= N_ACTIONS as i64 || *seat < 0 || !g.apply(*seat as usize, a as u8) {
                     return j as i64;
                 }
                 let points = g.take_points().0;
-                for (r, &p) in rows.rewards(j, players).iter_mut().zip(&points[..g.n]) {
+                for (r, &p) in row.rewards.iter_mut().zip(&points[..g.n]) {
                     *r = p as f32;
                 }
                 match g.to_act() {
                     None => {
-                        *rows.done(j) = 1;
-                        *rows.seat(j) = -1;
+                        *row.done = 1;
+                        *seat = RET_OVER;
                     }
                     Some(next) => {
-                        *rows.done(j) = 0;
-                        *rows.seat(j) = next as i64;
-                        encode::mask(g, next, rows.mask(j));
-                        encode::encode(g, next, rows.obs(j));
+                        *row.done = 0;
+                        *seat = next as i64;
+                        encode::mask(g, next, row.mask);
+                        encode::encode(g, next, row.obs);
                     }
                 }
             }
-            -1
+            RET_ALL_APPLIED
         })
     });
     chunked(n, threads, step)

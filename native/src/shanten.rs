@@ -23,13 +23,16 @@ pub struct Tables {
 pub static TABLES: OnceLock<Tables> = OnceLock::new();
 
 pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
-    let rows: Vec<Row> = rows.chunks(10).map(|c| {
-        let mut r = [0i32; 10];
-        for (i, &v) in c.iter().enumerate() {
-            r[i] = v as i32;
-        }
-        r
-    }).collect();
+    let rows: Vec<Row> = rows
+        .chunks(10)
+        .map(|c| {
+            let mut r = [0i32; 10];
+            for (i, &v) in c.iter().enumerate() {
+                r[i] = v as i32;
+            }
+            r
+        })
+        .collect();
     TABLES.set(Tables { suit: suit.to_vec(), honour: honour.to_vec(), rows }).is_ok() || TABLES.get().is_some()
 }
 
@@ -59,7 +62,11 @@ fn packed(t: &Tables, c: &Counts, g: usize) -> u16 {
 }
 
 fn group_range(g: usize) -> std::ops::Range<usize> {
-    if g == 3 { 27..30 } else { g * 9..g * 9 + 9 }
+    if g == 3 {
+        27..30
+    } else {
+        g * 9..g * 9 + 9
+    }
 }
 
 thread_local! {
@@ -91,6 +98,7 @@ pub fn capped_row(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
 
 /// The dynamic programme of ``capped_row``: the distances for one group when some kinds have
 /// fewer than four copies left.
+#[allow(clippy::needless_range_loop)] // a recurrence over four state indices reads best as index loops
 fn capped_row_dp(counts: &[u8], caps: &[u8], sequences: bool) -> Row {
     let n = counts.len();
     // state (pending sequences from i-1, from i-2, sets, pairs) -> best overlap; -1 absent
@@ -189,9 +197,31 @@ fn seven_pairs_distance(pairs: i32, tiles: i32) -> i32 {
 
 /// ``shanten_counts(counts, variant, sets, void, caps, seven_pairs, meld_suits)``; ``caps`` is
 /// per kind the copies not held by melds (None without melds), ``meld_suits`` a bit per suit.
-pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Option<&Counts>, seven_pairs: bool,
-               meld_suits: u8) -> i32 {
+pub fn shanten(
+    lay: &Layout,
+    counts: &Counts,
+    sets: usize,
+    void: i8,
+    caps: Option<&Counts>,
+    seven_pairs: bool,
+    meld_suits: u8,
+) -> i32 {
     let t = TABLES.get().expect("shanten tables not loaded");
+    shanten_in(t, lay, counts, sets, void, caps, seven_pairs, meld_suits)
+}
+
+/// ``shanten`` with the given tables (the tests build their own).
+#[allow(clippy::too_many_arguments)] // shanten_counts' parameters one for one, plus the tables
+fn shanten_in(
+    t: &Tables,
+    lay: &Layout,
+    counts: &Counts,
+    sets: usize,
+    void: i8,
+    caps: Option<&Counts>,
+    seven_pairs: bool,
+    meld_suits: u8,
+) -> i32 {
     // the groups (suits present, then the dragons), and the group sets a win may use, as bit sets
     let mut groups = [0usize; 4];
     let mut ng = 0;
@@ -232,9 +262,7 @@ pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Optio
         let r = group_range(g);
         let pk = packed(t, counts, g);
         row_of[g] = match caps {
-            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => {
-                capped_row(&counts[r.clone()], &cp[r.clone()], g < 3)
-            }
+            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
             _ => t.rows[(pk & 255) as usize],
         };
         pairs_of[g] = if capped { r.clone().map(|k| (counts[k] / 2) as i32).sum() } else { (pk >> 8) as i32 };
@@ -266,4 +294,109 @@ pub fn shanten(lay: &Layout, counts: &Counts, sets: usize, void: i8, caps: Optio
         best = best.min(d);
     }
     best - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::testing::{counts, tiles};
+    use crate::spec::{HONOUR_TABLE_LEN, SUIT_TABLE_LEN};
+
+    /// Tables as the package ships them, for every honour vector and for the suits of ``hands``
+    /// only: a row is the capped-row programme with nothing capped (that is how the shipped rows
+    /// are defined; ``majiang.analysis.capped_row`` is what the Python tests check them against),
+    /// the packed value ``class | pairs << 8``. So the tests need no table files.
+    fn tables_for(hands: &[&str]) -> Tables {
+        let mut rows: Vec<Row> = Vec::new();
+        let mut pack = |c: &[u8], sequences: bool| -> u16 {
+            let row = capped_row_dp(c, &[4; 9][..c.len()], sequences);
+            let class = rows.iter().position(|r| *r == row).unwrap_or_else(|| {
+                rows.push(row);
+                rows.len() - 1
+            });
+            let pairs: u16 = c.iter().map(|&x| (x / 2) as u16).sum();
+            class as u16 | pairs << 8
+        };
+        let mut honour = vec![0u16; HONOUR_TABLE_LEN];
+        for (k, h) in honour.iter_mut().enumerate() {
+            *h = pack(&[(k / 25) as u8, (k / 5 % 5) as u8, (k % 5) as u8], false);
+        }
+        let mut suit = vec![0u16; SUIT_TABLE_LEN];
+        for hand in hands {
+            let c = counts(hand);
+            for g in 0..3 {
+                let s = &c[g * 9..g * 9 + 9];
+                suit[s.iter().fold(0usize, |k, &x| k * 5 + x as usize)] = pack(s, true);
+            }
+        }
+        Tables { suit, honour, rows }
+    }
+
+    const KAWUXING: Layout = Layout { suits: [false, true, true], dragons: true, two_suit_rule: false };
+    const SICHUAN: Layout = Layout { suits: [true, true, true], dragons: false, two_suit_rule: true };
+
+    /// A closed hand's shanten.
+    fn closed(lay: &Layout, hand: &str, void: i8, seven_pairs: bool) -> i32 {
+        let t = tables_for(&[hand]);
+        shanten_in(&t, lay, &counts(hand), 4, void, None, seven_pairs, 0)
+    }
+
+    /// Shanten with pongs of ``pongs`` (their copies leave the caps).
+    fn with_pongs(lay: &Layout, hand: &str, pongs: &str) -> i32 {
+        let t = tables_for(&[hand]);
+        let mut caps = [4u8; 30];
+        let mut suits = 0u8;
+        let melds = tiles(pongs);
+        for &p in &melds {
+            caps[p as usize] -= 3;
+            suits |= 1 << (p / 9);
+        }
+        let suits = if lay.two_suit_rule { suits } else { 0 };
+        shanten_in(&t, lay, &counts(hand), 4 - melds.len(), -1, Some(&caps), false, suits)
+    }
+
+    #[test]
+    fn kawuxing_shanten() {
+        assert_eq!(closed(&KAWUXING, "123p456p789s11s555z", -1, true), -1); // complete
+        assert_eq!(closed(&KAWUXING, "123p456p789s11s55z", -1, true), 0); // waits 1s, 5z
+        assert_eq!(closed(&KAWUXING, "2345p555s789s666z", -1, true), 0); // the package doctest
+        assert_eq!(closed(&KAWUXING, "1122p3344s5566s77z", -1, true), -1); // seven pairs
+        assert_eq!(closed(&KAWUXING, "1122p3344s5566s7z", -1, true), 0); // seven pairs ready
+        assert_eq!(closed(&KAWUXING, "1122p3344s5566s7z", -1, false), 1); // without seven pairs
+        assert_eq!(closed(&KAWUXING, "1p4p7p1s4s7s5z6z7z2p5p8p3s", -1, true), 4);
+    }
+
+    #[test]
+    fn kawuxing_shanten_with_melds() {
+        // a lone 5p beside a pong of 5p cannot pair (test_pong_limits_shanten)
+        assert_eq!(with_pongs(&KAWUXING, "5p", "5p1s2s3s"), 1);
+        // 5p123s with pongs of 5p 7s 8s: not ready (test_exhausted_tiles_are_not_waits)
+        assert_eq!(with_pongs(&KAWUXING, "5p123s", "5p7s8s"), 1);
+    }
+
+    #[test]
+    fn sichuan_shanten() {
+        assert_eq!(closed(&SICHUAN, "123m456m789m111p22p", -1, true), -1);
+        assert_eq!(closed(&SICHUAN, "2345m111p222p333p", -1, true), 0);
+        assert_eq!(closed(&SICHUAN, "1112345678999m", -1, true), 0); // 九莲宝灯
+        assert_eq!(closed(&SICHUAN, "123m456m789m11p23s", -1, true), 2); // three suits: drop one
+        assert_eq!(closed(&SICHUAN, "123m456m789m111p2p", 1, true), 4); // void p: nine m tiles left
+        assert_eq!(closed(&SICHUAN, "11m22m33p44p55p66s7s", -1, true), 3); // seven pairs, but a suit must go
+        assert_eq!(closed(&SICHUAN, "1m4m7m1p4p7p1s4s7s2m5m8m3p", -1, true), 4);
+    }
+
+    #[test]
+    fn sichuan_shanten_with_melds() {
+        assert_eq!(with_pongs(&SICHUAN, "123m456m11p23p", "5m"), 0);
+        // the pong's suit must stay: the s tiles go
+        assert_eq!(with_pongs(&SICHUAN, "123p456p11p23s", "5m"), 2);
+    }
+
+    #[test]
+    fn capped_rows_from_the_docstring() {
+        let row = capped_row_dp(&[1, 0, 0, 0, 0, 0, 0, 0, 0], &[4; 9], true);
+        assert_eq!(row[..4], [0, 1, 2, 4]);
+        let row = capped_row_dp(&[1, 0, 0, 0, 0, 0, 0, 0, 0], &[1, 4, 4, 4, 4, 4, 4, 4, 4], true);
+        assert_eq!(row[1], 2); // a pair of 1s needs a second 1: gone
+    }
 }

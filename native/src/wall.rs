@@ -101,3 +101,69 @@ pub fn shuffled(kinds: &[u8], key: &[u32]) -> (Vec<u8>, (u8, u8)) {
     let d1 = 1 + rng.below(6) as u8;
     (wall, (d0, d1))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kawuxing_kinds() -> Vec<u8> {
+        (9..30).collect() // p, s and the dragons (the default suits)
+    }
+
+    fn sichuan_kinds() -> Vec<u8> {
+        (0..27).collect()
+    }
+
+    #[test]
+    fn python_random_from_an_int_seed() {
+        // random.Random(5): init_by_array([5]); .random() twice, then _randbelow(37) five times
+        let mut r = Mt::from_key(&[5]);
+        assert_eq!(r.random(), 0.6229016948897019);
+        assert_eq!(r.random(), 0.7417869892607294);
+        let mut r = Mt::from_key(&[5]);
+        let below: Vec<u32> = (0..5).map(|_| r.below(37)).collect();
+        assert_eq!(below, vec![16, 22, 33, 1, 29]);
+        // random.Random(2**40 + 7): two key words, least significant first
+        assert_eq!(Mt::from_key(&[7, 256]).random(), 0.6137037779936511);
+    }
+
+    #[test]
+    fn the_python_engines_wall() {
+        // Game(rules_for(v), seed=7).wall and .dice; the key is majiang.native.seed_key(7, 0)
+        let key = [
+            3106840014, 1758919352, 896595618, 3412027360, 1803755973, 2713893206, 905151598, 654221315, 4289337820,
+            2112303230, 3845625989, 69448956, 2056091576, 3355497892, 2823238649, 2216867557, 792145712, 1852256049,
+            1634363745, 109,
+        ];
+        let (wall, dice) = shuffled(&kawuxing_kinds(), &key);
+        assert_eq!(wall[..16], [9, 27, 22, 13, 20, 18, 11, 19, 12, 10, 19, 23, 25, 16, 9, 27]);
+        assert_eq!(dice, (5, 1));
+        let (wall, dice) = shuffled(&sichuan_kinds(), &key);
+        assert_eq!(wall[..16], [0, 18, 7, 20, 14, 25, 10, 26, 25, 20, 16, 20, 1, 17, 12, 23]);
+        assert_eq!(dice, (4, 2));
+    }
+
+    #[test]
+    fn walls_are_the_tile_set_shuffled() {
+        for (kinds, len) in [(kawuxing_kinds(), 84), (sichuan_kinds(), 108)] {
+            let (wall, (d0, d1)) = shuffled(&kinds, &[1, 2, 3]);
+            assert_eq!(wall.len(), len);
+            let mut sorted = wall.clone();
+            sorted.sort_unstable();
+            let expected: Vec<u8> = kinds.iter().flat_map(|&k| [k; 4]).collect();
+            assert_eq!(sorted, expected);
+            assert!((1..=6).contains(&d0) && (1..=6).contains(&d1));
+            assert_ne!(wall, expected, "shuffled");
+        }
+    }
+
+    #[test]
+    fn same_seed_same_wall_other_seeds_differ() {
+        for kinds in [kawuxing_kinds(), sichuan_kinds()] {
+            let a = shuffled(&kinds, &[42, 7]);
+            assert_eq!(a, shuffled(&kinds, &[42, 7]));
+            assert_ne!(a.0, shuffled(&kinds, &[43, 7]).0);
+            assert_ne!(a.0, shuffled(&kinds, &[42]).0);
+        }
+    }
+}
