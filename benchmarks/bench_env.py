@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from majiang.rl.env import BatchEnv, make
+from majiang.rl import BatchEnv, make
 
 
 def aec(variant: str, seconds: float, backend: str = "python") -> float:

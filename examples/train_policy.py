@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from majiang.rl.env import N_ACTIONS, OBS_SIZE, single_agent
+from majiang.rl import N_ACTIONS, OBS_SIZE, single_agent
 
 
 class Policy(nn.Module):

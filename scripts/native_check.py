@@ -24,7 +24,7 @@ from majiang.bots import GreedyAgent, RandomAgent
 from majiang.engine import Game
 from majiang.games.rules import rules_for
 from majiang.native import NativeGame, available, unavailable_reason
-from majiang.rl.env import action_index, encode, legal_map, mask_of, single_agent
+from majiang.rl import action_index, encode, legal_map, mask_of, single_agent
 
 CONFIGS = [("kawuxing", None, {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("kawuxing", None, {"sigui": "full", "piao": 1, "maima": True, "shukan": True, "louhu_unless_more": True}),

@@ -14,16 +14,7 @@ from majiang.bots import make_agent  # noqa: E402
 from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
 from majiang.native import available as native_available  # noqa: E402
-from majiang.rl.env import (  # noqa: E402
-    N_ACTIONS,
-    OBS_SIZE,
-    BatchEnv,
-    action_index,
-    encode,
-    make,
-    mask_of,
-    single_agent,
-)
+from majiang.rl import N_ACTIONS, OBS_SIZE, BatchEnv, action_index, encode, make, mask_of, single_agent  # noqa: E402
 
 # every env test that steps games runs on both engines when the native one is built
 BACKENDS = ["python", "native"] if native_available() else ["python"]

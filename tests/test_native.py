@@ -20,7 +20,7 @@ from majiang import native  # noqa: E402
 from majiang.core.errors import IllegalActionError  # noqa: E402
 from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
-from majiang.rl.env import BatchEnv, encode, make, mask_of, single_agent  # noqa: E402
+from majiang.rl import BatchEnv, encode, make, mask_of, single_agent  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.unavailable_reason()))
 

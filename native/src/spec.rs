@@ -1,11 +1,7 @@
-//! Every number that crosses the Python–Rust boundary: the ABI version, the RL env's action
-//! indices, the observation layout, phase and result codes, the order of the rule options in the
-//! ``config`` array (``majiang.native.config_of``), the entry points' return codes and the layout of
-//! ``mj_summary``. One ``pub const`` per line, literals only: the Python side will generate this
-//! file from its spec module, so keep it flat. Offsets marked "+ k" are followed by one value per
-//! tile kind k (0-29), suit (0-2 for m, p, s) or relative seat (0-3).
+//! Every number that crosses the Python–Rust boundary. GENERATED from
+//! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 8;
+pub const ABI_VERSION: i64 = 909936618;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from majiang.core.analysis import shanten_counts
+from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.hand import Meld, MeldKind
 from majiang.core.tiles import Tile, parse_tiles, to_counts
 from majiang.engine import Action, play_for
@@ -78,19 +78,6 @@ class SeatView:
 
     def opponents(self) -> list[dict]:
         return [p for p in self.obs["players"] if p["seat"] != self.seat and not p["out"]]
-
-
-def isolation(counts, k: int) -> int:
-    """Higher is more useful: neighbours and copies make a tile worth keeping."""
-    score = counts[k] * 3
-    if k < 27:
-        r = k % 9
-        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
-            if 0 <= r + d <= 8:
-                score += w * min(counts[k + d], 1)
-        if r in (0, 8):
-            score -= 1
-    return score
 
 
 def suit_counts(counts) -> dict[str, int]:

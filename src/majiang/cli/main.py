@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from majiang.core.analysis import analyze_hand
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import ALL_TILES, Tile, format_tiles, parse_tiles, to_counts
@@ -43,20 +44,6 @@ def _melds(args) -> list[Meld]:
 
 # ---------------------------------------------------------------------------------------------
 # analyze
-
-
-def analyze_hand(text: str, variant: str, melds: list[Meld], void: str | None, visible) -> dict:
-    """The JSON result of ``majiang analyze`` for one hand (raises MajiangError on bad input)."""
-    from majiang.core.analysis import discard_advice, shanten, waits_counts
-
-    variant = get_variant(variant)
-    hand = Hand.parse(text, melds)
-    s = shanten(hand, variant, void)  # validates the hand
-    if hand.concealed_count % 3 == 1:
-        w = waits_counts(hand.counts, hand.all_counts(), variant, void, closed=not hand.melds) if s == 0 else []
-        return {"shanten": s, "waits": [str(ALL_TILES[t]) for t in w]}
-    advice = discard_advice(hand, variant, void, visible=visible)
-    return {"shanten": s, "win": s == -1, "discards": [o.to_json() for o in advice]}
 
 
 def _render_analysis(text: str, result: dict, hand: Hand, visible_counts) -> str:

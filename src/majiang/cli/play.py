@@ -10,8 +10,8 @@ from collections import Counter
 
 from majiang.bots import make_agent
 from majiang.core.errors import MajiangError
-from majiang.core.tiles import Tile, format_tiles, from_counts
-from majiang.engine import Action, Game
+from majiang.core.tiles import Tile, format_tiles
+from majiang.engine import Action, Game, describe
 from majiang.play.match import Match
 from majiang.play.runner import play_hand
 
@@ -144,27 +144,6 @@ def render_replay(game: Game) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _describe(game: Game, seat: int) -> str:
-    obs = game.observation(seat)
-    lines = [f"--- {obs['variant']} | wall {obs['tiles_left']} | dealer seat {obs['dealer']} | "
-             f"totals {obs['totals']}"]
-    for p in obs["players"]:
-        who = "you " if p["seat"] == seat else "bot "
-        melds = " ".join(f"[{m['kind'].replace('_', ' ')} {m['tile'] or '??'}]" for m in p["melds"])
-        flags = (" 亮倒" if p["declared"] else "") + (f" 缺{p['void']}" if p["void"] else "") + \
-            (" (won)" if p["out"] else "")
-        lines.append(f"seat {p['seat']} {who}{flags} {melds}")
-        lines.append(f"   discards: {' '.join(p['discards']) or '-'}")
-        if "revealed" in p:
-            lines.append(f"   revealed: {p['revealed']}")
-    hand = game.seats[seat].counts
-    tiles = from_counts(hand)
-    lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
-    if "drawn" in obs:
-        lines.append(f"you drew {obs['drawn']} ({Tile.parse(obs['drawn']).chinese})")
-    return "\n".join(lines)
-
-
 def cmd_play(args) -> int:
     from majiang.cli.game import rules_from_args
 
@@ -184,7 +163,7 @@ def cmd_play(args) -> int:
             if len(legal) == 1:
                 game.apply(0, legal[0])
                 continue
-            print(_describe(game, 0))
+            print(describe(game, 0))
             for i, a in enumerate(legal):
                 print(f"  {i:>2}) {_action_label(a)}")
             while True:
@@ -199,7 +178,7 @@ def cmd_play(args) -> int:
                 print("not one of the choices above")
             game.apply(0, choice)
         match.record(game)
-        print(_describe(game, 0))
+        print(describe(game, 0))
         print(render_settlement(game))
     print(f"match totals: {match.totals}")
     return 0

@@ -657,3 +657,29 @@ def discard_advice(hand: Hand, variant: Variant | str, void: str | None = None,
         out.append(DiscardOption(x, s, tuple(eff) if s == 0 else (), tuple(eff), count))
     out.sort(key=lambda o: (o.shanten, -o.effective_count, -len(o.effective), int(o.tile)))
     return out
+
+
+def isolation(counts, k: int) -> int:
+    """Higher is more useful: neighbours and copies make a tile worth keeping."""
+    score = counts[k] * 3
+    if k < 27:
+        r = k % 9
+        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+            if 0 <= r + d <= 8:
+                score += w * min(counts[k + d], 1)
+        if r in (0, 8):
+            score -= 1
+    return score
+
+
+def analyze_hand(text: str, variant: str, melds: list, void: str | None, visible) -> dict:
+    """What ``majiang analyze`` and the web game's hint say of one hand, as JSON: shanten, and the
+    waits (13 tiles) or each discard's effect (14 tiles). Raises ``MajiangError`` on bad input."""
+    variant = get_variant(variant)
+    hand = Hand.parse(text, melds)
+    s = shanten(hand, variant, void)  # validates the hand
+    if hand.concealed_count % 3 == 1:
+        w = waits_counts(hand.counts, hand.all_counts(), variant, void, closed=not hand.melds) if s == 0 else []
+        return {"shanten": s, "waits": [str(ALL_TILES[t]) for t in w]}
+    advice = discard_advice(hand, variant, void, visible=visible)
+    return {"shanten": s, "win": s == -1, "discards": [o.to_json() for o in advice]}

@@ -8,6 +8,7 @@ The games' rules come from ``majiang.games``; the engine applies what their hook
 
 from majiang.engine.game import Game
 from majiang.engine.seat import Seat
+from majiang.engine.views import describe
 from majiang.engine.wall import RNG_VERSION, first_dealer, seed_string, shuffled_wall
 from majiang.games import play_for
 from majiang.games.base import (
@@ -23,4 +24,4 @@ from majiang.games.base import (
 )
 
 __all__ = ["ACTION_TYPES", "Action", "ActionType", "Game", "KongRecord", "Payment", "Phase", "RNG_VERSION", "Result",
-           "Seat", "WinRecord", "first_dealer", "play_for", "seed_string", "shuffled_wall", "tile_action"]
+           "Seat", "WinRecord", "describe", "first_dealer", "play_for", "seed_string", "shuffled_wall", "tile_action"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from majiang.core.hand import MeldKind
-from majiang.core.tiles import ALL_TILES, format_tiles, from_counts, parse_tiles
+from majiang.core.tiles import ALL_TILES, Tile, format_tiles, from_counts, parse_tiles
 from majiang.engine.wall import RNG_VERSION
 from majiang.games.base import Phase
 from majiang.games.rules import rules_to_json
@@ -120,3 +120,25 @@ def settlement(game: Game) -> dict:
     return {"result": game.result, "wins": [w.to_json() for w in game.wins],
             "payments": [p.to_json() for p in game.payments], "totals": game.totals(),
             "next_dealer": game.next_dealer() if game.over else None}
+
+
+def describe(game: Game, seat: int) -> str:
+    """The deal as ``seat`` sees it, as text (the CLI's table and the envs' ``render``)."""
+    obs = game.observation(seat)
+    lines = [f"--- {obs['variant']} | wall {obs['tiles_left']} | dealer seat {obs['dealer']} | "
+             f"totals {obs['totals']}"]
+    for p in obs["players"]:
+        who = "you " if p["seat"] == seat else "bot "
+        melds = " ".join(f"[{m['kind'].replace('_', ' ')} {m['tile'] or '??'}]" for m in p["melds"])
+        flags = (" 亮倒" if p["declared"] else "") + (f" 缺{p['void']}" if p["void"] else "") + \
+            (" (won)" if p["out"] else "")
+        lines.append(f"seat {p['seat']} {who}{flags} {melds}")
+        lines.append(f"   discards: {' '.join(p['discards']) or '-'}")
+        if "revealed" in p:
+            lines.append(f"   revealed: {p['revealed']}")
+    hand = game.seats[seat].counts
+    tiles = from_counts(hand)
+    lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
+    if "drawn" in obs:
+        lines.append(f"you drew {obs['drawn']} ({Tile.parse(obs['drawn']).chinese})")
+    return "\n".join(lines)

@@ -340,7 +340,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
     @app.get("/api/analyze")
     def analyze(hand: str, variant: str, void: str | None = None):
-        from majiang.cli.main import analyze_hand
+        from majiang.core.analysis import analyze_hand
         if len(hand) > 64 or variant not in GAMES or void not in (None, "m", "p", "s"):
             raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)

@@ -6,7 +6,7 @@ same payments; ``tests/test_native.py`` plays both side by side and compares eve
 observation and reward) but speaks only the RL env's action indices and arrays. It also plays the
 ``random`` and ``greedy`` bots (``Opponents``; greedy is ``majiang.agents.GreedyAgent`` decision
 for decision, with the package's shanten tables handed over at first use). The Python
-engine stays the reference and the only one with event logs and fan names; ``majiang.env``
+engine stays the reference and the only one with event logs and fan names; ``majiang.rl``
 rebuilds a Python ``Game`` from a native hand when asked for one.
 
 Build it once from a checkout (needs ``cargo``)::
@@ -30,15 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from majiang.core.errors import IllegalActionError
+from majiang.native import spec
+from majiang.native.spec import ABI_VERSION, N_ACTIONS, OBS_SIZE
 from majiang.engine import seed_string
 
-ABI_VERSION = 8
-N_ACTIONS = 160
-SLOT = 30 * 5 + 32 * 30 + 11
-OBS_SIZE = 60 + 4 * SLOT + 1 + 6 + 30 + 4 + 4 + 4  # as majiang.env (checked against the library)
 _LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
                                                                                         "libmajiang_native.so")
-_HERE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parent.parent  # the library sits in the package's top folder
 _CRATE = _HERE.parent.parent / "native"  # the checkout's crate, next to src/
 _lib = None
 _load_error: str | None = None
@@ -65,7 +63,7 @@ def _load():
         return None
     lib.mj_obs_size.restype = i64
     if lib.mj_obs_size() != OBS_SIZE:
-        _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.env {OBS_SIZE}: rebuild it"
+        _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.native.spec {OBS_SIZE}: rebuild it"
         return None
     lib.mj_new_seeded.restype = p
     lib.mj_new_seeded.argtypes = [p, p, ctypes.c_size_t, i64]
@@ -127,41 +125,45 @@ def require():
 
 def config_of(rules) -> np.ndarray:
     """The rules as the flat integer array the library reads (``Rules::from_config``)."""
-    c = [0] * 32
-    c[1] = rules.base
-    c[2] = rules.direct_kong_pay
+    S = spec
+    c = [0] * S.CONFIG_LEN
+    c[S.OPT_BASE] = rules.base
+    c[S.OPT_DIRECT_KONG_PAY] = rules.direct_kong_pay
     if rules.variant == "kawuxing":
-        c[0] = 0
-        c[3] = sum(1 << "mps".index(s) for s in rules.suits)
-        c[4] = rules.liangdao_draw_penalty == "first"
-        c[5] = ("half", "full", "winning").index(rules.sigui)
-        c[6] = rules.cap or 0
-        c[7] = rules.min_ron_multiplier
-        c[8] = rules.shouzhuayi
-        c[9] = ("self_draw", "both", "none").index(rules.haidi)
-        c[10] = rules.louhu_unless_more
-        c[11] = rules.piao
-        c[12] = rules.maima
-        c[13] = rules.shukan
-        c[29] = rules.gangshangpao_chain
+        c[S.OPT_VARIANT] = S.VARIANT_KAWUXING
+        c[S.OPT_SUITS] = sum(1 << "mps".index(s) for s in rules.suits)
+        c[S.OPT_LIANGDAO_DRAW_PENALTY_FIRST] = rules.liangdao_draw_penalty == "first"
+        c[S.OPT_SIGUI] = {"half": S.SIGUI_HALF, "full": S.SIGUI_FULL, "winning": S.SIGUI_WINNING}[rules.sigui]
+        c[S.OPT_CAP] = rules.cap or 0
+        c[S.OPT_MIN_RON_MULTIPLIER] = rules.min_ron_multiplier
+        c[S.OPT_SHOUZHUAYI] = rules.shouzhuayi
+        c[S.OPT_KAWUXING_HAIDI] = {"self_draw": S.KAWUXING_HAIDI_SELF_DRAW, "both": S.KAWUXING_HAIDI_BOTH,
+                                   "none": S.KAWUXING_HAIDI_NONE}[rules.haidi]
+        c[S.OPT_LOUHU_UNLESS_MORE] = rules.louhu_unless_more
+        c[S.OPT_PIAO] = rules.piao
+        c[S.OPT_MAIMA] = rules.maima
+        c[S.OPT_SHUKAN] = rules.shukan
+        c[S.OPT_GANGSHANGPAO_CHAIN] = rules.gangshangpao_chain
     else:
-        c[0] = 1
-        c[14] = rules.exchange_three
-        c[15] = rules.blood_battle
-        c[16] = rules.blood_river
-        c[17] = rules.kong_money
-        c[18] = -1 if rules.cap_fan is None else rules.cap_fan
-        c[19] = rules.gangshanghua_fan
-        c[20] = rules.call_transfer
-        c[21] = rules.heavenly_earthly
-        c[22] = ("none", "base", "fan").index(rules.self_draw_bonus)
-        c[23] = rules.haidi
-        c[24] = rules.flower_pig_penalty
-        c[25] = rules.pass_win_unless_more
-        c[26] = rules.last_four_must_win
-        c[27] = rules.sing_dance
-        c[28] = ("none", "collect", "forbid").index(rules.late_added_kong)
-        c[30] = rules.earthly == "first_round"
+        c[S.OPT_VARIANT] = S.VARIANT_SICHUAN
+        c[S.OPT_EXCHANGE_THREE] = rules.exchange_three
+        c[S.OPT_BLOOD_BATTLE] = rules.blood_battle
+        c[S.OPT_BLOOD_RIVER] = rules.blood_river
+        c[S.OPT_KONG_MONEY] = rules.kong_money
+        c[S.OPT_CAP_FAN] = S.CAP_FAN_NONE if rules.cap_fan is None else rules.cap_fan
+        c[S.OPT_GANGSHANGHUA_FAN] = rules.gangshanghua_fan
+        c[S.OPT_CALL_TRANSFER] = rules.call_transfer
+        c[S.OPT_HEAVENLY_EARTHLY] = rules.heavenly_earthly
+        c[S.OPT_SELF_DRAW_BONUS] = {"none": S.SELF_DRAW_BONUS_NONE, "base": S.SELF_DRAW_BONUS_BASE,
+                                    "fan": S.SELF_DRAW_BONUS_FAN}[rules.self_draw_bonus]
+        c[S.OPT_SICHUAN_HAIDI] = rules.haidi
+        c[S.OPT_FLOWER_PIG_PENALTY] = rules.flower_pig_penalty
+        c[S.OPT_PASS_WIN_UNLESS_MORE] = rules.pass_win_unless_more
+        c[S.OPT_LAST_FOUR_MUST_WIN] = rules.last_four_must_win
+        c[S.OPT_SING_DANCE] = rules.sing_dance
+        c[S.OPT_LATE_ADDED_KONG] = {"none": S.LATE_ADDED_KONG_NONE, "collect": S.LATE_ADDED_KONG_COLLECT,
+                                    "forbid": S.LATE_ADDED_KONG_FORBID}[rules.late_added_kong]
+        c[S.OPT_EARTHLY_FIRST_ROUND] = rules.earthly == "first_round"
     return np.array([int(x) for x in c], dtype=np.int64)
 
 
@@ -322,14 +324,19 @@ class NativeGame:
         from majiang.core.tiles import ALL_TILES
         n = self.n
         wins = []
-        for k in range(v[3]):
-            seat, tile, self_draw, discarder, robbed, mult = v[6 + n + 6 * k: 12 + n + 6 * k]
+        S = spec
+        for k in range(v[S.SUMMARY_WINS]):
+            at = S.SUMMARY_TOTALS + n + S.SUMMARY_WIN_LEN * k
+            row = v[at:at + S.SUMMARY_WIN_LEN]
+            seat, tile, self_draw = row[S.SUMMARY_WIN_SEAT], row[S.SUMMARY_WIN_TILE], row[S.SUMMARY_WIN_SELF_DRAW]
+            discarder, robbed = row[S.SUMMARY_WIN_DISCARDER], row[S.SUMMARY_WIN_ROBBED]
+            mult = row[S.SUMMARY_WIN_MULTIPLIER]
             wins.append({"seat": seat, "tile": str(ALL_TILES[tile]), "self_draw": bool(self_draw),
-                         "discarder": None if discarder < 0 else discarder, "robbed_kong": bool(robbed),
+                         "discarder": None if discarder == S.NO_DISCARDER else discarder, "robbed_kong": bool(robbed),
                          "multiplier": mult})
-        result = {0: None, 1: "win", 2: "draw"}[v[1]]
-        return {"result": result, "wins": wins, "totals": v[6:6 + n], "next_dealer": v[2] if result else None,
-                "tiles_left": v[5]}
+        result = {S.RESULT_NONE: None, S.RESULT_WIN: "win", S.RESULT_DRAW: "draw"}[v[S.SUMMARY_RESULT]]
+        return {"result": result, "wins": wins, "totals": v[S.SUMMARY_TOTALS:S.SUMMARY_TOTALS + n],
+                "next_dealer": v[S.SUMMARY_NEXT_DEALER] if result else None, "tiles_left": v[S.SUMMARY_TILES_LEFT]}
 
     def totals(self) -> list[int]:
         return self.summary()["totals"]
@@ -343,7 +350,6 @@ class NativeGame:
     def to_python(self):
         """The same hand replayed in the Python engine (event log, fans, payments)."""
         from majiang.engine import Game
-        from majiang.rl.env import legal_map
 
         if self._given is None:
             g = Game(self.rules, seed=self.seed, hand_index=self.hand_index, dealer=self.dealer)
@@ -353,7 +359,7 @@ class NativeGame:
             if front:
                 g.front = max(g.front, min(front, g.back))
         for seat, index in self.actions:
-            g.apply(seat, legal_map(g, seat)[index])
+            g.apply(seat, spec.legal_map(g, seat)[index])
         return g
 
 
@@ -455,11 +461,18 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m majiang.native", description="The optional native engine.")
-    ap.add_argument("command", choices=["build", "status"], help="build: compile it with cargo; status: does it load")
+    ap.add_argument("command", choices=["build", "status", "spec"],
+                    help="build: compile it with cargo; status: does it load; spec: write native/src/spec.rs "
+                         "from majiang.native.spec (the constants both sides share)")
     ap.add_argument("--quiet", action="store_true", help="no cargo progress, one line at the end")
     args = ap.parse_args(argv)
     if args.command == "build":
         print(f"built {build(quiet=args.quiet)}")
+        return 0
+    if args.command == "spec":
+        path = _CRATE / "src" / "spec.rs"
+        path.write_text(spec.rust_source())
+        print(f"wrote {path} (ABI {ABI_VERSION})")
         return 0
     if available():
         print(f"native engine: {library_path()}")
@@ -467,6 +480,3 @@ def main(argv: list[str] | None = None) -> int:
     print(unavailable_reason())
     return 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from majiang.native import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""The architecture as a test: the layers of ``pyproject.toml``'s import contracts (import-linter,
+imports inside functions included), and no package reaching into another's private names."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "majiang"
+
+
+def test_imports_follow_the_layers():
+    pytest.importorskip("importlinter")
+    lint = Path(sys.executable).parent / "lint-imports"
+    command = [str(lint)] if lint.exists() else [sys.executable, "-m", "importlinter.cli"]
+    result = subprocess.run(command + ["--config", str(ROOT / "pyproject.toml"), "--no-cache"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+
+
+def _part(module: str) -> str:
+    """The package a module belongs to for privacy: ``majiang.rl.encoder`` → ``majiang.rl``."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def test_no_package_imports_another_packages_private_names():
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("majiang"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and _part(node.module) != _part(module):
+                        offenders.append(f"{module} imports {node.module}.{alias.name}")
+    assert not offenders, offenders
+
+
+def test_the_tree_shows_the_layers():
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert {"core", "games", "engine", "native", "bots", "play", "rl", "server", "cli"} <= packages
+    loose = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__", "__main__"}
+    assert not loose, f"modules outside the layers: {sorted(loose)}"
