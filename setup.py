@@ -20,7 +20,8 @@ from pathlib import Path
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
-COMPILED = ["core/hand", "core/analysis", "engine/game", "games/scoring", "games/sichuan", "games/kawuxing"]
+COMPILED = ["core/hand", "core/analysis", "engine/game", "engine/claims", "engine/settlement", "games/scoring",
+            "games/base", "games/kawuxing/fans", "games/kawuxing/play", "games/sichuan/fans", "games/sichuan/play"]
 HERE = Path(__file__).resolve().parent
 NATIVE_LIB = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
                                                                                        "libmajiang_native.so")

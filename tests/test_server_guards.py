@@ -383,7 +383,7 @@ def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
 
 
 def test_serve_prints_where_friends_can_connect():
-    from majiang.cli.play import lan_urls
+    from majiang.cli.serve import lan_urls
     assert lan_urls("127.0.0.1", 8000) == []
     assert lan_urls("192.0.2.7", 8000) == ["http://192.0.2.7:8000/"]
     assert all(u.startswith("http://") and not u.startswith("http://127.") for u in lan_urls("0.0.0.0", 8000))

@@ -219,7 +219,7 @@ _GROUPS = {"m": _Group(0, 9), "p": _Group(9, 9), "s": _Group(18, 9), "z": _Group
 @functools.cache
 def _combiner(groups: int, sets: int):
     """A function of ``groups`` rows giving the least additions for ``sets`` sets and one pair."""
-    used = set()
+    used: set = set()
     terms = []
     for parts in itertools.product(range(sets + 1), repeat=groups):
         if sum(parts) != sets:
@@ -672,10 +672,10 @@ def isolation(counts, k: int) -> int:
     return score
 
 
-def analyze_hand(text: str, variant: str, melds: list, void: str | None, visible) -> dict:
+def analyze_hand(text: str, game: str, melds: list, void: str | None, visible) -> dict:
     """What ``majiang analyze`` and the web game's hint say of one hand, as JSON: shanten, and the
     waits (13 tiles) or each discard's effect (14 tiles). Raises ``MajiangError`` on bad input."""
-    variant = get_variant(variant)
+    variant = get_variant(game)
     hand = Hand.parse(text, melds)
     s = shanten(hand, variant, void)  # validates the hand
     if hand.concealed_count % 3 == 1:

@@ -70,7 +70,7 @@ class Meld:
         return f"{self.kind.value} {self.tile}"
 
     def to_json(self) -> dict:
-        d = {"kind": self.kind.value, "tile": str(self.tile)}
+        d: dict = {"kind": self.kind.value, "tile": str(self.tile)}
         if self.added:
             d["added"] = True
         return d

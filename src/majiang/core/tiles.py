@@ -218,7 +218,7 @@ def format_tiles(tiles: Iterable[int], style: str = "mpsz", sort: bool = True) -
     if style != "mpsz":
         raise ValueError(f"unknown tile style {style!r} (mpsz, chinese or unicode)")
     parts: list[str] = []
-    run_suit = None
+    run_suit = ""
     digits: list[str] = []
     for t in seq:
         tile = ALL_TILES[t]

@@ -65,6 +65,7 @@ def kong_keeps_declared(game: Game, seat: int, t: Tile) -> bool:
 
 
 def resolve_claims(game: Game) -> None:
+    assert game.last_discard is not None  # a claim window follows a discard
     discarder, t = game.last_discard
     responses = game.responses
     for s, a in responses.items():  # 漏胡/过水: any answer but 胡 (a pong or kong too) passes the win
@@ -114,6 +115,7 @@ def robbers(game: Game, seat: int, t: Tile) -> dict[int, list[Action]]:
 
 
 def resolve_rob(game: Game) -> None:
+    assert game.pending_kong is not None  # a rob window follows an added kong
     seat, t = game.pending_kong
     game.pending_kong = None
     for s, a in game.responses.items():

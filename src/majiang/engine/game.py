@@ -40,6 +40,7 @@ from majiang.engine.wall import shuffled_wall
 from majiang.games import play_for
 from majiang.games.base import (
     Action,
+    ActionType,
     Declaration,
     KongRecord,
     Payment,
@@ -186,7 +187,7 @@ class Game:
             start = "mps".index(suit) * 9
             tiles = [ALL_TILES[k] for k in range(start, start + 9) for _ in range(h[k])]
             for combo in sorted(set(itertools.combinations(tiles, 3))):
-                opts.append(Action("exchange", tiles=tuple(combo)))
+                opts.append(Action(ActionType.EXCHANGE, tiles=tuple(combo)))
         return opts
 
     def _finish_exchange(self) -> None:
@@ -194,7 +195,7 @@ class Game:
         # a sum of 6 or 12 across the table
         total = sum(self.dice)
         step = 2 if total in (6, 12) else (1 if total % 2 else self.n - 1)
-        chosen = [self.seats[s].exchange_choice for s in range(self.n)]
+        chosen = [self.seats[s].exchange_choice or () for s in range(self.n)]
         for s in range(self.n):
             for t in chosen[s]:
                 self.seats[s].counts[t] -= 1
@@ -215,7 +216,7 @@ class Game:
                 missing = [x for x in "mps" if x not in present]
                 self.seats[s].void = missing[0]
             else:
-                self.pending[s] = [Action("void", suit=x) for x in "mps"]
+                self.pending[s] = [Action(ActionType.VOID, suit=x) for x in "mps"]
         if not self.pending:
             self._finish_void()
 
@@ -417,9 +418,11 @@ class Game:
 
     def _apply_turn(self, seat: int, action: Action) -> None:
         t = action.tile
+        assert t is not None  # every turn action names its tile
         kind = action.type
         if kind == "win":
             score = self._score_self_draw(seat)
+            assert score is not None  # offered only when the hand is complete
             self.seats[seat].counts[t] -= 1  # _record_wins puts the winning tile back
             settlement.record_wins(self, [WinRecord(seat, t, True, None, score)])
             return
@@ -512,7 +515,7 @@ class Game:
     def ready_discards(self, seat: int) -> list[Tile]:
         """Tiles whose discard leaves the hand ready (for 亮倒 and 唱歌/跳舞)."""
         counts = self.seats[seat].counts
-        out = []
+        out: list[Tile] = []
         melds = self.seats[seat].melds
         # a 3n+2 hand's shanten is that of its best discard; the uncapped tables give a lower
         # bound that is cheap even with melds, so most turns stop here

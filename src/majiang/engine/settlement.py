@@ -46,6 +46,7 @@ def record_wins(game: Game, wins: list[WinRecord]) -> None:
         nxt = game.next_seat(last_winner)
     else:
         discarder = wins[0].discarder
+        assert discarder is not None  # not a self-draw
         order = [s for s in game.order_from(discarder)]
         winners = {w.seat for w in wins}
         last = max(winners, key=lambda s: order.index(s))

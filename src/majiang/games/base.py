@@ -63,9 +63,10 @@ ACTION_TYPES = tuple(t.value for t in ActionType)
 
 @dataclass(frozen=True)
 class Action:
-    """One decision. ``type`` is an ``ActionType``; ``tile``/``tiles``/``suit`` as the type needs."""
+    """One decision. ``type`` is an ``ActionType`` (or its name: ``Action("pass")``);
+    ``tile``/``tiles``/``suit`` as the type needs."""
 
-    type: ActionType
+    type: str
     tile: Tile | None = None
     tiles: tuple[Tile, ...] = ()
     suit: str | None = None
@@ -122,10 +123,11 @@ _ACTION_CACHE: dict = {}
 def tile_action(type_: str, tile) -> Action:
     """The shared instance of a one-tile action (actions are immutable; legal-action lists are
     rebuilt at every decision, so sharing them saves most of that cost)."""
-    key = (type_, int(tile) if tile is not None else None)
+    kind = int(tile) if tile is not None else None
+    key = (type_, kind)
     a = _ACTION_CACHE.get(key)
     if a is None:
-        a = _ACTION_CACHE[key] = Action(ActionType(type_), ALL_TILES[key[1]] if tile is not None else None)
+        a = _ACTION_CACHE[key] = Action(ActionType(type_), ALL_TILES[kind] if kind is not None else None)
     return a
 
 

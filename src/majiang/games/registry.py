@@ -23,6 +23,7 @@ class GameSpec:
     play: type  # its ``GamePlay`` subclass
     score_win: Callable[..., Any]  # (hand, winning tile, WinContext, rules) -> Score
     fan_names: dict[str, tuple[str, int]]  # Chinese name: (English, value)
+    fans_multiply: bool  # Kawuxing: fans are multipliers (×2 × ×4); Sichuan: 番 that add up
 
 
 GAMES: dict[str, GameSpec] = {}

@@ -29,6 +29,7 @@ from majiang.games.registry import get_game
 class Rules(Protocol):
     """What every game's options object has (``KawuxingRules``, ``SichuanRules``)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every options object is a dataclass
     variant: ClassVar[str]  # the game's name
     preset: str
     base: int

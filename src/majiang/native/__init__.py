@@ -30,9 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from majiang.core.errors import IllegalActionError
+from majiang.core.variants import get_variant
+from majiang.engine import seed_string
 from majiang.native import spec
 from majiang.native.spec import ABI_VERSION, N_ACTIONS, OBS_SIZE
-from majiang.engine import seed_string
 
 _LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
                                                                                         "libmajiang_native.so")
@@ -200,7 +201,7 @@ class NativeGame:
         self._lib = lib
         self.rules = rules
         self.seed, self.hand_index, self.dealer = seed, hand_index, dealer
-        self.n = 3 if rules.variant == "kawuxing" else 4
+        self.n = get_variant(rules.variant).players
         if not 0 <= dealer < self.n:
             raise IllegalActionError(f"dealer must be a seat 0-{self.n - 1}")
         self._given = None

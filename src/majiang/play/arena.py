@@ -20,6 +20,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from majiang.bots import make_agent
+from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.games.rules import rules_from_json, rules_to_json
 from majiang.play.runner import play_hand
@@ -226,7 +227,7 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
     memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
     from majiang.core.errors import MajiangError
 
-    n = 3 if rules.variant == "kawuxing" else 4
+    n = get_variant(rules.variant).players
     if len(bots) != n:
         raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(bots)}")
     if first_deal < 0:

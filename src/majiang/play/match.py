@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from majiang.core.variants import get_variant
 from majiang.engine import Game, first_dealer
 from majiang.play.runner import play_hand
 
@@ -31,12 +32,12 @@ class Match:
 
     def __post_init__(self) -> None:
         if self.dealer is None:
-            n = 3 if self.rules.variant == "kawuxing" else 4
+            n = get_variant(self.rules.variant).players
             self.dealer, self.dealer_dice = first_dealer(self.seed, n)
 
     @property
     def totals(self) -> list[int]:
-        n = 3 if self.rules.variant == "kawuxing" else 4
+        n = get_variant(self.rules.variant).players
         out = [0] * n
         for h in self.hands:
             for s, v in enumerate(h.totals):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _engine_for, _new_hand, _seed_state
@@ -196,7 +197,7 @@ class BatchEnv:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = num_envs
         self.self_play = opponents is None
-        self.players = 3 if variant == "kawuxing" else 4
+        self.players = get_variant(variant).players
         rules_for(variant, preset, **options)  # bad options fail here, before any worker starts
         if not self.self_play and not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0-{self.players - 1}, got {seat}")

@@ -6,12 +6,42 @@ from __future__ import annotations
 import numpy as np
 
 from majiang.engine import Action, Game
-from majiang.native.spec import (DECLARATIONS, N_ACTIONS, OBS_DEALER, OBS_DRAWN, OBS_HAND, OBS_HELD_SCALE,
-                                 OBS_LAST_DISCARD, OBS_LAST_DISCARDER, OBS_MONEY, OBS_MONEY_SCALE, OBS_PHASE, OBS_SIZE,
-                                 OBS_SLOTS, OBS_TAIL, OBS_TILES_LEFT, OBS_TILES_LEFT_SCALE, PHASES, SLOT,
-                                 SLOT_CONCEALED_KONGS, SLOT_DECLARED, SLOT_DISCARD_COUNTS, SLOT_DISCARD_ORDER,
-                                 SLOT_DISCARD_ORDER_LEN, SLOT_HELD, SLOT_HIDDEN_KONGS, SLOT_KONGS, SLOT_OUT, SLOT_PONGS,
-                                 SLOT_PRESENT, SLOT_SET_ASIDE, SLOT_VOID, SLOT_WAITS, action_index, legal_map)
+from majiang.native.spec import (
+    DECLARATIONS,
+    N_ACTIONS,
+    OBS_DEALER,
+    OBS_DRAWN,
+    OBS_HAND,
+    OBS_HELD_SCALE,
+    OBS_LAST_DISCARD,
+    OBS_LAST_DISCARDER,
+    OBS_MONEY,
+    OBS_MONEY_SCALE,
+    OBS_PHASE,
+    OBS_SIZE,
+    OBS_SLOTS,
+    OBS_TAIL,
+    OBS_TILES_LEFT,
+    OBS_TILES_LEFT_SCALE,
+    PHASES,
+    SLOT,
+    SLOT_CONCEALED_KONGS,
+    SLOT_DECLARED,
+    SLOT_DISCARD_COUNTS,
+    SLOT_DISCARD_ORDER,
+    SLOT_DISCARD_ORDER_LEN,
+    SLOT_HELD,
+    SLOT_HIDDEN_KONGS,
+    SLOT_KONGS,
+    SLOT_OUT,
+    SLOT_PONGS,
+    SLOT_PRESENT,
+    SLOT_SET_ASIDE,
+    SLOT_VOID,
+    SLOT_WAITS,
+    action_index,
+    legal_map,
+)
 
 __all__ = ["N_ACTIONS", "OBS_SIZE", "SLOT", "action_index", "encode", "legal_map", "mask_of"]
 

@@ -6,8 +6,8 @@ import gymnasium as gym
 import numpy as np
 
 from majiang.bots import make_agent
-from majiang.engine import Game, describe
 from majiang.core.variants import get_variant
+from majiang.engine import Game, describe
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _engine_for, _new_hand, _python_game, _seed_state
 from majiang.rl.encoder import N_ACTIONS, OBS_SIZE

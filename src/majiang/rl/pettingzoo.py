@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 
-from majiang.engine import Game, describe
 from majiang.core.variants import get_variant
+from majiang.engine import Game, describe
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS

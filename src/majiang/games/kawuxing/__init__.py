@@ -7,6 +7,6 @@ from majiang.games.kawuxing.options import DEFAULT_PRESET, PRESETS, KawuxingRule
 from majiang.games.kawuxing.play import KawuxingPlay
 from majiang.games.registry import GameSpec, register
 
-register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win, FAN_NAMES))
+register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win, FAN_NAMES, True))
 
 __all__ = ["FAN_NAMES", "KawuxingRules", "KawuxingPlay", "score_win"]

@@ -7,6 +7,6 @@ from majiang.games.sichuan.fans import FAN_NAMES, score_win
 from majiang.games.sichuan.options import DEFAULT_PRESET, PRESETS, SichuanRules
 from majiang.games.sichuan.play import SichuanPlay
 
-register(GameSpec("sichuan", "血战到底", SICHUAN, SichuanRules, PRESETS, DEFAULT_PRESET, SichuanPlay, score_win, FAN_NAMES))
+register(GameSpec("sichuan", "血战到底", SICHUAN, SichuanRules, PRESETS, DEFAULT_PRESET, SichuanPlay, score_win, FAN_NAMES, False))
 
 __all__ = ["FAN_NAMES", "SichuanRules", "SichuanPlay", "score_win"]

@@ -76,10 +76,12 @@ def _pattern(full: Hand, reading: Reading) -> tuple[list[Fan], int]:
         if fours:
             return [_fan("清龙七对" if qing else "龙七对")], 1
         return [_fan("清七对" if qing else "七对")], 0
+    pair = reading.pair
+    assert pair is not None  # seven pairs returned above
     sets = list(reading.sets) + [("triplet", int(m.tile)) for m in full.melds]
     all_triplets = all(kind == "triplet" for kind, _ in sets)
     if all_triplets:
-        jiang = all(t % 9 + 1 in (2, 5, 8) for _, t in sets) and int(reading.pair) % 9 + 1 in (2, 5, 8)
+        jiang = all(t % 9 + 1 in (2, 5, 8) for _, t in sets) and int(pair) % 9 + 1 in (2, 5, 8)
         golden = len(full.melds) == 4
         if golden and qing:
             return [_fan("清金钩钓")], 0
@@ -92,7 +94,7 @@ def _pattern(full: Hand, reading: Reading) -> tuple[list[Fan], int]:
         if jiang:
             return [_fan("将对")], 0
         return [_fan("对对胡")], 0
-    yaojiu = all(_is_terminal_set(kind, int(t)) for kind, t in sets) and int(reading.pair) % 9 + 1 in (1, 9)
+    yaojiu = all(_is_terminal_set(kind, int(t)) for kind, t in sets) and int(pair) % 9 + 1 in (1, 9)
     if yaojiu:
         return [_fan("清幺九" if qing else "幺九")], 0
     if qing:

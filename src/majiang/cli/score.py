@@ -1,47 +1,15 @@
-"""Subcommands about scoring and playing: score, simulate, play, replay."""
+"""``majiang score``: what a winning hand is worth."""
 
 from __future__ import annotations
 
 import json
 
-from majiang.core.errors import RulesError
+from majiang.cli.common import UsageError, add_meld_options, add_rules_options, melds_from_args, rules_from_args
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
-from majiang.games import GAMES
-from majiang.games.rules import load_rules_file, rules_for
-
-
-def add_rules_options(p, variant_required: bool = True) -> None:
-    p.add_argument("--variant", required=variant_required, choices=["kawuxing", "sichuan"])
-    p.add_argument("--preset", metavar="NAME",
-                   help="rules preset: " + "; ".join(f"{v}: {', '.join(ps)}" for v, ps in ((name, game.presets) for name, game in GAMES.items())))
-    p.add_argument("--rules", metavar="FILE", help="a TOML or JSON file of option = value overrides")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rules option (see docs/RULES.md); repeatable")
-
-
-def rules_from_args(args):
-    overrides = {}
-    preset = args.preset
-    if getattr(args, "rules", None):
-        data = load_rules_file(args.rules)
-        preset = preset or data.pop("preset", None)
-        data.pop("variant", None)
-        overrides.update(data)
-    for item in args.option:
-        if "=" not in item:
-            raise RulesError(f"--option needs NAME=VALUE, got {item!r}")
-        k, v = item.split("=", 1)
-        overrides[k.strip().replace("-", "_")] = v.strip()
-    return rules_for(args.variant, preset, **overrides)
-
-
-# ---------------------------------------------------------------------------------------------
-# score
 
 
 def cmd_score(args) -> int:
-    from majiang.cli.main import UsageError, _melds
     from majiang.games.scoring import WinContext, score
 
     rules = rules_from_args(args)
@@ -58,7 +26,7 @@ def cmd_score(args) -> int:
         raise UsageError("--heavenly and --earthly cannot both hold")
     if (args.heavenly or args.earthly) and not args.tsumo:
         raise UsageError("天胡/地胡 (--heavenly/--earthly) are self-drawn: add --tsumo")
-    hand = Hand.parse(args.hand, _melds(args))
+    hand = Hand.parse(args.hand, melds_from_args(args))
     win = Tile.parse(args.win)
     if kawuxing:
         from majiang.games.kawuxing.fans import variant_for
@@ -93,15 +61,12 @@ def cmd_score(args) -> int:
 
 
 def register(sub) -> None:
-    """Add the game subcommands to the ``majiang`` parser."""
-    from majiang.cli.main import _add_meld_options
-
     p = sub.add_parser("score", help="what a winning hand is worth",
                        description="Score a win. HAND is the concealed tiles before the winning tile "
                        "(3n+1 of them); melds come from --pong/--kong/--concealed-kong.")
     p.add_argument("hand", metavar="HAND")
     p.add_argument("--win", required=True, metavar="TILE", help="the winning tile")
-    _add_meld_options(p)
+    add_meld_options(p)
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit")
     p.add_argument("--tsumo", action="store_true", help="self-drawn (自摸); otherwise won on a discard")
     p.add_argument("--liangdao", action="store_true", help="Kawuxing: the winner had declared 亮倒")
@@ -114,12 +79,3 @@ def register(sub) -> None:
     add_rules_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
-
-    try:
-        from majiang.cli import play as cli_play
-    except ImportError:  # pragma: no cover - during early development
-        return
-    cli_play.register(sub)
-
-
-__all__ = ["register", "rules_from_args", "add_rules_options"]

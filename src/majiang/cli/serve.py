@@ -1,0 +1,76 @@
+"""``majiang serve``: the web game."""
+
+from __future__ import annotations
+
+import os
+
+from majiang.core.errors import MajiangError
+
+
+def lan_urls(host: str, port: int) -> list[str]:
+    """Addresses others on the network can open: this machine's own addresses when serving on all
+    interfaces (read from the host's name, no traffic sent), else the one given."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [] if host.startswith("127.") or host in ("localhost", "::1") else [f"http://{host}:{port}/"]
+    found = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            addr = info[4][0]
+            if not addr.startswith("127.") and addr not in found:
+                found.append(addr)
+    except OSError:
+        pass
+    return [f"http://{a}:{port}/" for a in found]
+
+
+def cmd_serve(args) -> int:
+    try:
+        import uvicorn
+
+        from majiang.server.app import create_app, default_db_url
+    except ImportError as exc:
+        raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
+    url = args.db or default_db_url()
+    share = lan_urls(args.host, args.port)
+    workers = args.bot_workers if args.bot_workers is not None else (os.cpu_count() or 1)
+    import socket
+
+    hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
+        [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
+    app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
+                     bot_workers=workers, allowed_hosts=hosts)
+    print(f"majiang: database {url}")
+    local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    print(f"majiang: open http://{local}:{args.port}/ in a browser", flush=True)
+    if share:
+        print("majiang: friends on your network open " + " or ".join(share), flush=True)
+    elif args.host.startswith("127.") or args.host == "localhost":
+        print("majiang: only this computer can connect; to let friends on your network join, "
+              "serve with --host 0.0.0.0", flush=True)
+    # a websocket frame larger than this is refused by the protocol layer before the app reads it
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024,
+                h11_max_incomplete_event_size=64 * 1024)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("serve", help="the web game: rooms, bots, reconnection, replays",
+                       description="Serve the browser game. SQLite by default (~/.majiang/majiang.sqlite3); "
+                       "PostgreSQL with --db postgresql://user:pass@host/db.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on: 127.0.0.1 (default) is this computer only; 0.0.0.0 lets "
+                   "others on your network join (the addresses to share are printed)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.add_argument("--bot-delay", type=float, default=0.4, metavar="SEC", help="how long bots think (default 0.4)")
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="processes that run the bots' decisions, off the event loop (default: one per core; "
+                   "0: a thread of the server process)")
+    p.add_argument("--allowed-host", action="append", metavar="NAME",
+                   help="a host name browsers may use to reach this server, besides its own addresses "
+                   "(repeatable; e.g. the public name behind a proxy; '*' allows any)")
+    p.add_argument("--new-players", type=int, default=20, metavar="N",
+                   help="players one address may create in 10 minutes (default 20)")
+    p.set_defaults(func=cmd_serve)
