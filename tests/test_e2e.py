@@ -536,3 +536,33 @@ def test_the_client_scripts_parse():
         if name.endswith(".js"):
             r = subprocess.run([node, "--check", os.path.join(static, name)], capture_output=True, text=True)
             assert r.returncode == 0, (name, r.stderr)
+
+
+TILE_BOXES = """() => Array.from(document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile')).map((e) => {
+    const r = e.getBoundingClientRect();
+    return {w: r.width, h: r.height, l: r.left, t: r.top, r: r.right, b: r.bottom};
+})"""
+
+
+@pytest.mark.parametrize("size", ["phone", "landscape"])
+def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, size):
+    """On a phone upright the hand lies in two rows so that each tile is at least 44 px wide and tall;
+    on its side it stays one row; nothing scrolls and every tile is inside the screen."""
+    page = new_player(browser, server, f"Thumb-{size}", SIZES[size])
+    create_room(page, "sichuan")  # four seats: the most crowded table
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    wait_until(page, "document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile').length >= 13")
+    page.wait_for_timeout(300)
+    W, H = SIZES[size]
+    boxes = page.evaluate(TILE_BOXES)
+    assert len(boxes) >= 13
+    for b in boxes:
+        assert b["w"] >= 44 and b["h"] >= 44, b
+        assert b["l"] >= 0 and b["t"] >= 0 and b["r"] <= W + 0.5 and b["b"] <= H + 0.5, b
+    tops = sorted({round(b["t"] / 10) for b in boxes})
+    assert (len(tops) == 2) if size == "phone" else (len(tops) == 1), tops  # two rows upright, one on its side
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    page.screenshot(path=f"/tmp/tap_{size}.png")
+    check_page(page)
+    page.context.close()
