@@ -566,3 +566,103 @@ def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, s
     page.screenshot(path=f"/tmp/tap_{size}.png")
     check_page(page)
     page.context.close()
+
+
+def start_solo(browser, server, name, size="desktop", reduced=False, init=None):
+    ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]},
+                              reduced_motion="reduce" if reduced else "no-preference")
+    if init:
+        ctx.add_init_script(init)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(server)
+    page.fill("#name", name)
+    page.click("#save-name")
+    wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
+    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    return page
+
+
+PONDS = "document.querySelectorAll('.board .pond .tile').length"
+
+
+def test_a_discard_flies_to_its_pond_unless_motion_is_reduced(server, browser):
+    """A discard's flight (FLIP, Web Animations) starts for each new pond tile, from the hand; with
+    prefers-reduced-motion nothing moves."""
+    page = start_solo(browser, server, "Flyer")
+    wait_until(page, f"{PONDS} >= 1 || document.querySelectorAll('.seat.me .tile.click').length > 0")
+    if not page.evaluate(PONDS):  # the dealer: discard one's own tile
+        page.locator(".seat.me .tile.click").last.click()
+        page.locator(".seat.me .tile.click.sel").click()
+    wait_until(page, f"{PONDS} >= 1")
+    wait_until(page, "+(document.documentElement.dataset.flights || 0) >= 1")
+    assert page.evaluate("document.getAnimations().length + +document.documentElement.dataset.flights") >= 1
+    check_page(page)
+    page.context.close()
+
+    still = start_solo(browser, server, "Still", reduced=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and still.evaluate(PONDS) < 3:
+        answer_once(still)
+        still.wait_for_timeout(100)
+    assert still.evaluate(PONDS) >= 3
+    assert still.evaluate("document.documentElement.dataset.flights") is None
+    assert still.evaluate("document.getAnimations().length") == 0
+    check_page(still)
+    still.context.close()
+
+
+COUNT_AUDIO = """(() => {
+    window.__nodes = 0;
+    const AC = window.AudioContext;
+    if (!AC) return;
+    for (const m of ['createOscillator', 'createBufferSource']) {
+        const f = AC.prototype[m];
+        AC.prototype[m] = function () { window.__nodes += 1; return f.apply(this, arguments); };
+    }
+})();"""
+
+
+def test_sounds_for_discards_and_ones_turn_and_a_mute_remembered(server, browser):
+    """Web Audio sounds (counted as they are made) for a discard and one's turn; muting silences them,
+    and the choice survives a reload."""
+    page = start_solo(browser, server, "Ears", init=COUNT_AUDIO)
+    page.mouse.click(5, 5)  # a gesture: browsers let a page's audio start only after one
+    deadline = time.monotonic() + 90
+    sounds = ""
+    while time.monotonic() < deadline:
+        sounds = page.evaluate("document.documentElement.dataset.sounds || ''").split()
+        if "discard" in sounds and "turn" in sounds:
+            break
+        answer_once(page)
+        page.wait_for_timeout(100)
+    assert "discard" in sounds and "turn" in sounds, sounds
+    assert page.evaluate("window.__nodes") > 0  # the sounds were synthesised, not only logged
+    page.click("#mute")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    heard, nodes, ponds = (page.evaluate("+document.documentElement.dataset.soundCount"),
+                           page.evaluate("window.__nodes"), page.evaluate(PONDS))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and page.evaluate(PONDS) < ponds + 3 and not page.locator("#settlement[open]").count():
+        answer_once(page)
+        page.wait_for_timeout(100)
+    assert page.evaluate(PONDS) >= ponds + 3 or page.locator("#settlement[open]").count()
+    assert page.evaluate("+document.documentElement.dataset.soundCount") == heard
+    assert page.evaluate("window.__nodes") == nodes
+    page.reload()
+    page.wait_for_selector(".seat.me .tile")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('majiang.mute')") == "1"
+    page.click("#mute")  # sound back on, remembered too
+    page.reload()
+    page.wait_for_selector(".seat.me .tile")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "false"
+    check_page(page)
+    page.context.close()

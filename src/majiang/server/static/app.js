@@ -8,7 +8,8 @@
   const tn = (x) => I18N.tileName(x);
   const CODE_RE = /^[A-Z0-9]{1,16}$/;
   const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
-  const reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const reduced = () => !!(motionQuery && motionQuery.matches);  // asked live: the setting may change
 
   // ---------------------------------------------------------------- markup helpers
   function esc(v) {
@@ -387,6 +388,9 @@
         };
         items.forEach(pick); dItems.forEach(pick);
       }
+      // where a new discard comes from (FLIP): the tile's place in the hand before this update
+      const flights = [];
+      const from = prev && p.discards.length > prev.players[s].discards.length && !reduced() ? handRects(seat) : null;
       syncTiles(seat.querySelector(".concealed"), items);
       syncTiles(seat.querySelector(".drawn"), dItems);
       // melds
@@ -395,7 +399,7 @@
         const m = it.m, count = m.kind === "pong" ? 3 : 4;
         const list = Array.from({ length: count }, (_, k) => (m.tile == null || (m.kind === "concealed_kong" && (k === 0 || k === 3)) ? null : m.tile));
         syncTiles(e, list.map((x, k) => ({ key: String(k), tile: x, cls: "small" + (x ? "" : " back") })));
-        if (fresh && it.fresh && !reduceMotion) e.classList.add("flash");
+        if (fresh && it.fresh && !reduced()) { e.classList.add("flash"); bump("claims"); }
       });
       // winning tiles (血战: the winners' tiles laid out)
       const won = (v.wins || []).filter((w) => w.seat === s).map((w, i) => ({ key: `w${i}${w.tile}`, tile: w.tile, cls: "small won" }));
@@ -413,7 +417,8 @@
       const pond = p.discards.map((x, i) => ({ key: String(i), tile: x,
         cls: "small" + (p.claimed[i] ? " claimed" : "") + (lastSeat === s && i === p.discards.length - 1 ? " last" : ""),
         fly: i >= pcount }));
-      syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !reduceMotion && !e.dataset.flown) { e.dataset.flown = "1"; e.classList.add("fly"); } });
+      syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !e.dataset.flown) { e.dataset.flown = "1"; flights.push({ e, tile: it.tile }); } });
+      if (flights.length) fly(seat, flights, from);
       // feedback for what just happened at this seat
       if (prev && ctx.live) {
         const pp = prev.players[s];
@@ -429,6 +434,33 @@
       }
     });
     prevView = v;
+  }
+  // A discard flies from the hand to its pond: First and Last measured, Inverted by a transform, Played
+  // by the Web Animations API (no inline style, no keyframes to write). Nothing moves under
+  // prefers-reduced-motion. Counted on <html data-flights> (and data-claims) for the tests.
+  function bump(what) { const d = document.documentElement.dataset; d[what] = String(+(d[what] || 0) + 1); }
+  function handRects(seat) {
+    const out = { row: seat.querySelector(".row.hand").getBoundingClientRect(), tiles: new Map() };
+    seat.querySelectorAll(".concealed .tile, .drawn .tile").forEach((e) => out.tiles.set(e.dataset.key, { tile: e.dataset.tile, r: e.getBoundingClientRect() }));
+    return out;
+  }
+  function fly(seat, flights, from) {
+    if (!from || reduced() || typeof Element.prototype.animate !== "function") return;
+    const still = new Set(Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile")).map((e) => e.dataset.key));
+    flights.forEach(({ e, tile }) => {
+      const last = e.getBoundingClientRect();
+      if (!last.width) return;
+      // one's own tile: the one that left the hand; another seat's: the middle of its hand
+      let first = null;
+      from.tiles.forEach((x, key) => { if (!first && !still.has(key) && x.tile === tile) first = x.r; });
+      if (!first) from.tiles.forEach((x, key) => { if (!first && !still.has(key)) first = x.r; });
+      const r = first || from.row;
+      const dx = r.left + r.width / 2 - (last.left + last.width / 2), dy = r.top + r.height / 2 - (last.top + last.height / 2);
+      const k = first ? Math.max(1, first.width / last.width) : 1.3;
+      e.animate([{ transform: `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${k.toFixed(2)})`, zIndex: 3 }, { transform: "none", zIndex: 3 }],
+        { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+      bump("flights");
+    });
   }
   function callout(seat, text) {
     const c = seat.querySelector(".call");
