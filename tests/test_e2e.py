@@ -205,10 +205,12 @@ def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
     guest.fill("#code", code)
     guest.click("#join")
     wait_until(host, "document.querySelector('#seats').innerText.includes('Guest')")
-    assert host.locator("#start").is_disabled()  # 准备 first
+    host.click("#start")  # the server deals only when the guest is ready (准备), or its timer runs out
+    wait_until(guest, "document.querySelector('#wait-note').innerText.includes('到时自动开局')")
+    wait_until(guest, "/\\d+秒/.test(document.querySelector('#wait-note').innerText)")  # the countdown
+    host.wait_for_timeout(500)
+    assert host.locator("#table").is_hidden() and host.locator("#start").is_disabled()
     guest.click("#ready-lobby")
-    wait_until(host, "!document.querySelector('#start').disabled")
-    host.click("#start")
     host.wait_for_selector(".seat.me .tile")
     guest.wait_for_selector(".seat.me .tile")
     assert "Guest" in host.locator("#table").inner_text() and "Host" in guest.locator("#table").inner_text()
@@ -666,3 +668,39 @@ def test_sounds_for_discards_and_ones_turn_and_a_mute_remembered(server, browser
     assert page.locator("#mute").get_attribute("aria-pressed") == "false"
     check_page(page)
     page.context.close()
+
+
+def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
+    """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
+    summary and joins it, each in the seat they had; the bot keeps the bot's seat."""
+    host = new_player(browser, server, "Rita", SIZES["desktop"])
+    code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 2, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    host.goto(f"{server}/?room={code}")
+    guest = new_player(browser, server, "Gil", SIZES["phone"])
+    guest.goto(f"{server}/?room={code}")
+    guest.click("#ready-lobby")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Gil')")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile")
+    host.click("#dissolve")  # the quickest end of a match: both agree to dissolve
+    guest.click("#vote-yes")
+    for page in (host, guest):
+        page.wait_for_selector("#settlement[open] #rematch", state="visible")
+    guest.click("#rematch")
+    guest.wait_for_selector("#start", state="visible")  # the guest opened it and hosts it
+    new = guest.locator("#room-head code").inner_text()
+    assert new != code
+    host.wait_for_selector("#rematch-offer", state="visible")
+    assert "Gil" in host.locator("#rematch-offer").inner_text()
+    host.click("#rematch")
+    wait_until(host, f"document.querySelector('#room-head code') && document.querySelector('#room-head code').innerText === {new!r}")
+    room = api_in(host, f"/api/rooms/{new}")
+    assert [s["name"] for s in room["seats"]] == ["Rita", "Gil", None] and room["seats"][2]["bot"] == "greedy"
+    old = api_in(host, f"/api/rooms/{code}")
+    assert (room["variant"], room["hands"], room["timers"]) == (old["variant"], old["hands"], old["timers"])
+    wait_until(guest, "document.querySelector('#seats').innerText.includes('Rita')")
+    check_page(host)
+    check_page(guest)
+    host.context.close()
+    guest.context.close()

@@ -539,7 +539,10 @@
       if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => send({ type: "ready" }) });
       items.push({ key: "settle", text: t("settlement"), run: () => { settleClosedFor = null; showSettlement(); } });
     }
-    if (snap.settlement && r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
+    if (r.match_over && mySeat != null && !$("settlement").open) {
+      items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", run: rematch });
+    }
+    if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
     sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
       (b, it) => { b._item = it; setText(b, it.text); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
     if (legal.length) {
@@ -643,12 +646,19 @@
     $("sit").hidden = !free;
     $("sit-name").parentElement.hidden = !!me;
     $("start").hidden = mySeat == null || mySeat !== r.host_seat;
-    // 准备: every seated player but the host says ready before the host can start
+    // 准备: the server deals the first hand once every seated player has said ready (the host by
+    // starting), or when the ready timer that the host's start set going runs out
     const names = namesOf(r);
     const unready = r.humans.map((x, i) => (x && i !== r.host_seat && !(r.ready && r.ready[i]) ? names[i] : null)).filter(Boolean);
-    $("start").disabled = unready.length > 0;
+    $("start").disabled = !!r.starting;
+    setText($("start"), r.starting ? t("starting") : t("start"));
     $("ready-lobby").hidden = mySeat == null || mySeat === r.host_seat || !!(r.ready && r.ready[mySeat]);
-    setText($("wait-note"), unready.length ? t("wait_ready", { l: unready.join(", ") }) : mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "");
+    const note = $("wait-note");
+    const text = unready.length ? t(r.starting ? "start_wait" : "wait_ready", { l: unready.join(", ") }) : mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "";
+    let words = note.querySelector(".words"), clock = note.querySelector(".clock");
+    if (!words) { words = node("span", "words"); clock = node("span", "clock"); clock.dataset.clock = "1"; note.append(words, " ", clock); }
+    setText(words, text);
+    clock.hidden = !r.starting;
   }
 
   // ---------------------------------------------------------------- settlement and match summary
@@ -666,6 +676,7 @@
         <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table><div id="summary"></div>`);
       loadSummary();
       $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
+      showRematch(r);
       if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) $("settlement").showModal();
       return;
     }
@@ -687,11 +698,25 @@
     $("next").textContent = mineReady ? t("ready_done") : t("ready");
     $("to-lobby").hidden = !r.match_over;
     $("to-lobby").textContent = t("to_lobby");
-    $("rematch").hidden = !r.match_over || snap.seat == null || snap.seat !== r.host_seat;
-    $("rematch").textContent = t("rematch");
+    showRematch(r);
     $("close-settlement").textContent = t("close");
     const key = `${r.code}|${r.hand_index}`;
     if (!$("settlement").open && settleClosedFor !== key) $("settlement").showModal();
+  }
+  function showRematch(r) {  // 再来一局: offered to every player of the match, in the same seats
+    const offer = r.rematch && r.rematch.by !== snap.seat ? r.rematch : null;
+    $("rematch").hidden = !r.match_over || snap.seat == null;
+    $("rematch").textContent = offer ? t("rematch_join") : t("rematch");
+    $("rematch").classList.toggle("primary", !!offer);
+    const p = $("rematch-offer");
+    p.hidden = !offer || !r.match_over;
+    setText(p, offer ? t("rematch_offer", { who: namesOf(r)[offer.by] }) : "");
+  }
+  async function rematch() {
+    try {
+      const made = await api(`/api/rooms/${encodeURIComponent(snap.room.code)}/rematch`, "POST", {});
+      location.href = `/?room=${encodeURIComponent(made.code)}`;
+    } catch (e) { showError(e.message); }
   }
   async function loadSummary() {
     const r = snap.room, names = namesOf(r);
@@ -771,17 +796,7 @@
   $("close-settlement").onclick = () => { settleClosedFor = snap ? (snap.settlement ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null; $("settlement").close(); if (snap) render(); };
   $("settlement").addEventListener("cancel", () => { settleClosedFor = snap ? `${snap.room.code}|${snap.room.hand_index}` : null; setTimeout(() => snap && render(), 0); });
   $("to-lobby").onclick = () => { location.href = "/"; };
-  $("rematch").onclick = async () => {  // the same game, rules, stake and timers in a new room
-    const r = snap.room, rules = (snap.view && snap.view.rules) || {};
-    const options = {};
-    Object.entries(rules).forEach(([k, x]) => { if (!["variant", "preset", "base", "rounds"].includes(k)) options[k] = x === null ? "none" : x; });
-    const bot = (r.names.map((n) => /\((random|greedy|strong)\)$/.exec(n || "")).find(Boolean) || [null, "greedy"])[1];
-    try {
-      const made = await api("/api/rooms", "POST", { variant: r.variant, preset: r.preset, options, hands: r.hands, stake: r.stake,
-        bots: bot, timers: { turn_seconds: r.timers.turn_seconds, claim_seconds: r.timers.claim_seconds, ready_seconds: r.timers.ready_seconds } });
-      location.href = `/?room=${encodeURIComponent(made.code)}`;
-    } catch (e) { showError(e.message); }
-  };
+  $("rematch").onclick = () => rematch();
   $("auto").onclick = () => { if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
   $("leave").onclick = () => { location.href = "/"; };
   $("sit-down").onclick = async () => {
