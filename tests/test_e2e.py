@@ -102,7 +102,7 @@ CHECK_PAGE = r"""() => {
     const text = document.body.innerText;
     const code = text.match(/(^|[^0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])/);
     if (code) out.push('a raw tile code: ' + JSON.stringify(code[0]));
-    const key = text.match(/\b(undefined|NaN|null|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
+    const key = text.match(/\b(undefined|NaN|null|bot|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
     if (key && document.documentElement.lang !== 'en') out.push('an untranslated word: ' + key[0]);
     return out;
 }"""
@@ -235,6 +235,11 @@ def test_replay_steps_through_a_finished_hand(server, browser):
     assert "第 1/" in page.locator("#room-head").inner_text()
     page.click("#rp-last")
     assert page.locator("#hints").inner_text() != ""
+    page.click("#rp-first")
+    for _ in range(6):  # bots are named in the page's language in the replay's lines too
+        page.click("#rp-next")
+        assert "bot" not in page.locator("#room-head").inner_text()
+    check_page(page)
     page.goto(server)
     page.wait_for_selector("#history a")
     assert code in page.locator("#history").inner_text()

@@ -847,10 +847,11 @@
     let i = 0, timer = null, speed = 1;
     $("auto").hidden = true; $("hint-toggle").hidden = true;
     const last = data.frames.length - 1;
+    const names = () => data.names.map(botName);  // "bot 2" is said in the page's language
     const label = (f) => {
       const m = /^seat (\d+): (.*)$/.exec(f.label || "");
       if (!m) return t("deal");
-      const who = data.names[+m[1]] || "";
+      const who = names()[+m[1]] || "";
       const a = m[2].trim(), parts = a.split(/\s+/);
       const kind = parts[0], arg = parts.slice(1).join("");
       const name = { discard: t("a_discard"), win: t("a_win"), pong: t("a_pong"), kong: t("a_kong"), concealed_kong: t("a_concealed_kong"),
@@ -862,7 +863,7 @@
     const show = () => {
       const f = data.frames[i], v = f.view;
       setHTML($("room-head"), h`<b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })} · <span class="step">${t("step", { i, n: last })}</span>: ${label(f)}`);
-      renderBoard({ view: v, names: data.names.map(botName), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
+      renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
       sync($("actions"), [
         { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },
         { key: "prev", id: "rp-prev", text: "◀", aria: t("prev"), run: () => { i = Math.max(0, i - 1); show(); } },
@@ -883,7 +884,7 @@
         $("prompt").appendChild(slider);
       }
       slider.max = String(last); slider.value = String(i);
-      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${data.names[p.from]} → ${data.names[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
+      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
     };
     const stop = () => { clearInterval(timer); timer = null; };
     const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
