@@ -709,3 +709,40 @@ def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browse
     check_page(guest)
     host.context.close()
     guest.context.close()
+
+
+def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser):
+    """碰 / 杠 offered on a phone upright: the buttons inside the screen above the hand (the claim
+    screenshot); taking it lights the new meld up (html data-claims counts it)."""
+    deadline = time.monotonic() + 240
+    shot = False
+    while time.monotonic() < deadline:
+        page = start_solo(browser, server, "Claire", size="phone")
+        while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
+            claim = page.locator("#actions .act-pong, #actions .act-kong")
+            if claim.count():
+                page.wait_for_timeout(300)
+                check_page(page)
+                if not shot:
+                    page.screenshot(path=os.path.join(SHOTS, "claim.png"))
+                    shot = True
+                before = int(page.evaluate("document.documentElement.dataset.claims || 0"))
+                try:
+                    claim.first.click(timeout=1000)
+                except playwright_api.Error:
+                    continue
+                claimed = f"+(document.documentElement.dataset.claims || 0) > {before}"
+                try:  # a win on the same discard goes first: then there is no meld, and another hand
+                    wait_until(page, f"{claimed} || !!document.querySelector('#settlement[open]')", timeout=10000)
+                except AssertionError:
+                    pass
+                if page.evaluate(claimed):
+                    assert page.locator(".seat.me .meld.flash").count() >= 1
+                    check_page(page)
+                    page.context.close()
+                    return
+                continue
+            answer_once(page)
+            page.wait_for_timeout(60)
+        page.context.close()
+    pytest.fail("no 碰 or 杠 was offered in four minutes of play")

@@ -500,8 +500,18 @@
       connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice });
     if (snap.settlement || r.match_over) showSettlement(); else { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
     renderDock(v, legal, r);
+    placeDock();
     tick();
   }
+  // the dock (prompt and buttons) sits just above one's own seat: near the thumb, over neither the
+  // hand nor one's pond, however many rows they take
+  function placeDock() {
+    const seat = document.querySelector(".board .seat.me") || document.querySelector(".board .pos-bottom");
+    if (!seat) return;
+    const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
+    if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
+  }
+  window.addEventListener("resize", () => { if (snap && !replay) placeDock(); });
   function renderDock(v, legal, r) {
     const mySeat = snap.seat;
     const exchanges = legal.filter((a) => a.type === "exchange");
