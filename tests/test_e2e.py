@@ -33,7 +33,7 @@ def server(tmp_path_factory):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    config = uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05), host="127.0.0.1", port=port,
+    config = uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05, new_players_per_10min=200), host="127.0.0.1", port=port,
                             log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -60,8 +60,12 @@ def wait_until(page, expression, timeout=30000):
     polling inside the page needs."""
     deadline = time.monotonic() + timeout / 1000
     while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
+        try:
+            if page.evaluate(expression):
+                return
+        except playwright_api.Error as exc:  # the page navigated meanwhile: ask the new one
+            if "context was destroyed" not in str(exc):
+                raise
         page.wait_for_timeout(50)
     raise AssertionError(f"timed out waiting for {expression}")
 
@@ -588,6 +592,10 @@ def start_solo(browser, server, name, size="desktop", reduced=False, init=None):
     page.fill("#name", name)
     page.click("#save-name")
     wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
+    return solo_room(page, server)
+
+
+def solo_room(page, server):
     code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
                                        "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
     page.goto(f"{server}/?room={code}")
@@ -716,8 +724,9 @@ def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser)
     screenshot); taking it lights the new meld up (html data-claims counts it)."""
     deadline = time.monotonic() + 240
     shot = False
+    page = None
     while time.monotonic() < deadline:
-        page = start_solo(browser, server, "Claire", size="phone")
+        page = start_solo(browser, server, "Claire", size="phone") if page is None else solo_room(page, server)
         while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
             claim = page.locator("#actions .act-pong, #actions .act-kong")
             if claim.count():
@@ -744,5 +753,5 @@ def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser)
                 continue
             answer_once(page)
             page.wait_for_timeout(60)
-        page.context.close()
+    page.context.close()
     pytest.fail("no 碰 or 杠 was offered in four minutes of play")
