@@ -565,6 +565,7 @@
     if (!txt) { txt = node("span", "ptext"); pr.prepend(txt); }
     setText(txt, prompt);
     const tm = $("timer"); if (tm && !legal.length) tm.remove();
+    pr.classList.toggle("blank", !prompt && !$("timer"));  // no empty pill when there is nothing to say
     // hints: only legal moves, in words
     const hi = snap.hints;
     let hint = "";
