@@ -197,7 +197,7 @@ def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset
         page.screenshot(path=os.path.join(SHOTS, "settlement.png"))
         page.wait_for_selector("#summary table")
         page.locator("#summary").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(SHOTS, "summary.png"))
+        page.locator("#summary").screenshot(path=os.path.join(SHOTS, "summary.png"))  # the summary itself
     check_page(page)
     page.context.close()
 
