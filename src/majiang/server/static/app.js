@@ -459,6 +459,7 @@
       const k = first ? Math.max(1, first.width / last.width) : 1.3;
       e.animate([{ transform: `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${k.toFixed(2)})`, zIndex: 3 }, { transform: "none", zIndex: 3 }],
         { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+      e.dataset.flew = `${Math.round(dx)},${Math.round(dy)}`;  // where it came from, relative to where it lies
       bump("flights");
     });
   }
