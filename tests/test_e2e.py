@@ -33,7 +33,7 @@ def server(tmp_path_factory):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    config = uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05), host="127.0.0.1", port=port,
+    config = uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05, new_players_per_10min=200), host="127.0.0.1", port=port,
                             log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -60,8 +60,12 @@ def wait_until(page, expression, timeout=30000):
     polling inside the page needs."""
     deadline = time.monotonic() + timeout / 1000
     while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
+        try:
+            if page.evaluate(expression):
+                return
+        except playwright_api.Error as exc:  # the page navigated meanwhile: ask the new one
+            if "context was destroyed" not in str(exc):
+                raise
         page.wait_for_timeout(50)
     raise AssertionError(f"timed out waiting for {expression}")
 
@@ -102,7 +106,7 @@ CHECK_PAGE = r"""() => {
     const text = document.body.innerText;
     const code = text.match(/(^|[^0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])/);
     if (code) out.push('a raw tile code: ' + JSON.stringify(code[0]));
-    const key = text.match(/\b(undefined|NaN|null|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
+    const key = text.match(/\b(undefined|NaN|null|bot|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
     if (key && document.documentElement.lang !== 'en') out.push('an untranslated word: ' + key[0]);
     return out;
 }"""
@@ -193,7 +197,7 @@ def test_person_plays_a_whole_hand_against_bots(server, browser, variant, preset
         page.screenshot(path=os.path.join(SHOTS, "settlement.png"))
         page.wait_for_selector("#summary table")
         page.locator("#summary").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(SHOTS, "summary.png"))
+        page.locator("#summary").screenshot(path=os.path.join(SHOTS, "summary.png"))  # the summary itself
     check_page(page)
     page.context.close()
 
@@ -205,10 +209,12 @@ def test_two_browsers_share_a_table_and_a_reload_resumes(server, browser):
     guest.fill("#code", code)
     guest.click("#join")
     wait_until(host, "document.querySelector('#seats').innerText.includes('Guest')")
-    assert host.locator("#start").is_disabled()  # 准备 first
+    host.click("#start")  # the server deals only when the guest is ready (准备), or its timer runs out
+    wait_until(guest, "document.querySelector('#wait-note').innerText.includes('到时自动开局')")
+    wait_until(guest, "/\\d+秒/.test(document.querySelector('#wait-note').innerText)")  # the countdown
+    host.wait_for_timeout(500)
+    assert host.locator("#table").is_hidden() and host.locator("#start").is_disabled()
     guest.click("#ready-lobby")
-    wait_until(host, "!document.querySelector('#start').disabled")
-    host.click("#start")
     host.wait_for_selector(".seat.me .tile")
     guest.wait_for_selector(".seat.me .tile")
     assert "Guest" in host.locator("#table").inner_text() and "Host" in guest.locator("#table").inner_text()
@@ -233,6 +239,11 @@ def test_replay_steps_through_a_finished_hand(server, browser):
     assert "第 1/" in page.locator("#room-head").inner_text()
     page.click("#rp-last")
     assert page.locator("#hints").inner_text() != ""
+    page.click("#rp-first")
+    for _ in range(6):  # bots are named in the page's language in the replay's lines too
+        page.click("#rp-next")
+        assert "bot" not in page.locator("#room-head").inner_text()
+    check_page(page)
     page.goto(server)
     page.wait_for_selector("#history a")
     assert code in page.locator("#history").inner_text()
@@ -536,3 +547,212 @@ def test_the_client_scripts_parse():
         if name.endswith(".js"):
             r = subprocess.run([node, "--check", os.path.join(static, name)], capture_output=True, text=True)
             assert r.returncode == 0, (name, r.stderr)
+
+
+TILE_BOXES = """() => Array.from(document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile')).map((e) => {
+    const r = e.getBoundingClientRect();
+    return {w: r.width, h: r.height, l: r.left, t: r.top, r: r.right, b: r.bottom};
+})"""
+
+
+@pytest.mark.parametrize("size", ["phone", "landscape"])
+def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, size):
+    """On a phone upright the hand lies in two rows so that each tile is at least 44 px wide and tall;
+    on its side it stays one row; nothing scrolls and every tile is inside the screen."""
+    page = new_player(browser, server, f"Thumb-{size}", SIZES[size])
+    create_room(page, "sichuan")  # four seats: the most crowded table
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    wait_until(page, "document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile').length >= 13")
+    page.wait_for_timeout(300)
+    W, H = SIZES[size]
+    boxes = page.evaluate(TILE_BOXES)
+    assert len(boxes) >= 13
+    for b in boxes:
+        assert b["w"] >= 44 and b["h"] >= 44, b
+        assert b["l"] >= 0 and b["t"] >= 0 and b["r"] <= W + 0.5 and b["b"] <= H + 0.5, b
+    tops = sorted({round(b["t"] / 10) for b in boxes})
+    assert (len(tops) == 2) if size == "phone" else (len(tops) == 1), tops  # two rows upright, one on its side
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    page.screenshot(path=f"/tmp/tap_{size}.png")
+    check_page(page)
+    page.context.close()
+
+
+def start_solo(browser, server, name, size="desktop", reduced=False, init=None):
+    ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]},
+                              reduced_motion="reduce" if reduced else "no-preference")
+    if init:
+        ctx.add_init_script(init)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(server)
+    page.fill("#name", name)
+    page.click("#save-name")
+    wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
+    return solo_room(page, server)
+
+
+def solo_room(page, server):
+    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    return page
+
+
+PONDS = "document.querySelectorAll('.board .pond .tile').length"
+
+
+def test_a_discard_flies_to_its_pond_unless_motion_is_reduced(server, browser):
+    """A discard's flight (FLIP, Web Animations) starts for each new pond tile, from the hand; with
+    prefers-reduced-motion nothing moves."""
+    page = start_solo(browser, server, "Flyer")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.locator(".seat.me .pond .tile").count():
+        answer_once(page)  # until one's own tile has gone down
+        page.wait_for_timeout(60)
+    wait_until(page, "+(document.documentElement.dataset.flights || 0) >= 1")
+    flew = page.locator(".seat.me .pond .tile").first.get_attribute("data-flew")
+    dx, dy = map(int, flew.split(","))
+    assert dy > 20, flew  # it came from the hand, below the pond
+    check_page(page)
+    page.context.close()
+
+    still = start_solo(browser, server, "Still", reduced=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and still.evaluate(PONDS) < 3:
+        answer_once(still)
+        still.wait_for_timeout(100)
+    assert still.evaluate(PONDS) >= 3
+    assert still.evaluate("document.documentElement.dataset.flights") is None
+    assert still.evaluate("document.getAnimations().length") == 0
+    check_page(still)
+    still.context.close()
+
+
+COUNT_AUDIO = """(() => {
+    window.__nodes = 0;
+    const AC = window.AudioContext;
+    if (!AC) return;
+    for (const m of ['createOscillator', 'createBufferSource']) {
+        const f = AC.prototype[m];
+        AC.prototype[m] = function () { window.__nodes += 1; return f.apply(this, arguments); };
+    }
+})();"""
+
+
+def test_sounds_for_discards_and_ones_turn_and_a_mute_remembered(server, browser):
+    """Web Audio sounds (counted as they are made) for a discard and one's turn; muting silences them,
+    and the choice survives a reload."""
+    page = start_solo(browser, server, "Ears", init=COUNT_AUDIO)
+    page.mouse.click(5, 5)  # a gesture: browsers let a page's audio start only after one
+    deadline = time.monotonic() + 90
+    sounds = ""
+    while time.monotonic() < deadline:
+        sounds = page.evaluate("document.documentElement.dataset.sounds || ''").split()
+        if "discard" in sounds and "turn" in sounds:
+            break
+        answer_once(page)
+        page.wait_for_timeout(100)
+    assert "discard" in sounds and "turn" in sounds, sounds
+    assert page.evaluate("window.__nodes") > 0  # the sounds were synthesised, not only logged
+    page.click("#mute")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    heard, nodes, ponds = (page.evaluate("+document.documentElement.dataset.soundCount"),
+                           page.evaluate("window.__nodes"), page.evaluate(PONDS))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and page.evaluate(PONDS) < ponds + 3 and not page.locator("#settlement[open]").count():
+        answer_once(page)
+        page.wait_for_timeout(100)
+    assert page.evaluate(PONDS) >= ponds + 3 or page.locator("#settlement[open]").count()
+    assert page.evaluate("+document.documentElement.dataset.soundCount") == heard
+    assert page.evaluate("window.__nodes") == nodes
+    page.reload()
+    page.wait_for_selector(".seat.me .tile")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('majiang.mute')") == "1"
+    page.click("#mute")  # sound back on, remembered too
+    page.reload()
+    page.wait_for_selector(".seat.me .tile")
+    assert page.locator("#mute").get_attribute("aria-pressed") == "false"
+    check_page(page)
+    page.context.close()
+
+
+def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
+    """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
+    summary and joins it, each in the seat they had; the bot keeps the bot's seat."""
+    host = new_player(browser, server, "Rita", SIZES["desktop"])
+    code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 2, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    host.goto(f"{server}/?room={code}")
+    guest = new_player(browser, server, "Gil", SIZES["phone"])
+    guest.goto(f"{server}/?room={code}")
+    guest.click("#ready-lobby")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Gil')")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile")
+    host.click("#dissolve")  # the quickest end of a match: both agree to dissolve
+    guest.click("#vote-yes")
+    for page in (host, guest):
+        page.wait_for_selector("#settlement[open] #rematch", state="visible")
+    guest.click("#rematch")
+    guest.wait_for_selector("#start", state="visible")  # the guest opened it and hosts it
+    new = guest.locator("#room-head code").inner_text()
+    assert new != code
+    host.wait_for_selector("#rematch-offer", state="visible")
+    assert "Gil" in host.locator("#rematch-offer").inner_text()
+    host.click("#rematch")
+    wait_until(host, f"document.querySelector('#room-head code') && document.querySelector('#room-head code').innerText === {new!r}")
+    room = api_in(host, f"/api/rooms/{new}")
+    assert [s["name"] for s in room["seats"]] == ["Rita", "Gil", None] and room["seats"][2]["bot"] == "greedy"
+    old = api_in(host, f"/api/rooms/{code}")
+    assert (room["variant"], room["hands"], room["timers"]) == (old["variant"], old["hands"], old["timers"])
+    wait_until(guest, "document.querySelector('#seats').innerText.includes('Rita')")
+    check_page(host)
+    check_page(guest)
+    host.context.close()
+    guest.context.close()
+
+
+def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser):
+    """碰 / 杠 offered on a phone upright: the buttons inside the screen above the hand (the claim
+    screenshot); taking it lights the new meld up (html data-claims counts it)."""
+    deadline = time.monotonic() + 240
+    shot = False
+    page = None
+    while time.monotonic() < deadline:
+        page = start_solo(browser, server, "Claire", size="phone") if page is None else solo_room(page, server)
+        while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
+            claim = page.locator("#actions .act-pong, #actions .act-kong")
+            if claim.count():
+                page.wait_for_timeout(300)
+                check_page(page)
+                if not shot:
+                    page.screenshot(path=os.path.join(SHOTS, "claim.png"))
+                    shot = True
+                before = int(page.evaluate("document.documentElement.dataset.claims || 0"))
+                try:
+                    claim.first.click(timeout=1000)
+                except playwright_api.Error:
+                    continue
+                claimed = f"+(document.documentElement.dataset.claims || 0) > {before}"
+                try:  # a win on the same discard goes first: then there is no meld, and another hand
+                    wait_until(page, f"{claimed} || !!document.querySelector('#settlement[open]')", timeout=10000)
+                except AssertionError:
+                    pass
+                if page.evaluate(claimed):
+                    assert page.locator(".seat.me .meld.flash").count() >= 1
+                    check_page(page)
+                    page.context.close()
+                    return
+                continue
+            answer_once(page)
+            page.wait_for_timeout(60)
+    page.context.close()
+    pytest.fail("no 碰 or 杠 was offered in four minutes of play")

@@ -1,6 +1,7 @@
 """The web game's API and websocket protocol: whole games, hidden tiles, bad input, restarts."""
 
 import json
+import time
 
 import pytest
 
@@ -105,6 +106,7 @@ def test_two_players_share_a_table_and_spectators_see_no_hand(tmp_path):
     a, b = player(c, "a"), player(c, "b")
     code = make_room(c, a["token"], variant="sichuan")
     assert c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]}).json() == {"seat": 1}
+    c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})  # 准备
     room = c.get(f"/api/rooms/{code}").json()
     assert [s["taken"] for s in room["seats"]] == [True, True, False, False]
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
@@ -194,6 +196,7 @@ def test_absent_player_is_played_by_a_bot(tmp_path):
         me, friend = player(c), player(c, "friend")
         code = make_room(c, me["token"], variant="kawuxing")
         assert c.post(f"/api/rooms/{code}/join", headers={"X-Token": friend["token"]}).json() == {"seat": 1}
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": friend["token"]})  # 准备
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
         # the friend never connects: 托管 plays seat 1 (shown to everyone) while seat 0 plays on
         with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
@@ -278,50 +281,137 @@ def _until(ws, pred, limit=400):
 
 def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
     """Quick chat carries phrase ids only, rate-limited; 解散 needs every seated human's yes."""
-    c = client(tmp_path)
-    a, b = player(c, "a"), player(c, "b")
-    code = make_room(c, a["token"], variant="sichuan", hands=4, timers={"turn_seconds": 300, "claim_seconds": 120})
-    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
-    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
-    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
-            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb, \
-            c.websocket_connect(f"/ws/{code}") as watcher:
-        wa.send_json({"type": "chat", "phrase": "hello"})
-        assert _until(wb, lambda m: m["type"] == "chat") == {"type": "chat", "seat": 0, "phrase": "hello"}
-        assert _until(watcher, lambda m: m["type"] == "chat")["phrase"] == "hello"
-        wa.send_json({"type": "chat", "phrase": "nice"})  # too soon: dropped without a word
-        wa.send_json({"type": "chat", "phrase": "<b>hi</b>"})
-        err = _until(wa, lambda m: m["type"] == "error")
-        assert err["message"] == "unknown phrase"
-        watcher.send_json({"type": "chat", "phrase": "hello"})
-        assert "spectators" in _until(watcher, lambda m: m["type"] == "error")["message"]
-        # a refusal cancels the vote
-        wa.send_json({"type": "dissolve", "agree": True})
-        snap = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"])
-        assert snap["room"]["dissolve"]["by"] == 0 and snap["room"]["dissolve"]["votes"][:2] == [True, None]
-        wb.send_json({"type": "dissolve", "agree": False})
-        _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] is None)
-        wa.send_json({"type": "dissolve", "agree": True})  # asking again at once is refused
-        assert "wait" in _until(wa, lambda m: m["type"] == "error")["message"]
-        # every seated human says yes: the match ends
-        wb.send_json({"type": "dissolve", "agree": True})
-        _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] and m["room"]["dissolve"]["by"] == 1)
-        wa.send_json({"type": "dissolve", "agree": True})
-        end = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
-        assert end["room"]["dissolved"] and end["room"]["status"] == "finished"
-    assert c.get(f"/api/rooms/{code}").json()["status"] == "finished"
+    with client(tmp_path) as c:  # one event loop for every socket
+        a, b = player(c, "a"), player(c, "b")
+        code = make_room(c, a["token"], variant="sichuan", hands=4, timers={"turn_seconds": 300, "claim_seconds": 120})
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})  # 准备
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+                c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb, \
+                c.websocket_connect(f"/ws/{code}") as watcher:
+            wa.send_json({"type": "chat", "phrase": "hello"})
+            assert _until(wb, lambda m: m["type"] == "chat") == {"type": "chat", "seat": 0, "phrase": "hello"}
+            assert _until(watcher, lambda m: m["type"] == "chat")["phrase"] == "hello"
+            wa.send_json({"type": "chat", "phrase": "nice"})  # too soon: dropped without a word
+            wa.send_json({"type": "chat", "phrase": "<b>hi</b>"})
+            err = _until(wa, lambda m: m["type"] == "error")
+            assert err["message"] == "unknown phrase"
+            watcher.send_json({"type": "chat", "phrase": "hello"})
+            assert "spectators" in _until(watcher, lambda m: m["type"] == "error")["message"]
+            # a refusal cancels the vote
+            wa.send_json({"type": "dissolve", "agree": True})
+            snap = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"])
+            assert snap["room"]["dissolve"]["by"] == 0 and snap["room"]["dissolve"]["votes"][:2] == [True, None]
+            wb.send_json({"type": "dissolve", "agree": False})
+            _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] is None)
+            wa.send_json({"type": "dissolve", "agree": True})  # asking again at once is refused
+            assert "wait" in _until(wa, lambda m: m["type"] == "error")["message"]
+            # every seated human says yes: the match ends
+            wb.send_json({"type": "dissolve", "agree": True})
+            _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"] and m["room"]["dissolve"]["by"] == 1)
+            wa.send_json({"type": "dissolve", "agree": True})
+            end = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
+            assert end["room"]["dissolved"] and end["room"]["status"] == "finished"
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "finished"
 
 
 def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
-    c = client(tmp_path)
-    a, b = player(c, "a"), player(c, "b")
-    code = make_room(c, a["token"], variant="kawuxing")
-    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
-    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
-            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
-        assert _until(wa, lambda m: m["type"] == "snapshot")["room"]["ready"] == [False, False, True]
-        wb.send_json({"type": "ready"})
-        assert _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"] == [False, True, True]
-    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
-    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
-        assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None  # a fresh hand: asked again at its end
+    with client(tmp_path) as c:  # one event loop for both sockets
+        a, b = player(c, "a"), player(c, "b")
+        code = make_room(c, a["token"], variant="kawuxing")
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+                c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+            assert _until(wa, lambda m: m["type"] == "snapshot")["room"]["ready"] == [False, False, True]
+            wb.send_json({"type": "ready"})
+            assert _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"] == [False, True, True]
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+            assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None  # a fresh hand: asked again at its end
+
+
+def test_the_first_hand_waits_until_every_seated_human_is_ready(tmp_path):
+    """准备 before the first hand is the server's rule, not only the page's: the host's start deals
+    only once every seated human said ready (or the ready timer ran out)."""
+    from majiang.server.live import TableSettings
+    with client(tmp_path) as c:
+        a, b = player(c, "a"), player(c, "b")
+        code = make_room(c, a["token"], variant="kawuxing", timers={"ready_seconds": 600})
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+                c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+            r = c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+            assert r.status_code == 202 and r.json() == {"status": "lobby", "waiting_for": [1]}
+            snap = _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["starting"])
+            assert snap["view"] is None and snap["room"]["clock"]["deadline"] is not None
+            time.sleep(0.3)
+            assert c.get(f"/api/rooms/{code}").json()["status"] == "lobby"  # not dealt: b is not ready
+            assert c.get(f"/api/rooms/{code}/games").json() == []
+            assert c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]}).status_code == 202  # still
+            wb.send_json({"type": "ready"})
+            snap = _until(wa, lambda m: m["type"] == "snapshot" and m["view"] is not None)
+            assert snap["room"]["status"] == "playing" and not snap["room"]["starting"]
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "playing"
+        # a friend who never says ready: the ready timer deals without them
+        code = make_room(c, a["token"], variant="kawuxing")
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        c.app.state.tables.get(code).settings = TableSettings(ready_seconds=0.3)
+        assert c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]}).status_code == 202
+        for _ in range(100):
+            if c.get(f"/api/rooms/{code}").json()["status"] == "playing":
+                break
+            time.sleep(0.05)
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "playing"
+        # alone with bots, or everyone ready: dealt at once
+        code = make_room(c, a["token"], variant="kawuxing")
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        assert c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]}).json()["ready"] is True
+        assert c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]}).json() == {"status": "playing"}
+
+
+def test_a_rematch_offers_the_others_a_new_room_in_the_same_seats(tmp_path):
+    """再来一局: the first to ask opens a room with the same rules; the others are told its code over
+    their socket and come back to their own seats; the bots' seats stay the bots'."""
+    with client(tmp_path) as c:
+        a, b, z = player(c, "a"), player(c, "b"), player(c, "zed")
+        code = make_room(c, a["token"], variant="kawuxing", hands=4, stake=2, options={"cap": 16},
+                         bots="strong", timers={"turn_seconds": 40, "claim_seconds": 20, "ready_seconds": 90})
+        c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})
+        c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+        assert c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": a["token"]}).status_code == 409  # not over
+        with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+                c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+            wa.send_json({"type": "dissolve", "agree": True})  # the quickest end of a match
+            _until(wb, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"])
+            wb.send_json({"type": "dissolve", "agree": True})
+            _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
+            assert c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": z["token"]}).status_code == 403
+            made = c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": b["token"]}).json()
+            assert made["seat"] == 1
+            offer = _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["rematch"])["room"]["rematch"]
+            assert offer == {"code": made["code"], "by": 1}
+        new = made["code"]
+        old_room, room = c.get(f"/api/rooms/{code}").json(), c.get(f"/api/rooms/{new}").json()
+        for k in ("variant", "preset", "hands", "stake", "timers"):
+            assert room[k] == old_room[k], k
+        assert c.app.state.store.room(new)["rules"] == c.app.state.store.room(code)["rules"]
+        assert room["status"] == "lobby" and room["host_seat"] == 1
+        # a stranger takes the bots' free seat, never the one kept for a
+        assert c.post(f"/api/rooms/{new}/join", headers={"X-Token": z["token"]}).json() == {"seat": 2}
+        c.post(f"/api/rooms/{new}/join", headers={"X-Token": z["token"]})
+        assert c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": a["token"]}).json() == {"code": new, "seat": 0}
+        assert [s["name"] for s in c.get(f"/api/rooms/{new}").json()["seats"]] == ["a", "b", "zed"]
+        # a second rematch room is never made: the offer stands
+        assert c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": a["token"]}).json()["code"] == new
+        # with nobody else, bots take the same empty seats at the bots' level
+        lone = make_room(c, a["token"], variant="sichuan", bots="random")
+        c.post(f"/api/rooms/{lone}/start", headers={"X-Token": a["token"]})
+        with c.websocket_connect(f"/ws/{lone}", headers={"X-Token": a["token"]}) as wa:
+            wa.send_json({"type": "dissolve", "agree": True})
+            _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["match_over"])
+        again = c.post(f"/api/rooms/{lone}/rematch", headers={"X-Token": a["token"]}).json()["code"]
+        assert [s["bot"] for s in c.get(f"/api/rooms/{again}").json()["seats"]] == [None, "random", "random", "random"]
+        history = c.get("/api/history", headers={"X-Token": b["token"]}).json()
+        assert {r["room"]: r["seat"] for r in history}.get(new, 1) == 1

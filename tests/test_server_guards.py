@@ -260,6 +260,7 @@ def test_bots_wait_out_a_database_outage(tmp_path):
         me, friend = player(c), player(c, "friend")
         code = make_room(c, me["token"], variant="sichuan")
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": friend["token"]})
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": friend["token"]})  # 准备
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
         table = c.app.state.tables.get(code)
         state = failing_saves(table, 3)  # the next three stores fail: bots retry, then go on
@@ -358,6 +359,7 @@ def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="kawuxing", hands=2)
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})  # 准备
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
         table = c.app.state.tables.get(code)
         table.settings = TableSettings(turn_seconds=30, claim_seconds=30, ready_seconds=600)

@@ -11,7 +11,11 @@ HTTP (JSON; bodies of at most 16 KB):
   POST /api/rooms {"variant", "preset", "options", "stake", "hands", "bots", "timers"}
                                              -> {"code"}
   POST /api/rooms/{code}/join                -> {"seat"}
-  POST /api/rooms/{code}/start  (host only)  -> {"status": "playing"}
+  POST /api/rooms/{code}/start  (host only)  -> {"status": "playing"}, or 202 {"status": "lobby",
+                                                "waiting_for": [seats]}: dealt when they are ready (准备)
+                                                or the ready timer runs out
+  POST /api/rooms/{code}/ready  (a player)   -> 准备 (before the first hand, or between hands)
+  POST /api/rooms/{code}/rematch (a player)  -> {"code", "seat"}: 再来一局, same rules and seats
   GET  /api/rooms/{code}                     -> room, seats, status
   GET  /api/history?before=&limit=           -> a page of your matches (战绩), newest first
   GET  /api/rooms/{code}/games               -> finished hands' logs (replays)
@@ -259,26 +263,34 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     async def join(code: str, request: Request):
         check_origin(request)
         player = player_of(request)
-        room = room_or_404(code)
-        seats = room["seats"]
+        return {"seat": await take_seat(room_or_404(code), player)}
+
+    async def take_seat(room: dict, player: dict) -> int:
+        """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
+        first free seat nobody is expected in."""
+        code, seats = room["code"], room["seats"]
         for i, s in enumerate(seats):
             if s["player"] == player["id"]:
-                return {"seat": i}
+                return i
         if room["status"] != "lobby":
             raise HTTPException(409, "the match has started; watch it as a spectator")
-        for i, s in enumerate(seats):
-            if not s["player"]:
-                seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-                store.take_seat(code, i, player, seats)
-                live = tables.live.get(code)
-                if live is not None:
-                    live.room["seats"] = seats
-                    await live.broadcast()
-                return {"seat": i}
-        raise HTTPException(409, "the table is full")
+        mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
+        free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
+        if not mine and not free:
+            raise HTTPException(409, "the table is full")
+        i = (mine or free)[0]
+        seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
+        store.take_seat(code, i, player, seats)
+        live = tables.live.get(code)
+        if live is not None:
+            live.room["seats"] = seats
+            await live.broadcast()
+        return i
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, request: Request):
+        """The host deals the first hand once every seated human is ready (准备); until then, or until
+        the ready timer runs out, the room waits (``room.starting`` in the snapshots)."""
         check_origin(request)
         player = player_of(request)
         room = room_or_404(code)
@@ -287,17 +299,54 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         if room["status"] != "lobby":
             return {"status": room["status"]}
         table = tables.get(code)
-        room["status"] = "playing"
-        try:
-            table.start(room)  # the first hand is stored before the room says it is playing
-            store.update_room(code, status="playing")
-        except StoreError:
-            room["status"] = "lobby"
-            table.room, table.game = room, None
-            raise
-        await table.broadcast()
-        table.poke()
-        return {"status": "playing"}
+        status = await table.ask_start()
+        if status == "lobby":
+            return JSONResponse({"status": "lobby", "waiting_for": table.waiting_for()}, status_code=202)
+        return {"status": status}
+
+    @app.post("/api/rooms/{code}/ready")
+    async def ready(code: str, request: Request):
+        """准备 over HTTP (the websocket's {"type": "ready"} does the same)."""
+        check_origin(request)
+        player = player_of(request)
+        room = room_or_404(code)
+        ids = [s.get("player") for s in room["seats"]]
+        if player["id"] not in ids:
+            raise HTTPException(403, "only a seated player gets ready")
+        table = tables.get(code)
+        await table.set_ready(ids.index(player["id"]))
+        return {"ready": True, "status": table.room["status"]}
+
+    @app.post("/api/rooms/{code}/rematch")
+    async def rematch(code: str, request: Request):
+        """再来一局 after the match: a new room with the same rules, stake, hands and timers, every
+        player in the seat they had (kept for them until they come), bots in the bots' seats. The
+        first player to ask opens it; the others are offered it (``room.rematch``) and join it here."""
+        check_origin(request)
+        player = player_of(request)
+        room = room_or_404(code)
+        ids = [s.get("player") for s in room["seats"]]
+        if player["id"] not in ids:
+            raise HTTPException(403, "only the players of this match can ask for a rematch")
+        if room["status"] != "finished":
+            raise HTTPException(409, "the match is not over yet")
+        table = tables.get(code)
+        if table.rematch is None:  # no await from this check to setting it: one new room per match
+            unfinished, recent = store.open_rooms_hosted(player["id"], since=time.time() - 3600)
+            if unfinished >= MAX_OPEN_ROOMS or recent >= MAX_ROOMS_PER_HOUR:
+                raise HTTPException(429, f"you host {unfinished} unfinished rooms: finish one first")
+            level = next((s["bot"] for s in room["seats"] if s.get("bot")), "greedy")
+            seats = [{"player": p, "name": player["name"], "bot": None} if p == player["id"] else
+                     {"player": None, "name": None, "bot": level, "for": p} if p else
+                     {"player": None, "name": None, "bot": s.get("bot") or level}
+                     for p, s in zip(ids, room["seats"])]
+            new = store.create_room(room["variant"], room["rules"], room["stake"], room["hands"], player, seats,
+                                    room["settings"] or None)
+            table.rematch = {"code": new, "by": ids.index(player["id"])}
+            await table.broadcast()
+            return {"code": new, "seat": ids.index(player["id"])}
+        new = table.rematch["code"]
+        return {"code": new, "seat": await take_seat(room_or_404(new), player)}
 
     @app.get("/api/rooms/{code}/games")
     def room_games(code: str):

@@ -137,6 +137,8 @@ class LiveTable:
         self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
         self.dissolve_started = [-DISSOLVE_GAP] * self.n
         self.dissolved = False
+        self.start_asked: float | None = None  # when the host asked to deal the first hand (准备 timer)
+        self.rematch: dict | None = None  # {"code", "by"}: the room a player opened to play again
 
     def _make_bots(self) -> list:
         """(level, seed) per seat, decided by the runner's workers; an agent object instead (tests)
@@ -162,7 +164,44 @@ class LiveTable:
         ids = [s.get("player") for s in self.room["seats"]]
         return ids.index(self.room["host"]) if self.room.get("host") in ids else None
 
+    def waiting_for(self) -> list[int]:
+        """Seated humans, the host aside (starting is the host's 准备), not yet ready in the lobby."""
+        host = self.host_seat
+        return [s for s in range(self.n) if self.human(s) and s != host and not self.ready[s]]
+
     # -- lifecycle -------------------------------------------------------------------------------
+
+    async def ask_start(self) -> str:
+        """The host asks to deal the first hand: dealt at once when every seated human is ready,
+        otherwise when the last one is, or when the ready timer (``ready_seconds``) runs out."""
+        if self.room["status"] != "lobby":
+            return self.room["status"]
+        if self.start_asked is None:
+            self.start_asked = time.time()
+        if not self.waiting_for():
+            await self.begin()
+            return "playing"
+        await self.broadcast()
+        self.poke()
+        return "lobby"
+
+    async def begin(self) -> None:
+        """Deal the first hand: stored before the room says it is playing (a StoreError changes nothing)."""
+        async with self.lock:
+            if self.room["status"] != "lobby":
+                return
+            room = self.store.room(self.code) or self.room
+            room["status"] = "playing"
+            try:
+                self.start(room)
+                self.store.update_room(self.code, status="playing")
+            except StoreError:
+                room["status"] = "lobby"
+                self.room, self.game = room, None
+                raise
+            self.start_asked = None
+        await self.broadcast()
+        self.poke()
 
     def start(self, room: dict) -> None:
         """The host started the match: seats are final; deal the first hand (dealer by dice)."""
@@ -445,9 +484,10 @@ class LiveTable:
 
     async def set_ready(self, seat: int) -> None:
         g = self.game
-        if self.room["status"] == "lobby":  # 准备 before the first hand: shown to the host, who starts
+        if self.room["status"] == "lobby":  # 准备 before the first hand: the deal waits for every human's
             self.ready[seat] = True
             await self.broadcast()
+            self.poke()  # the host may have asked to start already
             return
         if g is None or not g.over or self.room["status"] != "playing":
             raise MajiangError("there is no next hand to get ready for")
@@ -526,6 +566,13 @@ class LiveTable:
         now = time.time()
         if now < self.retry_at:
             return self.retry_at - now
+        if self.room["status"] == "lobby" and self.start_asked is not None:
+            due = self.start_asked + self.settings.ready_seconds
+            if not self.waiting_for() or now >= due:
+                await self.begin()  # everyone is ready, or the ready timer ran out
+                self.failures = 0
+                return 0
+            return due - now
         g = self.game
         if g is None or self.room["status"] != "playing" or self.paused:
             return None

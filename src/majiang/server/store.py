@@ -194,7 +194,8 @@ class Store:
             conn.execute(insert(rooms).values(code=code, variant=variant, rules=json.dumps(rules), stake=stake,
                                               hands=hands, host=host["id"], status="lobby", seats=json.dumps(seats),
                                               seed="-", created=now, settings=json.dumps(settings or {})))
-            conn.execute(insert(room_players).values(room=code, player=host["id"], seat=0, created=now))
+            seat = next((i for i, s in enumerate(seats) if s.get("player") == host["id"]), 0)  # a rematch keeps seats
+            conn.execute(insert(room_players).values(room=code, player=host["id"], seat=seat, created=now))
         return code
 
     def open_rooms_hosted(self, player_id: str, since: float = 0.0) -> tuple[int, int]:

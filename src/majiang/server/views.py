@@ -63,6 +63,8 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         clock = {"seat": g.current, "deadline": _ms(table.deadline(g.current))}
     elif g is not None and g.over and table.room["status"] == "playing":
         clock = {"seat": None, "deadline": _ms(table.over_at + table.settings.ready_seconds)}
+    elif table.room["status"] == "lobby" and table.start_asked is not None:  # the first hand's 准备 timer
+        clock = {"seat": None, "deadline": _ms(table.start_asked + table.settings.ready_seconds)}
     you = None
     if seat is not None:
         you = {"seat": seat, "auto": table.auto[seat],
@@ -81,7 +83,8 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
         "auto": list(table.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
-        "dissolve": table.dissolve_view(), "dissolved": table.dissolved},
+        "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
+        "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch},
         "seat": seat, "you": you, "view": view, "hints": hints, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 

@@ -8,7 +8,8 @@
   const tn = (x) => I18N.tileName(x);
   const CODE_RE = /^[A-Z0-9]{1,16}$/;
   const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
-  const reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const reduced = () => !!(motionQuery && motionQuery.matches);  // asked live: the setting may change
 
   // ---------------------------------------------------------------- markup helpers
   function esc(v) {
@@ -387,6 +388,9 @@
         };
         items.forEach(pick); dItems.forEach(pick);
       }
+      // where a new discard comes from (FLIP): the tile's place in the hand before this update
+      const flights = [];
+      const from = prev && p.discards.length > prev.players[s].discards.length && !reduced() ? handRects(seat) : null;
       syncTiles(seat.querySelector(".concealed"), items);
       syncTiles(seat.querySelector(".drawn"), dItems);
       // melds
@@ -395,7 +399,7 @@
         const m = it.m, count = m.kind === "pong" ? 3 : 4;
         const list = Array.from({ length: count }, (_, k) => (m.tile == null || (m.kind === "concealed_kong" && (k === 0 || k === 3)) ? null : m.tile));
         syncTiles(e, list.map((x, k) => ({ key: String(k), tile: x, cls: "small" + (x ? "" : " back") })));
-        if (fresh && it.fresh && !reduceMotion) e.classList.add("flash");
+        if (fresh && it.fresh && !reduced()) { e.classList.add("flash"); bump("claims"); }
       });
       // winning tiles (血战: the winners' tiles laid out)
       const won = (v.wins || []).filter((w) => w.seat === s).map((w, i) => ({ key: `w${i}${w.tile}`, tile: w.tile, cls: "small won" }));
@@ -413,7 +417,8 @@
       const pond = p.discards.map((x, i) => ({ key: String(i), tile: x,
         cls: "small" + (p.claimed[i] ? " claimed" : "") + (lastSeat === s && i === p.discards.length - 1 ? " last" : ""),
         fly: i >= pcount }));
-      syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !reduceMotion && !e.dataset.flown) { e.dataset.flown = "1"; e.classList.add("fly"); } });
+      syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !e.dataset.flown) { e.dataset.flown = "1"; flights.push({ e, tile: it.tile }); } });
+      if (flights.length) fly(seat, flights, from);
       // feedback for what just happened at this seat
       if (prev && ctx.live) {
         const pp = prev.players[s];
@@ -429,6 +434,34 @@
       }
     });
     prevView = v;
+  }
+  // A discard flies from the hand to its pond: First and Last measured, Inverted by a transform, Played
+  // by the Web Animations API (no inline style, no keyframes to write). Nothing moves under
+  // prefers-reduced-motion. Counted on <html data-flights> (and data-claims) for the tests.
+  function bump(what) { const d = document.documentElement.dataset; d[what] = String(+(d[what] || 0) + 1); }
+  function handRects(seat) {
+    const out = { row: seat.querySelector(".row.hand").getBoundingClientRect(), tiles: new Map() };
+    seat.querySelectorAll(".concealed .tile, .drawn .tile").forEach((e) => out.tiles.set(e.dataset.key, { tile: e.dataset.tile, r: e.getBoundingClientRect() }));
+    return out;
+  }
+  function fly(seat, flights, from) {
+    if (!from || reduced() || typeof Element.prototype.animate !== "function") return;
+    const still = new Set(Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile")).map((e) => e.dataset.key));
+    flights.forEach(({ e, tile }) => {
+      const last = e.getBoundingClientRect();
+      if (!last.width) return;
+      // one's own tile: the one that left the hand; another seat's: the middle of its hand
+      let first = null;
+      from.tiles.forEach((x, key) => { if (!first && !still.has(key) && x.tile === tile) first = x.r; });
+      if (!first) from.tiles.forEach((x, key) => { if (!first && !still.has(key)) first = x.r; });
+      const r = first || from.row;
+      const dx = r.left + r.width / 2 - (last.left + last.width / 2), dy = r.top + r.height / 2 - (last.top + last.height / 2);
+      const k = first ? Math.max(1, first.width / last.width) : 1.3;
+      e.animate([{ transform: `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${k.toFixed(2)})`, zIndex: 3 }, { transform: "none", zIndex: 3 }],
+        { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+      e.dataset.flew = `${Math.round(dx)},${Math.round(dy)}`;  // where it came from, relative to where it lies
+      bump("flights");
+    });
   }
   function callout(seat, text) {
     const c = seat.querySelector(".call");
@@ -468,8 +501,18 @@
       connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice });
     if (snap.settlement || r.match_over) showSettlement(); else { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
     renderDock(v, legal, r);
+    placeDock();
     tick();
   }
+  // the dock (prompt and buttons) sits just above one's own seat: near the thumb, over neither the
+  // hand nor one's pond, however many rows they take
+  function placeDock() {
+    const seat = document.querySelector(".board .seat.me") || document.querySelector(".board .pos-bottom");
+    if (!seat) return;
+    const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
+    if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
+  }
+  window.addEventListener("resize", () => { if (snap && !replay) placeDock(); });
   function renderDock(v, legal, r) {
     const mySeat = snap.seat;
     const exchanges = legal.filter((a) => a.type === "exchange");
@@ -507,7 +550,10 @@
       if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => send({ type: "ready" }) });
       items.push({ key: "settle", text: t("settlement"), run: () => { settleClosedFor = null; showSettlement(); } });
     }
-    if (snap.settlement && r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
+    if (r.match_over && mySeat != null && !$("settlement").open) {
+      items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", run: rematch });
+    }
+    if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
     sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
       (b, it) => { b._item = it; setText(b, it.text); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
     if (legal.length) {
@@ -520,6 +566,7 @@
     if (!txt) { txt = node("span", "ptext"); pr.prepend(txt); }
     setText(txt, prompt);
     const tm = $("timer"); if (tm && !legal.length) tm.remove();
+    pr.classList.toggle("blank", !prompt && !$("timer"));  // no empty pill when there is nothing to say
     // hints: only legal moves, in words
     const hi = snap.hints;
     let hint = "";
@@ -611,12 +658,19 @@
     $("sit").hidden = !free;
     $("sit-name").parentElement.hidden = !!me;
     $("start").hidden = mySeat == null || mySeat !== r.host_seat;
-    // 准备: every seated player but the host says ready before the host can start
+    // 准备: the server deals the first hand once every seated player has said ready (the host by
+    // starting), or when the ready timer that the host's start set going runs out
     const names = namesOf(r);
     const unready = r.humans.map((x, i) => (x && i !== r.host_seat && !(r.ready && r.ready[i]) ? names[i] : null)).filter(Boolean);
-    $("start").disabled = unready.length > 0;
+    $("start").disabled = !!r.starting;
+    setText($("start"), r.starting ? t("starting") : t("start"));
     $("ready-lobby").hidden = mySeat == null || mySeat === r.host_seat || !!(r.ready && r.ready[mySeat]);
-    setText($("wait-note"), unready.length ? t("wait_ready", { l: unready.join(", ") }) : mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "");
+    const note = $("wait-note");
+    const text = unready.length ? t(r.starting ? "start_wait" : "wait_ready", { l: unready.join(", ") }) : mySeat != null && mySeat !== r.host_seat ? t("waiting_start") : "";
+    let words = note.querySelector(".words"), clock = note.querySelector(".clock");
+    if (!words) { words = node("span", "words"); clock = node("span", "clock"); clock.dataset.clock = "1"; note.append(words, " ", clock); }
+    setText(words, text);
+    clock.hidden = !r.starting;
   }
 
   // ---------------------------------------------------------------- settlement and match summary
@@ -634,6 +688,7 @@
         <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table><div id="summary"></div>`);
       loadSummary();
       $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
+      showRematch(r);
       if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) $("settlement").showModal();
       return;
     }
@@ -655,11 +710,25 @@
     $("next").textContent = mineReady ? t("ready_done") : t("ready");
     $("to-lobby").hidden = !r.match_over;
     $("to-lobby").textContent = t("to_lobby");
-    $("rematch").hidden = !r.match_over || snap.seat == null || snap.seat !== r.host_seat;
-    $("rematch").textContent = t("rematch");
+    showRematch(r);
     $("close-settlement").textContent = t("close");
     const key = `${r.code}|${r.hand_index}`;
     if (!$("settlement").open && settleClosedFor !== key) $("settlement").showModal();
+  }
+  function showRematch(r) {  // 再来一局: offered to every player of the match, in the same seats
+    const offer = r.rematch && r.rematch.by !== snap.seat ? r.rematch : null;
+    $("rematch").hidden = !r.match_over || snap.seat == null;
+    $("rematch").textContent = offer ? t("rematch_join") : t("rematch");
+    $("rematch").classList.toggle("primary", !!offer);
+    const p = $("rematch-offer");
+    p.hidden = !offer || !r.match_over;
+    setText(p, offer ? t("rematch_offer", { who: namesOf(r)[offer.by] }) : "");
+  }
+  async function rematch() {
+    try {
+      const made = await api(`/api/rooms/${encodeURIComponent(snap.room.code)}/rematch`, "POST", {});
+      location.href = `/?room=${encodeURIComponent(made.code)}`;
+    } catch (e) { showError(e.message); }
   }
   async function loadSummary() {
     const r = snap.room, names = namesOf(r);
@@ -739,17 +808,7 @@
   $("close-settlement").onclick = () => { settleClosedFor = snap ? (snap.settlement ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null; $("settlement").close(); if (snap) render(); };
   $("settlement").addEventListener("cancel", () => { settleClosedFor = snap ? `${snap.room.code}|${snap.room.hand_index}` : null; setTimeout(() => snap && render(), 0); });
   $("to-lobby").onclick = () => { location.href = "/"; };
-  $("rematch").onclick = async () => {  // the same game, rules, stake and timers in a new room
-    const r = snap.room, rules = (snap.view && snap.view.rules) || {};
-    const options = {};
-    Object.entries(rules).forEach(([k, x]) => { if (!["variant", "preset", "base", "rounds"].includes(k)) options[k] = x === null ? "none" : x; });
-    const bot = (r.names.map((n) => /\((random|greedy|strong)\)$/.exec(n || "")).find(Boolean) || [null, "greedy"])[1];
-    try {
-      const made = await api("/api/rooms", "POST", { variant: r.variant, preset: r.preset, options, hands: r.hands, stake: r.stake,
-        bots: bot, timers: { turn_seconds: r.timers.turn_seconds, claim_seconds: r.timers.claim_seconds, ready_seconds: r.timers.ready_seconds } });
-      location.href = `/?room=${encodeURIComponent(made.code)}`;
-    } catch (e) { showError(e.message); }
-  };
+  $("rematch").onclick = () => rematch();
   $("auto").onclick = () => { if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
   $("leave").onclick = () => { location.href = "/"; };
   $("sit-down").onclick = async () => {
@@ -800,10 +859,11 @@
     let i = 0, timer = null, speed = 1;
     $("auto").hidden = true; $("hint-toggle").hidden = true;
     const last = data.frames.length - 1;
+    const names = () => data.names.map(botName);  // "bot 2" is said in the page's language
     const label = (f) => {
       const m = /^seat (\d+): (.*)$/.exec(f.label || "");
       if (!m) return t("deal");
-      const who = data.names[+m[1]] || "";
+      const who = names()[+m[1]] || "";
       const a = m[2].trim(), parts = a.split(/\s+/);
       const kind = parts[0], arg = parts.slice(1).join("");
       const name = { discard: t("a_discard"), win: t("a_win"), pong: t("a_pong"), kong: t("a_kong"), concealed_kong: t("a_concealed_kong"),
@@ -815,7 +875,7 @@
     const show = () => {
       const f = data.frames[i], v = f.view;
       setHTML($("room-head"), h`<b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })} · <span class="step">${t("step", { i, n: last })}</span>: ${label(f)}`);
-      renderBoard({ view: v, names: data.names.map(botName), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
+      renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
       sync($("actions"), [
         { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },
         { key: "prev", id: "rp-prev", text: "◀", aria: t("prev"), run: () => { i = Math.max(0, i - 1); show(); } },
@@ -836,7 +896,7 @@
         $("prompt").appendChild(slider);
       }
       slider.max = String(last); slider.value = String(i);
-      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${data.names[p.from]} → ${data.names[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
+      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
     };
     const stop = () => { clearInterval(timer); timer = null; };
     const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };

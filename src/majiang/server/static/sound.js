@@ -45,8 +45,21 @@
     turn: () => { tone(1320, 0, 0.12, "sine", 0.1); tone(1760, 0.08, 0.18, "sine", 0.08); },
     draw: () => { tone(300, 0, 0.05, "triangle", 0.06, 1.6); },
   };
+  // the last sounds played, newest last, on <html data-sounds> (a page's own record; tests read it)
+  const played = [];
+  function note(name) {
+    played.push(name);
+    if (played.length > 24) played.shift();
+    const d = document.documentElement.dataset;
+    d.sounds = played.join(" ");
+    d.soundCount = String(+(d.soundCount || 0) + 1);
+  }
   window.Sound = {
-    play(name) { if (!muted && SOUNDS[name]) { try { SOUNDS[name](); } catch (e) { /* no audio device */ } } },
+    play(name) {
+      if (muted || !SOUNDS[name]) return;
+      note(name);
+      try { SOUNDS[name](); } catch (e) { /* no audio device */ }
+    },
     get muted() { return muted; },
     setMuted(m) { muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0"); },
     unlock() { if (!muted) audio(); },
