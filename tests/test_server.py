@@ -1,5 +1,6 @@
 """The web game's API and websocket protocol: whole games, hidden tiles, bad input, restarts."""
 
+import contextlib
 import json
 import time
 
@@ -281,7 +282,7 @@ def _until(ws, pred, limit=400):
 
 def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
     """Quick chat carries phrase ids only, rate-limited; 解散 needs every seated human's yes."""
-    with client(tmp_path) as c:  # one event loop for every socket
+    with contextlib.nullcontext(client(tmp_path)) as c:  # one event loop for every socket
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="sichuan", hands=4, timers={"turn_seconds": 300, "claim_seconds": 120})
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
@@ -317,7 +318,7 @@ def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
 
 
 def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
-    with client(tmp_path) as c:  # one event loop for both sockets
+    with contextlib.nullcontext(client(tmp_path)) as c:  # one event loop for both sockets
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="kawuxing")
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
@@ -335,7 +336,7 @@ def test_the_first_hand_waits_until_every_seated_human_is_ready(tmp_path):
     """准备 before the first hand is the server's rule, not only the page's: the host's start deals
     only once every seated human said ready (or the ready timer ran out)."""
     from majiang.server.live import TableSettings
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="kawuxing", timers={"ready_seconds": 600})
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
@@ -373,7 +374,7 @@ def test_the_first_hand_waits_until_every_seated_human_is_ready(tmp_path):
 def test_a_rematch_offers_the_others_a_new_room_in_the_same_seats(tmp_path):
     """再来一局: the first to ask opens a room with the same rules; the others are told its code over
     their socket and come back to their own seats; the bots' seats stay the bots'."""
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         a, b, z = player(c, "a"), player(c, "b"), player(c, "zed")
         code = make_room(c, a["token"], variant="kawuxing", hands=4, stake=2, options={"cap": 16},
                          bots="strong", timers={"turn_seconds": 40, "claim_seconds": 20, "ready_seconds": 90})

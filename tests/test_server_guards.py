@@ -4,6 +4,7 @@ renaming. Each test pins one finding; the browser-side ones are in test_e2e.py."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -187,7 +188,7 @@ def test_history_is_paginated(tmp_path):
 
 
 def test_a_table_with_no_connected_human_pauses_and_idle_tables_leave_memory(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"], variant="sichuan")
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
@@ -234,7 +235,7 @@ def assert_stored_is_played(table, code):
 
 
 def test_an_action_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"])
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
@@ -256,7 +257,7 @@ def test_an_action_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path
 
 
 def test_bots_wait_out_a_database_outage(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me, friend = player(c), player(c, "friend")
         code = make_room(c, me["token"], variant="sichuan")
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": friend["token"]})
@@ -271,7 +272,7 @@ def test_bots_wait_out_a_database_outage(tmp_path):
 
 
 def test_the_last_hand_and_the_rooms_end_are_one_write(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"], variant="kawuxing", hands=1)
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
@@ -336,7 +337,7 @@ def fast_timers(c, code, seconds=0.3):
 
 
 def test_a_player_who_never_acts_is_played_by_tuoguan_and_takes_back_the_seat(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"], variant="kawuxing", timers={"turn_seconds": 5, "claim_seconds": 3})
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
@@ -355,7 +356,7 @@ def test_a_player_who_never_acts_is_played_by_tuoguan_and_takes_back_the_seat(tm
 
 
 def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="kawuxing", hands=2)
         c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
@@ -397,7 +398,7 @@ def test_store_errors_are_typed():
 
 def test_an_unanswered_claim_is_passed_without_showing_tuoguan(tmp_path):
     """托管 switched on in a claim window would tell everyone that this seat could claim."""
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"], variant="sichuan", hands=1)
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
@@ -521,7 +522,7 @@ def test_requests_must_name_this_server(tmp_path):
 
 
 def test_a_table_whose_humans_are_all_in_tuoguan_stops_between_hands(tmp_path):
-    with client(tmp_path) as c:
+    with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
         code = make_room(c, me["token"], variant="kawuxing", hands=3)
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})

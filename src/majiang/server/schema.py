@@ -1,6 +1,6 @@
 """The rules schema for the room form: each variant's presets and options, with types and choices.
 
-Built from ``majiang.rules`` (its dataclasses and presets), so the form offers exactly what
+Built from ``majiang.games`` (each game's options dataclass and presets), so the form offers exactly what
 ``rules_for`` accepts. Options the room sets by other fields (``base``: the stake; ``rounds``: the
 number of hands) are left out.
 
