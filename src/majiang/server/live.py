@@ -726,11 +726,14 @@ class Tables:
     idle_after: float = 120.0  # seconds without a connection before a table leaves memory
     worker: str | None = None
     lease_seconds: float = LEASE_SECONDS
+    moving: set[str] = field(default_factory=set)  # tables being handed over to another worker
 
     def get(self, code: str) -> LiveTable | None:
         """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease."""
         if code in self.live:
             return self.live[code]
+        if code in self.moving:
+            raise Elsewhere(f"table {code} is being handed over")
         room = self.store.room(code)
         if room is None:
             return None
@@ -770,9 +773,13 @@ class Tables:
         table = self.live.pop(code, None)
         if table is None:
             return
-        async with table.lock:  # not in the middle of an action
-            table.close(kick=True)
-        self.store.release_leases([code])
+        self.moving.add(code)
+        try:
+            async with table.lock:  # not in the middle of an action
+                table.close(kick=True)
+            self.store.release_leases([code])
+        finally:
+            self.moving.discard(code)
 
     async def keep_leases(self) -> None:
         """Renew this worker's leases a few times per lease time; drop the tables taken over; hand
