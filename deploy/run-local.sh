@@ -29,7 +29,8 @@ chmod 777 "$RUN"
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 PIDS=()
 cleanup() {
-    trap - EXIT INT TERM
+    trap - EXIT
+    trap "" INT TERM  # a second signal (Ctrl-C twice, timeout(1)) must not cut the cleanup short
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
     as_pg "$PGBIN/pg_ctl" -D "$RUN/pg" -m fast stop >/dev/null 2>&1 || true
