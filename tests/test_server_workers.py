@@ -57,8 +57,19 @@ class Cluster:
         self.proc = subprocess.Popen(["bash", str(ROOT / "deploy" / "run-local.sh")], env=env, text=True,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         self.pids: dict[str, int] = {}
-        self.restart: dict[str, list[str]] = {}
-        self.lines = []
+        self.lines: list[str] = []
+        try:
+            self._wait_until_up()
+        except BaseException:
+            self.proc.send_signal(signal.SIGTERM)  # the script stops what it started
+            self.proc.wait(timeout=60)
+            raise
+        self.base = f"http://127.0.0.1:{self.ports['PORT']}"
+        self.http = httpx.Client(base_url=self.base, timeout=20)
+        self.db = create_engine(normalise_url(self.url))
+        self.started: list[subprocess.Popen] = []
+
+    def _wait_until_up(self) -> None:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
@@ -74,10 +85,6 @@ class Cluster:
                 break
         else:
             raise RuntimeError("run-local.sh did not start:\n" + "".join(self.lines))
-        self.base = f"http://127.0.0.1:{self.ports['PORT']}"
-        self.http = httpx.Client(base_url=self.base, timeout=20)
-        self.db = create_engine(normalise_url(self.url))
-        self.started: list[subprocess.Popen] = []
 
     def owner(self, code: str) -> str | None:
         with self.db.connect() as conn:
