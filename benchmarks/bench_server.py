@@ -1,7 +1,7 @@
 """Load: many concurrent tables on one server, each with a websocket client playing a seat.
 
     pip install -e '.[web]' websockets
-    python benchmarks/bench_server.py [--tables 200] [--variant kawuxing] [--json]
+    python benchmarks/bench_server.py [--tables 200] [--variant kawuxing] [--two-workers] [--json]
 
 Starts `majiang serve` on a free loopback port with a temporary SQLite database, creates the
 tables over HTTP, then plays one hand at every table at once: the client at seat 0 answers each
@@ -9,7 +9,9 @@ decision with the first legal action (a win if there is one), bots take the othe
 the action round trip (sending an action until the snapshot that shows it) at p50/p99, hands
 finished, and errors, which must be zero. Bounded: it stops after --timeout seconds.
 
-With --base URL it measures a server already running there instead, for example two workers on one
+With --two-workers it adds a row for two workers on one PostgreSQL behind HAProxy on the same
+machine, started by deploy/run-local.sh (needs PostgreSQL's binaries and haproxy). With --base URL
+it measures a server already running there instead, for example two workers on one
 PostgreSQL behind HAProxy (start them with deploy/run-local.sh and SERVE_ARGS="--new-players 100000",
 since every client then comes from one address).
 
@@ -154,6 +156,31 @@ async def one_run(base: str, args, flooding: bool) -> dict:
             "flooder_closed_by_server": counts["closed"]}
 
 
+async def two_workers(args) -> dict:
+    """The same load through the router of deploy/run-local.sh: two workers, one PostgreSQL."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    port = free_port()
+    env = dict(os.environ, PYTHON=sys.executable, PORT=str(port), W1_PORT=str(free_port()),
+               W2_PORT=str(free_port()), PGPORT=str(free_port()),
+               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * args.tables + 10}")
+    if os.path.isdir(os.path.join(root, "src", "majiang")):
+        env["PYTHONPATH"] = os.path.join(root, "src") + os.pathsep + env.get("PYTHONPATH", "")
+    script = subprocess.Popen(["bash", os.path.join(root, "deploy", "run-local.sh")], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for line in script.stdout:
+            if line.startswith("run-local: open "):
+                break
+        else:
+            raise RuntimeError("deploy/run-local.sh did not start")
+        row = await one_run(f"http://127.0.0.1:{port}", args, flooding=False)
+        row["label"] = "two workers behind the router"
+        return row
+    finally:
+        script.terminate()
+        script.wait(timeout=60)
+
+
 async def run(args) -> list[dict]:
     if args.base:
         rows = [await one_run(args.base, args, flooding=False)]
@@ -177,10 +204,12 @@ async def run(args) -> list[dict]:
         rows = [await one_run(base, args, flooding=False)]
         if not args.no_flood:
             rows.append(await one_run(base, args, flooding=True))
-        return rows
     finally:
         server.terminate()
         server.wait(timeout=10)
+    if args.two_workers:
+        rows.append(await two_workers(args))
+    return rows
 
 
 def main() -> None:
@@ -193,6 +222,8 @@ def main() -> None:
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
                     "of deploy/run-local.sh) instead of starting one")
+    ap.add_argument("--two-workers", action="store_true", help="add a row for two workers on one PostgreSQL "
+                    "behind HAProxy (deploy/run-local.sh)")
     ap.add_argument("--flood-ws", help=argparse.SUPPRESS)  # the flooding client's own process
     args = ap.parse_args()
     if args.flood_ws:
@@ -206,7 +237,7 @@ def main() -> None:
     print(f"{args.tables} concurrent {args.variant} tables on {where}:")
     print(f"{'':<28}{'finished':>9}{'seconds':>9}{'p50 ms':>9}{'p99 ms':>9}{'actions':>9}{'errors':>8}")
     for r in rows:
-        label = "with one client flooding" if r["flood"] else "quiet"
+        label = r.get("label") or ("with one client flooding" if r["flood"] else "quiet")
         print(f"{label:<28}{r['finished']:>9}{r['seconds']:>9.1f}{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}"
               f"{r['actions']:>9}{r['errors']:>8}")
         if r["flood"]:
