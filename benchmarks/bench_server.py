@@ -1,13 +1,19 @@
 """Load: many concurrent tables on one server, each with a websocket client playing a seat.
 
     pip install -e '.[web]' websockets
-    python benchmarks/bench_server.py [--tables 200] [--variant kawuxing] [--json]
+    python benchmarks/bench_server.py [--tables 200] [--variant kawuxing] [--two-workers] [--json]
 
 Starts `majiang serve` on a free loopback port with a temporary SQLite database, creates the
 tables over HTTP, then plays one hand at every table at once: the client at seat 0 answers each
 decision with the first legal action (a win if there is one), bots take the other seats. Reports
 the action round trip (sending an action until the snapshot that shows it) at p50/p99, hands
 finished, and errors, which must be zero. Bounded: it stops after --timeout seconds.
+
+With --two-workers it adds a row for two workers on one PostgreSQL behind HAProxy on the same
+machine, started by deploy/run-local.sh (needs PostgreSQL's binaries and haproxy). With --base URL
+it measures a server already running there instead, for example two workers on one
+PostgreSQL behind HAProxy (start them with deploy/run-local.sh and SERVE_ARGS="--new-players 100000",
+since every client then comes from one address).
 
 Then the same again while one more client floods the server (huge messages, and small ones as fast
 as it can send): the two rows side by side show what a flood costs everyone else's tables.
@@ -113,7 +119,8 @@ async def flood(url: str, stop: asyncio.Event, counts: dict) -> None:
             await asyncio.sleep(0.01)
 
 
-async def one_run(base: str, port: int, args, flooding: bool) -> dict:
+async def one_run(base: str, args, flooding: bool) -> dict:
+    ws_base = base.replace("http", "ws", 1)
     tables = []
     for i in range(args.tables):
         p = post(base, "/api/players", {"name": f"load{i}"})
@@ -124,12 +131,12 @@ async def one_run(base: str, port: int, args, flooding: bool) -> dict:
     errors: list[str] = []
     flooder = None
     if flooding:  # its own process, so that its sending does not slow the measuring clients here
-        flooder = subprocess.Popen([sys.executable, __file__, "--flood-ws", f"ws://127.0.0.1:{port}/ws/{tables[0][0]}"],
+        flooder = subprocess.Popen([sys.executable, __file__, "--flood-ws", f"{ws_base}/ws/{tables[0][0]}"],
                                    stdout=subprocess.PIPE, text=True)
         await asyncio.sleep(1.0)
     start = time.perf_counter()
     results = await asyncio.wait_for(asyncio.gather(
-        *(play_table(f"ws://127.0.0.1:{port}", c, t, latencies, errors) for c, t in tables),
+        *(play_table(ws_base, c, t, latencies, errors) for c, t in tables),
         return_exceptions=True), timeout=args.timeout)
     elapsed = time.perf_counter() - start
     counts = {"bytes": 0, "messages": 0, "closed": None}
@@ -149,7 +156,37 @@ async def one_run(base: str, port: int, args, flooding: bool) -> dict:
             "flooder_closed_by_server": counts["closed"]}
 
 
+async def two_workers(args) -> dict:
+    """The same load through the router of deploy/run-local.sh: two workers, one PostgreSQL."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    port = free_port()
+    env = dict(os.environ, PYTHON=sys.executable, PORT=str(port), W1_PORT=str(free_port()),
+               W2_PORT=str(free_port()), PGPORT=str(free_port()),
+               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * args.tables + 10}")
+    if os.path.isdir(os.path.join(root, "src", "majiang")):
+        env["PYTHONPATH"] = os.path.join(root, "src") + os.pathsep + env.get("PYTHONPATH", "")
+    script = subprocess.Popen(["bash", os.path.join(root, "deploy", "run-local.sh")], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for line in script.stdout:
+            if line.startswith("run-local: open "):
+                break
+        else:
+            raise RuntimeError("deploy/run-local.sh did not start")
+        row = await one_run(f"http://127.0.0.1:{port}", args, flooding=False)
+        row["label"] = "two workers behind the router"
+        return row
+    finally:
+        script.terminate()
+        script.wait(timeout=60)
+
+
 async def run(args) -> list[dict]:
+    if args.base:
+        rows = [await one_run(args.base, args, flooding=False)]
+        if not args.no_flood:
+            rows.append(await one_run(args.base, args, flooding=True))
+        return rows
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     db = os.path.join(tempfile.mkdtemp(), "load.sqlite3")
@@ -164,13 +201,15 @@ async def run(args) -> list[dict]:
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        rows = [await one_run(base, port, args, flooding=False)]
+        rows = [await one_run(base, args, flooding=False)]
         if not args.no_flood:
-            rows.append(await one_run(base, port, args, flooding=True))
-        return rows
+            rows.append(await one_run(base, args, flooding=True))
     finally:
         server.terminate()
         server.wait(timeout=10)
+    if args.two_workers:
+        rows.append(await two_workers(args))
+    return rows
 
 
 def main() -> None:
@@ -181,6 +220,10 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
+    ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
+                    "of deploy/run-local.sh) instead of starting one")
+    ap.add_argument("--two-workers", action="store_true", help="add a row for two workers on one PostgreSQL "
+                    "behind HAProxy (deploy/run-local.sh)")
     ap.add_argument("--flood-ws", help=argparse.SUPPRESS)  # the flooding client's own process
     args = ap.parse_args()
     if args.flood_ws:
@@ -190,10 +233,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{args.tables} concurrent {args.variant} tables on one server, loopback, bots {args.bot_delay} s:")
+    where = f"the server at {args.base}" if args.base else f"one server, loopback, bots {args.bot_delay} s"
+    print(f"{args.tables} concurrent {args.variant} tables on {where}:")
     print(f"{'':<28}{'finished':>9}{'seconds':>9}{'p50 ms':>9}{'p99 ms':>9}{'actions':>9}{'errors':>8}")
     for r in rows:
-        label = "with one client flooding" if r["flood"] else "quiet"
+        label = r.get("label") or ("with one client flooding" if r["flood"] else "quiet")
         print(f"{label:<28}{r['finished']:>9}{r['seconds']:>9.1f}{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}"
               f"{r['actions']:>9}{r['errors']:>8}")
         if r["flood"]:

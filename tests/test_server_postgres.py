@@ -51,6 +51,11 @@ def pg_url():
                 break
             time.sleep(0.2)
         url = f"postgresql://postgres@/majiang?host={root}&port={port}"  # as a user would write it
+        from majiang.cli.main import main
+        from majiang.server.store import SchemaError
+        with pytest.raises(SchemaError, match="majiang db upgrade"):
+            create_app(url)  # a shared database is upgraded by the deploy step, not by a worker
+        assert main(["db", "upgrade", "--db", url]) == 0
         PG["ctl"] = lambda *args: as_postgres(f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-o",
                                               f"-p {port} -k {root} -c listen_addresses=''", "-w", *args)
         yield url

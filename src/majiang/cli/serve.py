@@ -40,8 +40,11 @@ def cmd_serve(args) -> int:
     hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
         [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
     app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
-                     bot_workers=workers, allowed_hosts=hosts)
-    print(f"majiang: database {url}")
+                     bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
+                     lease_seconds=args.lease_seconds)
+    print(f"majiang: database {url.split('@')[-1]}")
+    if app.state.worker:
+        print(f"majiang: worker {app.state.worker} (tables leased for {args.lease_seconds:g} s)", flush=True)
     local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     print(f"majiang: open http://{local}:{args.port}/ in a browser", flush=True)
     if share:
@@ -57,8 +60,10 @@ def cmd_serve(args) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("serve", help="the web game: rooms, bots, reconnection, replays",
-                       description="Serve the browser game. SQLite by default (~/.majiang/majiang.sqlite3); "
-                       "PostgreSQL with --db postgresql://user:pass@host/db.")
+                       description="Serve the browser game. SQLite by default (~/.majiang/majiang.sqlite3, created "
+                       "and upgraded on first run); PostgreSQL with --db postgresql://user:pass@host/db after "
+                       "'majiang db upgrade --db URL'. Several workers may share one PostgreSQL database behind "
+                       "a router that sends each room to one worker (deploy/haproxy.cfg).")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on: 127.0.0.1 (default) is this computer only; 0.0.0.0 lets "
                    "others on your network join (the addresses to share are printed)")
@@ -73,4 +78,9 @@ def register(sub) -> None:
                    "(repeatable; e.g. the public name behind a proxy; '*' allows any)")
     p.add_argument("--new-players", type=int, default=20, metavar="N",
                    help="players one address may create in 10 minutes (default 20)")
+    p.add_argument("--worker-id", metavar="ID",
+                   help="this worker's name when several serve one PostgreSQL database (unique per process; "
+                   "default: host-pid-random). Each live table is driven by the one worker that holds its lease")
+    p.add_argument("--lease-seconds", type=float, default=10.0, metavar="SEC",
+                   help="how long a table stays with a worker that stopped renewing its lease (default 10)")
     p.set_defaults(func=cmd_serve)

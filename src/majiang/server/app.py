@@ -57,6 +57,7 @@ from majiang.server.live import (
     ABSENT_AFTER,
     BOT_DELAY,
     Connection,
+    Elsewhere,
     Tables,
     TableSettings,
 )
@@ -68,7 +69,7 @@ from majiang.server.security import (
     clean_name,
     same_origin,
 )
-from majiang.server.store import Store, StoreError
+from majiang.server.store import LEASE_SECONDS, Store, StoreError
 
 BOT_LEVELS = ("random", "greedy", "strong")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
@@ -89,6 +90,14 @@ def default_db_url() -> str:
     return f"sqlite:///{path}"
 
 
+def new_worker_id() -> str:
+    """A name for this worker process, unique among the workers sharing a database."""
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
 def whole(value, name: str, lo: int, hi: int) -> int:
     """A whole number in [lo, hi] from JSON (an int, or a string of digits); else a clear 400."""
     if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
@@ -102,11 +111,20 @@ def whole(value, name: str, lo: int, hi: int) -> int:
 
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                share_urls: list[str] | None = None, new_players_per_10min: int = 20,
-               bot_workers: int = 0, allowed_hosts: list[str] | None = None) -> FastAPI:
+               bot_workers: int = 0, allowed_hosts: list[str] | None = None, worker_id: str | None = None,
+               lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None) -> FastAPI:
     """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
-    ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them)."""
-    store = Store(db_url or default_db_url())
-    tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers))
+    ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them).
+    ``worker_id``: this worker's name among many on one database (tables are then leased, see
+    ``live.Tables``); by default none for an SQLite file (one process), a fresh one otherwise.
+    ``upgrade``: upgrade the schema on opening (default: only an SQLite file; see ``store.Store``)."""
+    url = db_url or default_db_url()
+    if worker_id is None and not url.startswith("sqlite"):
+        worker_id = new_worker_id()
+    store = Store(url, upgrade=upgrade, worker=worker_id)
+    store.lease_seconds = lease_seconds
+    tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers), worker=worker_id,
+                    lease_seconds=lease_seconds)
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
 
     @contextlib.asynccontextmanager
@@ -116,17 +134,24 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 await asyncio.sleep(30)
                 tables.evict_idle()
         sweeper = asyncio.get_event_loop().create_task(sweep())
+        leases = asyncio.get_event_loop().create_task(tables.keep_leases()) if tables.worker else None
         tables.runner.warm()
         yield
         sweeper.cancel()
+        if leases is not None:
+            leases.cancel()
         tables.close()
 
     app = FastAPI(title="majiang", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.store = store
     app.state.tables = tables
+    app.state.worker = worker_id
 
     @app.exception_handler(MajiangError)
     async def _bad_input(request: Request, exc: MajiangError):
+        if isinstance(exc, Elsewhere):
+            return JSONResponse({"error": "this room's table is moving between servers: try again in a moment"},
+                                status_code=503)
         if isinstance(exc, StoreError):
             return JSONResponse({"error": "the database is unavailable: nothing was changed, try again"},
                                 status_code=503)
@@ -280,8 +305,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             raise HTTPException(409, "the table is full")
         i = (mine or free)[0]
         seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-        store.take_seat(code, i, player, seats)
-        live = tables.live.get(code)
+        # many workers: the seat is written by the worker that drives the table (it keeps the seats)
+        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
+        store.take_seat(code, i, player, seats, lease=code)
         if live is not None:
             live.room["seats"] = seats
             await live.broadcast()
@@ -298,7 +324,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             raise HTTPException(403, "only the host starts the match")
         if room["status"] != "lobby":
             return {"status": room["status"]}
-        table = tables.get(code)
+        table = await tables.obtain(code)
         status = await table.ask_start()
         if status == "lobby":
             return JSONResponse({"status": "lobby", "waiting_for": table.waiting_for()}, status_code=202)
@@ -313,7 +339,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         ids = [s.get("player") for s in room["seats"]]
         if player["id"] not in ids:
             raise HTTPException(403, "only a seated player gets ready")
-        table = tables.get(code)
+        table = await tables.obtain(code)
         await table.set_ready(ids.index(player["id"]))
         return {"ready": True, "status": table.room["status"]}
 
@@ -330,7 +356,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             raise HTTPException(403, "only the players of this match can ask for a rematch")
         if room["status"] != "finished":
             raise HTTPException(409, "the match is not over yet")
-        table = tables.get(code)
+        table = await tables.obtain(code)
         if table.rematch is None:  # no await from this check to setting it: one new room per match
             unfinished, recent = store.open_rooms_hosted(player["id"], since=time.time() - 3600)
             if unfinished >= MAX_OPEN_ROOMS or recent >= MAX_ROOMS_PER_HOUR:
@@ -424,7 +450,13 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 del sockets_per_address[address]
 
     async def serve_socket(websocket: WebSocket, code: str) -> None:
-        table = tables.get(code) if CODE.fullmatch(code) else None
+        try:
+            table = await tables.obtain(code) if CODE.fullmatch(code) else None
+        except (Elsewhere, StoreError):
+            await websocket.send_json({"type": "error", "message": "this table is moving between servers: "
+                                       "reconnecting"})
+            await websocket.close(code=1013)  # try again later: the page reconnects by itself
+            return
         if table is None:
             await websocket.send_json({"type": "error", "message": "no such room"})
             await websocket.close()
@@ -478,9 +510,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 if reply is not None:
                     await enqueue(reply)
 
-        conn = Connection(enqueue, seat, player["id"] if player else None)
         writing = asyncio.ensure_future(writer())
         reading = asyncio.ensure_future(reader())
+        conn = Connection(enqueue, seat, player["id"] if player else None, kick=reading.cancel)
         table.connect(conn)
         try:
             await table.send_current(conn)

@@ -25,7 +25,7 @@ from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
 from majiang.server.bots import BotRunner
-from majiang.server.store import Store, StoreError
+from majiang.server.store import LEASE_SECONDS, LeaseLost, Store, StoreError
 from majiang.server.views import Frame, snapshot
 
 log = logging.getLogger("majiang.server")
@@ -91,6 +91,7 @@ class Connection:
     seat: int | None
     player: str | None
     last_sent: str = ""  # the last snapshot sent, to send each seat a change once, never a repeat
+    kick: Any = None  # a callable that closes the socket (its table moved to another worker)
 
     def __hash__(self) -> int:
         return id(self)
@@ -139,6 +140,7 @@ class LiveTable:
         self.dissolved = False
         self.start_asked: float | None = None  # when the host asked to deal the first hand (准备 timer)
         self.rematch: dict | None = None  # {"code", "by"}: the room a player opened to play again
+        self.on_lost: Any = None  # called with the code when a write finds the lease gone
 
     def _make_bots(self) -> list:
         """(level, seed) per seat, decided by the runner's workers; an agent object instead (tests)
@@ -194,7 +196,7 @@ class LiveTable:
             room["status"] = "playing"
             try:
                 self.start(room)
-                self.store.update_room(self.code, status="playing")
+                self.store.update_room(self.code, status="playing", lease=self.code)
             except StoreError:
                 room["status"] = "lobby"
                 self.room, self.game = room, None
@@ -228,7 +230,8 @@ class LiveTable:
             self.dealer = self.game.dealer
             self.over_at = time.time()
             if self.game.over and self.hand_index + 1 >= self.room["hands"] and self.room["status"] == "playing":
-                self.store.update_room(self.code, status="finished")  # a log from before the one-transaction end
+                # a log from before the one-transaction end
+                self.store.update_room(self.code, status="finished", lease=self.code)
                 self.room["status"] = "finished"
         elif self.room["status"] == "playing":
             self.game = self._store_new_hand(self._deal(first=True))
@@ -245,7 +248,7 @@ class LiveTable:
 
     def _store_new_hand(self, game: Game) -> Game:
         lines = [record_line(r) for r in game_records(game)]
-        self.store.save_game_text(self.code, game.hand_index, "\n".join(lines), False, None)
+        self.store.save_game_text(self.code, game.hand_index, "\n".join(lines), False, None, lease=self.code)
         self._log_lines = lines
         self.ready = [False] * self.n
         return game
@@ -257,7 +260,8 @@ class LiveTable:
         new = [record_line(r) for r in g.events[len(self._log_lines) - 1:]]
         finishing = g.over and self.hand_index + 1 >= self.room["hands"]
         self.store.save_game_text(self.code, g.hand_index, "\n".join(self._log_lines + new), g.over,
-                                  g.totals() if g.over else None, room_status="finished" if finishing else None)
+                                  g.totals() if g.over else None, room_status="finished" if finishing else None,
+                                  lease=self.code)
         self._log_lines.extend(new)
         if finishing:
             self.room["status"] = "finished"
@@ -300,6 +304,8 @@ class LiveTable:
         the game is as before and ``StoreError`` is raised."""
         g = self.game
         assert g is not None
+        if self.closed:  # handed to another worker: this copy of the table must not move on
+            raise LeaseLost("this table moved to another server")
         windows: list[dict] = []
 
         def window(kind: str) -> None:
@@ -475,7 +481,7 @@ class LiveTable:
             self.dissolve["votes"][seat] = True
             if all(self.dissolve["votes"].get(s) for s in range(self.n) if self.human(s)):
                 async with self.lock:
-                    self.store.update_room(self.code, status="finished")  # StoreError: nothing changes
+                    self.store.update_room(self.code, status="finished", lease=self.code)  # StoreError: nothing changes
                     self.room["status"] = "finished"
                     self.dissolved = True
                     self.dissolve = None
@@ -535,10 +541,16 @@ class LiveTable:
             self._task = loop.create_task(self._run())
 
 
-    def close(self) -> None:
+    def close(self, kick: bool = False) -> None:
+        """Stop the driver; with ``kick``, close every socket too (they reconnect, through the router,
+        to the worker that drives the table now)."""
         self.closed = True
         if self._task is not None:
             self._task.cancel()
+        if kick:
+            for c in list(self.connections):
+                if c.kick is not None:
+                    c.kick()
 
     async def _run(self) -> None:
         assert self._wake is not None
@@ -546,6 +558,11 @@ class LiveTable:
             self._wake.clear()
             try:
                 delay = await self._tick()
+            except LeaseLost:
+                self.closed = True  # another worker drives this table now; Tables drops this copy
+                if self.on_lost is not None:
+                    self.on_lost(self.code)
+                return
             except StoreError:
                 self.failures += 1
                 delay = min(10.0, 0.25 * 2 ** self.failures)  # the database is away: try again later
@@ -686,9 +703,20 @@ def parse_action(data: Any) -> Action:
         raise MajiangError("bad tile in action (tiles are written like 5p or 7z; suits m, p or s)") from None
 
 
+class Elsewhere(MajiangError):
+    """Another worker drives this table (its lease has not expired nor been handed over yet)."""
+
+
 @dataclass
 class Tables:
-    """All live tables of a server; tables nobody is at leave memory and come back from the store."""
+    """All live tables of a server; tables nobody is at leave memory and come back from the store.
+
+    With a ``worker`` id (many workers on one database), a table is live here only while this worker
+    holds its lease: taken when the table is first needed (``obtain`` waits for a lease another
+    worker holds to be handed over or to expire), renewed by ``keep_leases``, given up when the table
+    leaves memory or another worker asks for it (the router sends the room's clients there), and the
+    table is dropped at once if the lease was taken over. A table taken over resumes from its stored
+    log, exactly as after a restart."""
 
     store: Store
     bot_delay: float = BOT_DELAY
@@ -696,18 +724,84 @@ class Tables:
     runner: BotRunner = field(default_factory=BotRunner)
     live: dict[str, LiveTable] = field(default_factory=dict)
     idle_after: float = 120.0  # seconds without a connection before a table leaves memory
+    worker: str | None = None
+    lease_seconds: float = LEASE_SECONDS
+    moving: set[str] = field(default_factory=set)  # tables being handed over to another worker
 
     def get(self, code: str) -> LiveTable | None:
+        """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease."""
         if code in self.live:
             return self.live[code]
+        if code in self.moving:
+            raise Elsewhere(f"table {code} is being handed over")
         room = self.store.room(code)
         if room is None:
             return None
+        if self.worker is not None:
+            taken, holder = self.store.take_lease(code, self.lease_seconds)
+            if not taken:
+                raise Elsewhere(f"table {code} is driven by {holder}")
+            room = self.store.room(code) or room  # as stored once the lease is ours
         table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner)
+        table.on_lost = self.lost
         if room["status"] in ("playing", "finished"):
             table.resume()
         self.live[code] = table
         return table
+
+    async def obtain(self, code: str, wait: float | None = None) -> LiveTable | None:
+        """``get``, waiting (up to the lease time and a little) for another worker's lease to be
+        handed over or to expire; ``Elsewhere`` after that."""
+        deadline = time.monotonic() + (self.lease_seconds + 3.0 if wait is None else wait)
+        while True:
+            try:
+                return self.get(code)
+            except (Elsewhere, StoreError):  # a StoreError: two workers inserted the lease at once
+                if time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.25)
+
+    def lost(self, code: str) -> None:
+        """Another worker took this table over: drop our copy and close its sockets."""
+        table = self.live.pop(code, None)
+        if table is not None:
+            log.warning("table %s: taken over by another worker", code)
+            table.close(kick=True)
+
+    async def hand_over(self, code: str) -> None:
+        """Another worker asks for this table (its clients reach that worker now): stop, then free it."""
+        table = self.live.pop(code, None)
+        if table is None:
+            return
+        self.moving.add(code)
+        try:
+            async with table.lock:  # not in the middle of an action
+                table.close(kick=True)
+            self.store.release_leases([code])
+        finally:
+            self.moving.discard(code)
+
+    async def keep_leases(self) -> None:
+        """Renew this worker's leases a few times per lease time; drop the tables taken over; hand
+        over the ones another worker asks for."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 4)
+            await self.renew()
+
+    async def renew(self) -> None:
+        codes = list(self.live)
+        try:
+            held = self.store.renew_leases(codes, self.lease_seconds)
+        except StoreError:
+            return  # the database is away: writes are refused meanwhile; try again
+        for code in codes:
+            if code not in held:
+                self.lost(code)
+            elif held[code] is not None and held[code] != self.worker:
+                try:
+                    await self.hand_over(code)
+                except StoreError:
+                    pass
 
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop tables with no connection for ``idle_after`` seconds (finished, paused or lobby)."""
@@ -716,9 +810,19 @@ class Tables:
                 if not t.connections and now - t.last_activity >= self.idle_after and not t.lock.locked()]
         for code in gone:
             self.live.pop(code).close()
+        if gone and self.worker is not None:
+            try:
+                self.store.release_leases(gone)
+            except StoreError:
+                pass  # they expire
         return gone
 
     def close(self) -> None:
         for t in self.live.values():
-            t.close()
+            t.close(kick=self.worker is not None)
+        if self.worker is not None:
+            try:
+                self.store.release_leases()  # the other workers take these tables at once
+            except StoreError:
+                pass
         self.runner.close()

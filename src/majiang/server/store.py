@@ -1,7 +1,12 @@
 """Persistence: players, rooms and every game's event log, on SQLite (default) or PostgreSQL.
 
-Schema changes are numbered migrations applied at start-up (``schema_version`` records the last
-one), so an old database file upgrades in place.
+Schema changes are Alembic revisions (``server/migrate.py``, ``server/migrations/``): ``majiang db
+upgrade`` applies them once per deploy; an SQLite file (the default) is upgraded when it is opened,
+an old one (the numbered ``schema_version`` of earlier releases) in place.
+
+Many workers on one database: each live table is driven by the one worker whose row in
+``table_leases`` names it (see ``take_lease``); a write made for a table checks that row in the same
+transaction (``lease=code``), so a worker that lost its lease can never store an action.
 
 Every write is one transaction; a write that fails raises ``StoreError`` and leaves the database as
 it was, so the caller can refuse the action that needed it (nothing is acknowledged unstored).
@@ -26,11 +31,11 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    bindparam,
     create_engine,
     event,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -38,10 +43,10 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from majiang.core.errors import MajiangError
+from majiang.server import migrate
 
 metadata = MetaData()
 
-schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 players = Table(
     "players", metadata,
     Column("id", String(32), primary_key=True),
@@ -85,27 +90,26 @@ games = Table(
 )
 
 
-def _add_settings_and_room_players(conn) -> None:
-    cols = {c["name"] for c in inspect(conn).get_columns("rooms")}
-    if "settings" not in cols:
-        conn.execute(text("ALTER TABLE rooms ADD COLUMN settings TEXT"))
-    metadata.create_all(conn)  # room_players and the new indexes
-    have = {(r[0], r[1]) for r in conn.execute(select(room_players.c.room, room_players.c.player))}
-    for code, seats, created in conn.execute(select(rooms.c.code, rooms.c.seats, rooms.c.created)).all():
-        for i, s in enumerate(json.loads(seats)):
-            if s.get("player") and (code, s["player"]) not in have:
-                conn.execute(insert(room_players).values(room=code, player=s["player"], seat=i, created=created))
-
-
-# Each migration takes the database from version i to i + 1.
-MIGRATIONS: list = [
-    lambda conn: metadata.create_all(conn),
-    _add_settings_and_room_players,
-]
+LEASE_SECONDS = 10.0  # a table whose worker stops renewing is taken over this long after its last renewal
+table_leases = Table(
+    "table_leases", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("worker", String(64), nullable=False, index=True),
+    Column("expires", Float, nullable=False),  # the database's clock, epoch seconds
+    Column("wanted", String(64), nullable=True),  # another worker asks for the table (a handover)
+)
 
 
 class StoreError(MajiangError):
     """The database refused or could not take a write; nothing was stored."""
+
+
+class LeaseLost(StoreError):
+    """This worker no longer owns the table it wrote for (another worker took it over); nothing stored."""
+
+
+class SchemaError(MajiangError):
+    """The database is not at the schema revision this code needs."""
 
 
 def normalise_url(url: str) -> str:
@@ -133,8 +137,15 @@ def _room_row(row) -> dict:
 
 
 class Store:
-    def __init__(self, url: str) -> None:
+    """``upgrade``: take the schema to the newest revision on opening (None: only an SQLite file; a
+    shared database is upgraded by ``majiang db upgrade`` and only checked here). ``worker``: this
+    worker's id when many share the database (leases are then checked on every table write)."""
+
+    def __init__(self, url: str, upgrade: bool | None = None, worker: str | None = None) -> None:
         url = normalise_url(url)
+        self.url = url
+        self.worker = worker
+        self.lease_seconds = LEASE_SECONDS
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 5}
@@ -146,23 +157,91 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
-        self.migrate()
+        if upgrade is None:
+            upgrade = url.startswith("sqlite")
+        if upgrade:
+            self.migrate()
+        else:
+            ok, found = migrate.is_current(self.engine)
+            if not ok:
+                raise SchemaError(f"the database is at schema revision {found or 'none (empty)'}, this server "
+                                  f"needs {migrate.head()}: run majiang db upgrade --db URL first")
 
-    def _write(self):
-        """A transaction whose failure is a ``StoreError`` (the caller refuses what needed it)."""
-        return _Write(self.engine)
+    def _write(self, lease: str | None = None):
+        """A transaction whose failure is a ``StoreError`` (the caller refuses what needed it). With
+        ``lease`` (a room code) and a worker id, the transaction first checks, holding the row, that
+        this worker still owns that table (``LeaseLost`` otherwise) and extends the lease."""
+        return _Write(self, lease if self.worker else None)
 
-    def migrate(self) -> int:
-        with self.engine.begin() as conn:
-            version = 0
-            if self.engine.dialect.has_table(conn, "schema_version"):
-                row = conn.execute(select(schema_version.c.version)).first()
-                version = row[0] if row else 0
-            for i in range(version, len(MIGRATIONS)):
-                MIGRATIONS[i](conn)
-            conn.execute(text("DELETE FROM schema_version"))
-            conn.execute(insert(schema_version).values(version=len(MIGRATIONS)))
-        return len(MIGRATIONS)
+    def migrate(self) -> tuple[str | None, str]:
+        """Upgrade the schema to the newest revision (returns the revisions before and after)."""
+        return migrate.upgrade(self.engine)
+
+    # leases (many workers) ----------------------------------------------------------------
+
+    def _now(self) -> str:
+        """The database's clock in epoch seconds, as SQL: every worker compares leases on one clock."""
+        if self.engine.dialect.name == "postgresql":
+            return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
+        return "((julianday('now') - 2440587.5) * 86400.0)"
+
+    def take_lease(self, code: str, seconds: float) -> tuple[bool, str | None]:
+        """Take the table ``code`` for this worker if nobody holds it, its holder's lease expired, or it
+        is already ours; else ask the holder to hand it over. Returns (taken, the holder)."""
+        assert self.worker is not None
+        now = self._now()
+        with self._write() as conn:
+            taken = conn.execute(text(
+                f"UPDATE table_leases SET worker = :w, expires = {now} + :t, wanted = NULL "
+                f"WHERE code = :c AND (worker = :w OR expires < {now})"),
+                {"w": self.worker, "t": seconds, "c": code}).rowcount
+            if taken:
+                return True, self.worker
+            holder = conn.execute(text("SELECT worker FROM table_leases WHERE code = :c"), {"c": code}).first()
+            if holder is None:
+                conn.execute(text(f"INSERT INTO table_leases (code, worker, expires) VALUES (:c, :w, {now} + :t)"),
+                             {"w": self.worker, "t": seconds, "c": code})
+                return True, self.worker  # two at once: one insert fails (a StoreError), the caller retries
+            conn.execute(text("UPDATE table_leases SET wanted = :w WHERE code = :c AND worker <> :w"),
+                         {"w": self.worker, "c": code})
+            return False, holder[0]
+
+    def renew_leases(self, codes: list[str], seconds: float) -> dict[str, str | None]:
+        """Extend this worker's leases on ``codes``; returns the ones it still holds, each with the
+        worker that asks for it (None: nobody). A code missing from the answer was taken over."""
+        assert self.worker is not None
+        if not codes:
+            return {}
+        with self._write() as conn:
+            conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t "
+                              "WHERE worker = :w AND code IN :codes").bindparams(bindparam("codes", expanding=True)),
+                         {"t": seconds, "w": self.worker, "codes": list(codes)})
+            rows = conn.execute(select(table_leases.c.code, table_leases.c.wanted).where(
+                table_leases.c.worker == self.worker, table_leases.c.code.in_(codes))).all()
+        return {code: wanted for code, wanted in rows}
+
+    def release_leases(self, codes: list[str] | None = None) -> None:
+        """Give up this worker's leases (all of them with None), so another worker takes them at once."""
+        if self.worker is None:
+            return
+        cond = table_leases.c.worker == self.worker
+        if codes is not None:
+            cond = and_(cond, table_leases.c.code.in_(codes))
+        with self._write() as conn:
+            conn.execute(table_leases.delete().where(cond))
+
+    def lease_of(self, code: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(table_leases).where(table_leases.c.code == code)).mappings().first()
+        return dict(row) if row else None
+
+    def _fence(self, conn, code: str) -> None:
+        row = conn.execute(select(table_leases.c.worker).where(table_leases.c.code == code)
+                           .with_for_update()).first()
+        if row is None or row[0] != self.worker:
+            raise LeaseLost(f"table {code} is driven by another worker now")
+        conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code = :c"),
+                     {"t": self.lease_seconds, "c": code})
 
     # players -----------------------------------------------------------------------------
 
@@ -214,15 +293,15 @@ class Store:
             row = conn.execute(select(rooms).where(rooms.c.code == code)).mappings().first()
         return _room_row(row) if row else None
 
-    def update_room(self, code: str, **values) -> None:
+    def update_room(self, code: str, lease: str | None = None, **values) -> None:
         if "seats" in values:
             values["seats"] = json.dumps(values["seats"])
-        with self._write() as conn:
+        with self._write(lease) as conn:
             conn.execute(update(rooms).where(rooms.c.code == code).values(**values))
 
-    def take_seat(self, code: str, seat: int, player: dict, seats: list[dict]) -> None:
+    def take_seat(self, code: str, seat: int, player: dict, seats: list[dict], lease: str | None = None) -> None:
         """Seat a player: the room's seats and the history index in one transaction."""
-        with self._write() as conn:
+        with self._write(lease) as conn:
             conn.execute(update(rooms).where(rooms.c.code == code).values(seats=json.dumps(seats)))
             created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
             conn.execute(insert(room_players).values(room=code, player=player["id"], seat=seat, created=created))
@@ -230,9 +309,9 @@ class Store:
     # games -------------------------------------------------------------------------------
 
     def save_game_text(self, room: str, hand_index: int, log: str, finished: bool,
-                       totals: list[int] | None, room_status: str | None = None) -> None:
+                       totals: list[int] | None, room_status: str | None = None, lease: str | None = None) -> None:
         """Store one hand's log; with ``room_status``, the room's status in the same transaction."""
-        with self._write() as conn:
+        with self._write(lease) as conn:
             existing = conn.execute(select(games.c.id).where(games.c.room == room,
                                                              games.c.hand_index == hand_index)).first()
             values = dict(log=log, finished=finished, totals=json.dumps(totals) if totals is not None else None,
@@ -290,16 +369,24 @@ class Store:
 
 
 class _Write:
-    def __init__(self, engine) -> None:
-        self.engine = engine
+    def __init__(self, store: Store, lease: str | None = None) -> None:
+        self.store = store
+        self.lease = lease
         self.ctx = None
 
     def __enter__(self):
         try:
-            self.ctx = self.engine.begin()
-            return self.ctx.__enter__()
+            self.ctx = self.store.engine.begin()
+            conn = self.ctx.__enter__()
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"the database is unavailable ({type(exc).__name__})") from exc
+        if self.lease is not None:
+            try:
+                self.store._fence(conn, self.lease)
+            except BaseException as exc:
+                self.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+        return conn
 
     def __exit__(self, kind, exc, tb):
         try:
