@@ -162,7 +162,8 @@ async def two_workers(args) -> dict:
     port = free_port()
     env = dict(os.environ, PYTHON=sys.executable, PORT=str(port), W1_PORT=str(free_port()),
                W2_PORT=str(free_port()), PGPORT=str(free_port()),
-               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * args.tables + 10}")
+               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * args.tables + 10} "
+                        f"--sockets-per-address {2 * args.tables + 10}")
     if os.path.isdir(os.path.join(root, "src", "majiang")):
         env["PYTHONPATH"] = os.path.join(root, "src") + os.pathsep + env.get("PYTHONPATH", "")
     script = subprocess.Popen(["bash", os.path.join(root, "deploy", "run-local.sh")], env=env, text=True,
@@ -192,7 +193,8 @@ async def run(args) -> list[dict]:
     db = os.path.join(tempfile.mkdtemp(), "load.sqlite3")
     server = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db",
                                f"sqlite:///{db}", "--bot-delay", str(args.bot_delay),
-                               "--new-players", str(10 * args.tables + 10)],
+                               "--new-players", str(10 * args.tables + 10),
+                               "--sockets-per-address", str(2 * args.tables + 10)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

@@ -40,6 +40,7 @@ def cmd_serve(args) -> int:
     hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
         [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
     app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
+                     sockets_per_address=args.sockets_per_address,
                      bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
                      lease_seconds=args.lease_seconds)
     print(f"majiang: database {url.split('@')[-1]}")
@@ -76,6 +77,9 @@ def register(sub) -> None:
     p.add_argument("--allowed-host", action="append", metavar="NAME",
                    help="a host name browsers may use to reach this server, besides its own addresses "
                    "(repeatable; e.g. the public name behind a proxy; '*' allows any)")
+    p.add_argument("--sockets-per-address", type=int, default=32, metavar="N",
+                   help="open websockets one client address may hold (default 32; raise it for a load test "
+                   "from one machine)")
     p.add_argument("--new-players", type=int, default=20, metavar="N",
                    help="players one address may create in 10 minutes (default 20)")
     p.add_argument("--worker-id", metavar="ID",

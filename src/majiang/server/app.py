@@ -112,12 +112,15 @@ def whole(value, name: str, lo: int, hi: int) -> int:
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                share_urls: list[str] | None = None, new_players_per_10min: int = 20,
                bot_workers: int = 0, allowed_hosts: list[str] | None = None, worker_id: str | None = None,
-               lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None) -> FastAPI:
+               lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None,
+               sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS) -> FastAPI:
     """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
     ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them).
     ``worker_id``: this worker's name among many on one database (tables are then leased, see
     ``live.Tables``); by default none for an SQLite file (one process), a fresh one otherwise.
-    ``upgrade``: upgrade the schema on opening (default: only an SQLite file; see ``store.Store``)."""
+    ``upgrade``: upgrade the schema on opening (default: only an SQLite file; see ``store.Store``).
+    ``sockets_per_address``: open websockets one client address may hold (a load test from one
+    machine raises it)."""
     url = db_url or default_db_url()
     if worker_id is None and not url.startswith("sqlite"):
         worker_id = new_worker_id()
@@ -429,7 +432,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     def server_info():
         return {"share_urls": list(share_urls or [])}
 
-    sockets_per_address: dict[str, int] = {}
+    open_sockets: dict[str, int] = {}
 
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str):
@@ -437,17 +440,17 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             await websocket.close(code=1008)  # another site's page: refused before the handshake
             return
         address = websocket.client.host if websocket.client else "?"
-        if sockets_per_address.get(address, 0) >= MAX_SOCKETS_PER_ADDRESS:
+        if open_sockets.get(address, 0) >= sockets_per_address:
             await websocket.close(code=1008)  # one address, too many open sockets
             return
-        sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
+        open_sockets[address] = open_sockets.get(address, 0) + 1
         try:
             await websocket.accept()
             await serve_socket(websocket, code)
         finally:
-            sockets_per_address[address] -= 1
-            if not sockets_per_address[address]:
-                del sockets_per_address[address]
+            open_sockets[address] -= 1
+            if not open_sockets[address]:
+                del open_sockets[address]
 
     async def serve_socket(websocket: WebSocket, code: str) -> None:
         try:
