@@ -218,13 +218,18 @@ def test_room_options_and_hints(tmp_path):
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
         snap = ws.receive_json()
-        while not any(a["type"] == "discard" for a in snap["view"]["legal"]):  # our turn (not a claim)
-            if snap["view"]["legal"]:
+        assert snap["hints"] is None  # hints are computed only for a player who shows them
+        ws.send_json({"type": "hints", "on": True})
+        while not (any(a["type"] == "discard" for a in snap["view"]["legal"]) and snap["hints"]):  # our turn
+            if snap["view"]["legal"] and not any(a["type"] == "discard" for a in snap["view"]["legal"]):
                 ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][-1]})
             snap = ws.receive_json()
         assert snap["view"]["rules"]["cap"] == 8 and snap["view"]["rules"]["haidi"] == "both"
         hints = snap["hints"]
         assert hints["discards"] and all({"tile", "shanten", "effective_count"} <= set(d) for d in hints["discards"])
+        ws.send_json({"type": "hints", "on": False})
+        while snap.get("hints") is not None or snap.get("type") != "snapshot":
+            snap = ws.receive_json()
 
 
 def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):

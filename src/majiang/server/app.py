@@ -560,8 +560,10 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 await table.chat(seat, msg.get("phrase"))
             elif kind == "dissolve":
                 await table.vote_dissolve(seat, msg.get("agree") is True)
+            elif kind == "hints":
+                await table.set_hints(seat, msg.get("on") is True)
             else:
-                raise MajiangError("unknown message type (action, ready, auto, chat, dissolve, ping)")
+                raise MajiangError("unknown message type (action, ready, auto, chat, dissolve, hints, ping)")
         except StoreError:
             return {"type": "error", "message": "the server could not store that: nothing changed, try again"}
         except MajiangError as exc:

@@ -138,6 +138,9 @@ class LiveTable:
         self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
         self.dissolve_started = [-DISSOLVE_GAP] * self.n
         self.dissolved = False
+        # seats whose player shows hints: only they are computed (the advice costs more than the rest of a frame)
+        self.hints_wanted: set[int] = set()
+        self.hint_cache: dict = {}
         self.start_asked: float | None = None  # when the host asked to deal the first hand (准备 timer)
         self.rematch: dict | None = None  # {"code", "by"}: the room a player opened to play again
         self.on_lost: Any = None  # called with the code when a write finds the lease gone
@@ -487,6 +490,16 @@ class LiveTable:
                     self.dissolve = None
         await self.broadcast()
         self.poke()
+
+    async def set_hints(self, seat: int, on: bool) -> None:
+        """Whether this seat's player shows hints (the page says so on connecting and on its toggle)."""
+        if on == (seat in self.hints_wanted):
+            return
+        if on:
+            self.hints_wanted.add(seat)
+        else:
+            self.hints_wanted.discard(seat)
+        await self.broadcast()
 
     async def set_ready(self, seat: int) -> None:
         g = self.game

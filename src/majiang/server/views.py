@@ -55,7 +55,7 @@ def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) ->
                 view["legal"] = []
         deciding = bool(view.get("legal"))
     hints = None
-    if g is not None and seat is not None and not g.over and g.phase not in ("exchange", "void"):
+    if g is not None and seat in table.hints_wanted and not g.over and g.phase not in ("exchange", "void"):
         hints = _hints(table, seat, view)
     clock = None
     phase = view["phase"] if view is not None else None
@@ -95,7 +95,7 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
     # what the hints depend on: the seat's tiles, what it can see, and which discards it may make
     key = (id(g), seat, me.get("hand"), json.dumps(me["melds"]), json.dumps(view.get("visible"), sort_keys=True),
            tuple(sorted(str(a.tile) for a in g.legal_actions(seat) if a.type in ("discard", "declare"))))
-    cache = table.__dict__.setdefault("_hint_cache", {})
+    cache = table.hint_cache
     if key not in cache:  # computed when one of those changes, not for every frame
         if len(cache) > 32:
             cache.clear()

@@ -108,7 +108,7 @@
   };
   $("mute").onclick = () => { Sound.setMuted(!Sound.muted); applyStatic(); Sound.play("turn"); };
   $("hint-toggle").onclick = () => {
-    showHints = !showHints; localStorage.setItem("majiang.hints", showHints ? "1" : "0");
+    showHints = !showHints; localStorage.setItem("majiang.hints", showHints ? "1" : "0"); send({ type: "hints", on: showHints });
     applyStatic(); if (snap) render();
   };
   document.addEventListener("pointerdown", () => Sound.unlock(), { once: true });
@@ -252,6 +252,7 @@
   function connect(spectate) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomCode)}`);
+    ws.onopen = () => { if (!spectate) send({ type: "hints", on: showHints }); };  // hints are computed only when shown
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "snapshot") {
