@@ -8,7 +8,7 @@ import sys
 import zlib
 from collections import Counter
 
-from majiang.bots import make_agent
+from majiang.bots import make_agent, split_bots
 from majiang.core.errors import MajiangError
 from majiang.core.tiles import Tile, format_tiles
 from majiang.engine import Action, Game, describe
@@ -87,7 +87,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_bots(args.bots)
     out = simulate(rules, args.games, args.seed, bots, args.log)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
@@ -235,7 +235,7 @@ def cmd_arena(args) -> int:
     if args.first_deal < 0:
         raise UsageError("--first-deal must be 0 or more")
     rules = rules_from_args(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_bots(args.bots)
     bot_stderr = "-" if args.bot_stderr else None
     sink = None
     if args.out:
@@ -410,8 +410,9 @@ def register(sub) -> None:
                        "--out run2; majiang arena-merge run1 run2")
     add_rules_options(p)
     p.add_argument("--bots", required=True,
-                   help="comma-separated agents, one per seat: random, greedy, strong, or cmd:PROGRAM "
-                   "(an external bot, docs/BOTS.md; each entry gets its own process)")
+                   help="comma-separated agents, one per seat: random, greedy, strong, expert, or cmd:PROGRAM "
+                   "(an external bot, docs/BOTS.md; each entry gets its own process); options after a "
+                   "colon, e.g. expert:samples=200,work=500")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "
