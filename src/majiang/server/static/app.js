@@ -63,7 +63,7 @@
   }
   function keyed(list) { const seen = {}; return list.map((x) => { seen[x] = (seen[x] || 0) + 1; return { key: `${x}#${seen[x]}`, tile: x }; }); }
   function botName(name) {  // the server names empty seats "bot 2 (greedy)": say it in the page's language
-    const m = /^bot (\d+)(?: \((random|greedy|strong)\))?$/.exec(name || "");
+    const m = /^bot (\d+)(?: \((random|greedy|strong|expert)\))?$/.exec(name || "");
     return m ? `${t("bot")}${m[1]}${m[2] ? ` (${t("bot_" + m[2])})` : ""}` : name === "empty" ? t("empty") : name;
   }
   function namesOf(r) { return r.names.map((n, i) => (r.humans && r.humans[i] ? n : botName(n))); }
@@ -743,7 +743,7 @@
     const r = snap.room, rules = (snap.view && snap.view.rules) || {};
     const options = {};
     Object.entries(rules).forEach(([k, x]) => { if (!["variant", "preset", "base", "rounds"].includes(k)) options[k] = x === null ? "none" : x; });
-    const bot = (r.names.map((n) => /\((random|greedy|strong)\)$/.exec(n || "")).find(Boolean) || [null, "greedy"])[1];
+    const bot = (r.names.map((n) => /\((random|greedy|strong|expert)\)$/.exec(n || "")).find(Boolean) || [null, "greedy"])[1];
     try {
       const made = await api("/api/rooms", "POST", { variant: r.variant, preset: r.preset, options, hands: r.hands, stake: r.stake,
         bots: bot, timers: { turn_seconds: r.timers.turn_seconds, claim_seconds: r.timers.claim_seconds, ready_seconds: r.timers.ready_seconds } });
