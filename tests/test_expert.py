@@ -103,7 +103,7 @@ def test_samples_are_consistent(variant, preset):
     full = 84 if variant == "kawuxing" else 108
     for obs, _ in searched_decisions(rules, 3, 6):
         me = obs["seat"]
-        pos = small().sample(ExpertAgent.prepare(obs), random.Random(1))
+        pos = small().sample(small().prepare(obs), random.Random(1))
         total = len(pos.wall)  # the position holds every tile but the discards (a claim's tile among them)
         for s, sp in enumerate(pos.seats):
             total += sum(sp.counts) + sum(m.size for m in sp.melds)

@@ -5,7 +5,8 @@ claim), the candidates are pruned first (``strong``'s choice, the discards that 
 shanten with the most live tiles, every kong and declaration of those tiles, every claim), then
 the hidden tiles are sampled consistently with what this seat has seen (``visible`` and each
 player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden triplets and other
-seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand), the
+seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand, and
+fewer of the kinds it discarded and their neighbours), the
 rest of the wall is shuffled, and each candidate is played to the end of the deal by ``greedy``
 at every seat. The choice is the candidate with the best mean of this seat's points from here on
 (kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
@@ -50,10 +51,13 @@ class ExpertAgent:
     name = "expert"
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
-                 work: int = 240, engine: str = "auto") -> None:
+                 work: int = 240, margin: float = 0.0, discard_weight: float = 0.3, engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
-        rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``engine``: "native", "python" or "auto" (native when
+        rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
+        ``strong``'s choice only for a candidate better by that many standard errors;
+        ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
+        the square root), against 1 for other kinds (1: no weighting); ``engine``: "native", "python" or "auto" (native when
         built)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
@@ -61,6 +65,8 @@ class ExpertAgent:
         self.first = max(1, min(int(first), self.samples))
         self.batch = max(1, int(batch))
         self.work = max(1, int(work))
+        self.margin = float(margin)
+        self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
         self.width = max(1, int(width))
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
@@ -92,9 +98,9 @@ class ExpertAgent:
     def candidates(self, view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
         """The options worth a search: every claim; on a turn, ``strong``'s choice, every kong, the
         discards of the best shanten with the most live tiles (``width`` of them) and the
-        declarations with any of those tiles."""
+        declarations with any of those tiles. ``strong``'s choice comes first."""
         if view.phase == "claim":
-            return list(legal)
+            return [choice] + [a for a in legal if a != choice]
         counts = view.counts
         unseen = view.unseen()
         plain = [a for a in legal if a.type == "discard"]
@@ -127,8 +133,7 @@ class ExpertAgent:
 
     # -- determinizations -------------------------------------------------------------------------
 
-    @staticmethod
-    def prepare(obs: dict) -> tuple:
+    def prepare(self, obs: dict) -> tuple:
         """What every sample of this decision shares: the unseen tiles, and per seat its known
         tiles and melds, its sets of unknown kind (concealed kongs, 亮倒's hidden triplets), how
         many single tiles it hides and the suit it may not hold."""
@@ -166,8 +171,21 @@ class ExpertAgent:
                     held[Tile.parse(obs["drawn"])] -= 1
                 hand = Hand(tuple(held), tuple(melds))
                 waits = [int(t) for t in waits_of(hand, SeatView(obs).variant, p.get("void"))]
-            void = p.get("void") if (s != me and not p["out"]) else None
-            seats.append((counts, melds, triplets, max(0, hidden), void, p.get("void"), bool(p["out"]),
+            weights = None  # how likely the seat is to hold each kind, relative to the others
+            if s != me and not p["out"] and hidden:
+                weights = [1.0] * 30
+                if p.get("void"):  # a known void suit: none held (unless nothing else is left)
+                    at = "mps".index(p["void"]) * 9
+                    weights[at:at + 9] = [1e-9] * 9
+                if self.discard_weight < 1.0:  # what a seat discarded it seldom still holds, nor next to it
+                    near = self.discard_weight ** 0.5
+                    for t in {int(Tile.parse(x)) for x in p["discards"]}:
+                        weights[t] = min(weights[t], self.discard_weight)
+                        for d in (-1, 1):
+                            u = t + d
+                            if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
+                                weights[u] = min(weights[u], near)
+            seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
                           p.get("declared"), waits))
         if obs["phase"] == "claim":
             ld = obs["last_discard"]
@@ -202,23 +220,17 @@ class ExpertAgent:
                 left[t] -= 1
                 rest.append(t)
         for s, f in enumerate(fixed):
-            n, void = f[3], f[4]
+            n, weights = f[3], f[4]
             if not n:
                 continue
-            if void is None:
+            if weights is None:
                 grab, rest = rest[:n], rest[n:]
-            else:
-                grab, keep = [], []
-                for t in rest:
-                    if len(grab) < n and (t >= 27 or "mps"[t // 9] != void):
-                        grab.append(t)
-                    else:
-                        keep.append(t)
-                if len(grab) < n:  # not enough outside the void suit: take what remains
-                    extra = n - len(grab)
-                    grab.extend(keep[:extra])
-                    keep = keep[extra:]
-                rest = keep
+            else:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
+                rand = rng.random
+                keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+                chosen = {i for _, i in keys[:n]}
+                grab = [rest[i] for i in sorted(chosen)]
+                rest = [t for i, t in enumerate(rest) if i not in chosen]
             c = seats[s].counts
             for t in grab:
                 c[t] += 1
@@ -272,6 +284,13 @@ class ExpertAgent:
                 break
             target = len(positions) + more
         best = max(alive, key=lambda i: (sum(points[i]) / len(points[i]), candidates[i] == choice))
+        if self.margin > 0 and best != 0:  # candidates[0] is strong's choice: leave it only when clearly worse
+            d = [a - b for a, b in zip(points[best], points[0])]
+            n = len(d)
+            mean = sum(d) / n
+            se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
+            if mean <= self.margin * se:
+                return candidates[0]
         return candidates[best]
 
     def play(self, obs: dict, positions: list[Position], keys, which, action: Action) -> list[float]:
