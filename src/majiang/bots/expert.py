@@ -51,7 +51,7 @@ class ExpertAgent:
     name = "expert"
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
-                 work: int = 240, margin: float = 0.0, discard_weight: float = 0.3, engine: str = "auto") -> None:
+                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
