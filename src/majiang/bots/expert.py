@@ -31,6 +31,7 @@ import random
 from majiang.bots.base import SeatView
 from majiang.bots.greedy import GreedyAgent
 from majiang.bots.strong import StrongAgent
+from majiang.core.analysis import shanten_counts
 from majiang.core.analysis import waits as waits_of
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
@@ -51,13 +52,16 @@ class ExpertAgent:
     name = "expert"
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
-                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, engine: str = "auto") -> None:
+                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
+                 engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
         ``strong``'s choice only for a candidate better by that many standard errors;
         ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
-        the square root), against 1 for other kinds (1: no weighting); ``engine``: "native", "python" or "auto" (native when
+        the square root), against 1 for other kinds (1: no weighting); ``ready_bias``: draw each
+        opponent's hand that many more times and keep the one nearest ready (real hands are
+        shaped by play, random ones are far from ready); ``engine``: "native", "python" or "auto" (native when
         built)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
@@ -67,6 +71,7 @@ class ExpertAgent:
         self.work = max(1, int(work))
         self.margin = float(margin)
         self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
+        self.ready_bias = max(0, int(ready_bias))
         self.width = max(1, int(width))
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
@@ -193,6 +198,18 @@ class ExpertAgent:
         else:
             drawn = obs.get("drawn")
             head = ("turn", me, int(Tile.parse(drawn)) if drawn else None)
+        if self.ready_bias:
+            view = SeatView(obs)
+            rules, variant = view.rules, view.variant
+            if self.native is not None:
+                native = self.native
+
+                def distance(counts, melds, void):
+                    return native.shanten(rules, counts, 4 - len(melds), void, None, not melds)
+            else:
+                def distance(counts, melds, void):
+                    return shanten_counts(counts, variant, 4 - len(melds), void, None, seven_pairs=not melds)
+            self._distance = distance
         return pool, seats, head, obs["dealer"]
 
     def sample(self, prepared: tuple, rng: random.Random) -> Position:
@@ -227,8 +244,20 @@ class ExpertAgent:
                 grab, rest = rest[:n], rest[n:]
             else:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
                 rand = rng.random
-                keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
-                chosen = {i for _, i in keys[:n]}
+                best = None
+                for _ in range(1 + self.ready_bias):  # of several draws, the hand nearest ready
+                    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+                    chosen = {i for _, i in keys[:n]}
+                    if self.ready_bias:
+                        c = list(seats[s].counts)
+                        for i in chosen:
+                            c[rest[i]] += 1
+                        d = self._distance(c, seats[s].melds, fixed[s][5])
+                        if best is None or d < best[0]:
+                            best = (d, chosen)
+                    else:
+                        best = (0, chosen)
+                chosen = best[1]
                 grab = [rest[i] for i in sorted(chosen)]
                 rest = [t for i, t in enumerate(rest) if i not in chosen]
             c = seats[s].counts
