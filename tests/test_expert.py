@@ -158,3 +158,19 @@ def test_reads_only_the_observation(variant, preset):
         b = small(9).act(json.loads(json.dumps(obs)), legal)
         assert a == b
         assert obs == frozen  # and it changes nothing it was given
+
+
+def test_samples_keep_void_suits_and_revealed_hands():
+    """Sichuan: an opponent holds none of its known 定缺 suit (plenty of other tiles are unseen);
+    the nearest-ready option still deals every tile once."""
+    rules = rules_for("sichuan", "chengdu")
+    for obs, _ in searched_decisions(rules, 6, 6):
+        me = obs["seat"]
+        for agent in (small(), small(ready_bias=2)):
+            pos = agent.sample(agent.prepare(obs), random.Random(2))
+            for p in obs["players"]:
+                if p["seat"] != me and p["void"] and not p["out"]:
+                    at = "mps".index(p["void"]) * 9
+                    assert sum(pos.seats[p["seat"]].counts[at:at + 9]) == 0
+                    assert sum(pos.seats[p["seat"]].counts) == p["hidden"] - 4 * sum(
+                        1 for m in p["melds"] if m["tile"] is None)
