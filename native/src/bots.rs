@@ -169,3 +169,28 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
         tile
     }
 }
+
+/// One rollout: from the game at a position, ``seat`` plays ``action`` at its first decision and
+/// greedy plays every decision after (``GreedyAgent(seed)`` at each seat, its generator seeded by
+/// that seat's key). Returns each seat's points from the position on, or None when ``action`` is
+/// not legal there.
+pub fn rollout(mut g: Game, seat: usize, action: u8, keys: &[u32]) -> Option<Vec<i64>> {
+    let mut rngs: Vec<Mt> = keys.iter().map(|&k| Mt::from_key(&[k])).collect();
+    let mut first = true;
+    while let Some(s) = g.to_act() {
+        let m = g.pending[s].unwrap();
+        let a = if s == seat && first {
+            first = false;
+            action
+        } else {
+            greedy(&g, s, &m, &mut rngs[s])
+        };
+        if !g.apply(s, a) {
+            return None;
+        }
+    }
+    if first {
+        return None;
+    }
+    Some(g.totals.clone())
+}

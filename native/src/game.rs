@@ -2,6 +2,8 @@
 //! (``games``) wherever the two games' rules part, step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
 //! by side). Actions are the RL env's indices (``majiang.env`` documents them).
 
+mod position;
+
 use crate::games::{play_for, Play, VariantPlay};
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{Ctx, Meld, MeldKind, Rules, Score};

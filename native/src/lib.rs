@@ -26,7 +26,7 @@ use game::Game;
 use games::VariantPlay;
 use score::Rules;
 use spec::{
-    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM, POS_LEN,
     RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED,
     SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT,
     SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED,
@@ -182,6 +182,51 @@ pub unsafe extern "C" fn mj_opponents_new(
             Opponents::Greedy { rngs: keys.chunks(key_len).map(wall::Mt::from_key).collect() }
         };
         Box::into_raw(Box::new(o))
+    })
+}
+
+/// Play ``n`` rollouts (``bots::rollout``): rollout i starts from the position at
+/// ``positions[i * POS_LEN..]``, where ``seat`` plays ``actions[i]`` and greedy plays every other
+/// decision, its generators seeded by ``keys[i * players..]`` (one 32-bit seed per seat, as
+/// ``random.Random(seed)`` seeds). Each seat's points from the position on go to
+/// ``out[i * players..]``. Returns ``RET_OK``, ``RET_NO_TABLES``, or ``RET_ERROR`` when a position
+/// is malformed or its action not legal there.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` integers, ``positions`` to ``n * POS_LEN``, ``actions`` to
+/// ``n``, ``keys`` to ``n * players`` ``u32`` and ``out`` to ``n * players`` writable ``i64``.
+#[no_mangle]
+pub unsafe extern "C" fn mj_rollouts(
+    config: *const i64,
+    positions: *const i64,
+    n: usize,
+    seat: i64,
+    actions: *const i64,
+    keys: *const u32,
+    out: *mut i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        if !shanten::tables_loaded() {
+            return RET_NO_TABLES;
+        }
+        let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
+        let players = rules.players;
+        let positions = std::slice::from_raw_parts(positions, n * POS_LEN);
+        let actions = std::slice::from_raw_parts(actions, n);
+        let keys = std::slice::from_raw_parts(keys, n * players);
+        let out = std::slice::from_raw_parts_mut(out, n * players);
+        for i in 0..n {
+            let pos = &positions[i * POS_LEN..(i + 1) * POS_LEN];
+            let Some(g) = Game::from_position(rules.clone(), pos) else {
+                return RET_ERROR;
+            };
+            let Some(points) = bots::rollout(g, seat as usize, actions[i] as u8, &keys[i * players..(i + 1) * players])
+            else {
+                return RET_ERROR;
+            };
+            out[i * players..(i + 1) * players].copy_from_slice(&points);
+        }
+        RET_OK
     })
 }
 

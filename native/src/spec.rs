@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 909936618;
+pub const ABI_VERSION: i64 = 2256221375;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -134,3 +134,24 @@ pub const SUMMARY_WIN_DISCARDER: usize = 3;
 pub const SUMMARY_WIN_ROBBED: usize = 4;
 pub const SUMMARY_WIN_MULTIPLIER: usize = 5;
 pub const NO_DISCARDER: i64 = -1;
+pub const POS_MODE: usize = 0;
+pub const POS_MODE_TURN: usize = 0;
+pub const POS_MODE_CLAIM: usize = 1;
+pub const POS_ACTOR: usize = 1;
+pub const POS_TILE: usize = 2;
+pub const POS_DEALER: usize = 3;
+pub const POS_WALL_LEN: usize = 4;
+pub const POS_SEATS: usize = 5;
+pub const POS_SEAT_LEN: usize = 44;
+pub const POS_COUNTS: usize = 0;
+pub const POS_VOID: usize = 30;
+pub const POS_OUT: usize = 31;
+pub const POS_DECLARED: usize = 32;
+pub const POS_WAITS: usize = 33;
+pub const POS_MELDS: usize = 34;
+pub const POS_MELD: usize = 35;
+pub const POS_MELD_PONG: usize = 0;
+pub const POS_MELD_KONG: usize = 1;
+pub const POS_MELD_CONCEALED: usize = 2;
+pub const POS_WALL: usize = 181;
+pub const POS_LEN: usize = 317;

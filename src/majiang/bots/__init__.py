@@ -15,31 +15,79 @@
             weights differ per game (see
             ``StrongAgent.WEIGHTS``): Sichuan blood battle is a race where speed and safety pay
             more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never folds.
+``expert``  searches: at each decision with several sensible options (pruned by ``strong``), it
+            samples the hidden tiles consistently with what the seat has seen, plays every
+            candidate to the end of the deal with ``greedy`` at all seats (in the native engine
+            when built) and takes the best mean of its points. Bounded by work, not time:
+            ``expert:samples=48,work=240`` (``ExpertAgent``'s keyword arguments).
 ``cmd:…``   an external program speaking the JSON-lines protocol (``majiang.botproto``).
 """
 
 from __future__ import annotations
 
 from majiang.bots.base import Agent, SeatView
+from majiang.bots.expert import ExpertAgent
 from majiang.bots.greedy import GreedyAgent
 from majiang.bots.random import RandomAgent
 from majiang.bots.strong import StrongAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "strong": StrongAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "strong": StrongAgent, "expert": ExpertAgent}
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``name:key=value,...`` as the name and its keyword arguments (numbers where they parse):
+    ``expert:samples=200`` gives ``("expert", {"samples": 200})``."""
+    name, _, rest = spec.partition(":")
+    options: dict = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            from majiang.core.errors import MajiangError
+            raise MajiangError(f"bad agent option {item!r} in {spec!r} (want name:key=value,...)")
+        value = value.strip()
+        for cast in (int, float):
+            try:
+                value = cast(value)
+                break
+            except ValueError:
+                continue
+        options[key.strip()] = value
+    return name.strip(), options
+
+
+def split_bots(text: str) -> list[str]:
+    """A comma-separated list of agents, one per seat, where an agent's options continue after a
+    comma: ``expert:samples=200,work=500,strong,strong`` is two entries of options and two
+    ``strong`` (a piece ``key=value`` with no ``:`` belongs to the entry before it)."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece and ":" in out[-1] and not out[-1].startswith("cmd:"):
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
 
 
 def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | None = None,
                label: str | None = None):
-    """An agent from its name, or ``cmd:PROGRAM ARGS`` for an external bot (``stderr``: a file for
-    its stderr, or ``"-"`` to pass it through; ``label`` names it in messages)."""
+    """An agent from its name, with options as ``name:key=value,...`` (``expert:samples=200``), or
+    ``cmd:PROGRAM ARGS`` for an external bot (``stderr``: a file for its stderr, or ``"-"`` to pass
+    it through; ``label`` names it in messages)."""
     if spec.startswith("cmd:"):
         from majiang.bots.external import SubprocessAgent
         return SubprocessAgent(spec[4:], timeout=timeout, stderr=stderr, label=label)
+    from majiang.core.errors import MajiangError
+
+    name, options = parse_spec(spec)
+    if name not in AGENTS:
+        raise MajiangError(f"unknown agent {name!r} (known: {', '.join(AGENTS)}, or cmd:PROGRAM)")
     try:
-        return AGENTS[spec](seed)
-    except KeyError:
-        from majiang.core.errors import MajiangError
-        raise MajiangError(f"unknown agent {spec!r} (known: {', '.join(AGENTS)}, or cmd:PROGRAM)") from None
+        return AGENTS[name](seed, **options)
+    except (TypeError, ValueError) as exc:
+        raise MajiangError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "SeatView", "StrongAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "SeatView", "StrongAgent", "make_agent", "parse_spec",
+           "split_bots"]

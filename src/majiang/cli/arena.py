@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from majiang.bots import split_bots
 from majiang.cli.common import Progress, UsageError, add_rules_options, rules_from_args
 
 
@@ -19,7 +20,7 @@ def cmd_arena(args) -> int:
     if args.first_deal < 0:
         raise UsageError("--first-deal must be 0 or more")
     rules = rules_from_args(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_bots(args.bots)
     bot_stderr = "-" if args.bot_stderr else None
     sink = None
     if args.out:
@@ -125,8 +126,9 @@ def register(sub) -> None:
                        "--out run2; majiang arena-merge run1 run2")
     add_rules_options(p)
     p.add_argument("--bots", required=True,
-                   help="comma-separated agents, one per seat: random, greedy, strong, or cmd:PROGRAM "
-                   "(an external bot, docs/BOTS.md; each entry gets its own process)")
+                   help="comma-separated agents, one per seat: random, greedy, strong, expert, or cmd:PROGRAM "
+                   "(an external bot, docs/BOTS.md; each entry gets its own process); options after a "
+                   "colon, e.g. expert:samples=200,work=500")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "

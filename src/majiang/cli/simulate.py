@@ -7,7 +7,7 @@ import os
 import zlib
 from collections import Counter
 
-from majiang.bots import make_agent
+from majiang.bots import make_agent, split_bots
 from majiang.cli.common import Progress, UsageError, add_rules_options, rules_from_args
 from majiang.core.errors import MajiangError
 from majiang.core.variants import get_variant
@@ -66,7 +66,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_bots(args.bots)
     out = simulate(rules, args.games, args.seed, bots, args.log)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))

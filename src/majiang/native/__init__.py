@@ -103,6 +103,8 @@ def _load():
     lib.mj_batch_step_vs.restype = i64
     lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p, ctypes.c_size_t]
     lib.mj_batch_step.restype = i64
+    lib.mj_rollouts.argtypes = [p, p, ctypes.c_size_t, i64, p, p, p]
+    lib.mj_rollouts.restype = i64
     _lib = lib
     return lib
 
@@ -428,6 +430,55 @@ class Opponents:
         if ptr:
             self._lib.mj_opponents_free(ptr)
             self._ptr = None
+
+
+_MELD_CODES = {"pong": spec.POS_MELD_PONG, "kong": spec.POS_MELD_KONG, "concealed_kong": spec.POS_MELD_CONCEALED}
+_DECLARED_CODES = {None: spec.DECLARED_NONE, "liangdao": spec.DECLARED_LIANGDAO, "sing": spec.DECLARED_SING,
+                   "dance": spec.DECLARED_DANCE}
+
+
+def position_array(pos, out: np.ndarray | None = None) -> np.ndarray:
+    """A ``majiang.engine.position.Position`` as the ``POS_*`` integers ``mj_rollouts`` reads."""
+    S = spec
+    a = np.zeros(S.POS_LEN, dtype=np.int64) if out is None else out
+    a[S.POS_MODE] = S.POS_MODE_CLAIM if pos.mode == "claim" else S.POS_MODE_TURN
+    a[S.POS_ACTOR] = pos.actor
+    a[S.POS_TILE] = -1 if pos.tile is None else int(pos.tile)
+    a[S.POS_DEALER] = pos.dealer
+    a[S.POS_WALL_LEN] = len(pos.wall)
+    a[S.POS_WALL:S.POS_WALL + len(pos.wall)] = pos.wall
+    for s, sp in enumerate(pos.seats):
+        at = S.POS_SEATS + s * S.POS_SEAT_LEN
+        a[at + S.POS_COUNTS:at + S.POS_COUNTS + 30] = sp.counts
+        a[at + S.POS_VOID] = -1 if sp.void is None else "mps".index(sp.void)
+        a[at + S.POS_OUT] = int(sp.out)
+        a[at + S.POS_DECLARED] = _DECLARED_CODES[sp.declared]
+        a[at + S.POS_WAITS] = sum(1 << int(t) for t in set(sp.waits))
+        a[at + S.POS_MELDS] = len(sp.melds)
+        for i, m in enumerate(sp.melds):
+            a[at + S.POS_MELD + 2 * i] = _MELD_CODES[m.kind.value]
+            a[at + S.POS_MELD + 2 * i + 1] = int(m.tile)
+    return a
+
+
+def rollouts(rules, positions: np.ndarray, seat: int, actions, keys) -> np.ndarray:
+    """Play one rollout per row of ``positions`` (``position_array`` rows) in one library call:
+    ``seat`` plays ``actions[i]`` (action indices) at its first decision, then every decision of
+    every seat is ``GreedyAgent(keys[i][s])``'s. Returns each seat's points from the position on,
+    one row per rollout."""
+    lib = require()
+    _share_tables(lib)
+    n = len(positions)
+    players = 3 if rules.variant == "kawuxing" else 4
+    pos = np.ascontiguousarray(positions, dtype=np.int64)
+    acts = np.ascontiguousarray(actions, dtype=np.int64)
+    k = np.ascontiguousarray(keys, dtype=np.uint32).reshape(n, players)
+    out = np.zeros((n, players), dtype=np.int64)
+    code = lib.mj_rollouts(_config(rules).ctypes.data, pos.ctypes.data, n, seat, acts.ctypes.data, k.ctypes.data,
+                           out.ctypes.data)
+    if code != spec.RET_OK:
+        raise RuntimeError(f"the native engine refused a rollout ({code})")
+    return out
 
 
 def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, seven_pairs: bool = True,

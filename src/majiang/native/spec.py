@@ -169,12 +169,35 @@ SUMMARY_WIN_ROBBED = 4
 SUMMARY_WIN_MULTIPLIER = 5
 NO_DISCARDER = -1
 
+# -- mj_rollouts: a position (one seat's determinized view of a deal in play), as integers
+POS_MODE = 0  # POS_MODE_TURN: POS_ACTOR decides its turn (POS_TILE: the tile it drew, or -1);
+POS_MODE_TURN = 0  # POS_MODE_CLAIM: POS_ACTOR has just discarded POS_TILE and the claims open
+POS_MODE_CLAIM = 1
+POS_ACTOR = 1
+POS_TILE = 2
+POS_DEALER = 3
+POS_WALL_LEN = 4  # the wall left, draws from its front and kong replacements from its back
+POS_SEATS = 5  # + seat × POS_SEAT_LEN
+POS_SEAT_LEN = 44
+POS_COUNTS = 0  # + kind: concealed tiles
+POS_VOID = 30  # the void suit or -1
+POS_OUT = 31
+POS_DECLARED = 32  # DECLARED_* code
+POS_WAITS = 33  # declared waits, a bit per kind
+POS_MELDS = 34  # how many, then (kind, tile) from POS_MELD
+POS_MELD = 35  # + 2 × i: kind (POS_MELD_PONG, POS_MELD_KONG, POS_MELD_CONCEALED) and tile
+POS_MELD_PONG = 0
+POS_MELD_KONG = 1
+POS_MELD_CONCEALED = 2
+POS_WALL = 181  # POS_SEATS + 4 × POS_SEAT_LEN: + i, the wall's tiles in draw order
+POS_LEN = 317  # POS_WALL + MAX_WALL_LEN
+
 # Rust's type of each constant, by name prefix (the first that matches)
 RUST_TYPES = (
     ("OBS_", "f64", lambda name: name.endswith("_SCALE")),
     ("ACTION_", "u8", None), ("PHASE_", "u8", None), ("RESULT_", "u8", None), ("DECLARED_", "u8", None),
     ("N_", "usize", None), ("MAX_", "usize", None), ("SLOT", "usize", None), ("OBS_", "usize", None),
-    ("CONFIG_", "usize", None), ("OPT_", "usize", None), ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
+    ("CONFIG_", "usize", None), ("POS_", "usize", None), ("OPT_", "usize", None), ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
     ("HONOUR_TABLE", "usize", None), ("TABLE_", "usize", None),
 )
 

@@ -71,7 +71,7 @@ from majiang.server.security import (
 )
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 
-BOT_LEVELS = ("random", "greedy", "strong")
+BOT_LEVELS = ("random", "greedy", "strong", "expert")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
 MAX_SOCKETS_PER_ADDRESS = 32  # open websockets from one client address
 OUTBOX = 256  # messages waiting for a client that reads slowly; past it older snapshots are dropped

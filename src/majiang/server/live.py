@@ -666,7 +666,13 @@ class LiveTable:
         try:
             obs = g.observation(seat)
             if isinstance(bot, tuple):
-                action = await self.runner.decide(bot[0], bot[1], obs, legal)
+                try:  # a searching bot keeps to the table's timer: half of it, then strong decides
+                    action = await asyncio.wait_for(self.runner.decide(bot[0], bot[1], obs, legal),
+                                                    self.time_limit(seat) / 2)
+                except asyncio.TimeoutError:
+                    log.warning("table %s: %s bot at seat %d overran its time; strong decides", self.code,
+                                bot[0], seat)
+                    action = await self.runner.decide("strong", bot[1], obs, legal)
             else:
                 action = bot.act(obs, legal)
             if action in legal:

@@ -1,0 +1,370 @@
+"""``expert``: determinized Monte Carlo search over ``strong``'s candidates.
+
+At a decision with more than one sensible option (a discard, 亮倒/唱歌/跳舞 with it, a kong, a
+claim), the candidates are pruned first (``strong``'s choice, the discards that keep the best
+shanten with the most live tiles, every kong and declaration of those tiles, every claim), then
+the hidden tiles are sampled consistently with what this seat has seen (``visible`` and each
+player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden triplets and other
+seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand, and
+fewer of the kinds it discarded and their neighbours), the
+rest of the wall is shuffled, and each candidate is played to the end of the deal by ``greedy``
+at every seat. The choice is the candidate with the best mean of this seat's points from here on
+(kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
+
+Every candidate meets the same samples and the same rollout players (common random numbers), so
+differences are paired. Work, not time, bounds the search: ``samples`` determinizations and
+``work`` rollouts at most, first ``first`` samples for every candidate, then more in batches while
+the best two are within two standard errors of each other (candidates clearly behind are
+dropped). The same seed makes the same decisions on
+any machine.
+
+The rollouts run in the native engine (``majiang.native.rollouts``, one library call per batch)
+when it is built, else in the Python engine (``majiang.engine.position``), which plays exactly
+the same rollouts, only slower. 定缺 and 换三张 are ``strong``'s.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from majiang.bots.base import SeatView
+from majiang.bots.greedy import GreedyAgent
+from majiang.bots.strong import StrongAgent
+from majiang.core.analysis import shanten_counts
+from majiang.core.analysis import waits as waits_of
+from majiang.core.hand import Hand, Meld
+from majiang.core.tiles import Tile, parse_tiles
+from majiang.engine import Action
+from majiang.engine.position import Position, SeatPosition, game_at
+
+
+def _native():
+    """``majiang.native`` when its library loads, else None."""
+    try:
+        from majiang import native
+    except ImportError:  # numpy missing
+        return None
+    return native if native.available() else None
+
+
+class ExpertAgent:
+    name = "expert"
+
+    def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
+                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
+                 engine: str = "auto") -> None:
+        """``samples``: determinizations at most a decision; ``first`` of them for every
+        candidate, then ``batch`` more at a time while the best two are close, within ``work``
+        rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
+        ``strong``'s choice only for a candidate better by that many standard errors;
+        ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
+        the square root), against 1 for other kinds (1: no weighting); ``ready_bias``: draw each
+        opponent's hand that many more times and keep the one nearest ready (real hands are
+        shaped by play, random ones are far from ready); ``engine``: "native", "python" or "auto" (native when
+        built)."""
+        self.rng = random.Random(seed)
+        self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
+        self.samples = max(1, int(samples))
+        self.first = max(1, min(int(first), self.samples))
+        self.batch = max(1, int(batch))
+        self.work = max(1, int(work))
+        self.margin = float(margin)
+        self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
+        self.ready_bias = max(0, int(ready_bias))
+        self.width = max(1, int(width))
+        if engine not in ("auto", "native", "python"):
+            raise ValueError(f"engine must be auto, native or python, not {engine!r}")
+        self.native = None if engine == "python" else _native()
+        if engine == "native" and self.native is None:
+            raise RuntimeError("the native engine is not built (python -m majiang.native build)")
+        self.rollouts = 0  # played so far (for measurements)
+        self.failures = 0  # searches abandoned for strong's choice
+
+    # -- the decision -----------------------------------------------------------------------------
+
+    def act(self, obs: dict, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "win" in types:
+            return next(a for a in legal if a.type == "win")
+        if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob":
+            return self.strong.act(obs, legal)
+        view = SeatView(obs)
+        choice = self.strong.act(obs, legal)
+        candidates = self.candidates(view, legal, choice)
+        if len(candidates) == 1:
+            return candidates[0]
+        try:
+            return self.search(obs, candidates, choice)
+        except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
+            self.failures += 1
+            return choice
+
+    def candidates(self, view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
+        """The options worth a search: every claim; on a turn, ``strong``'s choice, every kong, the
+        discards of the best shanten with the most live tiles (``width`` of them) and the
+        declarations with any of those tiles. ``strong``'s choice comes first."""
+        if view.phase == "claim":
+            return [choice] + [a for a in legal if a != choice]
+        counts = view.counts
+        unseen = view.unseen()
+        plain = [a for a in legal if a.type == "discard"]
+        scored = []
+        for a in plain:
+            k = a.tile
+            counts[k] -= 1
+            s = view.shanten(counts)
+            eff = 0
+            for t in view.variant.kinds:
+                if unseen[t] and (view.caps is None or counts[t] < view.caps[t]):
+                    counts[t] += 1
+                    if view.shanten(counts) < s:
+                        eff += unseen[t]
+                    counts[t] -= 1
+            counts[k] += 1
+            scored.append((s, -eff, int(k), a))
+        scored.sort(key=lambda x: x[:3])
+        best = scored[0][0] if scored else 99
+        keep = [x[3] for x in scored if x[0] == best][:self.width]
+        tiles = {a.tile for a in keep} | {choice.tile}
+        out = [choice]
+        for a in legal:
+            if a == choice:
+                continue
+            if a.type in ("concealed_kong", "added_kong") or (a.type == "discard" and a in keep) \
+                    or (a.type in ("declare", "sing") and a.tile in tiles):
+                out.append(a)
+        return out
+
+    # -- determinizations -------------------------------------------------------------------------
+
+    def prepare(self, obs: dict) -> tuple:
+        """What every sample of this decision shares: the unseen tiles, and per seat its known
+        tiles and melds, its sets of unknown kind (concealed kongs, 亮倒's hidden triplets), how
+        many single tiles it hides and the suit it may not hold."""
+        me = obs["seat"]
+        pool = []
+        for k, c in obs["visible"].items():
+            pool.extend([int(Tile.parse(k))] * (4 - c))
+        seats = []
+        for p in obs["players"]:
+            s = p["seat"]
+            counts = [0] * 30
+            if s == me:
+                for t in parse_tiles(p["hand"]):
+                    counts[t] += 1
+            hidden = p.get("hidden", 0)
+            melds = []
+            for m in p["melds"]:
+                if m["tile"] is None:  # another seat's concealed kong: four copies of an unseen kind
+                    melds.append(None)
+                    hidden -= 4
+                else:
+                    melds.append(Meld.from_json(m))
+            waits: list[int] = []
+            triplets = 0
+            rev = p.get("revealed")
+            if rev:
+                waits = [int(Tile.parse(t)) for t in rev.get("waits", [])]
+                for t in parse_tiles(rev.get("tiles") or ""):
+                    counts[t] += 1
+                triplets = rev.get("hidden_triplets", 0)
+                hidden -= 3 * triplets
+            if s == me and p.get("declared"):  # our own declared waits (the engine keeps them)
+                held = list(counts)
+                if sum(held) % 3 == 2 and obs.get("drawn"):
+                    held[Tile.parse(obs["drawn"])] -= 1
+                hand = Hand(tuple(held), tuple(melds))
+                waits = [int(t) for t in waits_of(hand, SeatView(obs).variant, p.get("void"))]
+            weights = None  # how likely the seat is to hold each kind, relative to the others
+            if s != me and not p["out"] and hidden:
+                weights = [1.0] * 30
+                if p.get("void"):  # a known void suit: none held (unless nothing else is left)
+                    at = "mps".index(p["void"]) * 9
+                    weights[at:at + 9] = [1e-9] * 9
+                if self.discard_weight < 1.0:  # what a seat discarded it seldom still holds, nor next to it
+                    near = self.discard_weight ** 0.5
+                    for t in {int(Tile.parse(x)) for x in p["discards"]}:
+                        weights[t] = min(weights[t], self.discard_weight)
+                        for d in (-1, 1):
+                            u = t + d
+                            if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
+                                weights[u] = min(weights[u], near)
+            seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
+                          p.get("declared"), waits))
+        if obs["phase"] == "claim":
+            ld = obs["last_discard"]
+            head = ("claim", ld["seat"], int(Tile.parse(ld["tile"])))
+        else:
+            drawn = obs.get("drawn")
+            head = ("turn", me, int(Tile.parse(drawn)) if drawn else None)
+        if self.ready_bias:
+            view = SeatView(obs)
+            rules, variant = view.rules, view.variant
+            if self.native is not None:
+                native = self.native
+
+                def distance(counts, melds, void):
+                    return native.shanten(rules, counts, 4 - len(melds), void, None, not melds)
+            else:
+                def distance(counts, melds, void):
+                    return shanten_counts(counts, variant, 4 - len(melds), void, None, seven_pairs=not melds)
+            self._distance = distance
+        return pool, seats, head, obs["dealer"]
+
+    def sample(self, prepared: tuple, rng: random.Random) -> Position:
+        """One arrangement of the tiles this seat cannot see, consistent with what it has seen."""
+        pool, fixed, head, dealer = prepared
+        pool = list(pool)
+        rng.shuffle(pool)
+        left = [0] * 30
+        for t in pool:
+            left[t] += 1
+        seats: list[SeatPosition] = []
+        for counts, melds, triplets, _, _, void, out, declared, waits in fixed:
+            counts = list(counts)
+            if None in melds:
+                melds = [m if m is not None else Meld.concealed_kong(self._take_set(left, 4, rng) or 0)
+                         for m in melds]
+            for _ in range(triplets):
+                k = self._take_set(left, 3, rng)
+                if k is not None:
+                    counts[k] += 3
+            seats.append(SeatPosition(counts, list(melds), void, out, declared, waits))
+        rest = []  # what is left of the pool, in its shuffled order
+        for t in pool:
+            if left[t] > 0:
+                left[t] -= 1
+                rest.append(t)
+        for s, f in enumerate(fixed):
+            n, weights = f[3], f[4]
+            if not n:
+                continue
+            if weights is None:
+                grab, rest = rest[:n], rest[n:]
+            else:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
+                rand = rng.random
+                best = None
+                for _ in range(1 + self.ready_bias):  # of several draws, the hand nearest ready
+                    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+                    chosen = {i for _, i in keys[:n]}
+                    if self.ready_bias:
+                        c = list(seats[s].counts)
+                        for i in chosen:
+                            c[rest[i]] += 1
+                        d = self._distance(c, seats[s].melds, fixed[s][5])
+                        if best is None or d < best[0]:
+                            best = (d, chosen)
+                    else:
+                        best = (0, chosen)
+                chosen = best[1]
+                grab = [rest[i] for i in sorted(chosen)]
+                rest = [t for i, t in enumerate(rest) if i not in chosen]
+            c = seats[s].counts
+            for t in grab:
+                c[t] += 1
+        return Position(head[0], head[1], head[2], dealer, rest, seats)
+
+    @staticmethod
+    def _take_set(left, size: int, rng: random.Random):
+        kinds = [k for k in range(30) if left[k] >= size]
+        if not kinds:
+            return None
+        k = kinds[rng.randrange(len(kinds))]
+        left[k] -= size
+        return k
+
+    # -- the search -------------------------------------------------------------------------------
+
+    def search(self, obs: dict, candidates: list[Action], choice: Action) -> Action:
+        seed = self.rng.getrandbits(64)
+        players = len(obs["players"])
+        positions: list[Position] = []
+        keys: list[list[int]] = []
+        points: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        rng = random.Random(seed)
+        prepared = self.prepare(obs)
+        target = self.first
+        while True:
+            while len(positions) < target:
+                positions.append(self.sample(prepared, rng))
+                keys.append([rng.getrandbits(32) for _ in range(players)])
+            done = len(points[alive[0]])
+            new = range(done, len(positions))
+            for i in alive:
+                points[i].extend(self.play(obs, positions, keys, new, candidates[i]))
+            best = max(alive, key=lambda i: sum(points[i]))
+            n = len(points[best])
+            still = [best]
+            for i in alive:
+                if i == best:
+                    continue
+                d = [a - b for a, b in zip(points[best], points[i])]
+                mean = sum(d) / n
+                var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+                se = math.sqrt(var / n) if n > 1 else float("inf")
+                if mean <= 2.0 * se:
+                    still.append(i)
+            alive = sorted(still)
+            spent = sum(len(p) for p in points)
+            more = min(self.batch, self.samples - len(positions), (self.work - spent) // len(alive))
+            if len(alive) == 1 or more <= 0:
+                break
+            target = len(positions) + more
+        best = max(alive, key=lambda i: (sum(points[i]) / len(points[i]), candidates[i] == choice))
+        if self.margin > 0 and best != 0:  # candidates[0] is strong's choice: leave it only when clearly worse
+            d = [a - b for a, b in zip(points[best], points[0])]
+            n = len(d)
+            mean = sum(d) / n
+            se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
+            if mean <= self.margin * se:
+                return candidates[0]
+        return candidates[best]
+
+    def play(self, obs: dict, positions: list[Position], keys, which, action: Action) -> list[float]:
+        """This seat's points in the rollouts from ``positions[i]`` (i in ``which``) after ``action``."""
+        me = obs["seat"]
+        which = list(which)
+        self.rollouts += len(which)
+        if self.native is not None:
+            return self.play_native(obs, positions, keys, which, action)
+        rules = SeatView(obs).rules
+        out = []
+        for i in which:
+            g = rollout_python(rules, positions[i], me, action, keys[i])
+            out.append(g[me])
+        return out
+
+    def play_native(self, obs, positions, keys, which, action) -> list[float]:
+        import numpy as np
+
+        native = self.native
+        rules = SeatView(obs).rules
+        from majiang.native import spec
+
+        rows = np.zeros((len(which), spec.POS_LEN), dtype=np.int64)
+        for r, i in enumerate(which):
+            native.position_array(positions[i], rows[r])
+        acts = np.full(len(which), spec.action_index(action), dtype=np.int64)
+        k = np.array([keys[i] for i in which], dtype=np.uint32)
+        pts = native.rollouts(rules, rows, obs["seat"], acts, k)
+        return pts[:, obs["seat"]].tolist()
+
+
+def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int]) -> list[int]:
+    """One rollout in the Python engine: ``seat`` plays ``action`` at its first decision, then
+    ``GreedyAgent(keys[s])`` plays every decision of every seat s. Each seat's points from ``pos``."""
+    g = game_at(rules, pos)
+    agents = [GreedyAgent(k) for k in keys]
+    first = True
+    while not g.over:
+        s = g.pending_seats()[0]
+        if s == seat and first:
+            first = False
+            g.apply(s, action)
+            continue
+        g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
+    if first:
+        raise ValueError(f"seat {seat} had no decision in the rollout")
+    return g.totals()

@@ -1,0 +1,89 @@
+"""A game set directly to a position: one seat's determinized view of a deal in play (its own
+tiles, the others' sampled tiles, a sampled order of the wall), for search (the ``expert`` agent
+plays rollouts from such positions).
+
+Nothing has been paid, won or konged before the position (a rollout's points are what moves from
+there on), nobody can win 天胡/地胡 any more, and every seat has drawn (``draws`` = 2). The native
+engine's ``Game::from_position`` builds the same state field for field, so both engines play the
+same rollout from one position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from majiang.core.hand import Meld
+from majiang.core.tiles import ALL_TILES
+from majiang.engine import claims
+from majiang.engine.game import Game
+from majiang.games.base import Phase
+
+
+@dataclass
+class SeatPosition:
+    counts: list[int]  # concealed tiles by kind
+    melds: list[Meld] = field(default_factory=list)
+    void: str | None = None
+    out: bool = False
+    declared: str | None = None  # "liangdao", "sing", "dance"
+    waits: list[int] = field(default_factory=list)  # declared waits
+
+
+@dataclass
+class Position:
+    """``mode`` "turn": ``actor`` decides its turn (``tile``: the tile it drew, or None after a
+    claim); "claim": ``actor`` has just discarded ``tile`` and the claims open. ``wall``: the
+    tiles left in draw order (kong replacements come from its end)."""
+
+    mode: str
+    actor: int
+    tile: int | None
+    dealer: int
+    wall: list[int]
+    seats: list[SeatPosition]
+
+
+def game_at(rules, pos: Position) -> Game:
+    """A ``Game`` at ``pos`` (its legality checks work as in any game from here on)."""
+    from majiang.games import play_for
+
+    kinds = play_for(rules).variant.kinds
+    g = Game(rules, wall=[int(k) for k in kinds for _ in range(4)], dealer=pos.dealer)
+    g.wall = [int(t) for t in pos.wall]
+    g.front, g.back = 0, len(g.wall)
+    g.declare_order = []
+    for s, sp in enumerate(pos.seats):
+        seat = g.seats[s]
+        seat.counts = [int(c) for c in sp.counts]
+        seat.melds = list(sp.melds)
+        seat.void = sp.void
+        seat.out = sp.out
+        seat.declared_kind = sp.declared
+        seat.declared_waits = [ALL_TILES[t] for t in sorted(sp.waits)]
+        if sp.declared is not None:
+            g.declare_order.append(s)
+        seat.discards, seat.claimed, seat.won_tiles = [], [], []
+        seat.draws, seat.passed_win, seat.exchange_choice = 2, None, None
+    g.pending, g.responses = {}, {}
+    g.any_claim = True
+    g.kong_chain = g.discard_chain = 0
+    g.discard_last_four = False
+    g.last_discard = None
+    g.pending_kong = None
+    g.events = []
+    if pos.mode == "claim":
+        t = ALL_TILES[pos.tile]
+        g.last_draw = None
+        g.drawn_from_wall = g.last_four_draw = False
+        g.current = pos.actor
+        g.seats[pos.actor].discards.append(t)
+        g.seats[pos.actor].claimed.append(False)
+        g.last_discard = (pos.actor, t)
+        g.phase = Phase.TURN
+        claims.open_claims(g, pos.actor, t)
+    else:
+        g.last_draw = None if pos.tile is None else ALL_TILES[pos.tile]
+        g.drawn_from_wall = pos.tile is not None
+        g.last_four_draw = pos.tile is not None and len(g.wall) < 4
+        g.begin_turn(pos.actor)
+    return g
