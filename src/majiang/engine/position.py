@@ -72,6 +72,7 @@ def game_at(rules, pos: Position) -> Game:
     g.pending_kong = None
     g.events = []
     if pos.mode == "claim":
+        assert pos.tile is not None  # a claim position names the discard
         t = ALL_TILES[pos.tile]
         g.last_draw = None
         g.drawn_from_wall = g.last_four_draw = False
