@@ -60,7 +60,15 @@ class SeatView:
                               seven_pairs=not melds, meld_suits=suits)
 
     def seen(self) -> list[int]:
-        """Copies of each kind this seat can see: own hand, every meld, discards, revealed tiles."""
+        """Copies of each kind this seat can see: own hand, every meld, discards, revealed tiles.
+        The engine counts them in the observation's ``visible`` (亮倒 hands and 血战's winning tiles
+        included); an observation without it (an older protocol) is counted here."""
+        visible = self.obs.get("visible")
+        if visible is not None:
+            counted = [0] * 30
+            for kind, copies in visible.items():
+                counted[Tile.parse(kind)] = copies
+            return counted
         seen = list(self.counts)
         for p in self.obs["players"]:
             for m in p["melds"]:
