@@ -81,6 +81,17 @@ class SeatView:
                 seen[Tile.parse(t)] += 1
         return seen
 
+    def live_improvers(self, counts, shanten: int, unseen: list[int]) -> int:
+        """How many unseen tiles would lower ``counts``' shanten below ``shanten`` if drawn."""
+        count = 0
+        for t in self.variant.kinds:
+            if unseen[t] and (self.caps is None or counts[t] < self.caps[t]):
+                counts[t] += 1
+                if self.shanten(counts) < shanten:
+                    count += unseen[t]
+                counts[t] -= 1
+        return count
+
     def unseen(self) -> list[int]:
         return [max(0, 4 - c) for c in self.seen()]
 

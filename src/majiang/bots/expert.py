@@ -114,13 +114,7 @@ class ExpertAgent:
             k = a.tile
             counts[k] -= 1
             s = view.shanten(counts)
-            eff = 0
-            for t in view.variant.kinds:
-                if unseen[t] and (view.caps is None or counts[t] < view.caps[t]):
-                    counts[t] += 1
-                    if view.shanten(counts) < s:
-                        eff += unseen[t]
-                    counts[t] -= 1
+            eff = view.live_improvers(counts, s, unseen)
             counts[k] += 1
             scored.append((s, -eff, int(k), a))
         scored.sort(key=lambda x: x[:3])

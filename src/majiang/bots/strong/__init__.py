@@ -145,14 +145,7 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
             counts[k] -= 1
             s = view.shanten(counts)
             planned = self._plan_shanten(view, counts, s=s)
-            eff = 0
-            if not folding or s <= 1:
-                for t in view.variant.kinds:
-                    if unseen[t] and (view.caps is None or counts[t] < view.caps[t]):
-                        counts[t] += 1
-                        if view.shanten(counts) < s:
-                            eff += unseen[t]
-                        counts[t] -= 1
+            eff = view.live_improvers(counts, s, unseen) if not folding or s <= 1 else 0
             counts[k] += 1
             value = (-planned * 100.0 + eff * weights["effective"] - isolation(counts, k)
                      + weights["value"] * self._value_bias(view, counts, k))
