@@ -49,7 +49,11 @@ def post(base: str, path: str, body: dict, token: str | None = None) -> dict:
         return json.loads(r.read())
 
 
-async def play_table(base_ws: str, code: str, token: str, latencies: list, errors: list) -> bool:
+async def play_table(base_ws: str, code: str, token: str, latencies: list, errors: list,
+                     think: float = 0.0) -> bool:
+    """Play seat 0 to the end of the hand like a person: ``think`` seconds (±50%) before each answer."""
+    import random
+
     import websockets
 
     async with websockets.connect(f"{base_ws}/ws/{code}", additional_headers={"X-Token": token},
@@ -76,6 +80,8 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
             legal = (msg["view"] or {}).get("legal") or []
             if legal and sent_at is None:
                 wins = [a for a in legal if a["type"] == "win"]
+                if think > 0:
+                    await asyncio.sleep(think * random.uniform(0.5, 1.5))
                 sent_at = time.perf_counter()
                 last = json.dumps({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]})
                 await ws.send(last)
@@ -119,10 +125,11 @@ async def flood(url: str, stop: asyncio.Event, counts: dict) -> None:
             await asyncio.sleep(0.01)
 
 
-async def one_run(base: str, args, flooding: bool) -> dict:
+async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | None = None) -> dict:
     ws_base = base.replace("http", "ws", 1)
+    rss_before = rss_mb(pid)
     tables = []
-    for i in range(args.tables):
+    for i in range(tables_n):
         p = post(base, "/api/players", {"name": f"load{i}"})
         code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy"}, p["token"])["code"]
         post(base, f"/api/rooms/{code}/start", {}, p["token"])
@@ -134,10 +141,21 @@ async def one_run(base: str, args, flooding: bool) -> dict:
         flooder = subprocess.Popen([sys.executable, __file__, "--flood-ws", f"{ws_base}/ws/{tables[0][0]}"],
                                    stdout=subprocess.PIPE, text=True)
         await asyncio.sleep(1.0)
+    peak = [rss_before]
+
+    async def watch_memory() -> None:
+        while True:
+            peak[0] = max(peak[0], rss_mb(pid))
+            await asyncio.sleep(1.0)
+
+    watcher = asyncio.ensure_future(watch_memory())
     start = time.perf_counter()
-    results = await asyncio.wait_for(asyncio.gather(
-        *(play_table(ws_base, c, t, latencies, errors) for c, t in tables),
-        return_exceptions=True), timeout=args.timeout)
+    try:
+        results = await asyncio.wait_for(asyncio.gather(
+            *(play_table(ws_base, c, t, latencies, errors, args.think) for c, t in tables),
+            return_exceptions=True), timeout=args.timeout)
+    finally:
+        watcher.cancel()
     elapsed = time.perf_counter() - start
     counts = {"bytes": 0, "messages": 0, "closed": None}
     if flooder is not None:
@@ -149,21 +167,36 @@ async def one_run(base: str, args, flooding: bool) -> dict:
     failures = [repr(r) for r in results if isinstance(r, Exception)]
     lat = sorted(latencies)
     pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
-    return {"tables": args.tables, "flood": flooding, "finished": finished, "seconds": elapsed, "actions": len(lat),
+    return {"tables": tables_n, "flood": flooding, "finished": finished, "seconds": elapsed, "actions": len(lat),
             "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.mean(lat) * 1000 if lat else None,
             "errors": len(errors) + len(failures), "error_samples": (errors + failures)[:3],
+            "kb_per_table": (peak[0] - rss_before) * 1024 / tables_n if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
             "flooder_closed_by_server": counts["closed"]}
 
 
-async def two_workers(args) -> dict:
+def rss_mb(pid: int | None) -> float:
+    """Resident memory of the server process (MB; 0 when it is not ours to read)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def two_workers(args, tables_n: int) -> dict:
     """The same load through the router of deploy/run-local.sh: two workers, one PostgreSQL."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     port = free_port()
     env = dict(os.environ, PYTHON=sys.executable, PORT=str(port), W1_PORT=str(free_port()),
                W2_PORT=str(free_port()), PGPORT=str(free_port()),
-               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * args.tables + 10} "
-                        f"--sockets-per-address {2 * args.tables + 10}")
+               SERVE_ARGS=f"--bot-delay {args.bot_delay} --new-players {10 * tables_n + 10} "
+                        f"--sockets-per-address {2 * tables_n + 10}")
     if os.path.isdir(os.path.join(root, "src", "majiang")):
         env["PYTHONPATH"] = os.path.join(root, "src") + os.pathsep + env.get("PYTHONPATH", "")
     script = subprocess.Popen(["bash", os.path.join(root, "deploy", "run-local.sh")], env=env, text=True,
@@ -174,7 +207,7 @@ async def two_workers(args) -> dict:
                 break
         else:
             raise RuntimeError("deploy/run-local.sh did not start")
-        row = await one_run(f"http://127.0.0.1:{port}", args, flooding=False)
+        row = await one_run(f"http://127.0.0.1:{port}", args, False, tables_n)
         row["label"] = "two workers behind the router"
         return row
     finally:
@@ -182,20 +215,29 @@ async def two_workers(args) -> dict:
         script.wait(timeout=60)
 
 
-async def run(args) -> list[dict]:
-    if args.base:
-        rows = [await one_run(args.base, args, flooding=False)]
-        if not args.no_flood:
-            rows.append(await one_run(args.base, args, flooding=True))
-        return rows
+def baseline_source(rev: str) -> str:
+    """The ``src`` tree of an earlier revision of this repository, to run its server beside this one."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = tempfile.mkdtemp(prefix="bench-base-")
+    archive = subprocess.run(["git", "-C", root, "archive", rev, "src"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", out], input=archive, check=True)
+    return os.path.join(out, "src")
+
+
+async def one_server(args, tables_n: int, src: str | None, label: str) -> list[dict]:
+    """Start ``majiang serve`` (from ``src``, else the installed package) on SQLite and measure it."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     db = os.path.join(tempfile.mkdtemp(), "load.sqlite3")
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     server = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db",
                                f"sqlite:///{db}", "--bot-delay", str(args.bot_delay),
-                               "--new-players", str(10 * args.tables + 10),
-                               "--sockets-per-address", str(2 * args.tables + 10)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "--new-players", str(10 * tables_n + 10),
+                               "--sockets-per-address", str(2 * tables_n + 10)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    rows = []
     try:
         for _ in range(100):
             try:
@@ -203,23 +245,50 @@ async def run(args) -> list[dict]:
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        rows = [await one_run(base, args, flooding=False)]
+        rows.append(await one_run(base, args, False, tables_n, server.pid))
         if not args.no_flood:
-            rows.append(await one_run(base, args, flooding=True))
+            rows.append(await one_run(base, args, True, tables_n, server.pid))
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=30)
+    for r in rows:
+        r["label"] = label + (", one client flooding" if r["flood"] else "")
+    return rows
+
+
+async def run(args) -> list[dict]:
+    counts = [int(n) for n in str(args.tables).split(",")]
+    if args.base:
+        rows = []
+        for n in counts:
+            rows.append(await one_run(args.base, args, False, n))
+            if not args.no_flood:
+                rows.append(await one_run(args.base, args, True, n))
+        return rows
+    rows = []
+    base_src = baseline_source(args.baseline) if args.baseline else None
+    for n in counts:
+        rows += await one_server(args, n, None, "this server")
+        if base_src is not None:
+            rows += await one_server(args, n, base_src, f"server at {args.baseline}")
     if args.two_workers:
-        rows.append(await two_workers(args))
+        row = await two_workers(args, counts[-1])
+        rows.append(row)
     return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--tables", default="200", help="concurrent tables; a comma list (200,1000) gives a row "
+                    "for each, each on a fresh server (default 200)")
     ap.add_argument("--variant", default="kawuxing", choices=["kawuxing", "sichuan"])
-    ap.add_argument("--bot-delay", type=float, default=0.05)
-    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--bot-delay", type=float, default=0.4, help="the server's bot pause (default 0.4 s, "
+                    "as `majiang serve`)")
+    ap.add_argument("--think", type=float, default=1.0, help="the human's think time before each answer, "
+                    "seconds ±50%% (default 1; 0 answers at once and saturates the server)")
+    ap.add_argument("--baseline", metavar="REV", help="also measure the server of this git revision (e.g. "
+                    "1ac8ae7, before the store and bot changes) on the same load, row beside row")
+    ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
@@ -235,13 +304,15 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    where = f"the server at {args.base}" if args.base else f"one server, loopback, bots {args.bot_delay} s"
-    print(f"{args.tables} concurrent {args.variant} tables on {where}:")
-    print(f"{'':<28}{'finished':>9}{'seconds':>9}{'p50 ms':>9}{'p99 ms':>9}{'actions':>9}{'errors':>8}")
+    where = f"the server at {args.base}" if args.base else f"one server on SQLite, loopback, bots {args.bot_delay} s"
+    print(f"concurrent {args.variant} tables on {where}; one client per table thinking {args.think} s ±50%:")
+    print(f"{'':<44}{'tables':>7}{'finished':>9}{'seconds':>8}{'p50 ms':>8}{'p99 ms':>8}{'actions':>8}"
+          f"{'errors':>7}{'KB/table':>9}")
     for r in rows:
         label = r.get("label") or ("with one client flooding" if r["flood"] else "quiet")
-        print(f"{label:<28}{r['finished']:>9}{r['seconds']:>9.1f}{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}"
-              f"{r['actions']:>9}{r['errors']:>8}")
+        kb = f"{r['kb_per_table']:>9.0f}" if r.get("kb_per_table") is not None else f"{'':>9}"
+        print(f"{label:<44}{r['tables']:>7}{r['finished']:>9}{r['seconds']:>8.1f}{r['p50_ms']:>8.1f}"
+              f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
                   f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")

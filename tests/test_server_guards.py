@@ -207,18 +207,18 @@ def test_a_table_with_no_connected_human_pauses_and_idle_tables_leave_memory(tmp
 # -- durability --------------------------------------------------------------------------------
 
 def failing_saves(table, count):
-    """Make the next ``count`` stores of the table fail as a full disk would."""
-    real = table.store.save_game_text
+    """Make the next ``count`` stores of the table's actions fail as a full disk would."""
+    real = table.store.append
     state = {"left": count}
 
-    def save(*a, **kw):
+    def save(batch):
         if state["left"] > 0:
             state["left"] -= 1
-            with table.store._write() as conn:
+            with table.store._write():
                 raise OperationalError("INSERT", {}, Exception("database or disk is full"))
-        return real(*a, **kw)
+        return real(batch)
 
-    table.store.save_game_text = save
+    table.store.append = save
     return state
 
 
@@ -278,13 +278,13 @@ def test_the_last_hand_and_the_rooms_end_are_one_write(tmp_path):
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
         table = c.app.state.tables.get(code)
         calls = []
-        real = table.store.save_game_text
+        real = table.store.append
 
-        def save(*a, **kw):
-            calls.append(kw.get("room_status"))
-            return real(*a, **kw)
+        def save(batch):
+            calls.extend(item.room_status for item in batch)
+            return real(batch)
 
-        table.store.save_game_text = save
+        table.store.append = save
         with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
             play_to_end(ws, 0)
         assert calls[-1] == "finished" and calls.count("finished") == 1

@@ -50,7 +50,7 @@ def old_v2(path):
     """A database the last release made from scratch: every table of its metadata, version 2."""
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
-        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t.name != "table_leases"])
+        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t.name not in ("table_leases", "game_lines")])
         conn.exec_driver_sql("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         conn.exec_driver_sql("INSERT INTO schema_version VALUES (2)")
         conn.exec_driver_sql("INSERT INTO players VALUES ('p1', 'ana', 'h1', 1.0)")
@@ -72,9 +72,9 @@ def test_a_new_database_is_at_the_newest_revision_and_matches_the_code(tmp_path)
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
     store = Store(url)
     ok, found = migrate.is_current(store.engine)
-    assert ok and found == migrate.head() == "0003"
+    assert ok and found == migrate.head() == "0004"
     assert schema_differences(url) == []
-    assert Store(url).migrate() == ("0003", "0003")  # opening it again changes nothing
+    assert Store(url).migrate() == ("0004", "0004")  # opening it again changes nothing
 
 
 def test_a_first_release_database_is_stamped_and_upgraded_in_place(tmp_path):
@@ -86,14 +86,39 @@ def test_a_first_release_database_is_stamped_and_upgraded_in_place(tmp_path):
     assert store.room("ROOMA")["settings"] == {}
     hist = store.history("p2")  # the history index was filled from the rooms' seats
     assert [(h["room"], h["seat"], h["totals"]) for h in hist] == [("ROOMA", 1, [4, -2, -2])]
+    assert store.games_of("ROOMA")[0]["records"] == [{}]  # its log, moved line by line (revision 0004)
     assert schema_differences(f"sqlite:///{path}") == []
+
+
+def test_hand_logs_move_into_lines_and_back(tmp_path):
+    """Revision 0004 moves each hand's log into game_lines (appended to, never rewritten); its
+    downgrade puts them back."""
+    from alembic import command
+
+    url = f"sqlite:///{tmp_path / 'r3.sqlite3'}"
+    engine = create_engine(url)
+    records = [{"type": "start", "n": 0}, {"type": "draw", "n": 1}, {"type": "discard", "n": 2}]
+    with engine.begin() as conn:
+        command.upgrade(migrate._config(conn), "0003")
+        conn.exec_driver_sql("INSERT INTO games (room, hand_index, log, finished, totals, updated) VALUES "
+                             "('R', 0, ?, 0, NULL, 1.0)", ("\n".join(json.dumps(r) for r in records),))
+    engine.dispose()
+    store = Store(url)
+    assert store.games_of("R")[0]["records"] == records
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT log FROM games").scalar_one() == ""
+        assert conn.exec_driver_sql("SELECT count(*) FROM game_lines").scalar_one() == 3
+    with store.engine.begin() as conn:
+        command.downgrade(migrate._config(conn), "0003")
+        assert [json.loads(x) for x in conn.exec_driver_sql("SELECT log FROM games").scalar_one().splitlines()] \
+            == records
 
 
 def test_a_last_release_database_keeps_its_data(tmp_path):
     path = tmp_path / "v2.sqlite3"
     old_v2(path)
     store = Store(f"sqlite:///{path}")
-    assert migrate.is_current(store.engine) == (True, "0003")
+    assert migrate.is_current(store.engine) == (True, "0004")
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT name FROM players").all() == [("ana",)]
     assert schema_differences(f"sqlite:///{path}") == []
@@ -105,9 +130,9 @@ def test_a_shared_database_is_upgraded_by_the_deploy_step_not_by_the_server(tmp_
         Store(url, upgrade=False)  # what a PostgreSQL worker does: check, never change
     assert main(["db", "current", "--db", url]) == 1
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "upgraded from empty to 0003" in capsys.readouterr().out
+    assert "upgraded from empty to 0004" in capsys.readouterr().out
     assert main(["db", "upgrade", "--db", url, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["after"] == "0003"
+    assert json.loads(capsys.readouterr().out)["after"] == "0004"
     assert main(["db", "current", "--db", url]) == 0
     Store(url, upgrade=False)
 

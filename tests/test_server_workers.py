@@ -93,9 +93,10 @@ class Cluster:
 
     def stored_actions(self, code: str, seat: int) -> list[dict]:
         with self.db.connect() as conn:
-            log = conn.execute(text("SELECT log FROM games WHERE room = :c ORDER BY hand_index DESC"),
-                               {"c": code}).scalar()
-        records = [json.loads(x) for x in log.splitlines() if x]
+            game = conn.execute(text("SELECT id FROM games WHERE room = :c ORDER BY hand_index DESC"),
+                                {"c": code}).scalar()
+            lines = conn.execute(text("SELECT line FROM game_lines WHERE game = :g ORDER BY n"), {"g": game}).scalars()
+            records = [json.loads(x) for x in lines]
         return [r["action"] for r in records if r.get("type") == "action" and int(r["seat"]) == seat]
 
     def start_worker(self, name: str) -> None:

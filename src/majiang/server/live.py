@@ -1,8 +1,10 @@
 """Live tables: the engine game of each room, its connections, bots, decision timers and 托管.
 
-Only this module touches a running ``Game``. An action changes the game, then the hand's log is
-stored; only when the store has it is anyone told. If the store fails, the game is rebuilt from the
-log as it was stored before and the action is refused, so what players saw is what a restart has.
+Only this module touches a running ``Game``. An action changes the game, then the hand's new log
+lines go to the journal (written off the event loop, many tables per transaction) and are awaited;
+only when the store has them is anyone told, and no frame is built meanwhile (frames are built under
+the table's lock). If the store fails, the game is rebuilt from the log as it was stored before and
+the action is refused, so what players saw is what a restart has.
 
 Each table is driven by one task: it plays the bots' decisions, runs every seated human's decision
 timer (托管 takes the seat when it runs out, or soon after its player disconnects), deals the next
@@ -25,7 +27,8 @@ from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
 from majiang.server.bots import BotRunner
-from majiang.server.store import LEASE_SECONDS, LeaseLost, Store, StoreError
+from majiang.server.journal import Journal, outcome
+from majiang.server.store import LEASE_SECONDS, Append, LeaseLost, Store, StoreError
 from majiang.server.views import Frame, snapshot
 
 log = logging.getLogger("majiang.server")
@@ -99,8 +102,11 @@ class Connection:
 
 class LiveTable:
     def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
-                 settings: TableSettings | None = None, runner: BotRunner | None = None) -> None:
+                 settings: TableSettings | None = None, runner: BotRunner | None = None,
+                 journal: Journal | None = None) -> None:
         self.store = store
+        self.journal = journal or Journal.shared(store)
+        self.game_id: int | None = None  # the stored hand the journal appends to
         self.runner = runner or BotRunner(0)
         self.room = room
         self.code = room["code"]
@@ -228,6 +234,7 @@ class LiveTable:
         if stored:
             last = stored[-1]
             self._log_lines = [record_line(r) for r in last["records"]]
+            self.game_id = last["id"]
             self.game = rebuild(last["records"])
             self.hand_index = last["hand_index"]
             self.dealer = self.game.dealer
@@ -251,25 +258,29 @@ class LiveTable:
 
     def _store_new_hand(self, game: Game) -> Game:
         lines = [record_line(r) for r in game_records(game)]
-        self.store.save_game_text(self.code, game.hand_index, "\n".join(lines), False, None, lease=self.code)
+        self.game_id = self.store.start_hand(self.code, game.hand_index, lines, lease=self.code)
         self._log_lines = lines
         self.ready = [False] * self.n
         return game
 
-    def _store_change(self) -> None:
-        """Store the hand's log after a change (raises ``StoreError``; the caller rolls back)."""
+    async def _store_change(self) -> tuple[BaseException | None, bool]:
+        """Append the change's log lines through the journal and wait for them (see ``outcome``);
+        on an error nothing was stored and the caller rolls back."""
         g = self.game
-        assert g is not None
-        new = [record_line(r) for r in g.events[len(self._log_lines) - 1:]]
+        assert g is not None and self.game_id is not None
+        new = tuple(record_line(r) for r in g.events[len(self._log_lines) - 1:])
         finishing = g.over and self.hand_index + 1 >= self.room["hands"]
-        self.store.save_game_text(self.code, g.hand_index, "\n".join(self._log_lines + new), g.over,
-                                  g.totals() if g.over else None, room_status="finished" if finishing else None,
-                                  lease=self.code)
-        self._log_lines.extend(new)
-        if finishing:
-            self.room["status"] = "finished"
-        if g.over:
-            self.over_at = time.time()
+        item = Append(self.code, self.game_id, len(self._log_lines), new, finished=g.over,
+                      totals=tuple(g.totals()) if g.over else None,
+                      room_status="finished" if finishing else None, lease=self.code)
+        error, cancelled = await outcome(self.journal.submit(item))
+        if error is None:
+            self._log_lines.extend(new)
+            if finishing:
+                self.room["status"] = "finished"
+            if g.over:
+                self.over_at = time.time()
+        return error, cancelled
 
     def _rollback(self) -> None:
         """The store refused a change: the game goes back to what the store holds."""
@@ -302,9 +313,9 @@ class LiveTable:
                 self.bot_wait[s] = self.bot_delay * random.uniform(0.75, 1.25)
             self._pending_ref[s] = ref
 
-    def _apply(self, seat: int, action: Action) -> None:
+    async def _apply(self, seat: int, action: Action) -> None:
         """Apply and store one action, collecting the claim windows it closed; on a store failure
-        the game is as before and ``StoreError`` is raised."""
+        the game is as before and ``StoreError`` is raised. Called holding the table's lock."""
         g = self.game
         assert g is not None
         if self.closed:  # handed to another worker: this copy of the table must not move on
@@ -328,11 +339,12 @@ class LiveTable:
             raise MajiangError("the server could not apply that: nothing changed") from None
         finally:
             g.on_window = None
-        try:
-            self._store_change()
-        except StoreError:
+        error, cancelled = await self._store_change()
+        if error is not None:
             self._rollback()
-            raise
+            if cancelled:
+                raise asyncio.CancelledError
+            raise error
         self._windows.extend(windows)
         self._track_decisions()
         self.last_activity = time.time()
@@ -345,6 +357,8 @@ class LiveTable:
             self._holding = True
         else:
             self._holding = False
+        if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
+            raise asyncio.CancelledError
 
     def time_limit(self, seat: int) -> float:
         g = self.game
@@ -373,8 +387,9 @@ class LiveTable:
             await self._broadcast()
 
     async def _broadcast(self) -> None:
-        windows, self._windows = self._windows, []
-        frames = windows + [self._frames()]
+        async with self.lock:  # not while a change waits for the store: nobody sees it before it is stored
+            windows, self._windows = self._windows, []
+            frames = windows + [self._frames()]
         for c in list(self.connections):
             for f in frames:
                 frame = f.get(c.seat)
@@ -390,7 +405,8 @@ class LiveTable:
 
     async def send_current(self, conn: Connection) -> None:
         async with self._sending:
-            frame = Frame.of(snapshot(self, conn.seat))
+            async with self.lock:
+                frame = Frame.of(snapshot(self, conn.seat))
             conn.last_sent = frame.text
             await conn.send(frame.with_clock())
 
@@ -430,7 +446,7 @@ class LiveTable:
                 raise MajiangError("you have no decision to make now")  # names nobody else
             if seq != self.decision_no[seat]:
                 raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
-            self._apply(seat, parse_action(action))
+            await self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
         await self.broadcast()
         self.poke()
@@ -701,7 +717,7 @@ class LiveTable:
         async with self.lock:
             if self.game is not g or self._pending_of(seat) is not decision:
                 return  # the table moved on while the bot thought
-            self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
+            await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
 
 
@@ -761,7 +777,8 @@ class Tables:
             if not taken:
                 raise Elsewhere(f"table {code} is driven by {holder}")
             room = self.store.room(code) or room  # as stored once the lease is ours
-        table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner)
+        table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner,
+                          journal=Journal.shared(self.store))
         table.on_lost = self.lost
         if room["status"] in ("playing", "finished"):
             table.resume()
@@ -844,4 +861,5 @@ class Tables:
                 self.store.release_leases()  # the other workers take these tables at once
             except StoreError:
                 pass
+        Journal.shared(self.store).close()
         self.runner.close()

@@ -18,6 +18,7 @@ import hashlib
 import json
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -83,11 +84,34 @@ games = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("room", String(16), nullable=False, index=True),
     Column("hand_index", Integer, nullable=False),
-    Column("log", Text, nullable=False),  # JSON lines: the hand's start record and events
+    Column("log", Text, nullable=False),  # empty since revision 0004: the lines are in game_lines
     Column("finished", Boolean, nullable=False, default=False),
     Column("totals", Text, nullable=True),
-    Column("updated", Float, nullable=False),
+    Column("updated", Float, nullable=False),  # when the hand was dealt, then when it ended
 )
+# A hand's log, one row per JSON line (its start record, then its events): storing an action
+# appends its new lines, whatever the length of the hand so far.
+game_lines = Table(
+    "game_lines", metadata,
+    Column("game", Integer, primary_key=True),  # games.id
+    Column("n", Integer, primary_key=True),  # the line's place in the log, from 0
+    Column("line", Text, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Append:
+    """New lines of one hand's log (``first`` is the place of the first of them), and, when the hand
+    ended with them, its totals (and the room's new status when the match ended too)."""
+
+    room: str
+    game: int  # games.id, from ``start_hand``
+    first: int
+    lines: tuple[str, ...]
+    finished: bool = False
+    totals: tuple[int, ...] | None = None
+    room_status: str | None = None
+    lease: str | None = None  # the room whose lease this worker must hold (many workers)
 
 
 LEASE_SECONDS = 10.0  # a table whose worker stops renewing is taken over this long after its last renewal
@@ -308,33 +332,70 @@ class Store:
 
     # games -------------------------------------------------------------------------------
 
-    def save_game_text(self, room: str, hand_index: int, log: str, finished: bool,
-                       totals: list[int] | None, room_status: str | None = None, lease: str | None = None) -> None:
-        """Store one hand's log; with ``room_status``, the room's status in the same transaction."""
+    def start_hand(self, room: str, hand_index: int, lines: list[str], lease: str | None = None) -> int:
+        """Store a new hand's first lines (its start record); returns its id for ``append``. A hand
+        stored before under the same number (never in play: a failed deal) is replaced."""
         with self._write(lease) as conn:
-            existing = conn.execute(select(games.c.id).where(games.c.room == room,
-                                                             games.c.hand_index == hand_index)).first()
-            values = dict(log=log, finished=finished, totals=json.dumps(totals) if totals is not None else None,
-                          updated=time.time())
-            if existing:
-                conn.execute(update(games).where(games.c.id == existing[0]).values(**values))
-            else:
-                conn.execute(insert(games).values(room=room, hand_index=hand_index, **values))
-            if room_status is not None:
-                conn.execute(update(rooms).where(rooms.c.code == room).values(status=room_status))
+            old = conn.execute(select(games.c.id).where(games.c.room == room, games.c.hand_index == hand_index)).first()
+            if old is not None:
+                conn.execute(game_lines.delete().where(game_lines.c.game == old[0]))
+                conn.execute(games.delete().where(games.c.id == old[0]))
+            game_id = conn.execute(insert(games).values(room=room, hand_index=hand_index, log="", finished=False,
+                                                        totals=None, updated=time.time())).inserted_primary_key[0]
+            if lines:
+                conn.execute(insert(game_lines), [{"game": game_id, "n": n, "line": x} for n, x in enumerate(lines)])
+        return int(game_id)
+
+    def append(self, batch: list[Append]) -> list[StoreError | None]:
+        """Store many hands' new lines in one transaction (the journal's batches). Returns, per item,
+        None (stored) or ``LeaseLost`` (this worker no longer drives that table: nothing of it stored);
+        a failure of the whole transaction raises ``StoreError`` and stores nothing."""
+        outcome: list[StoreError | None] = [None] * len(batch)
+        with self._write() as conn:
+            leased = {a.lease for a in batch if a.lease is not None and self.worker is not None}
+            if leased:  # one fence for the batch: the lease rows held until the commit
+                rows = conn.execute(select(table_leases.c.code, table_leases.c.worker)
+                                    .where(table_leases.c.code.in_(sorted(leased))).with_for_update()).all()
+                mine = sorted(code for code, worker in rows if worker == self.worker)
+                if mine:
+                    conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code IN :codes")
+                                 .bindparams(bindparam("codes", expanding=True)),
+                                 {"t": self.lease_seconds, "codes": mine})
+                for i, a in enumerate(batch):
+                    if a.lease in leased and a.lease not in mine:
+                        outcome[i] = LeaseLost(f"table {a.lease} is driven by another worker now")
+            stored = [a for a, out in zip(batch, outcome) if out is None]
+            rows = [{"game": a.game, "n": a.first + k, "line": x} for a in stored for k, x in enumerate(a.lines)]
+            if rows:
+                conn.execute(insert(game_lines), rows)
+            now = time.time()
+            for a in stored:
+                if a.finished:
+                    conn.execute(update(games).where(games.c.id == a.game).values(
+                        finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
+                        updated=now))
+                if a.room_status is not None:
+                    conn.execute(update(rooms).where(rooms.c.code == a.room).values(status=a.room_status))
+        return outcome
 
     def games_of(self, room: str, finished_only: bool = False) -> list[dict]:
+        """The room's hands in order, each with ``records`` (its log) and ``id`` (for ``append``)."""
         query = select(games).where(games.c.room == room)
         if finished_only:
             query = query.where(games.c.finished.is_(True))
         with self.engine.connect() as conn:
-            rows = conn.execute(query.order_by(games.c.hand_index)).mappings()
             out = []
-            for r in rows:
+            for r in conn.execute(query.order_by(games.c.hand_index)).mappings():
                 d = dict(r)
-                d["records"] = [json.loads(x) for x in d.pop("log").splitlines() if x]
+                d["records"] = [json.loads(x) for x in d.pop("log").splitlines() if x]  # before revision 0004
                 d["totals"] = json.loads(d["totals"]) if d["totals"] else None
                 out.append(d)
+            by_id = {d["id"]: d for d in out}
+            if by_id:
+                for game_id, line in conn.execute(select(game_lines.c.game, game_lines.c.line)
+                                                  .where(game_lines.c.game.in_(list(by_id)))
+                                                  .order_by(game_lines.c.game, game_lines.c.n)):
+                    by_id[game_id]["records"].append(json.loads(line))
         return out
 
     def history(self, player_id: str, before: float | None = None, limit: int = 20) -> list[dict]:

@@ -1,0 +1,123 @@
+"""The journal: hands' new log lines written off the event loop, many tables in one transaction.
+
+A table that changed submits its new lines and awaits them: the action is acknowledged (anyone is
+told) only once the line is committed. One thread takes whatever waits (up to ``max_batch`` items)
+and stores it in one transaction (``Store.append``), so under load a commit serves many tables and
+the event loop never waits on the database. An item whose table another worker took over fails
+alone (``LeaseLost``); a failed transaction fails every item in it (``StoreError``), and each table
+rolls back to what it stored before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import weakref
+from typing import Any
+
+from majiang.server.store import Append, Store, StoreError
+
+log = logging.getLogger("majiang.server")
+
+_SHARED: "weakref.WeakKeyDictionary[Store, Journal]" = weakref.WeakKeyDictionary()
+
+
+class Journal:
+    def __init__(self, store: Store, max_batch: int = 256) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.batches = 0  # transactions committed or failed (for tests and the benchmark)
+        self.items = 0
+
+    @classmethod
+    def shared(cls, store: Store) -> "Journal":
+        """The one journal of ``store`` (tables made without one share it)."""
+        journal = _SHARED.get(store)
+        if journal is None:
+            journal = _SHARED[store] = cls(store)
+        return journal
+
+    def submit(self, item: Append) -> asyncio.Future:
+        """Queue ``item``; the future ends when it is stored (or with the ``StoreError`` that refused it)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._start()
+        self._queue.put((item, future, loop))
+        return future
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="majiang-journal", daemon=True)
+                self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread once what is queued is written."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None and thread.is_alive():
+            self._queue.put(None)
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[tuple[Append, asyncio.Future, Any]]) -> None:
+        try:
+            outcome: list[BaseException | None] = list(self.store.append([item for item, _, _ in batch]))
+        except StoreError as exc:
+            outcome = [exc] * len(batch)
+        except Exception as exc:  # noqa: BLE001 - whatever failed, nothing was committed: say so to each table
+            log.exception("journal: a batch of %d failed", len(batch))
+            outcome = [StoreError(f"the database could not store this ({type(exc).__name__})")] * len(batch)
+        self.batches += 1
+        self.items += len(batch)
+        for (_, future, loop), error in zip(batch, outcome):
+            try:
+                loop.call_soon_threadsafe(_settle, future, error)
+            except RuntimeError:  # that event loop is closed (its server stopped): nobody waits
+                pass
+
+
+def _settle(future: asyncio.Future, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+async def outcome(future: asyncio.Future) -> tuple[BaseException | None, bool]:
+    """Wait for a submitted item to its end even if the awaiting task is cancelled meanwhile: a table
+    must know whether its change was stored before it does anything else. Returns (the error that
+    refused it or None, whether the task was cancelled meanwhile: the caller raises that after)."""
+    cancelled = False
+    while not future.done():
+        try:
+            await asyncio.wait({future})
+        except asyncio.CancelledError:
+            cancelled = True
+    return future.exception(), cancelled
