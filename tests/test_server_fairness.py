@@ -66,7 +66,7 @@ def attach_everyone(table) -> dict:
         received[seat] = box
 
         async def send(msg, box=box):
-            box.append(msg)
+            box.append(json.loads(msg) if isinstance(msg, str) else msg)  # a snapshot comes as its text
 
         table.connections.append(Connection(send, seat, None))
     return received

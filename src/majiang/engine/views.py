@@ -5,6 +5,8 @@ discards, revealed hands, counts; never another seat's concealed tiles or the wa
 
 from __future__ import annotations
 
+import functools
+
 from typing import TYPE_CHECKING
 
 from majiang.core.hand import MeldKind
@@ -18,6 +20,12 @@ if TYPE_CHECKING:
 
 
 def tiles_text(counts) -> str:
+    """A count vector as mpsz text (cached: a table shows the same hands again and again)."""
+    return _counts_text(tuple(counts))
+
+
+@functools.lru_cache(maxsize=16384)
+def _counts_text(counts: tuple[int, ...]) -> str:
     return format_tiles(from_counts(counts))
 
 def observation(game: Game, seat: int | None) -> dict:

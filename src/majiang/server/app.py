@@ -477,15 +477,16 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
         async def writer() -> None:
             while True:
-                msg = await outbox.get()
-                await asyncio.wait_for(websocket.send_json(msg), SEND_TIMEOUT)
+                msg = await outbox.get()  # a snapshot's text (made once per frame), or a message
+                sent = websocket.send_text(msg) if isinstance(msg, str) else websocket.send_json(msg)
+                await asyncio.wait_for(sent, SEND_TIMEOUT)
 
-        async def enqueue(msg: dict) -> None:
+        async def enqueue(msg: dict | str) -> None:
             if writing.done():
                 raise ConnectionError("this client is gone")
-            if outbox.full():  # behind: every snapshot is the whole view, so only the newest matters
+            if outbox.full():  # behind: every snapshot (a text) is the whole view, so only the newest matters
                 waiting = [outbox.get_nowait() for _ in range(outbox.qsize())]
-                for m in [m for m in waiting if m.get("type") != "snapshot"][-(OUTBOX // 2):]:
+                for m in [m for m in waiting if not isinstance(m, str)][-(OUTBOX // 2):]:
                     outbox.put_nowait(m)
             outbox.put_nowait(msg)
 

@@ -90,7 +90,7 @@ DISSOLVE_GAP = 30.0  # one seat starts at most one vote in this many seconds
 class Connection:
     """One websocket: what it may see (its seat, or ``None`` for a spectator) and what it was sent."""
 
-    send: Any  # async callable taking a dict
+    send: Any  # async callable taking a message (a dict) or a snapshot's text (a str)
     seat: int | None
     player: str | None
     last_sent: str = ""  # the last snapshot sent, to send each seat a change once, never a repeat

@@ -34,9 +34,10 @@ class Frame:
     def of(cls, data: dict) -> "Frame":
         return cls(data, json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
-    def with_clock(self) -> dict:
-        """The snapshot with the server's clock (ms), so deadlines count down right on any device."""
-        return {**self.data, "now": int(time.time() * 1000)}
+    def with_clock(self) -> str:
+        """The snapshot's text with the server's clock (ms), so deadlines count down right on any
+        device: the text made once is sent as is, never serialised again."""
+        return f'{self.text[:-1]},"now":{int(time.time() * 1000)}}}'
 
 
 def _ms(t: float | None) -> int | None:

@@ -55,6 +55,17 @@ class KawuxingPlay(GamePlay):
         drawn = game.last_draw
         if sum(counts) % 3 == 2 and game.current == seat and drawn is not None and counts[drawn]:
             counts[drawn] -= 1  # the tile just drawn stays hidden until it is discarded or won on
+        # every frame of every seat shows it: worked out once per hand state, not per view
+        cache = game.caches.setdefault("revealed", {})
+        key = (seat, tuple(counts), len(game.seats[seat].melds))
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 64:
+                cache.clear()
+            found = cache[key] = self._revealed(game, seat, counts)
+        return {**found, "waits": list(found["waits"])}
+
+    def _revealed(self, game, seat: int, counts: list[int]) -> dict:
         hand = Hand(tuple(counts), tuple(game.seats[seat].melds))
         n = hand.concealed_count
         current_waits = _waits(hand, self.variant) if n % 3 == 1 else []
