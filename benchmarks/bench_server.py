@@ -56,12 +56,19 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
 
     import websockets
 
-    async with websockets.connect(f"{base_ws}/ws/{code}", additional_headers={"X-Token": token},
+    from majiang.server.views import patch
+
+    async with websockets.connect(f"{base_ws}/ws/{code}?patches=1", additional_headers={"X-Token": token},
                                   max_size=2 ** 22) as ws:
         sent_at = None
         last = None
+        snap = None
         while True:
             msg = json.loads(await ws.recv())
+            if msg["type"] == "patch":  # as the browser client: only what changed, after the first snapshot
+                msg = snap = patch(snap, msg["patch"])
+            elif msg["type"] == "snapshot":
+                snap = msg
             if msg["type"] == "error":
                 if "too many" in msg["message"] and last is not None:
                     await asyncio.sleep(0.1)  # rate-limited: not an error of the server, say it again
@@ -149,6 +156,7 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             await asyncio.sleep(1.0)
 
     watcher = asyncio.ensure_future(watch_memory())
+    cpu_before = cpu_seconds(pid)
     start = time.perf_counter()
     try:
         results = await asyncio.wait_for(asyncio.gather(
@@ -157,6 +165,9 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
     finally:
         watcher.cancel()
     elapsed = time.perf_counter() - start
+    cpu_after = cpu_seconds(pid)
+    loop_cpu = cpu_after.get(pid, 0.0) - cpu_before.get(pid, 0.0)
+    pool_cpu = sum(v - cpu_before.get(k, 0.0) for k, v in cpu_after.items() if k != pid)
     counts = {"bytes": 0, "messages": 0, "closed": None}
     if flooder is not None:
         flooder.terminate()
@@ -171,8 +182,35 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.mean(lat) * 1000 if lat else None,
             "errors": len(errors) + len(failures), "error_samples": (errors + failures)[:3],
             "kb_per_table": (peak[0] - rss_before) * 1024 / tables_n if pid else None,
+            # the server's CPU (its event loop's process, then the bot pool) per hand played: how much
+            # one core can carry, whatever else shares the machine during the run
+            "server_cpu_ms_per_hand": 1000 * loop_cpu / max(1, finished) if pid else None,
+            "pool_cpu_ms_per_hand": 1000 * pool_cpu / max(1, finished) if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
             "flooder_closed_by_server": counts["closed"]}
+
+
+def cpu_seconds(pid: int | None) -> dict[int, float]:
+    """CPU seconds (user + system) so far of the server and each process under it (the bot pool)."""
+    if pid is None:
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(name)] = ((int(fields[11]) + int(fields[12])) / tick, int(fields[1]))  # fields[1]: the parent
+    tree, grew = {pid}, True
+    while grew:  # the server, its bot pool's forkserver and the pool's workers
+        more = {p for p, (_, parent) in out.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return {p: out[p][0] for p in tree if p in out}
 
 
 def rss_mb(pid: int | None) -> float:
@@ -307,15 +345,19 @@ def main() -> None:
     where = f"the server at {args.base}" if args.base else f"one server on SQLite, loopback, bots {args.bot_delay} s"
     print(f"concurrent {args.variant} tables on {where}; one client per table thinking {args.think} s ±50%:")
     print(f"{'':<44}{'tables':>7}{'finished':>9}{'seconds':>8}{'p50 ms':>8}{'p99 ms':>8}{'actions':>8}"
-          f"{'errors':>7}{'KB/table':>9}")
+          f"{'errors':>7}{'KB/table':>9}{'CPU ms/hand':>12}")
     for r in rows:
         label = r.get("label") or ("with one client flooding" if r["flood"] else "quiet")
         kb = f"{r['kb_per_table']:>9.0f}" if r.get("kb_per_table") is not None else f"{'':>9}"
+        cpu = (f"{r['server_cpu_ms_per_hand']:>6.0f}+{r['pool_cpu_ms_per_hand']:<5.0f}"
+               if r.get("server_cpu_ms_per_hand") is not None else f"{'':>12}")
         print(f"{label:<44}{r['tables']:>7}{r['finished']:>9}{r['seconds']:>8.1f}{r['p50_ms']:>8.1f}"
-              f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}")
+              f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}{cpu}")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
                   f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")
+    print("CPU ms/hand: the server process (event loop, store, frames) + its bot pool, per hand played;\n"
+          "a core carries about 1000 / that many hands a second, whatever else shares the machine.")
 
 
 if __name__ == "__main__":

@@ -340,3 +340,36 @@ def test_a_window_bots_close_goes_out_with_what_follows(tmp_path, variant, prese
                 windows += 1
                 assert numbers[i] == numbers[i + 1], (seat, i)
     assert windows > 20
+
+
+@pytest.mark.parametrize("variant, preset, options", CONFIGS[::3])
+def test_patches_rebuild_every_snapshot_exactly(tmp_path, variant, preset, options):
+    """A browser client (``?patches=1``) gets the first snapshot whole and then only what changed:
+    applied in order, the patches give exactly the snapshots a whole-frame client gets, frame for
+    frame (so they also say nothing more, nor anything sooner)."""
+    from majiang.server.views import patch
+
+    table = make_table(tmp_path, variant, preset, options, hands=2)
+    boxes: dict = {}
+    for seat in (0, 1, None):
+        for patches in (False, True):
+            box: list = []
+            boxes[seat, patches] = box
+
+            async def send(msg, box=box):
+                box.append(json.loads(msg) if isinstance(msg, str) else msg)
+
+            table.connections.append(Connection(send, seat, None, patches=patches))
+    asyncio.run(play_match(table))
+    for seat in (0, 1, None):
+        whole = [{k: v for k, v in m.items() if k != "now"} for m in boxes[seat, False]]
+        state, rebuilt = None, []
+        for m in boxes[seat, True]:
+            if m["type"] == "snapshot":
+                state = {k: v for k, v in m.items() if k != "now"}
+            else:
+                assert m["type"] == "patch" and state is not None
+                state = patch(state, m["patch"])
+            rebuilt.append(state)
+        assert len(whole) > 20 and rebuilt == whole
+        assert sum(len(json.dumps(m)) for m in boxes[seat, True]) < sum(len(json.dumps(m)) for m in whole) / 3

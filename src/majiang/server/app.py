@@ -25,7 +25,9 @@ HTTP (JSON; bodies of at most 16 KB):
   GET  /api/rules-schema                     -> each variant's presets and options (the room form)
 Websocket /ws/{code} (the cookie or X-Token seats you; without one you watch). Server -> client:
 {"type": "snapshot", …} when what your seat sees changes, {"type": "error", "message"} for a
-refused message. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
+refused message. With ``?patches=1`` (the browser client) only the first snapshot is whole (and any
+after the client fell behind); each change after it is {"type": "patch", "patch": …, "now": ms},
+applied as ``views.patch`` does. Client -> server (JSON text, at most 2 KB): {"type": "action", "seq": n,
 "action": {...}}, {"type": "ready"} (准备 for the next hand, or in the lobby for the first), {"type": "auto", "on": bool} (托管),
 {"type": "chat", "phrase": id} (a quick phrase or emoji id from ``live.CHAT_PHRASES``, at most one per
 2 s per seat; everyone gets {"type": "chat", "seat", "phrase"}), {"type": "dissolve", "agree": bool}
@@ -70,6 +72,7 @@ from majiang.server.security import (
     same_origin,
 )
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
+from majiang.server.views import Frame, PatchText
 
 BOT_LEVELS = ("random", "greedy", "strong", "expert")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
@@ -484,10 +487,12 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         async def enqueue(msg: dict | str) -> None:
             if writing.done():
                 raise ConnectionError("this client is gone")
-            if outbox.full():  # behind: every snapshot (a text) is the whole view, so only the newest matters
+            if outbox.full():  # behind: only the newest view matters, as a whole snapshot
                 waiting = [outbox.get_nowait() for _ in range(outbox.qsize())]
                 for m in [m for m in waiting if not isinstance(m, str)][-(OUTBOX // 2):]:
                     outbox.put_nowait(m)
+                if isinstance(msg, PatchText) and conn.last_data is not None:
+                    msg = Frame(conn.last_data).with_clock()  # the patches it missed are in this
             outbox.put_nowait(msg)
 
         async def reader() -> None:
@@ -516,7 +521,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
         writing = asyncio.ensure_future(writer())
         reading = asyncio.ensure_future(reader())
-        conn = Connection(enqueue, seat, player["id"] if player else None, kick=reading.cancel)
+        conn = Connection(enqueue, seat, player["id"] if player else None, kick=reading.cancel,
+                          patches=websocket.query_params.get("patches") == "1")
         table.connect(conn)
         try:
             await table.send_current(conn)

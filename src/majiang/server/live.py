@@ -29,7 +29,7 @@ from majiang.games.rules import rules_from_json
 from majiang.server.bots import BotRunner
 from majiang.server.journal import Journal, outcome
 from majiang.server.store import LEASE_SECONDS, Append, LeaseLost, Store, StoreError
-from majiang.server.views import Frame, snapshot
+from majiang.server.views import Frame, patch_text, snapshot
 
 log = logging.getLogger("majiang.server")
 
@@ -95,6 +95,8 @@ class Connection:
     player: str | None
     last_sent: str = ""  # the last snapshot sent, to send each seat a change once, never a repeat
     kick: Any = None  # a callable that closes the socket (its table moved to another worker)
+    patches: bool = False  # after the first snapshot, send only what changed (the browser client)
+    last_data: dict | None = None  # the last snapshot as this client holds it (patches apply to it)
 
     def __hash__(self) -> int:
         return id(self)
@@ -393,11 +395,20 @@ class LiveTable:
         for c in list(self.connections):
             for f in frames:
                 frame = f.get(c.seat)
-                if frame is None or frame.text == c.last_sent:
+                if frame is None:
                     continue
-                c.last_sent = frame.text
+                if c.patches and c.last_data is not None:
+                    message = patch_text(c.last_data, frame.data)
+                    if message is None:
+                        continue  # nothing this seat sees changed
+                else:
+                    if frame.text == c.last_sent:
+                        continue
+                    message = frame.with_clock()
+                    c.last_sent = frame.text
+                c.last_data = frame.data
                 try:
-                    await c.send(frame.with_clock())
+                    await c.send(message)
                 except Exception:  # noqa: BLE001 - a dead socket is dropped
                     if c in self.connections:
                         self.connections.remove(c)
@@ -407,7 +418,7 @@ class LiveTable:
         async with self._sending:
             async with self.lock:
                 frame = Frame.of(snapshot(self, conn.seat))
-            conn.last_sent = frame.text
+            conn.last_sent, conn.last_data = frame.text, frame.data
             await conn.send(frame.with_clock())
 
     # -- connections -----------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from majiang.core.errors import MajiangError
@@ -23,21 +22,98 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 
-@dataclass(frozen=True)
 class Frame:
-    """A snapshot and its JSON text (compared to send each change once)."""
+    """A snapshot, and its JSON text made when first needed (compared to send each change once)."""
 
-    data: dict
-    text: str
+    __slots__ = ("data", "_text")
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+        self._text: str | None = None
 
     @classmethod
     def of(cls, data: dict) -> "Frame":
-        return cls(data, json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        return cls(data)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _dumps(self.data)
+        return self._text
 
     def with_clock(self) -> str:
         """The snapshot's text with the server's clock (ms), so deadlines count down right on any
         device: the text made once is sent as is, never serialised again."""
         return f'{self.text[:-1]},"now":{int(time.time() * 1000)}}}'
+
+
+class PatchText(str):
+    """A patch message's text (a client that falls behind gets a whole snapshot instead of these)."""
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+DELETED = "~"  # a patch's list of keys gone from an object
+ITEMS = "[]"  # a patch of a list that kept its length: {index: patch or value}
+
+
+def diff(old: Any, new: Any) -> Any:
+    """What turns ``old`` into ``new`` (both JSON values), for ``patch``; None when they are equal.
+
+    Objects are patched key by key (a key that went is listed under ``"~"``), lists that kept their
+    length item by item (under ``"[]"``), anything else is replaced. Whether a value in a patch is a
+    nested patch or a whole new value, the client tells from what it holds: a nested patch only ever
+    goes where both sides are objects (or equal-length lists).
+
+    >>> old = {"a": 1, "b": {"c": [1, 2], "d": None}, "e": 5}
+    >>> new = {"a": 1, "b": {"c": [1, 3], "d": "x"}}
+    >>> diff(old, new)
+    {'b': {'c': {'[]': {'1': 3}}, 'd': 'x'}, '~': ['e']}
+    >>> patch(old, diff(old, new)) == new and diff(new, new) is None
+    True
+    """
+    if old == new:
+        return None
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: dict = {}
+        for k, v in new.items():
+            if k not in old:
+                out[k] = v
+            elif old[k] != v:
+                out[k] = diff(old[k], v)
+        gone = [k for k in old if k not in new]
+        if gone:
+            out[DELETED] = gone
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return {ITEMS: {str(i): diff(a, b) for i, (a, b) in enumerate(zip(old, new)) if a != b}}
+    return new
+
+
+def patch(old: Any, change: Any) -> Any:
+    """``old`` with ``change`` (from ``diff``) applied: what the browser client does (tests use it)."""
+    if isinstance(old, dict) and isinstance(change, dict):
+        out = {k: v for k, v in old.items() if k not in change.get(DELETED, ())}
+        for k, v in change.items():
+            if k != DELETED:
+                out[k] = patch(old.get(k), v) if k in old else v
+        return out
+    if isinstance(old, list) and isinstance(change, dict) and ITEMS in change:
+        out_list = list(old)
+        for i, v in change[ITEMS].items():
+            out_list[int(i)] = patch(old[int(i)], v)
+        return out_list
+    return change
+
+
+def patch_text(old: dict, new: dict) -> PatchText | None:
+    """The patch message from one snapshot to the next (None: nothing changed), with the clock."""
+    change = diff(old, new)
+    if change is None:
+        return None
+    return PatchText(_dumps({"type": "patch", "patch": change, "now": int(time.time() * 1000)}))
 
 
 def _ms(t: float | None) -> int | None:

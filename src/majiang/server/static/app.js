@@ -251,10 +251,11 @@
   }
   function connect(spectate) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomCode)}`);
+    ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomCode)}?patches=1`);
     ws.onopen = () => { if (!spectate) send({ type: "hints", on: showHints }); };  // hints are computed only when shown
     ws.onmessage = (ev) => {
-      const msg = JSON.parse(ev.data);
+      let msg = JSON.parse(ev.data);
+      if (msg.type === "patch" && snap) msg = { ...applyPatch(snap, msg.patch), now: msg.now };  // only what changed
       if (msg.type === "snapshot") {
         if (msg.now) clockSkew = msg.now - Date.now();
         const key = pickKey(msg);
@@ -265,6 +266,21 @@
       else if (msg.type === "error") showError(msg.message);
     };
     ws.onclose = () => { setTimeout(() => connect(spectate), Math.min(5000, 500 * ++retry)); };
+  }
+  // The server's patches (views.diff): objects key by key ("~" lists keys gone), equal-length lists
+  // item by item ("[]"), anything else replaced. The old snapshot is never changed in place.
+  function applyPatch(old, change) {
+    const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+    if (Array.isArray(old) && isObj(change) && "[]" in change) {
+      const out = old.slice();
+      for (const [i, v] of Object.entries(change["[]"])) out[+i] = applyPatch(old[+i], v);
+      return out;
+    }
+    if (!isObj(old) || !isObj(change)) return change;
+    const out = { ...old };
+    for (const k of change["~"] || []) delete out[k];
+    for (const [k, v] of Object.entries(change)) if (k !== "~") out[k] = k in old ? applyPatch(old[k], v) : v;
+    return out;
   }
   function pickKey(m) {
     const v = m.view, mine = v && m.seat != null ? v.players[m.seat] : null;
