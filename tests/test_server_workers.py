@@ -273,3 +273,50 @@ def test_a_killed_worker_loses_no_acknowledged_action_and_its_table_moves(cluste
     with ws:
         final = Player(ws, first).play()
     assert sum(final["settlement"]["totals"]) == 0 and cluster.owner(taken[1]) == victim
+
+
+def test_a_page_reconnects_across_a_failover_without_a_reload(cluster):
+    """The browser client at a table whose worker is killed: the page reconnects through the router
+    by itself, gets the table from the other worker, and was never reloaded."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(chromium):
+        pytest.skip("Debian's chromium is not installed")
+    from majiang.server.security import COOKIE
+
+    me = new_player(cluster, "pat")
+    code = new_room(cluster, me["token"], "kawuxing")
+    victim = cluster.owner(code)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            context.add_cookies([{"name": COOKIE, "value": me["token"], "url": cluster.base}])
+            page = context.new_page()
+            page.goto(f"{cluster.base}/?room={code}")
+
+            def until(expression: str, seconds: float = 30.0):
+                deadline = time.monotonic() + seconds
+                while time.monotonic() < deadline:
+                    value = page.evaluate(expression)
+                    if value:
+                        return value
+                    page.wait_for_timeout(50)
+                raise AssertionError(f"timed out waiting for {expression}")
+
+            until("+(document.body.dataset.frames || 0) > 0")
+            page.evaluate("window.sameDocument = true")  # gone if the page is ever reloaded
+            before = int(page.evaluate("+document.body.dataset.frames"))
+            os.kill(cluster.pids[victim], signal.SIGKILL)
+            killed = time.monotonic()
+            until(f"+document.body.dataset.frames > {before}", FAILOVER + 10)
+            deadline = time.monotonic() + FAILOVER
+            while cluster.owner(code) in (None, victim) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert cluster.owner(code) not in (None, victim)
+            until("document.querySelectorAll('#table .seat').length === 3")
+            assert page.evaluate("window.sameDocument === true")  # reconnected in place, no reload
+            print(f"browser failover: the page had the table again {time.monotonic() - killed:.2f}s after SIGKILL")
+        finally:
+            browser.close()
+    cluster.start_worker(victim)  # for any test after this one
