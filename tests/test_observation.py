@@ -193,3 +193,46 @@ def test_docs_state_the_protocol_and_every_field():
     for name in ("observation", "player"):
         for field in defs[name]["properties"]:
             assert f"`{field}`" in doc, f"BOTS.md does not mention the {name} field {field!r}"
+
+
+CACHE_CONFIGS = [("kawuxing", "standard", {}), ("kawuxing", "suizhou", {}), ("sichuan", "chengdu", {}),
+                 ("sichuan", "chengdu", {"sing_dance": True}), ("sichuan", "chengdu", {"blood_river": True}),
+                 ("sichuan", "chengdu", {"exchange_three": True})]
+
+
+@pytest.mark.parametrize("variant, preset, options", CACHE_CONFIGS)
+def test_the_shared_part_of_observations_is_never_stale(variant, preset, options):
+    """Observations share what every seat sees alike, per state of the deal: at every step (claim
+    windows included) each seat's and a spectator's observation equals the one worked out from
+    scratch, and changing one observation changes no other."""
+    from majiang.engine.views import _observation_uncached
+
+    class Eager(GreedyAgent):  # takes every claim and declaration: reveals, kongs and windows happen
+        def act(self, obs, legal):
+            for kind in ("win", "declare", "sing", "kong", "concealed_kong", "added_kong", "pong"):
+                for a in legal:
+                    if a.type == kind:
+                        return a
+            return super().act(obs, legal)
+
+    checked = 0
+    for seed in range(12):
+        game = Game(rules_for(variant, preset, **options), seed=seed)
+        agents = [Eager(seed=s) if s % 2 == 0 else RandomAgent(seed=s) for s in range(game.n)]
+
+        def check(*_):
+            nonlocal checked
+            for seat in list(range(game.n)) + [None]:
+                cached = game.observation(seat)
+                assert cached == _observation_uncached(game, seat), (seed, seat, len(game.events))
+                cached["players"][0]["discards"].append("x")  # a fresh copy: the next one is whole
+                cached["visible" if seat is not None else "players"].clear()
+                assert game.observation(seat) == _observation_uncached(game, seat)
+            checked += 1
+
+        game.on_window = check
+        while not game.over:
+            check()
+            seat = game.pending_seats()[0]
+            game.apply(seat, agents[seat].act(game.observation(seat), game.legal_actions(seat)))
+    assert checked > 400

@@ -29,7 +29,115 @@ def _counts_text(counts: tuple[int, ...]) -> str:
     return format_tiles(from_counts(counts))
 
 def observation(game: Game, seat: int | None) -> dict:
-    """What ``seat`` may see (``None``: a spectator, who sees no concealed tile)."""
+    """What ``seat`` may see (``None``: a spectator, who sees no concealed tile).
+
+    What every seat sees alike (discards, open melds, revealed hands, the public part of
+    ``visible``) is worked out once per state of the deal and shared by every seat's observation
+    (a server builds one per event for the bots and one per frame for each person); the result is
+    always a fresh dict of fresh lists, so whoever holds one may change it."""
+    if game.over:
+        return _observation_uncached(game, seat)
+    shared = _shared(game)
+    players = []
+    for s in range(game.n):
+        pub = shared["players"][s]
+        p = {"seat": s, "melds": [dict(m) for m in (pub["own_melds"] if s == seat else pub["melds"])],
+             "discards": list(pub["discards"]), "claimed": list(pub["claimed"]), "tiles": pub["tiles"],
+             "declared": pub["declared"], "won_tiles": list(pub["won_tiles"]), "out": pub["out"],
+             "void": game.seats[s].void if (shared["void_public"] or s == seat) else None}
+        if s == seat:
+            p["hand"] = tiles_text(game.seats[s].counts)
+        elif pub["revealed"] is not None:
+            p["revealed"] = {k: list(v) if isinstance(v, list) else v for k, v in pub["revealed"].items()}
+        players.append(p)
+    obs = {
+        "variant": game.play.name,
+        "rules": rules_json(game),
+        "seat": seat,
+        "dealer": game.dealer,
+        "phase": game.phase,
+        "current": game.current,
+        "tiles_left": game.tiles_left,
+        "players": players,
+        "wins": [dict(w) for w in shared["wins"]],
+        "totals": list(shared["totals"]),
+        "last_discard": None if shared["last_discard"] is None else dict(shared["last_discard"]),
+    }
+    if seat is not None:
+        obs["legal"] = [a.to_json() for a in game.legal_actions(seat)]
+        if seat == game.current and game.phase == Phase.TURN and game.last_draw is not None \
+                and game.drawn_from_wall:
+            obs["drawn"] = str(game.last_draw)
+        seen = list(shared["seen"])
+        for k in shared["players"][seat]["shown"]:  # its own revealed tiles are in its hand, counted next
+            seen[k] -= 1
+        for k, c in enumerate(game.seats[seat].counts):
+            seen[k] += c
+        for m in game.seats[seat].melds:
+            if m.kind is MeldKind.CONCEALED_KONG:
+                seen[m.tile] += m.size
+        for s, p in enumerate(players):
+            p["hidden"] = 0 if s == seat else shared["players"][s]["hidden"]
+        obs["visible"] = {str(k): seen[k] for k in game.variant.kinds}
+    return obs
+
+
+def _shared(game: Game) -> dict:
+    """The part of every observation that does not depend on who looks, for this state of the deal.
+    Every change of the deal appends an event, moves the phase, the turn or the wall, so that stamp
+    says when it must be worked out again (tests/test_observation.py checks it against the uncached
+    observation at every step of many deals)."""
+    stamp = (len(game.events), game.phase, game.current, game.tiles_left, game.last_draw, game.over)
+    cached = game.caches.get("observation_shared")
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    seen = [0] * 30
+    players = []
+    for s in range(game.n):
+        st = game.seats[s]
+        revealed = game.play.revealed(game, s) if st.declared else None
+        hidden = sum(st.counts)
+        shown: list[int] = []  # tiles of its concealed hand that others see
+        if revealed is not None and revealed.get("tiles"):  # 亮倒: the declared hand, less triplets kept hidden
+            shown.extend(_kinds(revealed["tiles"]))
+        if st.out and (hidden - len(shown)) % 3 == 2:  # 血战: the winning tile went into the hidden hand
+            shown.append(int([w for w in game.wins if w.seat == s][-1].tile))
+        for t in shown:
+            seen[t] += 1
+        hidden -= len(shown)
+        for m in st.melds:
+            if m.kind is MeldKind.CONCEALED_KONG:
+                hidden += m.size  # the viewer's own: added back to its own ``seen`` in ``observation``
+            else:
+                seen[m.tile] += m.size
+        for t, claimed in zip(st.discards, st.claimed):
+            if not claimed:  # a claimed discard is counted where it went: a meld, or a win
+                seen[t] += 1
+        for t in st.won_tiles:  # 血流成河: set aside, face up
+            seen[t] += 1
+        players.append({
+            "melds": [m.to_json() if m.kind is not MeldKind.CONCEALED_KONG else {"kind": "concealed_kong", "tile": None}
+                      for m in st.melds],
+            "own_melds": [m.to_json() for m in st.melds],
+            "discards": [str(t) for t in st.discards], "claimed": list(st.claimed), "tiles": sum(st.counts),
+            "declared": st.declared_kind, "won_tiles": [str(t) for t in st.won_tiles], "out": st.out,
+            "revealed": revealed, "hidden": hidden, "shown": shown})
+    shared = {"players": players, "seen": seen, "void_public": game.phase not in ("exchange", "void"),
+              "wins": [w.to_json() for w in game.wins], "totals": game.totals(),
+              "last_discard": None if game.last_discard is None else
+              {"seat": game.last_discard[0], "tile": str(game.last_discard[1])}}
+    game.caches["observation_shared"] = (stamp, shared)
+    return shared
+
+
+@functools.lru_cache(maxsize=4096)
+def _kinds(text: str) -> tuple[int, ...]:
+    return tuple(int(t) for t in parse_tiles(text))
+
+
+def _observation_uncached(game: Game, seat: int | None) -> dict:
+    """The observation worked out from scratch: a finished deal (everything shown), and the
+    reference the cached one is tested against."""
     players = []
     for s in range(game.n):
         p = {

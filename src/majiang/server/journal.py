@@ -46,7 +46,8 @@ class Journal:
         """Queue ``item``; the future ends when it is stored (or with the ``StoreError`` that refused it)."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._start()
+        if self._thread is None or not self._thread.is_alive():
+            self._start()
         self._queue.put((item, future, loop))
         return future
 
@@ -94,20 +95,24 @@ class Journal:
             outcome = [StoreError(f"the database could not store this ({type(exc).__name__})")] * len(batch)
         self.batches += 1
         self.items += len(batch)
+        by_loop: dict[Any, list] = {}
         for (_, future, loop), error in zip(batch, outcome):
+            by_loop.setdefault(loop, []).append((future, error))
+        for loop, settled in by_loop.items():  # one wake-up of each event loop for the whole batch
             try:
-                loop.call_soon_threadsafe(_settle, future, error)
+                loop.call_soon_threadsafe(_settle, settled)
             except RuntimeError:  # that event loop is closed (its server stopped): nobody waits
                 pass
 
 
-def _settle(future: asyncio.Future, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
+def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
+    for future, error in settled:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 async def outcome(future: asyncio.Future) -> tuple[BaseException | None, bool]:

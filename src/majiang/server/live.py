@@ -614,8 +614,9 @@ class LiveTable:
                 await asyncio.sleep(0)  # let the sockets (and other tables) have the loop between moves
                 continue
             try:
-                await asyncio.wait_for(self._wake.wait(), delay)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(delay):  # no task per wait, unlike wait_for
+                    await self._wake.wait()
+            except TimeoutError:
                 pass
 
     async def _tick(self) -> float | None:
