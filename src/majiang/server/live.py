@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from majiang.bots import make_agent
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
@@ -37,6 +38,7 @@ BOT_DELAY = 0.4  # seconds a bot "thinks" on its turn, so people can follow
 ABSENT_AFTER = 5.0  # seconds after a disconnect before 托管 plays a seat that has to decide
 WINDOWS = ("claim", "rob")
 FROZEN_DELAY = 2.5  # seconds before a declared (frozen) hand plays its turn by itself
+IN_PLACE = ("random",)  # bot levels that decide on the event loop (microseconds), not in the pool
 
 
 @dataclass(frozen=True)
@@ -154,9 +156,14 @@ class LiveTable:
         self.on_lost: Any = None  # called with the code when a write finds the lease gone
 
     def _make_bots(self) -> list:
-        """(level, seed) per seat, decided by the runner's workers; an agent object instead (tests)
-        decides in place. Fresh randomness per table: nobody replays a bot's tie-breaks."""
-        return [(s.get("bot") or "greedy", secrets.randbits(32)) for s in self.room["seats"]]
+        """(level, seed) per seat, decided by the runner's workers; an agent object decides in place
+        (``random``, whose choice among the legal actions costs less than sending it away; tests).
+        Fresh randomness per table: nobody replays a bot's tie-breaks."""
+        bots: list = []
+        for s in self.room["seats"]:
+            level, seed = s.get("bot") or "greedy", secrets.randbits(32)
+            bots.append(make_agent(level, seed=seed) if level in IN_PLACE else (level, seed))
+        return bots
 
     # -- who is who ------------------------------------------------------------------------------
 
@@ -692,7 +699,7 @@ class LiveTable:
     async def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
         bot = self.bots[seat]
         try:
-            obs = g.observation(seat)
+            obs = g.observation(seat) if getattr(bot, "needs_observation", True) else None
             if isinstance(bot, tuple):
                 try:  # a searching bot keeps to the table's timer: half of it, then strong decides
                     action = await asyncio.wait_for(self.runner.decide(bot[0], bot[1], obs, legal),
