@@ -533,6 +533,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             table.disconnect(conn)
             for task in (writing, reading):
                 task.cancel()
+                if task.done() and not task.cancelled():
+                    task.exception()  # a socket that closed mid-send: seen here, not logged as unretrieved
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(websocket.close(code=1008), 2)
 
