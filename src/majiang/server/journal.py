@@ -86,13 +86,11 @@ class Journal:
                 return
 
     def _write(self, batch: list[tuple[Append, asyncio.Future, Any]]) -> None:
-        try:
-            outcome: list[BaseException | None] = list(self.store.append([item for item, _, _ in batch]))
-        except StoreError as exc:
-            outcome = [exc] * len(batch)
-        except Exception as exc:  # noqa: BLE001 - whatever failed, nothing was committed: say so to each table
-            log.exception("journal: a batch of %d failed", len(batch))
-            outcome = [StoreError(f"the database could not store this ({type(exc).__name__})")] * len(batch)
+        items = [item for item, _, _ in batch]
+        outcome = self._append(items)
+        if len(items) > 1 and all(type(e) is StoreError for e in outcome):
+            # the whole transaction failed: one bad item must not fail the others, so each alone
+            outcome = [self._append([item])[0] for item in items]
         self.batches += 1
         self.items += len(batch)
         by_loop: dict[Any, list] = {}
@@ -103,6 +101,15 @@ class Journal:
                 loop.call_soon_threadsafe(_settle, settled)
             except RuntimeError:  # that event loop is closed (its server stopped): nobody waits
                 pass
+
+    def _append(self, items: list[Append]) -> list[BaseException | None]:
+        try:
+            return list(self.store.append(items))
+        except StoreError as exc:
+            return [exc] * len(items)
+        except Exception as exc:  # noqa: BLE001 - whatever failed, nothing was committed: say so to each table
+            log.exception("journal: a batch of %d failed", len(items))
+            return [StoreError(f"the database could not store this ({type(exc).__name__})")] * len(items)
 
 
 def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
