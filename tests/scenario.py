@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from majiang.bots import GreedyAgent
 from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Action, Game
 from majiang.games.rules import rules_for
+
+
+class Eager(GreedyAgent):
+    """Greedy, but takes every win, claim, kong and declaration it is offered: windows, reveals
+    and kongs then happen often."""
+
+    def act(self, obs, legal):
+        for kind in ("win", "declare", "dance", "sing", "kong", "concealed_kong", "added_kong", "pong"):
+            for a in legal:
+                if a.type == kind:
+                    return a
+        return super().act(obs, legal)
 
 
 def build_wall(variant_kinds, hands: list[str], dealer: int, draws: str = "", replacements: str = "",

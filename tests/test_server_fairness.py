@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from majiang.bots import GreedyAgent
+from majiang.bots import GreedyAgent  # noqa: E402
 from majiang.core.errors import MajiangError  # noqa: E402
 from majiang.core.tiles import Tile, parse_tiles  # noqa: E402
 from majiang.core.variants import get_variant  # noqa: E402
@@ -25,22 +25,11 @@ from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
 from majiang.play.runner import play_hand  # noqa: E402
 from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
+from scenario import Eager  # noqa: E402
 
 CONFIGS = [("kawuxing", "standard", {}), ("kawuxing", "xiangyang", {}), ("kawuxing", "suizhou", {}),
            ("sichuan", "chengdu", {}), ("sichuan", "modern", {}), ("sichuan", "chengdu", {"sing_dance": True}),
            ("sichuan", "chengdu", {"blood_river": True})]
-
-
-class Eager(GreedyAgent):
-    """Greedy, but takes every claim, kong and declaration it is offered: the windows and reveals
-    this file is about then happen often."""
-
-    def act(self, obs, legal):
-        for kind in ("win", "declare", "dance", "kong", "concealed_kong", "added_kong", "pong"):
-            for a in legal:
-                if a.type == kind:
-                    return a
-        return super().act(obs, legal)
 
 
 def make_table(tmp_path, variant, preset, options, hands=2, name="t") -> LiveTable:

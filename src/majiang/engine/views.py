@@ -50,24 +50,9 @@ def observation(game: Game, seat: int | None) -> dict:
         elif pub["revealed"] is not None:
             p["revealed"] = {k: list(v) if isinstance(v, list) else v for k, v in pub["revealed"].items()}
         players.append(p)
-    obs = {
-        "variant": game.play.name,
-        "rules": rules_json(game),
-        "seat": seat,
-        "dealer": game.dealer,
-        "phase": game.phase,
-        "current": game.current,
-        "tiles_left": game.tiles_left,
-        "players": players,
-        "wins": [dict(w) for w in shared["wins"]],
-        "totals": list(shared["totals"]),
-        "last_discard": None if shared["last_discard"] is None else dict(shared["last_discard"]),
-    }
+    obs = _assemble(game, seat, players, [dict(w) for w in shared["wins"]], list(shared["totals"]),
+                    None if shared["last_discard"] is None else dict(shared["last_discard"]))
     if seat is not None:
-        obs["legal"] = [a.to_json() for a in game.legal_actions(seat)]
-        if seat == game.current and game.phase == Phase.TURN and game.last_draw is not None \
-                and game.drawn_from_wall:
-            obs["drawn"] = str(game.last_draw)
         seen = list(shared["seen"])
         for k in shared["players"][seat]["shown"]:  # its own revealed tiles are in its hand, counted next
             seen[k] -= 1
@@ -157,6 +142,15 @@ def _observation_uncached(game: Game, seat: int | None) -> dict:
         elif game.seats[s].declared:
             p["revealed"] = game.play.revealed(game, s)
         players.append(p)
+    last = None if game.last_discard is None else {"seat": game.last_discard[0], "tile": str(game.last_discard[1])}
+    obs = _assemble(game, seat, players, [w.to_json() for w in game.wins], game.totals(), last)
+    if seat is not None:
+        obs["visible"] = visible(game, seat, players)
+    return obs
+
+
+def _assemble(game: Game, seat: int | None, players: list[dict], wins: list[dict], totals: list[int],
+              last_discard: dict | None) -> dict:
     obs = {
         "variant": game.play.name,
         "rules": rules_json(game),
@@ -166,17 +160,15 @@ def _observation_uncached(game: Game, seat: int | None) -> dict:
         "current": game.current,
         "tiles_left": game.tiles_left,
         "players": players,
-        "wins": [w.to_json() for w in game.wins],
-        "totals": game.totals(),
-        "last_discard": None if game.last_discard is None else
-        {"seat": game.last_discard[0], "tile": str(game.last_discard[1])},
+        "wins": wins,
+        "totals": totals,
+        "last_discard": last_discard,
     }
     if seat is not None:
         obs["legal"] = [a.to_json() for a in game.legal_actions(seat)]
         if seat == game.current and game.phase == Phase.TURN and game.last_draw is not None \
                 and game.drawn_from_wall:
             obs["drawn"] = str(game.last_draw)
-        obs["visible"] = visible(game, seat, players)
     return obs
 
 
