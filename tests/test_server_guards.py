@@ -4,6 +4,7 @@ renaming. Each test pins one finding; the browser-side ones are in test_e2e.py."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -541,3 +542,32 @@ def test_a_table_whose_humans_are_all_in_tuoguan_stops_between_hands(tmp_path):
                     break
                 time.sleep(0.02)
             assert table.hand_index == 1
+
+
+def test_a_bot_pool_whose_worker_died_is_replaced(tmp_path):
+    """A killed bot process breaks a process pool for good: the runner replaces it and answers."""
+    import os
+    import signal
+
+    from majiang.engine import Game
+    from majiang.games.rules import rules_for
+    from majiang.server.bots import BotRunner, _warm
+
+    game = Game(rules_for("sichuan", "chengdu"), seed=1)
+    seat = game.pending_seats()[0]
+    runner = BotRunner(1)
+
+    async def go():
+        legal = game.legal_actions(seat)
+        first = await runner.decide("greedy", 7, game.observation(seat), legal)
+        pid = await asyncio.get_running_loop().run_in_executor(runner.pool, _warm)
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        again = await runner.decide("greedy", 7, game.observation(seat), legal)
+        return first, again, legal
+
+    try:
+        first, again, legal = asyncio.run(go())
+    finally:
+        runner.close()
+    assert first in legal and again == first and runner.restarts == 1

@@ -50,3 +50,4 @@ def test_a_cancelled_waiter_still_learns_the_outcome(tmp_path):
     journal.close()
     assert seen["result"] == (None, True)  # stored, and told it was cancelled meanwhile
     assert store.games_of("R")[0]["records"] == [{}, {"x": 1}]
+

@@ -12,6 +12,7 @@ import asyncio
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from majiang.bots import make_agent
@@ -39,10 +40,14 @@ class BotRunner:
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
+        self.restarts = 0  # pools replaced after a worker died
         if workers > 0:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self.pool = ProcessPoolExecutor(workers, mp_context=context)
+            self.pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        return ProcessPoolExecutor(self.workers, mp_context=context)
 
     def warm(self) -> None:
         """Start the workers now rather than at the first bot decision."""
@@ -55,8 +60,20 @@ class BotRunner:
         if self.pool is None:
             chosen = await asyncio.to_thread(decide, level, seed, observation, legal_json)
         else:
-            chosen = await asyncio.get_running_loop().run_in_executor(
-                self.pool, decide, level, seed, observation, legal_json)
+            pool = self.pool
+            try:
+                chosen = await asyncio.get_running_loop().run_in_executor(
+                    pool, decide, level, seed, observation, legal_json)
+            except BrokenProcessPool:
+                # a worker died (killed, out of memory): a broken pool refuses everything after, so
+                # replace it (once, whoever notices first) and ask again, rather than fail every bot
+                # of every table from now on
+                if self.pool is pool:
+                    self.pool = self._new_pool()
+                    self.restarts += 1
+                    pool.shutdown(wait=False, cancel_futures=True)
+                chosen = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, decide, level, seed, observation, legal_json)
         return Action.from_json(chosen)
 
     def close(self) -> None:
