@@ -29,7 +29,7 @@ import math
 import random
 
 from majiang.bots.base import SeatView
-from majiang.bots.greedy import GreedyAgent
+from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import shanten_counts
 from majiang.core.analysis import waits as waits_of
@@ -53,7 +53,7 @@ class ExpertAgent:
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 engine: str = "auto") -> None:
+                 rollout: str = "greedy", engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -61,8 +61,9 @@ class ExpertAgent:
         ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
         the square root), against 1 for other kinds (1: no weighting); ``ready_bias``: draw each
         opponent's hand that many more times and keep the one nearest ready (real hands are
-        shaped by play, random ones are far from ready); ``engine``: "native", "python" or "auto" (native when
-        built)."""
+        shaped by play, random ones are far from ready); ``rollout``: who plays the rollouts,
+        "careful" (``CarefulAgent``: greedy that never discards a revealed wait) or "greedy";
+        ``engine``: "native", "python" or "auto" (native when built)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -73,6 +74,9 @@ class ExpertAgent:
         self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
         self.ready_bias = max(0, int(ready_bias))
         self.width = max(1, int(width))
+        if rollout not in ROLLOUT_AGENTS:
+            raise ValueError(f"rollout must be {' or '.join(ROLLOUT_AGENTS)}, not {rollout!r}")
+        self.policy = rollout
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
         self.native = None if engine == "python" else _native()
@@ -326,7 +330,7 @@ class ExpertAgent:
         rules = SeatView(obs).rules
         out = []
         for i in which:
-            g = rollout_python(rules, positions[i], me, action, keys[i])
+            g = rollout_python(rules, positions[i], me, action, keys[i], self.policy)
             out.append(g[me])
         return out
 
@@ -342,15 +346,20 @@ class ExpertAgent:
             native.position_array(positions[i], rows[r])
         acts = np.full(len(which), spec.action_index(action), dtype=np.int64)
         k = np.array([keys[i] for i in which], dtype=np.uint32)
-        pts = native.rollouts(rules, rows, obs["seat"], acts, k)
+        pts = native.rollouts(rules, rows, obs["seat"], acts, k, self.policy)
         return pts[:, obs["seat"]].tolist()
 
 
-def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int]) -> list[int]:
+ROLLOUT_AGENTS = {"careful": CarefulAgent, "greedy": GreedyAgent}
+
+
+def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int],
+                   policy: str = "greedy") -> list[int]:
     """One rollout in the Python engine: ``seat`` plays ``action`` at its first decision, then
-    ``GreedyAgent(keys[s])`` plays every decision of every seat s. Each seat's points from ``pos``."""
+    ``GreedyAgent(keys[s])`` (``policy`` "careful": ``CarefulAgent``) plays every decision of every
+    seat s. Each seat's points from ``pos``."""
     g = game_at(rules, pos)
-    agents = [GreedyAgent(k) for k in keys]
+    agents = [ROLLOUT_AGENTS[policy](k) for k in keys]
     first = True
     while not g.over:
         s = g.pending_seats()[0]
