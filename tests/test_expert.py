@@ -167,6 +167,24 @@ def test_native_and_python_rollout_policies_agree(variant, preset, options, poli
     assert checked >= 20
 
 
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_safety_keeps_only_discards_no_more_dangerous_than_strongs(variant, preset):
+    rules = rules_for(variant, preset)
+    agent = small(safety=0)
+    checked = 0
+    for obs, legal in searched_decisions(rules, 7, 12):
+        if obs["phase"] != "turn":
+            continue
+        view = SeatView(obs)
+        choice = agent.strong.act(obs, legal)
+        danger, _ = agent.strong._danger(view, view.unseen())
+        for a in agent.candidates(view, legal, choice)[1:]:
+            if a.type == "discard":
+                assert danger[a.tile] <= danger[choice.tile]
+                checked += 1
+    assert checked
+
+
 def _counts(text: str) -> list[int]:
     c = [0] * 30
     for t in parse_tiles(text):

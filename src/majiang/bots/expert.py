@@ -53,7 +53,7 @@ class ExpertAgent:
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 rollout: str = "greedy", engine: str = "auto") -> None:
+                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -63,7 +63,9 @@ class ExpertAgent:
         opponent's hand that many more times and keep the one nearest ready (real hands are
         shaped by play, random ones are far from ready); ``rollout``: who plays the rollouts,
         "careful" (``CarefulAgent``: greedy that never discards a revealed wait) or "greedy";
-        ``engine``: "native", "python" or "auto" (native when built)."""
+        ``safety``: when 0 or more, search only discards at most that much more dangerous than
+        ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
+        seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -77,6 +79,7 @@ class ExpertAgent:
         if rollout not in ROLLOUT_AGENTS:
             raise ValueError(f"rollout must be {' or '.join(ROLLOUT_AGENTS)}, not {rollout!r}")
         self.policy = rollout
+        self.safety = float(safety)
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
         self.native = None if engine == "python" else _native()
@@ -123,7 +126,11 @@ class ExpertAgent:
             scored.append((s, -eff, int(k), a))
         scored.sort(key=lambda x: x[:3])
         best = scored[0][0] if scored else 99
-        keep = [x[3] for x in scored if x[0] == best][:self.width]
+        keep = [x[3] for x in scored if x[0] == best]
+        if self.safety >= 0 and choice.tile is not None:
+            danger, _ = self.strong._danger(view, unseen)
+            keep = [a for a in keep if danger[a.tile] <= danger[choice.tile] + self.safety]
+        keep = keep[:self.width]
         tiles = {a.tile for a in keep} | {choice.tile}
         out = [choice]
         for a in legal:
