@@ -8,7 +8,8 @@ player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden trip
 seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand, and
 fewer of the kinds it discarded and their neighbours), the
 rest of the wall is shuffled, and each candidate is played to the end of the deal by ``greedy``
-at every seat. The choice is the candidate with the best mean of this seat's points from here on
+at every seat (``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed
+wait). The choice is the candidate with the best mean of this seat's points from here on
 (kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
 
 Every candidate meets the same samples and the same rollout players (common random numbers), so
