@@ -13,8 +13,11 @@ from majiang import native
 from majiang.bots import ExpertAgent, GreedyAgent, make_agent, parse_spec, split_bots
 from majiang.bots.base import SeatView
 from majiang.bots.expert import rollout_python
+from majiang.bots.greedy import CarefulAgent, revealed_waits
 from majiang.core.errors import MajiangError
+from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Game
+from majiang.engine.position import Position, SeatPosition, game_at
 from majiang.games.rules import rules_for
 
 needs_native = pytest.mark.skipif(not native.available(), reason=str(native.unavailable_reason()))
@@ -90,7 +93,8 @@ def test_budget_parsing():
                                                                         "strong"]
     assert split_bots("cmd:python bot.py --x=1,greedy, greedy") == ["cmd:python bot.py --x=1", "greedy", "greedy"]
     assert split_bots("strong,greedy,greedy") == ["strong", "greedy", "greedy"]
-    for bad in ("expert:samples", "expert:nonsense=1", "nobody", "expert:engine=quantum"):
+    assert make_agent("expert:rollout=greedy").policy == "greedy"
+    for bad in ("expert:samples", "expert:nonsense=1", "nobody", "expert:engine=quantum", "expert:rollout=wild"):
         with pytest.raises(MajiangError):
             make_agent(bad)
     assert make_agent("cmd:python -c pass").name  # external bots still made from cmd:
@@ -135,6 +139,99 @@ def test_native_and_python_rollouts_agree(variant, preset):
                 assert py == nat, (obs["seat"], a)
                 checked += 1
     assert checked >= 10
+
+
+@needs_native
+@pytest.mark.parametrize("variant,preset,options", [("kawuxing", "standard", {}), ("sichuan", "chengdu", {}),
+                                                    ("sichuan", "chengdu", {"sing_dance": True})])
+@pytest.mark.parametrize("policy", ["careful", "greedy"])
+def test_native_and_python_rollout_policies_agree(variant, preset, options, policy):
+    """Each rollout policy plays the same rollouts in both engines, from positions all through a
+    deal (declared hands among them: 亮倒, and 唱歌/跳舞 where the rules have them)."""
+    rules = rules_for(variant, preset, **options)
+    n = 3 if variant == "kawuxing" else 4
+    checked = 0
+    for seed in (1, 2, 3):
+        for obs, legal in searched_decisions(rules, seed, 60)[::3]:
+            probe = small()
+            cands = probe.candidates(SeatView(obs), legal, probe.strong.act(obs, legal))
+            rng = random.Random(seed)
+            pos = probe.sample(probe.prepare(obs), rng)
+            keys = [rng.getrandbits(32) for _ in range(n)]
+            row = native.position_array(pos)[None, :]
+            for a in cands:
+                py = rollout_python(rules, pos, obs["seat"], a, keys, policy)
+                nat = native.rollouts(rules, row, obs["seat"], [native.spec.action_index(a)], [keys], policy)
+                assert py == nat[0].tolist(), (seed, obs["seat"], a)
+                checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_safety_keeps_only_discards_no_more_dangerous_than_strongs(variant, preset):
+    rules = rules_for(variant, preset)
+    agent = small(safety=0)
+    checked = 0
+    for obs, legal in searched_decisions(rules, 7, 12):
+        if obs["phase"] != "turn":
+            continue
+        view = SeatView(obs)
+        choice = agent.strong.act(obs, legal)
+        danger, _ = agent.strong._danger(view, view.unseen())
+        for a in agent.candidates(view, legal, choice)[1:]:
+            if a.type == "discard":
+                assert danger[a.tile] <= danger[choice.tile]
+                checked += 1
+    assert checked
+
+
+def _counts(text: str) -> list[int]:
+    c = [0] * 30
+    for t in parse_tiles(text):
+        c[int(t)] += 1
+    return c
+
+
+def test_careful_never_discards_a_revealed_wait():
+    """Seat 1 has declared 亮倒 waiting on 5z alone; seat 0's loosest tile is 5z, which greedy
+    throws and the careful rollout player keeps (other discards are legal)."""
+    rules = rules_for("kawuxing", "standard")
+    mine, theirs = _counts("234p678p9p234s99s1s5z"), _counts("123p456p789p666z5z")
+    rest = [k for k in range(30) for _ in range(4 - mine[k] - theirs[k]) if k in (*range(9, 27), 27, 28, 29)]
+    random.Random(0).shuffle(rest)
+    third = _counts("")
+    for t in rest[:13]:
+        third[t] += 1
+    seats = [SeatPosition(mine), SeatPosition(theirs, declared="liangdao", waits=[int(Tile.parse("5z"))]),
+             SeatPosition(third)]
+    g = game_at(rules, Position("turn", 0, int(Tile.parse("5z")), 0, rest[13:], seats))
+    obs, legal = g.observation(0), g.legal_actions(0)
+    assert obs["players"][1]["revealed"]["waits"] == ["5z"]
+    five = Tile.parse("5z")
+    assert GreedyAgent(0).act(obs, legal).tile == five
+    for seed in range(5):
+        assert CarefulAgent(seed).act(obs, legal).tile != five
+
+
+@pytest.mark.parametrize("variant,preset,options", [("kawuxing", "standard", {}),
+                                                    ("sichuan", "chengdu", {"sing_dance": True})])
+def test_careful_deals_into_a_revealed_wait_only_when_forced(variant, preset, options):
+    """Whole deals of careful play: a revealed wait is discarded only when every discard is one."""
+    rules = rules_for(variant, preset, **options)
+    seen = 0
+    for seed in range(6):
+        g = Game(rules, seed=seed)
+        agents = [CarefulAgent(s) for s in range(g.n)]
+        while not g.over:
+            s = g.pending_seats()[0]
+            obs, legal = g.observation(s), g.legal_actions(s)
+            a = agents[s].act(obs, legal)
+            waits = revealed_waits(SeatView(obs))
+            if a.type in ("discard", "declare", "sing") and a.tile in waits:
+                assert all(b.tile in waits for b in legal if b.type == "discard"), (seed, s, a)
+            seen += bool(waits) and g.phase == "turn"
+            g.apply(s, a)
+    assert seen  # the rule was put to the test
 
 
 @needs_native

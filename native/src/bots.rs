@@ -9,8 +9,8 @@ use crate::score::{Meld, MeldKind};
 use crate::shanten::shanten;
 use crate::spec::{
     ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
-    ACTION_PASS, ACTION_PONG, ACTION_VOID, ACTION_WIN, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE, PHASE_ROB,
-    PHASE_VOID, RET_OVER,
+    ACTION_PASS, ACTION_PONG, ACTION_VOID, ACTION_WIN, DECLARED_SING, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE,
+    PHASE_ROB, PHASE_VOID, RET_OVER, ROLLOUT_CAREFUL,
 };
 use crate::wall::Mt;
 
@@ -41,7 +41,7 @@ impl Opponents {
                     let legal: Vec<u8> = (0..N_ACTIONS as u8).filter(|&i| m.has(i)).collect();
                     legal[(splitmix(state) % legal.len() as u64) as usize]
                 }
-                Opponents::Greedy { rngs } => greedy(g, s, &m, &mut rngs[s]),
+                Opponents::Greedy { rngs } => greedy(g, s, &m, &mut rngs[s], false),
             };
             g.apply(s, action);
         }
@@ -74,8 +74,24 @@ fn suit_counts(c: &Counts) -> [u32; 3] {
     out
 }
 
-/// ``GreedyAgent.act`` for ``seat`` with legal actions ``m``.
-fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
+/// The kinds another seat still in the hand has shown it wins on (亮倒's and 跳舞's waits; 唱歌
+/// shows only that it is ready), a bit per kind: ``majiang.bots.greedy.revealed_waits``.
+fn revealed_waits(g: &Game, seat: usize) -> u32 {
+    let mut bits = 0u32;
+    for s in 0..g.r.players {
+        if s != seat && !g.out[s] && g.declared[s] && g.declared_kind[s] != DECLARED_SING {
+            for &w in &g.declared_waits[s] {
+                bits |= 1 << w;
+            }
+        }
+    }
+    bits
+}
+
+/// ``GreedyAgent.act`` for ``seat`` with legal actions ``m``, or with ``careful``
+/// ``CarefulAgent.act``: no discard of a revealed wait while another is legal, and in Sichuan a
+/// pong that costs no shanten with more than eight tiles left.
+fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
     if m.has(ACTION_WIN) {
         return ACTION_WIN;
     }
@@ -108,7 +124,8 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
             after[t as usize] -= 2;
             let mut with = melds.clone();
             with.push(Meld { kind: MeldKind::Pong, tile: t });
-            if view_shanten(g, seat, &after, &with) < before {
+            let s = view_shanten(g, seat, &after, &with);
+            if s < before || (careful && !g.r.kawuxing && g.tiles_left() > 8 && s <= before) {
                 return ACTION_PONG;
             }
         }
@@ -144,7 +161,8 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
             return a;
         }
     }
-    let mut best: Option<(i32, i64, f64, u8)> = None;
+    let forbidden = if careful { revealed_waits(g, seat) } else { 0 };
+    let mut best: Option<(bool, i32, i64, f64, u8)> = None;
     let mut c = counts;
     for k in 0..N_KINDS as u8 {
         if !m.has(ACTION_DISCARD + k) {
@@ -153,16 +171,18 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
         c[k as usize] -= 1;
         let s = view_shanten(g, seat, &c, melds);
         c[k as usize] += 1;
-        let key = (s, isolation(&c, k as usize), rng.random(), k);
+        let key = (forbidden >> k & 1 == 1, s, isolation(&c, k as usize), rng.random(), k);
         let better = match best {
             None => true,
-            Some(b) => (key.0, key.1) < (b.0, b.1) || ((key.0, key.1) == (b.0, b.1) && key.2 < b.2),
+            Some(b) => {
+                (key.0, key.1, key.2) < (b.0, b.1, b.2) || ((key.0, key.1, key.2) == (b.0, b.1, b.2) && key.3 < b.3)
+            }
         };
         if better {
             best = Some(key);
         }
     }
-    let tile = best.map(|b| b.3).unwrap_or_else(|| (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap());
+    let tile = best.map(|b| b.4).unwrap_or_else(|| (0..N_ACTIONS as u8).find(|&i| m.has(i)).unwrap());
     if (tile as usize) < N_KINDS && m.has(ACTION_DECLARE + tile) {
         ACTION_DECLARE + tile
     } else {
@@ -171,10 +191,11 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt) -> u8 {
 }
 
 /// One rollout: from the game at a position, ``seat`` plays ``action`` at its first decision and
-/// greedy plays every decision after (``GreedyAgent(seed)`` at each seat, its generator seeded by
-/// that seat's key). Returns each seat's points from the position on, or None when ``action`` is
-/// not legal there.
-pub fn rollout(mut g: Game, seat: usize, action: u8, keys: &[u32]) -> Option<Vec<i64>> {
+/// the ``policy`` plays every decision after (``ROLLOUT_GREEDY``: ``GreedyAgent(seed)`` at each
+/// seat, ``ROLLOUT_CAREFUL``: ``CarefulAgent(seed)``, the generator seeded by that seat's key).
+/// Returns each seat's points from the position on, or None when ``action`` is not legal there.
+pub fn rollout(mut g: Game, seat: usize, action: u8, keys: &[u32], policy: i64) -> Option<Vec<i64>> {
+    let careful = policy == ROLLOUT_CAREFUL;
     let mut rngs: Vec<Mt> = keys.iter().map(|&k| Mt::from_key(&[k])).collect();
     let mut first = true;
     while let Some(s) = g.to_act() {
@@ -183,7 +204,7 @@ pub fn rollout(mut g: Game, seat: usize, action: u8, keys: &[u32]) -> Option<Vec
             first = false;
             action
         } else {
-            greedy(&g, s, &m, &mut rngs[s])
+            greedy(&g, s, &m, &mut rngs[s], careful)
         };
         if !g.apply(s, a) {
             return None;

@@ -186,8 +186,8 @@ pub unsafe extern "C" fn mj_opponents_new(
 }
 
 /// Play ``n`` rollouts (``bots::rollout``): rollout i starts from the position at
-/// ``positions[i * POS_LEN..]``, where ``seat`` plays ``actions[i]`` and greedy plays every other
-/// decision, its generators seeded by ``keys[i * players..]`` (one 32-bit seed per seat, as
+/// ``positions[i * POS_LEN..]``, where ``seat`` plays ``actions[i]`` and the ``policy``
+/// (``ROLLOUT_GREEDY`` or ``ROLLOUT_CAREFUL``) plays every other decision, its generators seeded by ``keys[i * players..]`` (one 32-bit seed per seat, as
 /// ``random.Random(seed)`` seeds). Each seat's points from the position on go to
 /// ``out[i * players..]``. Returns ``RET_OK``, ``RET_NO_TABLES``, or ``RET_ERROR`` when a position
 /// is malformed or its action not legal there.
@@ -203,6 +203,7 @@ pub unsafe extern "C" fn mj_rollouts(
     seat: i64,
     actions: *const i64,
     keys: *const u32,
+    policy: i64,
     out: *mut i64,
 ) -> i64 {
     guarded(RET_ERROR, || {
@@ -220,7 +221,8 @@ pub unsafe extern "C" fn mj_rollouts(
             let Some(g) = Game::from_position(rules.clone(), pos) else {
                 return RET_ERROR;
             };
-            let Some(points) = bots::rollout(g, seat as usize, actions[i] as u8, &keys[i * players..(i + 1) * players])
+            let Some(points) =
+                bots::rollout(g, seat as usize, actions[i] as u8, &keys[i * players..(i + 1) * players], policy)
             else {
                 return RET_ERROR;
             };

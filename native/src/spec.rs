@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 2256221375;
+pub const ABI_VERSION: i64 = 1358208543;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -155,3 +155,5 @@ pub const POS_MELD_KONG: usize = 1;
 pub const POS_MELD_CONCEALED: usize = 2;
 pub const POS_WALL: usize = 181;
 pub const POS_LEN: usize = 317;
+pub const ROLLOUT_GREEDY: i64 = 0;
+pub const ROLLOUT_CAREFUL: i64 = 1;

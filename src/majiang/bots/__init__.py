@@ -17,8 +17,9 @@
             more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never folds.
 ``expert``  searches: at each decision with several sensible options (pruned by ``strong``), it
             samples the hidden tiles consistently with what the seat has seen, plays every
-            candidate to the end of the deal with ``greedy`` at all seats (in the native engine
-            when built) and takes the best mean of its points. Bounded by work, not time:
+            candidate to the end of the deal with ``greedy`` at all seats (``rollout=careful``:
+            greedy that never discards a revealed wait; in the native engine when built) and
+            takes the best mean of its points. Bounded by work, not time:
             ``expert:samples=48,work=240`` (``ExpertAgent``'s keyword arguments).
 ``cmd:…``   an external program speaking the JSON-lines protocol (``majiang.botproto``).
 """

@@ -8,7 +8,8 @@ player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden trip
 seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand, and
 fewer of the kinds it discarded and their neighbours), the
 rest of the wall is shuffled, and each candidate is played to the end of the deal by ``greedy``
-at every seat. The choice is the candidate with the best mean of this seat's points from here on
+at every seat (``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed
+wait). The choice is the candidate with the best mean of this seat's points from here on
 (kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
 
 Every candidate meets the same samples and the same rollout players (common random numbers), so
@@ -29,7 +30,7 @@ import math
 import random
 
 from majiang.bots.base import SeatView
-from majiang.bots.greedy import GreedyAgent
+from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import shanten_counts
 from majiang.core.analysis import waits as waits_of
@@ -53,7 +54,7 @@ class ExpertAgent:
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 engine: str = "auto") -> None:
+                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -61,8 +62,11 @@ class ExpertAgent:
         ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
         the square root), against 1 for other kinds (1: no weighting); ``ready_bias``: draw each
         opponent's hand that many more times and keep the one nearest ready (real hands are
-        shaped by play, random ones are far from ready); ``engine``: "native", "python" or "auto" (native when
-        built)."""
+        shaped by play, random ones are far from ready); ``rollout``: who plays the rollouts,
+        "careful" (``CarefulAgent``: greedy that never discards a revealed wait) or "greedy";
+        ``safety``: when 0 or more, search only discards at most that much more dangerous than
+        ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
+        seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -73,6 +77,10 @@ class ExpertAgent:
         self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
         self.ready_bias = max(0, int(ready_bias))
         self.width = max(1, int(width))
+        if rollout not in ROLLOUT_AGENTS:
+            raise ValueError(f"rollout must be {' or '.join(ROLLOUT_AGENTS)}, not {rollout!r}")
+        self.policy = rollout
+        self.safety = float(safety)
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
         self.native = None if engine == "python" else _native()
@@ -119,7 +127,11 @@ class ExpertAgent:
             scored.append((s, -eff, int(k), a))
         scored.sort(key=lambda x: x[:3])
         best = scored[0][0] if scored else 99
-        keep = [x[3] for x in scored if x[0] == best][:self.width]
+        keep = [x[3] for x in scored if x[0] == best]
+        if self.safety >= 0 and choice.tile is not None:
+            danger, _ = self.strong._danger(view, unseen)
+            keep = [a for a in keep if danger[a.tile] <= danger[choice.tile] + self.safety]
+        keep = keep[:self.width]
         tiles = {a.tile for a in keep} | {choice.tile}
         out = [choice]
         for a in legal:
@@ -326,7 +338,7 @@ class ExpertAgent:
         rules = SeatView(obs).rules
         out = []
         for i in which:
-            g = rollout_python(rules, positions[i], me, action, keys[i])
+            g = rollout_python(rules, positions[i], me, action, keys[i], self.policy)
             out.append(g[me])
         return out
 
@@ -342,15 +354,20 @@ class ExpertAgent:
             native.position_array(positions[i], rows[r])
         acts = np.full(len(which), spec.action_index(action), dtype=np.int64)
         k = np.array([keys[i] for i in which], dtype=np.uint32)
-        pts = native.rollouts(rules, rows, obs["seat"], acts, k)
+        pts = native.rollouts(rules, rows, obs["seat"], acts, k, self.policy)
         return pts[:, obs["seat"]].tolist()
 
 
-def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int]) -> list[int]:
+ROLLOUT_AGENTS = {"careful": CarefulAgent, "greedy": GreedyAgent}
+
+
+def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int],
+                   policy: str = "greedy") -> list[int]:
     """One rollout in the Python engine: ``seat`` plays ``action`` at its first decision, then
-    ``GreedyAgent(keys[s])`` plays every decision of every seat s. Each seat's points from ``pos``."""
+    ``GreedyAgent(keys[s])`` (``policy`` "careful": ``CarefulAgent``) plays every decision of every
+    seat s. Each seat's points from ``pos``."""
     g = game_at(rules, pos)
-    agents = [GreedyAgent(k) for k in keys]
+    agents = [ROLLOUT_AGENTS[policy](k) for k in keys]
     first = True
     while not g.over:
         s = g.pending_seats()[0]

@@ -8,6 +8,7 @@ import random
 
 from majiang.bots.base import SeatView, after_kong, exchange_pick, isolation, void_pick
 from majiang.core.hand import Meld
+from majiang.core.tiles import Tile
 from majiang.engine import Action
 
 
@@ -78,3 +79,51 @@ class GreedyAgent:
                 if view.shanten(after, view.melds + [Meld.pong(t)]) < before:
                     return a
         return pass_action
+
+
+def revealed_waits(view: SeatView) -> set[int]:
+    """The kinds another seat still in the hand has shown it wins on (亮倒's and 跳舞's waits;
+    唱歌 shows only that the hand is ready)."""
+    out: set[int] = set()
+    for p in view.opponents():
+        for w in (p.get("revealed") or {}).get("waits") or ():
+            out.add(int(Tile.parse(w)))
+    return out
+
+
+class CarefulAgent(GreedyAgent):
+    """``greedy`` that heeds what the table shows, for ``expert``'s rollouts (the native engine
+    plays it decision for decision): it never discards a revealed wait (亮倒, 跳舞) while another
+    discard is legal (among the rest, greedy's order), and in Sichuan it pongs when the pong
+    costs no shanten with more than eight tiles left (a kong to come: 根 and kong money), as
+    ``strong`` does. Its random draws are greedy's, one per legal discard."""
+
+    name = "careful"
+
+    def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
+        forbidden = revealed_waits(view)
+        counts = view.counts
+        scored = []
+        for a in discards:
+            k = a.tile
+            assert k is not None
+            counts[k] -= 1
+            s = view.shanten(counts)
+            counts[k] += 1
+            scored.append((int(k) in forbidden, s, isolation(counts, k), self.rng.random(), a))
+        scored.sort(key=lambda x: x[:4])
+        return scored[0][4]
+
+    def _claim(self, view: SeatView, legal: list[Action]) -> Action:
+        choice = super()._claim(view, legal)
+        if choice.type != "pass" or not view.sichuan or view.tiles_left <= 8:
+            return choice
+        pong = next((a for a in legal if a.type == "pong"), None)
+        if pong is not None:
+            t = view.last_discard
+            assert t is not None
+            after = list(view.counts)
+            after[t] -= 2
+            if view.shanten(after, view.melds + [Meld.pong(t)]) <= view.shanten(view.counts):
+                return pong
+        return choice

@@ -103,7 +103,7 @@ def _load():
     lib.mj_batch_step_vs.restype = i64
     lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p, ctypes.c_size_t]
     lib.mj_batch_step.restype = i64
-    lib.mj_rollouts.argtypes = [p, p, ctypes.c_size_t, i64, p, p, p]
+    lib.mj_rollouts.argtypes = [p, p, ctypes.c_size_t, i64, p, p, i64, p]
     lib.mj_rollouts.restype = i64
     _lib = lib
     return lib
@@ -461,11 +461,14 @@ def position_array(pos, out: np.ndarray | None = None) -> np.ndarray:
     return a
 
 
-def rollouts(rules, positions: np.ndarray, seat: int, actions, keys) -> np.ndarray:
+ROLLOUT_POLICIES = {"greedy": spec.ROLLOUT_GREEDY, "careful": spec.ROLLOUT_CAREFUL}
+
+
+def rollouts(rules, positions: np.ndarray, seat: int, actions, keys, policy: str = "greedy") -> np.ndarray:
     """Play one rollout per row of ``positions`` (``position_array`` rows) in one library call:
     ``seat`` plays ``actions[i]`` (action indices) at its first decision, then every decision of
-    every seat is ``GreedyAgent(keys[i][s])``'s. Returns each seat's points from the position on,
-    one row per rollout."""
+    every seat is ``GreedyAgent(keys[i][s])``'s (``policy`` "careful": ``CarefulAgent``'s).
+    Returns each seat's points from the position on, one row per rollout."""
     lib = require()
     _share_tables(lib)
     n = len(positions)
@@ -475,7 +478,7 @@ def rollouts(rules, positions: np.ndarray, seat: int, actions, keys) -> np.ndarr
     k = np.ascontiguousarray(keys, dtype=np.uint32).reshape(n, players)
     out = np.zeros((n, players), dtype=np.int64)
     code = lib.mj_rollouts(_config(rules).ctypes.data, pos.ctypes.data, n, seat, acts.ctypes.data, k.ctypes.data,
-                           out.ctypes.data)
+                           ROLLOUT_POLICIES[policy], out.ctypes.data)
     if code != spec.RET_OK:
         raise RuntimeError(f"the native engine refused a rollout ({code})")
     return out

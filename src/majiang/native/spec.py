@@ -191,6 +191,8 @@ POS_MELD_KONG = 1
 POS_MELD_CONCEALED = 2
 POS_WALL = 181  # POS_SEATS + 4 × POS_SEAT_LEN: + i, the wall's tiles in draw order
 POS_LEN = 317  # POS_WALL + MAX_WALL_LEN
+ROLLOUT_GREEDY = 0  # mj_rollouts' policy: GreedyAgent at every seat
+ROLLOUT_CAREFUL = 1  # CarefulAgent (majiang.bots.greedy) at every seat
 
 # Rust's type of each constant, by name prefix (the first that matches)
 RUST_TYPES = (
