@@ -118,7 +118,44 @@ def test_samples_are_consistent(variant, preset):
         assert pos.seats[me].counts == SeatView(obs).counts
 
 
+def rollouts_agree(rules, seeds, decisions: int, step: int = 1, policy: str = "greedy") -> int:
+    """Play every candidate of the searched decisions in both engines from the same samples; returns
+    how many rollouts were compared (each must give the same points)."""
+    n = 3 if rules.variant == "kawuxing" else 4
+    checked = 0
+    for seed in seeds:
+        for obs, legal in searched_decisions(rules, seed, decisions)[::step]:
+            probe = small()
+            cands = probe.candidates(SeatView(obs), legal, probe.strong.act(obs, legal))
+            rng = random.Random(seed)
+            pos = probe.sample(probe.prepare(obs), rng)
+            keys = [rng.getrandbits(32) for _ in range(n)]
+            row = native.position_array(pos)[None, :]
+            for a in cands:
+                py = rollout_python(rules, pos, obs["seat"], a, keys, policy)
+                nat = native.rollouts(rules, row, obs["seat"], [native.spec.action_index(a)], [keys], policy)
+                assert py == nat[0].tolist(), (seed, obs["seat"], a)
+                checked += 1
+    return checked
+
+
 @needs_native
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_native_and_python_rollouts_agree(variant, preset):
+    """From the same samples, both engines play exactly the same rollouts (the same points)."""
+    assert rollouts_agree(rules_for(variant, preset), (1, 2), 5) >= 10
+
+
+@needs_native
+@pytest.mark.parametrize("variant,preset,options", [("kawuxing", "standard", {}), ("sichuan", "chengdu", {}),
+                                                    ("sichuan", "chengdu", {"sing_dance": True})])
+@pytest.mark.parametrize("policy", ["careful", "greedy"])
+def test_native_and_python_rollout_policies_agree(variant, preset, options, policy):
+    """Each rollout policy plays the same rollouts in both engines, from positions all through a
+    deal (declared hands among them: 亮倒, and 唱歌/跳舞 where the rules have them)."""
+    assert rollouts_agree(rules_for(variant, preset, **options), (1, 2, 3), 60, step=3, policy=policy) >= 20
+
+
 @pytest.mark.parametrize("variant,preset", GAMES)
 def test_native_and_python_rollouts_agree(variant, preset):
     """From the same samples, both engines play exactly the same rollouts (the same points)."""
