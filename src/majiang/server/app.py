@@ -533,8 +533,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             table.disconnect(conn)
             for task in (writing, reading):
                 task.cancel()
-                if task.done() and not task.cancelled():
-                    task.exception()  # a socket that closed mid-send: seen here, not logged as unretrieved
+                # a socket that closed mid-send ends its task with that error, perhaps only after
+                # the cancel: retrieved here, so it is not logged as an unretrieved exception
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(websocket.close(code=1008), 2)
 
