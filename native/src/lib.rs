@@ -232,6 +232,35 @@ pub unsafe extern "C" fn mj_rollouts(
     })
 }
 
+/// One decision of the rollout ``policy`` for ``seat`` at ``position`` (a ``POS_LEN`` row):
+/// ``bots::policy_act`` with the generator seeded by ``key``. Returns the action index, or
+/// ``RET_ERROR`` when the position is invalid or the seat has no decision there.
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` integers and ``position`` to ``POS_LEN``.
+#[no_mangle]
+pub unsafe extern "C" fn mj_policy_act(
+    config: *const i64,
+    position: *const i64,
+    seat: i64,
+    key: u32,
+    policy: i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        if !shanten::tables_loaded() {
+            return RET_NO_TABLES;
+        }
+        let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
+        if seat < 0 || seat as usize >= rules.players {
+            return RET_ERROR;
+        }
+        let Some(g) = Game::from_position(rules, std::slice::from_raw_parts(position, POS_LEN)) else {
+            return RET_ERROR;
+        };
+        bots::policy_act(&g, seat as usize, key, policy).map_or(RET_ERROR, i64::from)
+    })
+}
+
 /// Free opponents made by ``mj_opponents_new``.
 ///
 /// # Safety

@@ -105,6 +105,12 @@ def _load():
     lib.mj_batch_step.restype = i64
     lib.mj_rollouts.argtypes = [p, p, ctypes.c_size_t, i64, p, p, i64, p]
     lib.mj_rollouts.restype = i64
+    try:
+        lib.mj_policy_act.argtypes = [p, p, i64, ctypes.c_uint32, i64]
+    except AttributeError:  # built before the entry point existed (the constants, and so the ABI, are the same)
+        _load_error = f"{path} is an old build (no mj_policy_act): rebuild it"
+        return None
+    lib.mj_policy_act.restype = i64
     _lib = lib
     return lib
 
@@ -482,6 +488,20 @@ def rollouts(rules, positions: np.ndarray, seat: int, actions, keys, policy: str
     if code != spec.RET_OK:
         raise RuntimeError(f"the native engine refused a rollout ({code})")
     return out
+
+
+def policy_act(rules, position, seat: int, key: int, policy: str = "greedy") -> int:
+    """One decision of ``GreedyAgent(key)`` (``policy`` "careful": ``CarefulAgent(key)``) for
+    ``seat`` at ``position`` (a ``majiang.engine.position.Position``), in one library call: the
+    action index (``spec.action_index``). RuntimeError when the seat has no decision there."""
+    lib = require()
+    _share_tables(lib)
+    row = position_array(position)
+    code = lib.mj_policy_act(_config(rules).ctypes.data, row.ctypes.data, seat, key & 0xFFFFFFFF,
+                             ROLLOUT_POLICIES[policy])
+    if code < 0:
+        raise RuntimeError(f"the native engine found no decision for seat {seat} there ({code})")
+    return code
 
 
 def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, seven_pairs: bool = True,

@@ -481,8 +481,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         async def writer() -> None:
             while True:
                 msg = await outbox.get()  # a snapshot's text (made once per frame), or a message
-                sent = websocket.send_text(msg) if isinstance(msg, str) else websocket.send_json(msg)
-                await asyncio.wait_for(sent, SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task per message, unlike wait_for
+                    await (websocket.send_text(msg) if isinstance(msg, str) else websocket.send_json(msg))
 
         async def enqueue(msg: dict | str) -> None:
             if writing.done():

@@ -31,6 +31,7 @@ class Journal:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._gathered: dict[Any, list] = {}  # per event loop: what this turn of it submitted
         self.batches = 0  # transactions committed or failed (for tests and the benchmark)
         self.items = 0
 
@@ -43,13 +44,24 @@ class Journal:
         return journal
 
     def submit(self, item: Append) -> asyncio.Future:
-        """Queue ``item``; the future ends when it is stored (or with the ``StoreError`` that refused it)."""
+        """Queue ``item``; the future ends when it is stored (or with the ``StoreError`` that refused it).
+        What one turn of the event loop submits is handed to the thread at once, at the end of that
+        turn: one wake-up of the thread for many tables, not one each."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        if self._thread is None or not self._thread.is_alive():
-            self._start()
-        self._queue.put((item, future, loop))
+        gathered = self._gathered.get(loop)
+        if gathered is None:
+            gathered = self._gathered[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        gathered.append((item, future, loop))
         return future
+
+    def _hand_over(self, loop) -> None:
+        gathered = self._gathered.pop(loop, None)
+        if gathered:
+            if self._thread is None or not self._thread.is_alive():
+                self._start()
+            self._queue.put(gathered)
 
     def _start(self) -> None:
         with self._lock:
@@ -70,7 +82,7 @@ class Journal:
             first = self._queue.get()
             if first is None:
                 return
-            batch = [first]
+            batch = list(first)
             stop = False
             while len(batch) < self.max_batch:
                 try:
@@ -80,7 +92,7 @@ class Journal:
                 if more is None:
                     stop = True
                     break
-                batch.append(more)
+                batch.extend(more)
             self._write(batch)
             if stop:
                 return

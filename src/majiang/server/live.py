@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from majiang.bots import make_agent
+from majiang.bots.native_greedy import NativeGreedyAgent
+from majiang.bots.native_greedy import available as native_greedy_available
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
@@ -157,12 +159,16 @@ class LiveTable:
 
     def _make_bots(self) -> list:
         """(level, seed) per seat, decided by the runner's workers; an agent object decides in place
-        (``random``, whose choice among the legal actions costs less than sending it away; tests).
-        Fresh randomness per table: nobody replays a bot's tie-breaks."""
+        (``random``, whose choice among the legal actions costs less than sending it away; ``greedy``
+        in one native library call when the native engine is built; tests). Fresh randomness per
+        table: nobody replays a bot's tie-breaks."""
         bots: list = []
         for s in self.room["seats"]:
             level, seed = s.get("bot") or "greedy", secrets.randbits(32)
-            bots.append(make_agent(level, seed=seed) if level in IN_PLACE else (level, seed))
+            if level == "greedy" and native_greedy_available():
+                bots.append(NativeGreedyAgent(seed))
+            else:
+                bots.append(make_agent(level, seed=seed) if level in IN_PLACE else (level, seed))
         return bots
 
     # -- who is who ------------------------------------------------------------------------------
@@ -708,6 +714,8 @@ class LiveTable:
                     log.warning("table %s: %s bot at seat %d overran its time; strong decides", self.code,
                                 bot[0], seat)
                     action = await self.runner.decide("strong", bot[1], obs, legal)
+            elif hasattr(bot, "act_in_game"):
+                action = bot.act_in_game(g, seat, legal)
             else:
                 action = bot.act(obs, legal)
             if action in legal:
