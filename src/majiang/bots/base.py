@@ -126,3 +126,13 @@ def after_kong(view: SeatView, a: Action):
         melds = [Meld.kong(m.tile, added=True) if (m.tile == a.tile and m.kind is MeldKind.PONG) else m
                  for m in view.melds]
     return after, melds
+
+
+def native_engine():
+    """``majiang.native`` when its library loads, else None (the agents that use it fall back to
+    the Python engine)."""
+    try:
+        from majiang import native
+    except ImportError:  # numpy missing
+        return None
+    return native if native.available() else None

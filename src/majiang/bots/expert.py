@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 
-from majiang.bots.base import SeatView
+from majiang.bots.base import SeatView, native_engine
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import shanten_counts
@@ -38,15 +38,6 @@ from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Action
 from majiang.engine.position import Position, SeatPosition, game_at
-
-
-def _native():
-    """``majiang.native`` when its library loads, else None."""
-    try:
-        from majiang import native
-    except ImportError:  # numpy missing
-        return None
-    return native if native.available() else None
 
 
 class ExpertAgent:
@@ -83,7 +74,7 @@ class ExpertAgent:
         self.safety = float(safety)
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be auto, native or python, not {engine!r}")
-        self.native = None if engine == "python" else _native()
+        self.native = None if engine == "python" else native_engine()
         if engine == "native" and self.native is None:
             raise RuntimeError("the native engine is not built (python -m majiang.native build)")
         self.rollouts = 0  # played so far (for measurements)

@@ -15,19 +15,12 @@ from __future__ import annotations
 
 import random
 
+from majiang.bots.base import native_engine
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.engine import Action
 from majiang.engine.position import position_of
 
 POLICIES = {"greedy": GreedyAgent, "careful": CarefulAgent}
-
-
-def _native():
-    try:
-        from majiang import native
-    except ImportError:  # numpy missing
-        return None
-    return native if native.available() else None
 
 
 class NativeGreedyAgent:
@@ -39,7 +32,7 @@ class NativeGreedyAgent:
             raise ValueError(f"policy must be {' or '.join(POLICIES)}, not {policy!r}")
         self.rng = random.Random(seed)
         self.policy = policy
-        self.native = _native()
+        self.native = native_engine()
         self.fallbacks = 0  # decisions the Python agent made (for tests)
 
     def act_in_game(self, game, seat: int, legal: list[Action]) -> Action:
@@ -65,4 +58,4 @@ class NativeGreedyAgent:
 
 def available() -> bool:
     """Whether the native engine is built and loads (else ``NativeGreedyAgent`` is the Python agent)."""
-    return _native() is not None
+    return native_engine() is not None
