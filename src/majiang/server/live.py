@@ -140,11 +140,10 @@ class LiveTable:
         self.last_activity = time.time()
         self.closed = False
         self._log_lines: list[str] = []
-        self._windows: list[dict] = []  # frames of claim windows that closed inside the last change
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._sending = asyncio.Lock()
-        self._holding = False  # a claim window's frame waits for the bots' answers (see _apply)
+        self._holding = False  # a claim window bots close at once: no frame until they have (see _apply)
         self.bot_wait = [bot_delay] * self.n  # this decision's pause for a bot, jittered
         self.chat_at = [-CHAT_GAP] * self.n  # monotonic second of each seat's last quick message
         self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
@@ -329,21 +328,12 @@ class LiveTable:
             self._pending_ref[s] = ref
 
     async def _apply(self, seat: int, action: Action) -> None:
-        """Apply and store one action, collecting the claim windows it closed; on a store failure
-        the game is as before and ``StoreError`` is raised. Called holding the table's lock."""
+        """Apply and store one action; on a store failure the game is as before and ``StoreError``
+        is raised. Called holding the table's lock."""
         g = self.game
         assert g is not None
         if self.closed:  # handed to another worker: this copy of the table must not move on
             raise LeaseLost("this table moved to another server")
-        windows: list[dict] = []
-
-        def window(kind: str) -> None:
-            try:
-                windows.append(self._frames(kind))
-            except Exception:  # noqa: BLE001 - a view that fails must not stop the game half-way
-                log.exception("table %s: the claim window's frame failed", self.code)
-
-        g.on_window = window
         try:
             g.apply(seat, action)
         except IllegalActionError:
@@ -352,26 +342,21 @@ class LiveTable:
             log.exception("table %s: applying %s failed", self.code, action)
             self._rollback()  # whatever the engine did half-way is undone from the stored log
             raise MajiangError("the server could not apply that: nothing changed") from None
-        finally:
-            g.on_window = None
         error, cancelled = await self._store_change()
         if error is not None:
             self._rollback()
             if cancelled:
                 raise asyncio.CancelledError
             raise error
-        self._windows.extend(windows)
         self._track_decisions()
         self.last_activity = time.time()
         g = self.game
         pending = g.pending_seats()
-        if g.phase in WINDOWS and pending and all(self._answers_at_once(s) for s in pending):
-            # a window that bots (or absent players) close at once: its frame goes out together with
-            # what follows, as when nobody can claim, so no gap between frames says it was there
-            self._windows.append(self._frames())
-            self._holding = True
-        else:
-            self._holding = False
+        # A claim window that bots (or absent players) close at once is not shown: its frame would
+        # differ from a discard nobody can claim only in being there. Each seat is sent the table as
+        # it stands after the change (one frame, however many windows the change passed through), so
+        # nobody can tell a discard that somebody could have claimed from one nobody could.
+        self._holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
         if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
             raise asyncio.CancelledError
 
@@ -390,10 +375,10 @@ class LiveTable:
     def view(self, seat: int | None) -> dict:
         return snapshot(self, seat)
 
-    def _frames(self, window: str | None = None) -> dict:
+    def _frames(self) -> dict:
         """This moment's snapshot for every seat that has a connection (and spectators)."""
         seats = {c.seat for c in self.connections}
-        return {s: Frame.of(snapshot(self, s, window)) for s in seats}
+        return {s: Frame.of(snapshot(self, s)) for s in seats}
 
     async def broadcast(self) -> None:
         if self._holding:
@@ -403,29 +388,26 @@ class LiveTable:
 
     async def _broadcast(self) -> None:
         async with self.lock:  # not while a change waits for the store: nobody sees it before it is stored
-            windows, self._windows = self._windows, []
-            frames = windows + [self._frames()]
+            frames = self._frames()
         for c in list(self.connections):
-            for f in frames:
-                frame = f.get(c.seat)
-                if frame is None:
+            frame = frames.get(c.seat)
+            if frame is None:
+                continue
+            if c.patches and c.last_data is not None:
+                message = patch_text(c.last_data, frame.data)
+                if message is None:
+                    continue  # nothing this seat sees changed
+            else:
+                if frame.text == c.last_sent:
                     continue
-                if c.patches and c.last_data is not None:
-                    message = patch_text(c.last_data, frame.data)
-                    if message is None:
-                        continue  # nothing this seat sees changed
-                else:
-                    if frame.text == c.last_sent:
-                        continue
-                    message = frame.with_clock()
-                    c.last_sent = frame.text
-                c.last_data = frame.data
-                try:
-                    await c.send(message)
-                except Exception:  # noqa: BLE001 - a dead socket is dropped
-                    if c in self.connections:
-                        self.connections.remove(c)
-                    break
+                message = frame.with_clock()
+                c.last_sent = frame.text
+            c.last_data = frame.data
+            try:
+                await c.send(message)
+            except Exception:  # noqa: BLE001 - a dead socket is dropped
+                if c in self.connections:
+                    self.connections.remove(c)
 
     async def send_current(self, conn: Connection) -> None:
         async with self._sending:

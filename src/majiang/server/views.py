@@ -1,11 +1,12 @@
 """What each connection is sent: one seat's snapshot of a live table, and nothing more.
 
 A seat sees its own hand, its own options and its own decision's deadline; everyone sees the public
-table. During a claim window (after a discard, or an added kong that could be robbed) a seat with no
-decision gets the same frame whether or not anybody can claim: the server shows that moment for
-every discard (``Game.on_window``), and the frame carries no option, timer or sequence number of
-anyone else. A seat is sent a frame only when its content changed, so the count of frames says
-nothing either.
+table. A seat is sent the table as it stands after each change (one frame, however many claim
+windows the change passed through): a claim window that bots or absent players close at once is
+never shown, so a discard somebody could have claimed looks exactly like one nobody could; a
+window that waits for a person shows the same frame to everyone without a decision, with no
+option, timer or sequence number of anyone else. A seat is sent a frame only when its content
+changed, so the count of frames says nothing either.
 """
 
 from __future__ import annotations
@@ -120,23 +121,16 @@ def _ms(t: float | None) -> int | None:
     return None if t is None else int(t * 1000)
 
 
-def snapshot(table: "LiveTable", seat: int | None, window: str | None = None) -> dict:
+def snapshot(table: "LiveTable", seat: int | None) -> dict:
     g = table.game
     view = g.observation(seat) if g is not None else None
-    deciding = False
-    if view is not None:
-        if window is not None:  # the instant a discard (or added kong) could be claimed by someone
-            view["phase"] = window
-            view.pop("drawn", None)
-            if seat is not None:
-                view["legal"] = []
-        deciding = bool(view.get("legal"))
+    deciding = bool(view.get("legal")) if view is not None else False
     hints = None
     if g is not None and seat in table.hints_wanted and not g.over and g.phase not in ("exchange", "void"):
         hints = _hints(table, seat, view)
     clock = None
     phase = view["phase"] if view is not None else None
-    if g is not None and not g.over and window is None and phase == "turn":
+    if g is not None and not g.over and phase == "turn":
         clock = {"seat": g.current, "deadline": _ms(table.deadline(g.current))}
     elif g is not None and g.over and table.room["status"] == "playing":
         clock = {"seat": None, "deadline": _ms(table.over_at + table.settings.ready_seconds)}
