@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -338,6 +339,11 @@ def main() -> None:
     if args.flood_ws:
         flood_until_terminated(args.flood_ws)
         return
+    # The clients of 1,000 tables live in this one process: its own full garbage collections would
+    # stall every client's reading at once and be measured as the server's latency (a real client
+    # is one browser per player), so this process collects as `majiang serve` does.
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 1_000_000_000)
     rows = asyncio.run(run(args))
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -571,3 +571,25 @@ def test_a_bot_pool_whose_worker_died_is_replaced(tmp_path):
     finally:
         runner.close()
     assert first in legal and again == first and runner.restarts == 1
+
+
+def test_the_server_runs_the_full_garbage_collection_on_its_own_clock(tmp_path):
+    """``majiang serve``'s collector: young objects as usual, the full collection only on its timer
+    (not the default trigger that pauses a filling server again and again); Python's policy is back
+    when the app stops."""
+    import gc
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from majiang.server.app import create_app
+
+    before = gc.get_threshold()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gc'}.sqlite3", full_gc_seconds=0.05)) as c:
+        assert c.get("/").status_code == 200
+        assert gc.get_threshold()[2] >= 10 ** 9 and gc.get_freeze_count() > 0
+        full = gc.get_stats()[2]["collections"]
+        time.sleep(0.5)
+        c.get("/")
+        assert gc.get_stats()[2]["collections"] > full  # the timer ran full collections
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

@@ -42,7 +42,7 @@ def cmd_serve(args) -> int:
     app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
                      sockets_per_address=args.sockets_per_address,
                      bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
-                     lease_seconds=args.lease_seconds)
+                     lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None)
     print(f"majiang: database {url.split('@')[-1]}")
     if app.state.worker:
         print(f"majiang: worker {app.state.worker} (tables leased for {args.lease_seconds:g} s)", flush=True)
@@ -70,6 +70,10 @@ def register(sub) -> None:
                    "others on your network join (the addresses to share are printed)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.add_argument("--full-gc-seconds", type=float, default=300.0, metavar="SEC",
+                   help="how often the server runs Python's full garbage collection (default 300; at other "
+                   "times only young objects are collected, so a full server does not pause for it every few "
+                   "seconds; 0: Python's own policy)")
     p.add_argument("--bot-delay", type=float, default=0.4, metavar="SEC", help="how long bots think (default 0.4)")
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="processes that run the bots' decisions, off the event loop (default: one per core; "
