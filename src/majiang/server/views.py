@@ -52,8 +52,14 @@ class PatchText(str):
     """A patch message's text (a client that falls behind gets a whole snapshot instead of these)."""
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+try:  # every frame is serialised: orjson does it about eight times faster, to the same text
+    import orjson
+
+    def _dumps(data: Any) -> str:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+except ImportError:  # pragma: no cover - installs from before it joined the web extra
+    def _dumps(data: Any) -> str:
+        return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 DELETED = "~"  # a patch's list of keys gone from an object
