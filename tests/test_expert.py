@@ -260,3 +260,24 @@ def test_samples_keep_void_suits_and_revealed_hands():
                     assert sum(pos.seats[p["seat"]].counts[at:at + 9]) == 0
                     assert sum(pos.seats[p["seat"]].counts) == p["hidden"] - 4 * sum(
                         1 for m in p["melds"] if m["tile"] is None)
+
+
+@needs_native
+def test_void_search_chooses_the_same_on_either_engine_and_keeps_close_calls_to_strong():
+    """``setup=search``: 定缺 by playing each close suit out; the native and the Python rollouts
+    choose the same suit from the same seed, and a suit with nothing close is ``strong``'s at once."""
+    rules = rules_for("sichuan", "chengdu")
+    searched = 0
+    for seed in range(3):
+        g = Game(rules, seed=seed)
+        for s in g.pending_seats():
+            obs, legal = g.observation(s), g.legal_actions(s)
+            fast = small(10 * seed + s, setup="search")
+            slow = small(10 * seed + s, setup="search", engine="python")
+            choice = fast.act(obs, legal)
+            assert choice in legal and choice == slow.act(obs, legal)
+            assert fast.rollouts == slow.rollouts and fast.failures == slow.failures == 0
+            searched += fast.rollouts > 0
+    assert searched >= 3
+    with pytest.raises(ValueError, match="setup"):
+        ExpertAgent(0, setup="guess")

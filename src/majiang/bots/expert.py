@@ -45,7 +45,7 @@ class ExpertAgent:
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto") -> None:
+                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -57,7 +57,9 @@ class ExpertAgent:
         "careful" (``CarefulAgent``: greedy that never discards a revealed wait) or "greedy";
         ``safety``: when 0 or more, search only discards at most that much more dangerous than
         ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
-        seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built)."""
+        seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built);
+        ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (定缺 searched too, see
+        ``expert_setup``)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -77,6 +79,9 @@ class ExpertAgent:
         self.native = None if engine == "python" else native_engine()
         if engine == "native" and self.native is None:
             raise RuntimeError("the native engine is not built (python -m majiang.native build)")
+        if setup not in ("strong", "search"):
+            raise ValueError(f"setup must be strong or search, not {setup!r}")
+        self.setup = setup
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
 
@@ -86,6 +91,14 @@ class ExpertAgent:
         types = {a.type for a in legal}
         if "win" in types:
             return next(a for a in legal if a.type == "win")
+        if "void" in types and self.setup == "search" and len(legal) > 1:
+            from majiang.bots.expert_setup import void_search
+
+            try:
+                return void_search(self, obs, legal, self.strong.act(obs, legal))
+            except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
+                self.failures += 1
+                return self.strong.act(obs, legal)
         if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob":
             return self.strong.act(obs, legal)
         view = SeatView(obs)
