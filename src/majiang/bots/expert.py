@@ -58,7 +58,7 @@ class ExpertAgent:
         ``safety``: when 0 or more, search only discards at most that much more dangerous than
         ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
         seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built);
-        ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (定缺 searched too, see
+        ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (both searched too, see
         ``expert_setup``)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
@@ -91,11 +91,12 @@ class ExpertAgent:
         types = {a.type for a in legal}
         if "win" in types:
             return next(a for a in legal if a.type == "win")
-        if "void" in types and self.setup == "search" and len(legal) > 1:
-            from majiang.bots.expert_setup import void_search
+        if ("void" in types or "exchange" in types) and self.setup == "search" and len(legal) > 1:
+            from majiang.bots.expert_setup import exchange_search, void_search
 
+            search = void_search if "void" in types else exchange_search
             try:
-                return void_search(self, obs, legal, self.strong.act(obs, legal))
+                return search(self, obs, legal, self.strong.act(obs, legal))
             except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
                 self.failures += 1
                 return self.strong.act(obs, legal)

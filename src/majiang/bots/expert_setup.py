@@ -1,4 +1,4 @@
-"""``expert``'s 定缺 by search (Sichuan): which suit to give up, judged by playing the hand out.
+"""``expert``'s 定缺 and 换三张 by search (Sichuan): judged by playing the hand out.
 
 ``strong`` gives up the suit that leaves the best two-suit shanten, then the one with fewest tiles.
 Where another suit is close (its shanten at most one worse), ``void_search`` deals the tiles this
@@ -9,6 +9,12 @@ the dealer's first turn once per candidate suit, every seat played by the rollou
 before this one's first decision are stepped in the Python engine (a few moves), the rest is one
 batch of native rollouts (or the Python reference). It keeps ``strong``'s suit unless another is
 better by ``margin`` standard errors, and spends at most ``work`` rollouts.
+
+``exchange_search`` does the same for 换三张: ``strong``'s three tiles against the least connected
+three of each other suit that has three. In each sample every opponent passes what ``strong``
+would pass, the direction is drawn as the dice fall (an odd sum to the next seat, 6 or 12 across,
+else to the previous; the dice are not in the observation), every seat then gives up the suit
+``strong`` would, and the deal is played out as above.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from __future__ import annotations
 import math
 import random
 
-from majiang.bots.base import SeatView, suit_counts
+from majiang.bots.base import SeatView, isolation, suit_counts
+from majiang.bots.strong import exchange_choice, void_choice
 from majiang.core.analysis import shanten_counts
 from majiang.core.tiles import Tile
 from majiang.engine import Action
@@ -32,10 +39,54 @@ def void_candidates(view: SeatView, choice: Action) -> list[str]:
     return [choice.suit] + [v for v in "mps" if v != choice.suit and shanten[v] <= best + 1]
 
 
-def opponent_void(counts: list[int], variant) -> str:
-    """The suit ``strong`` gives up with these tiles."""
-    sc = suit_counts(counts)
-    return min("mps", key=lambda v: (shanten_counts(counts, variant, 4, v, None, seven_pairs=True), sc[v], v))
+def _deal(view: SeatView, obs: dict, pool: list[int], rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Every seat's concealed tiles (this seat's as they are, the others' drawn from the shuffled
+    unseen ``pool``) and the wall that is left, in its drawn order."""
+    rng.shuffle(pool)
+    hands, at = [], 0
+    for p in obs["players"]:
+        if p["seat"] == obs["seat"]:
+            hands.append(list(view.counts))
+            continue
+        c = [0] * 30
+        for t in pool[at:at + p.get("hidden", 0)]:
+            c[t] += 1
+        at += p.get("hidden", 0)
+        hands.append(c)
+    return hands, pool[at:]
+
+
+def _unseen(obs: dict) -> list[int]:
+    return [int(Tile.parse(k)) for k, c in obs["visible"].items() for _ in range(4 - c)]
+
+
+def _choose(agent, points: list[list[float]]) -> int:
+    """The best candidate by mean points, unless it beats candidate 0 (``strong``'s) by less than
+    ``margin`` standard errors of the paired difference."""
+    best = max(range(len(points)), key=lambda i: sum(points[i]))
+    if best != 0:
+        d = [a - b for a, b in zip(points[best], points[0])]
+        n = len(d)
+        mean = sum(d) / n
+        se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
+        if mean <= agent.margin * se:
+            best = 0
+    return best
+
+
+def _search(agent, obs: dict, view: SeatView, count: int, positions) -> int:
+    """Which of ``count`` candidates plays out best: ``positions(hands, wall, rng)`` gives each
+    candidate's starting position for one deal of the unseen tiles."""
+    me = obs["seat"]
+    pool = _unseen(obs)
+    rng = random.Random(agent.rng.getrandbits(64))
+    points: list[list[float]] = [[] for _ in range(count)]
+    for _ in range(max(2, min(agent.samples, agent.work // count))):
+        hands, wall = _deal(view, obs, pool, rng)
+        keys = [rng.getrandbits(32) for _ in hands]
+        for i, pos in enumerate(positions(hands, wall, rng)):
+            points[i].append(_play_out(agent, view.rules, pos, me, keys))
+    return _choose(agent, points)
 
 
 def void_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action:
@@ -43,40 +94,69 @@ def void_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action
     suits = void_candidates(view, choice)
     if len(suits) == 1:
         return choice
-    me, dealer, rules, variant = obs["seat"], obs["dealer"], view.rules, view.variant
-    pool = [int(Tile.parse(k)) for k, c in obs["visible"].items() for _ in range(4 - c)]
-    hidden = {p["seat"]: p.get("hidden", 0) for p in obs["players"]}
-    rng = random.Random(agent.rng.getrandbits(64))
-    samples = max(2, min(agent.samples, agent.work // len(suits)))
-    points: list[list[float]] = [[] for _ in suits]
-    for _ in range(samples):
-        rng.shuffle(pool)
-        hands, at = [], 0
-        for s in range(len(obs["players"])):
-            if s == me:
-                hands.append(list(view.counts))
-                continue
-            c = [0] * 30
-            for t in pool[at:at + hidden[s]]:
-                c[t] += 1
-            at += hidden[s]
-            hands.append(c)
-        wall = pool[at:]
-        voids = [None if s == me else opponent_void(hands[s], variant) for s in range(len(hands))]
-        keys = [rng.getrandbits(32) for _ in hands]
-        for i, suit in enumerate(suits):
-            seats = [SeatPosition(list(h), [], suit if s == me else voids[s]) for s, h in enumerate(hands)]
-            points[i].append(_play_out(agent, rules, Position("turn", dealer, None, dealer, list(wall), seats),
-                                       me, keys))
-    best = max(range(len(suits)), key=lambda i: sum(points[i]))
-    if best != 0:  # leave strong's suit only when another is clearly better
-        d = [a - b for a, b in zip(points[best], points[0])]
-        n = len(d)
-        mean = sum(d) / n
-        se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
-        if mean <= agent.margin * se:
-            best = 0
+    me, dealer = obs["seat"], obs["dealer"]
+
+    def positions(hands, wall, rng):
+        voids = [None if s == me else void_choice(hands[s], view.variant) for s in range(len(hands))]
+        return [Position("turn", dealer, None, dealer, list(wall),
+                         [SeatPosition(list(h), [], suit if s == me else voids[s]) for s, h in enumerate(hands)])
+                for suit in suits]
+
+    best = _search(agent, obs, view, len(suits), positions)
     return next(a for a in legal if a.suit == suits[best])
+
+
+def exchange_candidates(view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
+    """``strong``'s three tiles first, then the least connected three of each other suit with three."""
+    counts = view.counts
+    out = [choice]
+    for suit in "mps":
+        if suit == choice.tiles[0].suit:
+            continue
+        options = [a for a in legal if a.tiles[0].suit == suit]
+        if options:
+            out.append(min(options, key=lambda a: sum(isolation(counts, t) for t in a.tiles)))
+    return out
+
+
+# how the dice send the three tiles: 2d6, an odd sum to the next seat, 6 or 12 across, else back
+_STEPS = [(1, 18 / 36), (2, 6 / 36), (-1, 12 / 36)]
+
+
+def exchange_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action:
+    view = SeatView(obs)
+    options = exchange_candidates(view, legal, choice)
+    if len(options) == 1:
+        return choice
+    me, dealer, n = obs["seat"], obs["dealer"], len(obs["players"])
+
+    def positions(hands, wall, rng):
+        passed = {s: [int(t) for t in exchange_choice(hands[s], view.variant)] for s in range(n) if s != me}
+        r, step = rng.random(), -1
+        for st, p in _STEPS:
+            if r < p:
+                step = st
+                break
+            r -= p
+        out = []
+        for option in options:
+            after = [list(h) for h in hands]
+            for s, tiles in {**passed, me: [int(t) for t in option.tiles]}.items():
+                for t in tiles:
+                    after[s][t] -= 1
+                    after[(s + step) % n][t] += 1
+            out.append(Position("turn", dealer, None, dealer, list(wall),
+                                [SeatPosition(h, [], _void_after(h, view.variant)) for h in after]))
+        return out
+
+    return options[_search(agent, obs, view, len(options), positions)]
+
+
+def _void_after(counts: list[int], variant) -> str:
+    """The void a seat gets after the exchange: a suit it no longer holds (天缺), else ``strong``'s."""
+    sc = suit_counts(counts)
+    missing = [v for v in "mps" if sc[v] == 0]
+    return missing[0] if missing else void_choice(counts, variant)
 
 
 def _play_out(agent, rules, pos: Position, me: int, keys: list[int]) -> float:
@@ -87,18 +167,20 @@ def _play_out(agent, rules, pos: Position, me: int, keys: list[int]) -> float:
 
     agent.rollouts += 1
     g = game_at(rules, pos)
-    agents = {}
+    agents = {s: ROLLOUT_AGENTS[agent.policy](keys[s]) for s in range(g.n)}
     while not g.over and me not in g.pending_seats():
         s = g.pending_seats()[0]
-        agent_s = agents.get(s) or agents.setdefault(s, ROLLOUT_AGENTS[agent.policy](keys[s]))
-        g.apply(s, agent_s.act(g.observation(s), g.legal_actions(s)))
-    if g.over:
-        return float(g.totals()[me])
-    here = position_of(g)
-    if here is None:  # (a robbable kong before this seat's first turn: never seen) scored as it stands
+        g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
+    here = None if g.over or any(seat.out for seat in g.seats) else position_of(g)
+    if here is None:
+        # over already, or somebody has won (a position holds no wins), or a robbable kong: the
+        # rest is played here, in the Python engine, by the same players (rare: a few in a thousand)
+        while not g.over:
+            s = g.pending_seats()[0]
+            g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
         return float(g.totals()[me])
     so_far = g.totals()[me]
-    first = ROLLOUT_AGENTS[agent.policy](keys[me]).act(g.observation(me), g.legal_actions(me))
+    first = agents[me].act(g.observation(me), g.legal_actions(me))
     if agent.native is not None:
         import numpy as np
 

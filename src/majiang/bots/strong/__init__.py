@@ -62,20 +62,11 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
 
     def _setup(self, view: SeatView, legal: list[Action], types) -> Action:
         """定缺 and 换三张 by what each choice leaves: the best two-suit shanten, then fewest tiles."""
-        counts = view.counts
-        sc = suit_counts(counts)
         sets = 4 - len(view.melds)
-
-        def after_void(v: str) -> tuple:
-            return (shanten_counts(counts, view.variant, sets, v, None, seven_pairs=True), sc[v], v)
-
         if "void" in types:
-            return Action("void", suit=min("mps", key=after_void))
-        # 换三张: give away three tiles of the suit we mean to void (it must have three)
-        suits = [v for v in "mps" if sc[v] >= 3]
-        target = min(suits, key=after_void)
-        options = [a for a in legal if a.tiles[0].suit == target]
-        return min(options, key=lambda a: sum(isolation(counts, t) for t in a.tiles))
+            return Action("void", suit=void_choice(view.counts, view.variant, sets))
+        tiles = exchange_choice(view.counts, view.variant, sets)
+        return next(a for a in legal if a.tiles == tiles)
 
     def _claim_decision(self, view: SeatView, legal: list[Action]) -> Action:
         kong = next((a for a in legal if a.type == "kong"), None)
@@ -187,3 +178,25 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
             if ev > best_ev + 1e-9:
                 best_ev, best = ev, a
         return best
+
+
+def void_choice(counts, variant, sets: int = 4) -> str:
+    """``strong``'s 定缺: the suit whose loss leaves the best two-suit shanten, then the fewest tiles."""
+    sc = suit_counts(counts)
+    return min("mps", key=lambda v: (shanten_counts(counts, variant, sets, v, None, seven_pairs=True), sc[v], v))
+
+
+def exchange_choice(counts, variant, sets: int = 4) -> tuple:
+    """``strong``'s 换三张: three tiles of the suit it means to give up (one that has three), the
+    least connected three (the first of the engine's order among equals)."""
+    import itertools
+
+    from majiang.core.tiles import ALL_TILES
+
+    sc = suit_counts(counts)
+    target = min((v for v in "mps" if sc[v] >= 3),
+                 key=lambda v: (shanten_counts(counts, variant, sets, v, None, seven_pairs=True), sc[v], v))
+    start = "mps".index(target) * 9
+    tiles = [ALL_TILES[k] for k in range(start, start + 9) for _ in range(counts[k])]
+    options = sorted(set(itertools.combinations(tiles, 3)))
+    return min(options, key=lambda combo: sum(isolation(counts, t) for t in combo))
