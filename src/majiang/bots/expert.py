@@ -45,7 +45,8 @@ class ExpertAgent:
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong") -> None:
+                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
+                 play: str = "search") -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -59,7 +60,8 @@ class ExpertAgent:
         ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
         seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built);
         ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (both searched too, see
-        ``expert_setup``)."""
+        ``expert_setup``); ``play``: "search", or "strong" to play every later decision as
+        ``strong`` (measures the setup search alone)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -82,6 +84,9 @@ class ExpertAgent:
         if setup not in ("strong", "search"):
             raise ValueError(f"setup must be strong or search, not {setup!r}")
         self.setup = setup
+        if play not in ("search", "strong"):
+            raise ValueError(f"play must be search or strong, not {play!r}")
+        self.play_search = play == "search"
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
 
@@ -100,7 +105,7 @@ class ExpertAgent:
             except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
                 self.failures += 1
                 return self.strong.act(obs, legal)
-        if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob":
+        if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob" or not self.play_search:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
         choice = self.strong.act(obs, legal)
