@@ -294,7 +294,7 @@ class ExpertAgent:
                         c = list(seats[s].counts)
                         for i in chosen:
                             c[rest[i]] += 1
-                        d = abs(min(4, self._distance(c, seats[s].melds, fixed[s][5])) - want)
+                        d = abs(min(4, self._distance(c, seats[s].melds, f[5])) - want)
                         if best is None or d < best[0]:
                             best = (d, chosen)
                         if d == 0:
@@ -306,7 +306,7 @@ class ExpertAgent:
                         c = list(seats[s].counts)
                         for i in chosen:
                             c[rest[i]] += 1
-                        d = self._distance(c, seats[s].melds, fixed[s][5])
+                        d = self._distance(c, seats[s].melds, f[5])
                         if best is None or d < best[0]:
                             best = (d, chosen)
                     else:
