@@ -94,7 +94,10 @@ def test_budget_parsing():
     assert split_bots("cmd:python bot.py --x=1,greedy, greedy") == ["cmd:python bot.py --x=1", "greedy", "greedy"]
     assert split_bots("strong,greedy,greedy") == ["strong", "greedy", "greedy"]
     assert make_agent("expert:rollout=greedy").policy == "greedy"
-    for bad in ("expert:samples", "expert:nonsense=1", "nobody", "expert:engine=quantum", "expert:rollout=wild"):
+    assert make_agent("expert:search=claim+kong").search_kinds == {"claim", "kong"}
+    assert make_agent("expert:hands=played,draws=8").draws == 8
+    for bad in ("expert:samples", "expert:nonsense=1", "nobody", "expert:engine=quantum", "expert:rollout=wild",
+                "expert:search=everything", "expert:hands=real"):
         with pytest.raises(MajiangError):
             make_agent(bad)
     assert make_agent("cmd:python -c pass").name  # external bots still made from cmd:
@@ -106,16 +109,20 @@ def test_samples_are_consistent(variant, preset):
     rules = rules_for(variant, preset)
     full = 84 if variant == "kawuxing" else 108
     for obs, _ in searched_decisions(rules, 3, 6):
-        me = obs["seat"]
-        pos = small().sample(small().prepare(obs), random.Random(1))
-        total = len(pos.wall)  # the position holds every tile but the discards (a claim's tile among them)
-        for s, sp in enumerate(pos.seats):
-            total += sum(sp.counts) + sum(m.size for m in sp.melds)
-        for p in obs["players"]:
-            total += sum(1 for c in p["claimed"] if not c) + len(p["won_tiles"])
-        assert total == full
-        assert len(pos.wall) == obs["tiles_left"]
-        assert pos.seats[me].counts == SeatView(obs).counts
+        for agent in (small(), small(hands="played")):
+            check_sample(obs, agent.sample(agent.prepare(obs), random.Random(1)), full)
+
+
+def check_sample(obs, pos, full):
+    me = obs["seat"]
+    total = len(pos.wall)  # the position holds every tile but the discards (a claim's tile among them)
+    for s, sp in enumerate(pos.seats):
+        total += sum(sp.counts) + sum(m.size for m in sp.melds)
+    for p in obs["players"]:
+        total += sum(1 for c in p["claimed"] if not c) + len(p["won_tiles"])
+    assert total == full
+    assert len(pos.wall) == obs["tiles_left"]
+    assert pos.seats[me].counts == SeatView(obs).counts
 
 
 def rollouts_agree(rules, seeds, decisions: int, step: int = 1, policy: str = "greedy") -> int:
@@ -229,6 +236,24 @@ def test_native_and_python_agents_choose_the_same(variant, preset):
     rules = rules_for(variant, preset)
     for obs, legal in searched_decisions(rules, 4, 4):
         assert small(2, engine="native").act(obs, legal) == small(2, engine="python").act(obs, legal)
+        assert small(2, engine="native", hands="played").act(obs, legal) == \
+            small(2, engine="python", hands="played").act(obs, legal)
+
+
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_search_kinds_limit_the_candidates(variant, preset):
+    """Only the kinds named are searched: without "discard" a turn keeps no other plain discard,
+    without "claim" a claim is strong's."""
+    rules = rules_for(variant, preset)
+    for obs, legal in searched_decisions(rules, 5, 8):
+        probe = small(search="declare+kong")
+        choice = probe.strong.act(obs, legal)
+        cands = probe.candidates(SeatView(obs), legal, choice)
+        assert cands[0] == choice
+        if obs["phase"] == "claim":
+            assert cands == [choice]
+        assert all(a.type != "discard" for a in cands[1:])
+        assert small(search="all").candidates(SeatView(obs), legal, choice)[0] == choice
 
 
 @pytest.mark.parametrize("variant,preset", GAMES)

@@ -90,5 +90,5 @@ def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | Non
         raise MajiangError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
 
 
-__all__ = ["AGENTS", "Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "SeatView", "StrongAgent", "make_agent", "parse_spec",
-           "split_bots"]
+__all__ = ["AGENTS", "Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "SeatView", "StrongAgent", "make_agent",
+           "parse_spec", "split_bots"]

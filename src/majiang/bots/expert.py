@@ -46,7 +46,7 @@ class ExpertAgent:
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
-                 play: str = "search") -> None:
+                 play: str = "search", search: str = "all", hands: str = "random", draws: int = 24) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -61,7 +61,13 @@ class ExpertAgent:
         seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built);
         ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (both searched too, see
         ``expert_setup``); ``play``: "search", or "strong" to play every later decision as
-        ``strong`` (measures the setup search alone)."""
+        ``strong`` (measures the setup search alone);
+        ``search``: the decisions searched, "all" or kinds joined by "+" from "discard" (another plain
+        discard than ``strong``'s), "declare", "kong", "claim" (the rest are ``strong``'s);
+        ``hands``: "random" (opponents' hidden tiles drawn by ``discard_weight`` alone) or "played"
+        (each undeclared opponent's shanten drawn first from how far real hands are from ready
+        after that many discards, ``PLAYED_SHANTEN``, then up to ``draws`` hands drawn until one
+        is that far; a 唱歌/跳舞 hand is drawn ready)."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -87,6 +93,14 @@ class ExpertAgent:
         if play not in ("search", "strong"):
             raise ValueError(f"play must be search or strong, not {play!r}")
         self.play_search = play == "search"
+        kinds = {"discard", "declare", "kong", "claim"}
+        self.search_kinds = kinds if search == "all" else set(str(search).split("+"))
+        if not self.search_kinds <= kinds:
+            raise ValueError(f"search must be all or kinds joined by + from {sorted(kinds)}, not {search!r}")
+        if hands not in ("random", "played"):
+            raise ValueError(f"hands must be random or played, not {hands!r}")
+        self.hands = hands
+        self.draws = max(1, int(draws))
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
 
@@ -122,8 +136,9 @@ class ExpertAgent:
         """The options worth a search: every claim; on a turn, ``strong``'s choice, every kong, the
         discards of the best shanten with the most live tiles (``width`` of them) and the
         declarations with any of those tiles. ``strong``'s choice comes first."""
+        kinds = self.search_kinds
         if view.phase == "claim":
-            return [choice] + [a for a in legal if a != choice]
+            return [choice] + [a for a in legal if a != choice] if "claim" in kinds else [choice]
         counts = view.counts
         unseen = view.unseen()
         plain = [a for a in legal if a.type == "discard"]
@@ -147,8 +162,9 @@ class ExpertAgent:
         for a in legal:
             if a == choice:
                 continue
-            if a.type in ("concealed_kong", "added_kong") or (a.type == "discard" and a in keep) \
-                    or (a.type in ("declare", "sing") and a.tile in tiles):
+            if (a.type in ("concealed_kong", "added_kong") and "kong" in kinds) \
+                    or (a.type == "discard" and a in keep and "discard" in kinds) \
+                    or (a.type in ("declare", "sing") and a.tile in tiles and "declare" in kinds):
                 out.append(a)
         return out
 
@@ -214,7 +230,23 @@ class ExpertAgent:
         else:
             drawn = obs.get("drawn")
             head = ("turn", me, int(Tile.parse(drawn)) if drawn else None)
-        if self.ready_bias:
+        targets: list = [None] * len(seats)
+        if self.hands == "played":
+            table = PLAYED_SHANTEN.get(obs["variant"])
+            for p in obs["players"]:
+                s = p["seat"]
+                if s == me or p["out"] or not seats[s][3]:
+                    continue
+                if p.get("declared"):  # a 唱歌/跳舞 hand is ready
+                    targets[s] = (1.0,)
+                elif table is not None:
+                    row = table[min(len(p["discards"]), len(table) - 1)][1 if p["melds"] else 0]
+                    cum, acc = [], 0.0
+                    for x in row:
+                        acc += x
+                        cum.append(acc)
+                    targets[s] = tuple(cum)
+        if self.ready_bias or self.hands == "played":
             view = SeatView(obs)
             rules, variant = view.rules, view.variant
             if self.native is not None:
@@ -226,11 +258,11 @@ class ExpertAgent:
                 def distance(counts, melds, void):
                     return shanten_counts(counts, variant, 4 - len(melds), void, None, seven_pairs=not melds)
             self._distance = distance
-        return pool, seats, head, obs["dealer"]
+        return pool, seats, head, obs["dealer"], targets
 
     def sample(self, prepared: tuple, rng: random.Random) -> Position:
         """One arrangement of the tiles this seat cannot see, consistent with what it has seen."""
-        pool, fixed, head, dealer = prepared
+        pool, fixed, head, dealer, targets = prepared
         pool = list(pool)
         rng.shuffle(pool)
         left = [0] * 30
@@ -261,14 +293,30 @@ class ExpertAgent:
             else:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
                 rand = rng.random
                 best = None
-                for _ in range(1 + self.ready_bias):  # of several draws, the hand nearest ready
+                target = targets[s]
+                if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
+                    u = rand()
+                    want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
+                    for _ in range(self.draws):
+                        keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+                        chosen = {i for _, i in keys[:n]}
+                        c = list(seats[s].counts)
+                        for i in chosen:
+                            c[rest[i]] += 1
+                        d = abs(min(4, self._distance(c, seats[s].melds, f[5])) - want)
+                        if best is None or d < best[0]:
+                            best = (d, chosen)
+                        if d == 0:
+                            break
+                # of several draws, the hand nearest ready
+                for _ in range(1 + self.ready_bias if target is None else 0):
                     keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
                     chosen = {i for _, i in keys[:n]}
                     if self.ready_bias:
                         c = list(seats[s].counts)
                         for i in chosen:
                             c[rest[i]] += 1
-                        d = self._distance(c, seats[s].melds, fixed[s][5])
+                        d = self._distance(c, seats[s].melds, f[5])
                         if best is None or d < best[0]:
                             best = (d, chosen)
                     else:
@@ -366,6 +414,41 @@ class ExpertAgent:
         k = np.array([keys[i] for i in which], dtype=np.uint32)
         pts = native.rollouts(rules, rows, obs["seat"], acts, k, self.policy)
         return pts[:, obs["seat"]].tolist()
+
+
+# How far from ready (shanten 0, 1, 2, 3, 4 or more) an undeclared opponent's hand is, by how many
+# tiles it has discarded (the last row: that many or more) and whether it has melded (second
+# entry), in `strong` self-play (150 Kawuxing `standard`, 60 Sichuan `chengdu` deals, at every turn).
+PLAYED_SHANTEN = {
+    "kawuxing": (
+        ((0.00, 0.11, 0.42, 0.41, 0.05), (0.00, 0.11, 0.42, 0.41, 0.05)),  # 0
+        ((0.00, 0.24, 0.53, 0.23, 0.01), (0.00, 0.38, 0.62, 0.00, 0.00)),  # 1
+        ((0.00, 0.45, 0.47, 0.08, 0.00), (0.00, 0.74, 0.26, 0.00, 0.00)),  # 2
+        ((0.01, 0.62, 0.34, 0.04, 0.00), (0.04, 0.84, 0.12, 0.00, 0.00)),  # 3
+        ((0.06, 0.65, 0.28, 0.02, 0.00), (0.06, 0.85, 0.09, 0.00, 0.00)),  # 4
+        ((0.08, 0.77, 0.14, 0.01, 0.00), (0.08, 0.82, 0.10, 0.00, 0.00)),  # 5
+        ((0.11, 0.81, 0.07, 0.01, 0.00), (0.11, 0.80, 0.09, 0.00, 0.00)),  # 6
+        ((0.10, 0.85, 0.05, 0.00, 0.00), (0.27, 0.63, 0.10, 0.00, 0.00)),  # 7
+        ((0.10, 0.87, 0.03, 0.00, 0.00), (0.31, 0.58, 0.11, 0.00, 0.00)),  # 8
+        ((0.04, 0.94, 0.02, 0.00, 0.00), (0.34, 0.61, 0.05, 0.00, 0.00)),  # 9+
+    ),
+    "sichuan": (
+        ((0.00, 0.01, 0.15, 0.44, 0.40), (0.00, 0.01, 0.15, 0.44, 0.40)),  # 0
+        ((0.00, 0.04, 0.26, 0.52, 0.19), (0.00, 0.23, 0.18, 0.51, 0.08)),  # 1
+        ((0.01, 0.09, 0.33, 0.50, 0.07), (0.00, 0.21, 0.50, 0.27, 0.02)),  # 2
+        ((0.04, 0.14, 0.45, 0.33, 0.04), (0.01, 0.36, 0.52, 0.11, 0.00)),  # 3
+        ((0.04, 0.22, 0.45, 0.25, 0.03), (0.08, 0.47, 0.36, 0.08, 0.02)),  # 4
+        ((0.07, 0.35, 0.37, 0.21, 0.00), (0.11, 0.55, 0.28, 0.07, 0.00)),  # 5
+        ((0.11, 0.42, 0.37, 0.10, 0.00), (0.23, 0.47, 0.26, 0.03, 0.00)),  # 6
+        ((0.15, 0.45, 0.33, 0.08, 0.00), (0.27, 0.57, 0.16, 0.00, 0.00)),  # 7
+        ((0.24, 0.48, 0.28, 0.00, 0.00), (0.37, 0.49, 0.14, 0.00, 0.00)),  # 8
+        ((0.30, 0.57, 0.13, 0.00, 0.00), (0.43, 0.52, 0.06, 0.00, 0.00)),  # 9
+        ((0.39, 0.58, 0.03, 0.00, 0.00), (0.53, 0.44, 0.03, 0.00, 0.00)),  # 10
+        ((0.45, 0.53, 0.03, 0.00, 0.00), (0.64, 0.34, 0.03, 0.00, 0.00)),  # 11
+        ((0.60, 0.36, 0.03, 0.00, 0.00), (0.66, 0.34, 0.00, 0.00, 0.00)),  # 12
+        ((0.81, 0.19, 0.00, 0.00, 0.00), (0.79, 0.21, 0.00, 0.00, 0.00)),  # 13+
+    ),
+}
 
 
 ROLLOUT_AGENTS = {"careful": CarefulAgent, "greedy": GreedyAgent}
