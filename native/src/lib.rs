@@ -13,6 +13,7 @@ mod encode;
 mod game;
 mod games;
 mod hand;
+mod outlook;
 mod score;
 mod shanten;
 pub mod spec;
@@ -26,7 +27,9 @@ use game::Game;
 use games::VariantPlay;
 use score::Rules;
 use spec::{
-    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM, POS_LEN,
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,
+    OUTLOOK_CANDIDATES, OUTLOOK_COUNTS, OUTLOOK_DECLARES, OUTLOOK_IN_LEN, OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS,
+    OUTLOOK_MODEL_LEN, OUTLOOK_PLANS, OUTLOOK_SAMPLES, OUTLOOK_UNSEEN, OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN,
     RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED,
     SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT,
     SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED,
@@ -258,6 +261,77 @@ pub unsafe extern "C" fn mj_policy_act(
             return RET_ERROR;
         };
         bots::policy_act(&g, seat as usize, key, policy).map_or(RET_ERROR, i64::from)
+    })
+}
+
+/// ``majiang.bots.outlook.evaluate``: each candidate discard (bits of ``OUTLOOK_CANDIDATES``, in kind
+/// order) of the hand in ``hand`` (``OUTLOOK_IN_LEN`` integers) valued under ``model``
+/// (``OUTLOOK_MODEL_LEN`` floats): ``values[kind]`` and ``flags[kind]`` (its plan plus
+/// ``OUTLOOK_DECLARES`` when declaring with it is worth more than staying hidden).
+///
+/// # Safety
+/// ``config`` points to ``CONFIG_LEN`` integers, ``hand`` to ``OUTLOOK_IN_LEN``, ``model`` to
+/// ``OUTLOOK_MODEL_LEN`` floats, ``values`` and ``flags`` to ``N_KINDS`` each.
+#[no_mangle]
+pub unsafe extern "C" fn mj_outlook(
+    config: *const i64,
+    hand: *const i64,
+    model: *const f64,
+    values: *mut f64,
+    flags: *mut i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        if !shanten::tables_loaded() {
+            return RET_NO_TABLES;
+        }
+        let rules = Rules::from_config(std::slice::from_raw_parts(config, CONFIG_LEN));
+        let h = std::slice::from_raw_parts(hand, OUTLOOK_IN_LEN);
+        let m = outlook::Model::from_array(std::slice::from_raw_parts(model, OUTLOOK_MODEL_LEN));
+        let values = std::slice::from_raw_parts_mut(values, N_KINDS);
+        let flags = std::slice::from_raw_parts_mut(flags, N_KINDS);
+        let mut counts = [0u8; N_KINDS];
+        for (k, c) in counts.iter_mut().enumerate() {
+            let v = h[OUTLOOK_COUNTS + k];
+            if !(0..=4).contains(&v) {
+                return RET_ERROR;
+            }
+            *c = v as u8;
+        }
+        let n_melds = h[OUTLOOK_MELDS];
+        if !(0..=4).contains(&n_melds) {
+            return RET_ERROR;
+        }
+        let melds: Vec<_> = (0..n_melds as usize)
+            .map(|i| outlook::meld_of(h[OUTLOOK_MELD + 2 * i], h[OUTLOOK_MELD + 2 * i + 1]))
+            .collect();
+        if melds.iter().any(|m| m.tile as usize >= N_KINDS) {
+            return RET_ERROR;
+        }
+        let waiting = h[OUTLOOK_WAITING] != 0;
+        let size: usize = counts.iter().map(|&c| c as usize).sum();
+        if size + 3 * melds.len() != if waiting { 13 } else { 14 } {
+            return RET_ERROR;
+        }
+        let unseen = &h[OUTLOOK_UNSEEN..OUTLOOK_UNSEEN + N_KINDS];
+        let samples = h[OUTLOOK_SAMPLES].clamp(0, 100_000) as usize;
+        let void = h[OUTLOOK_VOID].clamp(-1, 2) as i8;
+        let key = h[OUTLOOK_KEY] as u32;
+        if waiting {
+            let (v, plan) =
+                outlook::evaluate_waiting(&rules, &counts, melds, void, unseen, m, samples, key, h[OUTLOOK_PLANS]);
+            values[0] = v;
+            flags[0] = plan as i64;
+            return RET_OK;
+        }
+        let candidates: Vec<u8> =
+            (0..N_KINDS as u8).filter(|&k| h[OUTLOOK_CANDIDATES] >> k & 1 == 1 && counts[k as usize] > 0).collect();
+        let out =
+            outlook::evaluate(&rules, &counts, melds, void, unseen, m, samples, key, &candidates, h[OUTLOOK_PLANS]);
+        for (&k, (v, plan, declare)) in candidates.iter().zip(out) {
+            values[k as usize] = v;
+            flags[k as usize] = plan as i64 + if declare { OUTLOOK_DECLARES as i64 } else { 0 };
+        }
+        RET_OK
     })
 }
 

@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 1358208543;
+pub const ABI_VERSION: i64 = 1569488607;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -157,3 +157,33 @@ pub const POS_WALL: usize = 181;
 pub const POS_LEN: usize = 317;
 pub const ROLLOUT_GREEDY: i64 = 0;
 pub const ROLLOUT_CAREFUL: i64 = 1;
+pub const OUTLOOK_COUNTS: usize = 0;
+pub const OUTLOOK_UNSEEN: usize = 30;
+pub const OUTLOOK_VOID: usize = 60;
+pub const OUTLOOK_MELDS: usize = 61;
+pub const OUTLOOK_MELD: usize = 62;
+pub const OUTLOOK_CANDIDATES: usize = 70;
+pub const OUTLOOK_SAMPLES: usize = 71;
+pub const OUTLOOK_KEY: usize = 72;
+pub const OUTLOOK_PLANS: usize = 73;
+pub const OUTLOOK_WAITING: usize = 74;
+pub const OUTLOOK_IN_LEN: usize = 75;
+pub const OUTLOOK_MAX_ROUNDS: usize = 63;
+pub const OUTLOOK_ROUNDS: usize = 0;
+pub const OUTLOOK_PAYERS: usize = 1;
+pub const OUTLOOK_END_UNREADY: usize = 2;
+pub const OUTLOOK_END_READY: usize = 3;
+pub const OUTLOOK_END_READY_VALUE: usize = 4;
+pub const OUTLOOK_END_DECLARED: usize = 5;
+pub const OUTLOOK_DECLARE: usize = 6;
+pub const OUTLOOK_HAZARD: usize = 8;
+pub const OUTLOOK_COST: usize = 72;
+pub const OUTLOOK_DECLARED_COST: usize = 136;
+pub const OUTLOOK_FEED_HIDDEN: usize = 200;
+pub const OUTLOOK_FEED_DECLARED: usize = 264;
+pub const OUTLOOK_SHARES_DECLARED: usize = 328;
+pub const OUTLOOK_MODEL_LEN: usize = 392;
+pub const OUTLOOK_PLAN_ALL: usize = 0;
+pub const OUTLOOK_PLAN_FLUSH: usize = 1;
+pub const OUTLOOK_PLAN_PAIRS: usize = 4;
+pub const OUTLOOK_DECLARES: usize = 8;

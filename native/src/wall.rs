@@ -78,7 +78,7 @@ impl Mt {
     }
 
     /// Python's ``_randbelow_with_getrandbits`` for n < 2**32.
-    fn below(&mut self, n: u32) -> u32 {
+    pub(crate) fn below(&mut self, n: u32) -> u32 {
         let k = 32 - n.leading_zeros();
         loop {
             let r = self.next_u32() >> (32 - k);

@@ -111,6 +111,8 @@ def _load():
         _load_error = f"{path} is an old build (no mj_policy_act): rebuild it"
         return None
     lib.mj_policy_act.restype = i64
+    lib.mj_outlook.argtypes = [p, p, p, p, p]
+    lib.mj_outlook.restype = i64
     _lib = lib
     return lib
 
@@ -502,6 +504,75 @@ def policy_act(rules, position, seat: int, key: int, policy: str = "greedy") -> 
     if code < 0:
         raise RuntimeError(f"the native engine found no decision for seat {seat} there ({code})")
     return code
+
+
+def outlook(rules, counts, melds, void: str | None, unseen, model, samples: int, key: int,
+            candidates=None, plans: int = 0b11111) -> list[tuple[int, float, str, bool]]:
+    """``majiang.bots.outlook.evaluate`` in one library call: (kind, value, plan, declare) for each
+    candidate discard (default: every kind held), in kind order."""
+    from majiang.bots.outlook import PLANS, check_hand  # noqa: PLC0415 (the bots layer's names, read only here)
+
+    check_hand(counts, melds)
+    kinds = [k for k in range(30) if counts[k]] if candidates is None else sorted({int(k) for k in candidates})
+    values, flags = _outlook_call(rules, counts, melds, void, unseen, model, samples, key, kinds, plans, False)
+    return [(k, float(values[k]), PLANS[int(flags[k]) % spec.OUTLOOK_DECLARES],
+             bool(flags[k] // spec.OUTLOOK_DECLARES)) for k in kinds if counts[k]]
+
+
+def outlook_waiting(rules, counts, melds, void: str | None, unseen, model, samples: int, key: int,
+                    plans: int = 0b11111) -> tuple[float, str]:
+    """``majiang.bots.outlook.evaluate_waiting`` in one library call: (value, plan)."""
+    from majiang.bots.outlook import PLANS, check_hand  # noqa: PLC0415
+
+    check_hand(counts, melds, waiting=True)
+    values, flags = _outlook_call(rules, counts, melds, void, unseen, model, samples, key, [], plans, True)
+    return float(values[0]), PLANS[int(flags[0])]
+
+
+def _outlook_call(rules, counts, melds, void, unseen, model, samples, key, kinds, plans, waiting):
+    lib = require()
+    _share_tables(lib)
+    S = spec
+    h = np.zeros(S.OUTLOOK_IN_LEN, dtype=np.int64)
+    h[S.OUTLOOK_COUNTS:S.OUTLOOK_COUNTS + 30] = counts
+    h[S.OUTLOOK_UNSEEN:S.OUTLOOK_UNSEEN + 30] = unseen
+    h[S.OUTLOOK_VOID] = -1 if void is None else "mps".index(void)
+    h[S.OUTLOOK_MELDS] = len(melds)
+    for i, m in enumerate(melds):
+        h[S.OUTLOOK_MELD + 2 * i] = _MELD_CODES[m.kind.value]
+        h[S.OUTLOOK_MELD + 2 * i + 1] = int(m.tile)
+    h[S.OUTLOOK_CANDIDATES] = sum(1 << k for k in kinds)
+    h[S.OUTLOOK_SAMPLES] = samples
+    h[S.OUTLOOK_KEY] = key & 0xFFFFFFFF
+    h[S.OUTLOOK_PLANS] = plans
+    h[S.OUTLOOK_WAITING] = int(waiting)
+    a = model_array(model)
+    values = np.zeros(30, dtype=np.float64)
+    flags = np.zeros(30, dtype=np.int64)
+    code = lib.mj_outlook(_config(rules).ctypes.data, h.ctypes.data, a.ctypes.data, values.ctypes.data,
+                          flags.ctypes.data)
+    if code != spec.RET_OK:
+        raise RuntimeError(f"the native engine refused the hand ({code})")
+    return values, flags
+
+
+def model_array(model) -> np.ndarray:
+    """A ``majiang.bots.outlook.Model`` as the ``OUTLOOK_MODEL_LEN`` floats ``mj_outlook`` reads."""
+    S = spec
+    a = np.zeros(S.OUTLOOK_MODEL_LEN, dtype=np.float64)
+    T = min(model.rounds, S.OUTLOOK_MAX_ROUNDS)
+    a[S.OUTLOOK_ROUNDS] = T
+    a[S.OUTLOOK_PAYERS] = model.payers
+    a[S.OUTLOOK_END_UNREADY] = model.end_unready
+    a[S.OUTLOOK_END_READY] = model.end_ready
+    a[S.OUTLOOK_END_READY_VALUE] = model.end_ready_value
+    a[S.OUTLOOK_END_DECLARED] = model.end_declared
+    a[S.OUTLOOK_DECLARE] = float(model.declare)
+    for at, row in ((S.OUTLOOK_HAZARD, model.hazard), (S.OUTLOOK_COST, model.cost),
+                    (S.OUTLOOK_DECLARED_COST, model.declared_cost), (S.OUTLOOK_FEED_HIDDEN, model.feed_hidden),
+                    (S.OUTLOOK_FEED_DECLARED, model.feed_declared), (S.OUTLOOK_SHARES_DECLARED, model.shares_declared)):
+        a[at:at + T + 1] = row[:T + 1]
+    return a
 
 
 def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, seven_pairs: bool = True,

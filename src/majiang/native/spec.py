@@ -194,12 +194,46 @@ POS_LEN = 317  # POS_WALL + MAX_WALL_LEN
 ROLLOUT_GREEDY = 0  # mj_rollouts' policy: GreedyAgent at every seat
 ROLLOUT_CAREFUL = 1  # CarefulAgent (majiang.bots.greedy) at every seat
 
+# -- mj_outlook (majiang.bots.outlook): one seat's hand, as integers ...
+OUTLOOK_COUNTS = 0  # + kind: concealed tiles, the drawn one included
+OUTLOOK_UNSEEN = 30  # + kind: copies this seat cannot see
+OUTLOOK_VOID = 60  # the void suit or -1
+OUTLOOK_MELDS = 61  # how many, then (kind, tile) from OUTLOOK_MELD (kinds as POS_MELD_*)
+OUTLOOK_MELD = 62
+OUTLOOK_CANDIDATES = 70  # the discards to value, a bit per kind
+OUTLOOK_SAMPLES = 71  # orders of draws sampled
+OUTLOOK_KEY = 72  # random.Random(key) shuffles them
+OUTLOOK_PLANS = 73  # the plans to value, a bit per OUTLOOK_PLAN_* (the hand as it is always)
+OUTLOOK_WAITING = 74  # 1: the hand waits for a draw (no discard): its value at kind 0
+OUTLOOK_IN_LEN = 75
+# ... the model of the other seats (majiang.bots.outlook.Model), as floats ...
+OUTLOOK_MAX_ROUNDS = 63
+OUTLOOK_ROUNDS = 0
+OUTLOOK_PAYERS = 1
+OUTLOOK_END_UNREADY = 2
+OUTLOOK_END_READY = 3
+OUTLOOK_END_READY_VALUE = 4
+OUTLOOK_END_DECLARED = 5
+OUTLOOK_DECLARE = 6
+OUTLOOK_HAZARD = 8  # + t (0 … OUTLOOK_MAX_ROUNDS), and so on for each per-round array
+OUTLOOK_COST = 72
+OUTLOOK_DECLARED_COST = 136
+OUTLOOK_FEED_HIDDEN = 200
+OUTLOOK_FEED_DECLARED = 264
+OUTLOOK_SHARES_DECLARED = 328
+OUTLOOK_MODEL_LEN = 392
+# ... and per kind, what it returns: a value (float) and a plan + OUTLOOK_DECLARES × declare
+OUTLOOK_PLAN_ALL = 0
+OUTLOOK_PLAN_FLUSH = 1  # + suit
+OUTLOOK_PLAN_PAIRS = 4
+OUTLOOK_DECLARES = 8
+
 # Rust's type of each constant, by name prefix (the first that matches)
 RUST_TYPES = (
     ("OBS_", "f64", lambda name: name.endswith("_SCALE")),
     ("ACTION_", "u8", None), ("PHASE_", "u8", None), ("RESULT_", "u8", None), ("DECLARED_", "u8", None),
     ("N_", "usize", None), ("MAX_", "usize", None), ("SLOT", "usize", None), ("OBS_", "usize", None),
-    ("CONFIG_", "usize", None), ("POS_", "usize", None), ("OPT_", "usize", None), ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
+    ("CONFIG_", "usize", None), ("POS_", "usize", None), ("OUTLOOK_", "usize", None), ("OPT_", "usize", None), ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
     ("HONOUR_TABLE", "usize", None), ("TABLE_", "usize", None),
 )
 
