@@ -25,7 +25,10 @@ GAMES = [("kawuxing", "standard"), ("sichuan", "chengdu")]
 
 
 def small(seed=0, engine="auto", **kw):
-    return ExpertAgent(seed, samples=6, first=3, batch=3, work=40, engine=engine, **kw)
+    """A cheap expert that searches every kind of decision by whole-deal rollouts (the default
+    searches none: tests of the search ask for it)."""
+    kw.setdefault("search", "all")
+    return ExpertAgent(seed, samples=6, first=3, batch=3, work=40, engine=engine, orders=8, **kw)
 
 
 def play(rules, seed, agents, record=None):
@@ -309,3 +312,74 @@ def test_setup_search_chooses_the_same_on_either_engine(exchange):
     assert searched >= 2
     with pytest.raises(ValueError, match="setup"):
         ExpertAgent(0, setup="guess")
+
+
+# -- the outlook's discards and pongs (value="outlook", the default) ------------------------------
+
+def quick(seed=0, engine="auto", **kw):
+    """The default expert (outlook discards, no whole-deal search) with a small budget."""
+    return ExpertAgent(seed, orders=16, engine=engine, **kw)
+
+
+def turn_decisions(rules, seed, limit):
+    """Turns of a greedy deal with a choice of discards (observation, legal)."""
+    g = Game(rules, seed=seed)
+    agents = [GreedyAgent(s) for s in range(g.n)]
+    out = []
+    while not g.over and len(out) < limit:
+        s = g.pending_seats()[0]
+        obs, legal = g.observation(s), g.legal_actions(s)
+        if obs["phase"] in ("turn", "claim") and len(legal) > 1 and not any(a.type == "win" for a in legal):
+            out.append((obs, legal))
+        g.apply(s, agents[s].act(obs, legal))
+    return out
+
+
+@pytest.mark.parametrize("variant,preset", GAMES)
+@pytest.mark.parametrize("claims", ["strong", "outlook"])
+def test_outlook_expert_plays_legal_deals_and_replays_them(variant, preset, claims):
+    rules = rules_for(variant, preset)
+    n = 3 if variant == "kawuxing" else 4
+    runs = []
+    for _ in range(2):
+        record = []
+        agents = [quick(7, claims=claims)] + [GreedyAgent(s) for s in range(1, n)]
+        play(rules, 21, agents, record)
+        runs.append(record)
+        assert agents[0].outlooks > 0 and agents[0].failures == 0
+    assert runs[0] == runs[1] and runs[0]
+
+
+@needs_native
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_outlook_expert_chooses_the_same_in_both_engines(variant, preset):
+    """The same seed and the same observations give the same choices natively and in Python (the
+    outlook computes the same numbers in both)."""
+    rules = rules_for(variant, preset)
+    nat, py = quick(3, engine="native", claims="outlook"), quick(3, engine="python", claims="outlook")
+    decisions = [d for seed in (5, 6, 7) for d in turn_decisions(rules, seed, 25)]
+    assert len(decisions) > 20
+    for obs, legal in decisions:
+        assert nat.act(obs, legal) == py.act(obs, legal), obs["players"][obs["seat"]]["hand"]
+    assert nat.outlooks == py.outlooks > 10
+
+
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_a_gain_never_reached_keeps_strongs_choice(variant, preset):
+    rules = rules_for(variant, preset)
+    never = quick(1, gain=1e9, claims="outlook")
+    for obs, legal in [d for seed in (8, 9) for d in turn_decisions(rules, seed, 30)]:
+        assert never.act(obs, legal) == never.strong.act(obs, legal)
+    assert never.overruled == 0 and never.outlooks > 5
+
+
+def test_outlook_options():
+    a = make_agent("expert:orders=40,gain=0.5,plans=flush,declare=outlook,claims=outlook,hazard=1.5")
+    assert (a.orders, a.gain, a.plans, a.declare, a.claims) == (40, 0.5, 0b01111, "outlook", "outlook")
+    assert a.model_params == {"hazard_scale": 1.5}
+    assert make_agent("expert:plans=none").plans == 1 and make_agent("expert").plans == 0b11111
+    assert make_agent("expert:plans=flush+pairs").plans == 0b11111
+    assert make_agent("expert:value=strong").value == "strong"
+    for bad in ("expert:value=magic", "expert:plans=big", "expert:declare=always", "expert:claims=all"):
+        with pytest.raises(MajiangError):
+            make_agent(bad)

@@ -1,27 +1,37 @@
-"""``expert``: determinized Monte Carlo search over ``strong``'s candidates.
+"""``expert``: ``strong``'s play, its discards and pongs weighed by the outlook of this seat's own
+futures, and (optionally) determinized Monte Carlo search over whole deals.
 
-At a decision with more than one sensible option (a discard, 亮倒/唱歌/跳舞 with it, a kong, a
-claim), the candidates are pruned first (``strong``'s choice, the discards that keep the best
-shanten with the most live tiles, every kong and declaration of those tiles, every claim), then
-the hidden tiles are sampled consistently with what this seat has seen (``visible`` and each
-player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden triplets and other
-seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an opponent's hand, and
-fewer of the kinds it discarded and their neighbours), the
-rest of the wall is shuffled, and each candidate is played to the end of the deal by ``greedy``
-at every seat (``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed
-wait). The choice is the candidate with the best mean of this seat's points from here on
-(kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
+Discards (``value="outlook"``, ``majiang.bots.expert_outlook``): every discard ``strong`` would
+allow is valued by ``majiang.bots.outlook`` over ``orders`` sampled orders of this seat's next
+draws, the plans 清一色 and 七对 beside the hand as it is, the other seats as a model of what they do
+to this one, round by round (how soon the hand ends, what their wins and this seat's deal-ins cost,
+how often their discards feed a wait). ``strong``'s choice stands unless another discard is worth
+more than ``gain`` points more. 亮倒 is ``strong``'s expected-value rule (``declare="outlook"``:
+the outlook's); pongs are ``strong``'s (``claims="outlook"``: the outlook's).
 
-Every candidate meets the same samples and the same rollout players (common random numbers), so
-differences are paired. Work, not time, bounds the search: ``samples`` determinizations and
-``work`` rollouts at most, first ``first`` samples for every candidate, then more in batches while
-the best two are within two standard errors of each other (candidates clearly behind are
-dropped). The same seed makes the same decisions on
-any machine.
+Search (``search=``, off by default): at a decision with more than one sensible option (a discard,
+亮倒/唱歌/跳舞 with it, a kong, a claim), the candidates are pruned first (the choice so far, the
+discards that keep the best shanten with the most live tiles, every kong and declaration of those
+tiles, every claim), then the hidden tiles are sampled consistently with what this seat has seen
+(``visible`` and each player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden
+triplets and other seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an
+opponent's hand, and fewer of the kinds it discarded and their neighbours), the rest of the wall is
+shuffled, and each candidate is played to the end of the deal by ``greedy`` at every seat
+(``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed wait). The choice
+is the candidate with the best mean of this seat's points from here on (kong money, 包胡, 查大叫 and
+血战's later wins included, as the engine settles them).
 
-The rollouts run in the native engine (``majiang.native.rollouts``, one library call per batch)
-when it is built, else in the Python engine (``majiang.engine.position``), which plays exactly
-the same rollouts, only slower. 定缺 and 换三张 are ``strong``'s.
+Every candidate meets the same samples (and in the search the same rollout players: common random
+numbers), so differences are paired. Work, not time, bounds both: ``orders`` sampled futures a
+valued decision; ``samples`` determinizations and ``work`` rollouts a searched one, first
+``first`` samples for every candidate, then more in batches while the best two are within two
+standard errors of each other (candidates clearly behind are dropped). The same seed makes the
+same decisions on any machine.
+
+Both run in the native library (``majiang.native.outlook``, ``majiang.native.rollouts``: one call
+per decision or batch) when it is built, else in Python (``majiang.bots.outlook``,
+``majiang.engine.position``), which computes exactly the same numbers, only slower. 定缺 and 换三张
+are ``strong``'s unless ``setup="search"``.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import math
 import random
 
 from majiang.bots.base import SeatView, native_engine
+from majiang.bots.expert_outlook import outlook_claim, outlook_turn, plans_mask
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import shanten_counts
@@ -46,7 +57,9 @@ class ExpertAgent:
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
-                 play: str = "search", search: str = "all", hands: str = "random", draws: int = 24) -> None:
+                 play: str = "search", search: str = "none", hands: str = "random", draws: int = 24,
+                 value: str = "outlook", orders: int = 100, gain: float = 0.3, plans: str = "all",
+                 declare: str = "strong", claims: str = "strong", hazard: float = 1.0) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -62,12 +75,20 @@ class ExpertAgent:
         ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (both searched too, see
         ``expert_setup``); ``play``: "search", or "strong" to play every later decision as
         ``strong`` (measures the setup search alone);
-        ``search``: the decisions searched, "all" or kinds joined by "+" from "discard" (another plain
-        discard than ``strong``'s), "declare", "kong", "claim" (the rest are ``strong``'s);
+        ``search``: the decisions searched by whole-deal rollouts, "none", "all" or kinds joined by
+        "+" from "discard" (another plain discard than the choice so far), "declare", "kong",
+        "claim";
         ``hands``: "random" (opponents' hidden tiles drawn by ``discard_weight`` alone) or "played"
         (each undeclared opponent's shanten drawn first from how far real hands are from ready
         after that many discards, ``PLAYED_SHANTEN``, then up to ``draws`` hands drawn until one
-        is that far; a 唱歌/跳舞 hand is drawn ready)."""
+        is that far; a 唱歌/跳舞 hand is drawn ready);
+        ``value``: "outlook" (discards weighed by ``majiang.bots.outlook``) or "strong";
+        ``orders``: the outlook's sampled orders of draws a decision; ``gain``: leave ``strong``'s
+        discard (or pong/pass) only for one the outlook values this many points higher;
+        ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
+        joined by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the
+        "outlook"'s; ``claims``: pongs by "strong" or the "outlook"; ``hazard``: a factor on the
+        model's chance that another seat ends the hand each round."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -94,15 +115,30 @@ class ExpertAgent:
             raise ValueError(f"play must be search or strong, not {play!r}")
         self.play_search = play == "search"
         kinds = {"discard", "declare", "kong", "claim"}
-        self.search_kinds = kinds if search == "all" else set(str(search).split("+"))
+        self.search_kinds = kinds if search == "all" else set() if search == "none" else set(str(search).split("+"))
         if not self.search_kinds <= kinds:
-            raise ValueError(f"search must be all or kinds joined by + from {sorted(kinds)}, not {search!r}")
+            raise ValueError(f"search must be none, all or kinds joined by + from {sorted(kinds)}, not {search!r}")
         if hands not in ("random", "played"):
             raise ValueError(f"hands must be random or played, not {hands!r}")
         self.hands = hands
         self.draws = max(1, int(draws))
+        if value not in ("outlook", "strong"):
+            raise ValueError(f"value must be outlook or strong, not {value!r}")
+        self.value = value
+        self.orders = max(1, int(orders))
+        self.gain = float(gain)
+        self.plans = plans_mask(str(plans))
+        if declare not in ("strong", "outlook"):
+            raise ValueError(f"declare must be strong or outlook, not {declare!r}")
+        self.declare = declare
+        if claims not in ("strong", "outlook"):
+            raise ValueError(f"claims must be strong or outlook, not {claims!r}")
+        self.claims = claims
+        self.model_params = {} if float(hazard) == 1.0 else {"hazard_scale": float(hazard)}
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
+        self.outlooks = 0  # decisions the outlook valued
+        self.overruled = 0  # ... where it left strong's choice
 
     # -- the decision -----------------------------------------------------------------------------
 
@@ -123,6 +159,13 @@ class ExpertAgent:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
         choice = self.strong.act(obs, legal)
+        if self.value == "outlook":
+            if view.phase == "turn":
+                choice = outlook_turn(self, view, legal, choice)
+            elif view.phase == "claim" and self.claims == "outlook":
+                choice = outlook_claim(self, view, legal, choice)
+        if not self.search_kinds:
+            return choice
         candidates = self.candidates(view, legal, choice)
         if len(candidates) == 1:
             return candidates[0]

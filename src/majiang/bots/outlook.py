@@ -40,9 +40,8 @@ from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import ALL_TILES, Tile
 from majiang.games.rules import Rules
 from majiang.games.scoring import WinContext, score
-from majiang.native import spec
+from majiang.native import PLANS, check_hand, spec
 
-PLANS = ("all", "flush_m", "flush_p", "flush_s", "pairs")  # spec.OUTLOOK_PLAN_* in this order
 ALL_PLANS = 0b11111
 ROUNDS = spec.OUTLOOK_MAX_ROUNDS  # a model covers at most this many rounds
 
@@ -357,17 +356,6 @@ class Outlook:
         return out
 
 
-def check_hand(counts, melds, waiting: bool = False) -> None:
-    """ValueError unless ``counts`` is a hand holding a drawn tile (14 tiles less three per meld)
-    or, ``waiting``, one waiting for a draw (13 less three per meld), at most four of a kind."""
-    if len(counts) != 30 or any(not 0 <= c <= 4 for c in counts) or len(melds) > 4:
-        raise ValueError("a hand is 30 counts of 0 to 4 copies, with at most four melds")
-    size = 13 - 3 * len(melds) if waiting else 14 - 3 * len(melds)
-    if sum(counts) != size:
-        what = "waiting for a draw" if waiting else "holding a drawn tile"
-        raise ValueError(f"a hand {what} has {size} tiles with {len(melds)} melds, not {sum(counts)}")
-
-
 def evaluate(rules: Rules, counts, melds, void: str | None, unseen, model: Model, samples: int = 64,
              key: int = 0, candidates=None, plans: int = ALL_PLANS) -> list[Valued]:
     """Every candidate discard of a hand holding a drawn tile (``counts``: 14 tiles less three per
@@ -401,7 +389,7 @@ DEFAULTS = {
                  "feed_shown": 0.03, "ron_third": 0.0},
     "sichuan": {"declare_rate": 0.0, "live_future": 4.5, "value_declared": 1.8, "value_hidden": 1.8,
                 "win_hidden": 0.04, "deal_in_hidden": 0.03, "feed_open": 1.0, "feed_hidden": 0.5,
-                "feed_shown": 0.03, "ron_third": 0.0},
+                "feed_shown": 0.03, "ron_third": 0.0, "end_ready_share": 0.3, "end_unready_share": 0.7},
 }
 
 
@@ -456,8 +444,8 @@ def model_for(view, params: dict | None = None, position: int | None = None) -> 
         m.end_unready = m.end_ready = declared_at_end
         m.end_declared = -(len(opps) - declared_at_end)
     else:  # 查大叫: a ready hand is paid its best value by those not ready, a hand not ready pays
-        m.end_ready_value = float(len(opps)) * 0.3
-        m.end_unready = -float(len(opps)) * 0.7 * p["value_hidden"]
+        m.end_ready_value = float(len(opps)) * p["end_ready_share"]
+        m.end_unready = -float(len(opps)) * p["end_unready_share"] * p["value_hidden"]
     return m
 
 

@@ -506,12 +506,24 @@ def policy_act(rules, position, seat: int, key: int, policy: str = "greedy") -> 
     return code
 
 
+PLANS = ("all", "flush_m", "flush_p", "flush_s", "pairs")  # the OUTLOOK_PLAN_* numbers' names, in order
+
+
+def check_hand(counts, melds, waiting: bool = False) -> None:
+    """ValueError unless ``counts`` is a hand holding a drawn tile (14 tiles less three per meld)
+    or, ``waiting``, one waiting for a draw (13 less three per meld), at most four of a kind."""
+    if len(counts) != 30 or any(not 0 <= c <= 4 for c in counts) or len(melds) > 4:
+        raise ValueError("a hand is 30 counts of 0 to 4 copies, with at most four melds")
+    size = 13 - 3 * len(melds) if waiting else 14 - 3 * len(melds)
+    if sum(counts) != size:
+        what = "waiting for a draw" if waiting else "holding a drawn tile"
+        raise ValueError(f"a hand {what} has {size} tiles with {len(melds)} melds, not {sum(counts)}")
+
+
 def outlook(rules, counts, melds, void: str | None, unseen, model, samples: int, key: int,
             candidates=None, plans: int = 0b11111) -> list[tuple[int, float, str, bool]]:
     """``majiang.bots.outlook.evaluate`` in one library call: (kind, value, plan, declare) for each
     candidate discard (default: every kind held), in kind order."""
-    from majiang.bots.outlook import PLANS, check_hand  # noqa: PLC0415 (the bots layer's names, read only here)
-
     check_hand(counts, melds)
     kinds = [k for k in range(30) if counts[k]] if candidates is None else sorted({int(k) for k in candidates})
     values, flags = _outlook_call(rules, counts, melds, void, unseen, model, samples, key, kinds, plans, False)
@@ -522,8 +534,6 @@ def outlook(rules, counts, melds, void: str | None, unseen, model, samples: int,
 def outlook_waiting(rules, counts, melds, void: str | None, unseen, model, samples: int, key: int,
                     plans: int = 0b11111) -> tuple[float, str]:
     """``majiang.bots.outlook.evaluate_waiting`` in one library call: (value, plan)."""
-    from majiang.bots.outlook import PLANS, check_hand  # noqa: PLC0415
-
     check_hand(counts, melds, waiting=True)
     values, flags = _outlook_call(rules, counts, melds, void, unseen, model, samples, key, [], plans, True)
     return float(values[0]), PLANS[int(flags[0])]
