@@ -25,8 +25,8 @@ GAMES = [("kawuxing", "standard"), ("sichuan", "chengdu")]
 
 
 def small(seed=0, engine="auto", **kw):
-    """A cheap expert that searches every kind of decision by whole-deal rollouts (the default
-    searches none: tests of the search ask for it)."""
+    """A cheap expert that searches every kind of decision by whole-deal rollouts (by default only
+    Sichuan's discards are: tests of the search ask for all)."""
     kw.setdefault("search", "all")
     return ExpertAgent(seed, samples=6, first=3, batch=3, work=40, engine=engine, orders=8, **kw)
 
@@ -85,6 +85,21 @@ def test_same_seed_same_decisions(variant, preset):
         play(rules, 11, [small(5)] + [GreedyAgent(s) for s in range(1, n)], record)
         runs.append(record)
     assert runs[0] == runs[1] and runs[0]
+
+
+@pytest.mark.parametrize("variant,preset", GAMES)
+def test_each_game_plays_its_measured_default(variant, preset):
+    """value=auto and search=auto take the game's GAME_DEFAULTS at the first decision; an explicit
+    option is kept whatever the game."""
+    from majiang.bots.expert import GAME_DEFAULTS, search_kinds
+
+    rules = rules_for(variant, preset)
+    n = Game(rules, seed=5).n
+    auto, fixed = ExpertAgent(1, orders=8, samples=6, work=40), ExpertAgent(2, orders=8, value="strong", search="none")
+    play(rules, 5, [auto, fixed] + [GreedyAgent(s) for s in range(2, n)])
+    assert auto.value == GAME_DEFAULTS[variant]["value"]
+    assert auto.search_kinds == search_kinds(GAME_DEFAULTS[variant]["search"])
+    assert (fixed.value, fixed.search_kinds) == ("strong", set())
 
 
 def test_budget_parsing():
@@ -317,7 +332,10 @@ def test_setup_search_chooses_the_same_on_either_engine(exchange):
 # -- the outlook's discards and pongs (value="outlook", the default) ------------------------------
 
 def quick(seed=0, engine="auto", **kw):
-    """The default expert (outlook discards, no whole-deal search) with a small budget."""
+    """The outlook expert (outlook discards, no whole-deal search: Kawuxing's default) with a
+    small budget, in either game."""
+    kw.setdefault("value", "outlook")
+    kw.setdefault("search", "none")
     return ExpertAgent(seed, orders=16, engine=engine, **kw)
 
 

@@ -1,6 +1,9 @@
 """``expert``: ``strong``'s play, its discards and pongs weighed by the outlook of this seat's own
 futures, and (optionally) determinized Monte Carlo search over whole deals.
 
+By default each game plays its best measured setting (``GAME_DEFAULTS``): Kawuxing the outlook,
+Sichuan the discard search.
+
 Discards (``value="outlook"``, ``majiang.bots.expert_outlook``): every discard ``strong`` would
 allow is valued by ``majiang.bots.outlook`` over ``orders`` sampled orders of this seat's next
 draws, the plans 清一色 and 七对 beside the hand as it is, the other seats as a model of what they do
@@ -9,7 +12,7 @@ how often their discards feed a wait). ``strong``'s choice stands unless another
 more than ``gain`` points more. 亮倒 is ``strong``'s expected-value rule (``declare="outlook"``:
 the outlook's); pongs are ``strong``'s (``claims="outlook"``: the outlook's).
 
-Search (``search=``, off by default): at a decision with more than one sensible option (a discard,
+Search (``search=``): at a decision with more than one sensible option (a discard,
 亮倒/唱歌/跳舞 with it, a kong, a claim), the candidates are pruned first (the choice so far, the
 discards that keep the best shanten with the most live tiles, every kong and declaration of those
 tiles, every claim), then the hidden tiles are sampled consistently with what this seat has seen
@@ -51,14 +54,32 @@ from majiang.engine import Action
 from majiang.engine.position import Position, SeatPosition, game_at
 
 
+# What value="auto" and search="auto" mean in each game: its best setting as measured against
+# strong (docs/BOTS.md). In Kawuxing the outlook of the seat's own draws gains and whole-deal
+# search adds nothing on top; in Sichuan the outlook gains nothing measurable (blood battle's later
+# wins and 查大叫 are what its model reads worst) and the discard search is the best measured.
+GAME_DEFAULTS = {"kawuxing": {"value": "outlook", "search": "none"},
+                 "sichuan": {"value": "strong", "search": "discard"}}
+SEARCH_KINDS = ("discard", "declare", "kong", "claim")
+
+
+def search_kinds(option: str) -> set[str]:
+    """The decisions a ``search=`` option names: "none", "all" or kinds joined by "+"."""
+    kinds = set(SEARCH_KINDS) if option == "all" else set() if option == "none" else set(option.split("+"))
+    if not kinds <= set(SEARCH_KINDS):
+        raise ValueError(f"search must be none, all, auto or kinds joined by + from {sorted(SEARCH_KINDS)}, "
+                         f"not {option!r}")
+    return kinds
+
+
 class ExpertAgent:
     name = "expert"
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
                  work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
-                 play: str = "search", search: str = "none", hands: str = "random", draws: int = 24,
-                 value: str = "outlook", orders: int = 100, gain: float = 0.3, plans: str = "all",
+                 play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
+                 value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
                  declare: str = "strong", claims: str = "strong", hazard: float = 1.0) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
@@ -77,12 +98,13 @@ class ExpertAgent:
         ``strong`` (measures the setup search alone);
         ``search``: the decisions searched by whole-deal rollouts, "none", "all" or kinds joined by
         "+" from "discard" (another plain discard than the choice so far), "declare", "kong",
-        "claim";
+        "claim", or "auto": each game's best measured (``GAME_DEFAULTS``);
         ``hands``: "random" (opponents' hidden tiles drawn by ``discard_weight`` alone) or "played"
         (each undeclared opponent's shanten drawn first from how far real hands are from ready
         after that many discards, ``PLAYED_SHANTEN``, then up to ``draws`` hands drawn until one
         is that far; a 唱歌/跳舞 hand is drawn ready);
-        ``value``: "outlook" (discards weighed by ``majiang.bots.outlook``) or "strong";
+        ``value``: "outlook" (discards weighed by ``majiang.bots.outlook``), "strong" or "auto"
+        (``GAME_DEFAULTS``);
         ``orders``: the outlook's sampled orders of draws a decision; ``gain``: leave ``strong``'s
         discard (or pong/pass) only for one the outlook values this many points higher;
         ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
@@ -115,16 +137,17 @@ class ExpertAgent:
             raise ValueError(f"play must be search or strong, not {play!r}")
         self.play_search = play == "search"
         kinds = {"discard", "declare", "kong", "claim"}
-        self.search_kinds = kinds if search == "all" else set() if search == "none" else set(str(search).split("+"))
-        if not self.search_kinds <= kinds:
-            raise ValueError(f"search must be none, all or kinds joined by + from {sorted(kinds)}, not {search!r}")
+        self.search_option = str(search)
+        self.search_kinds: set[str] = set()  # search="auto": set at each decision by the game
+        if search != "auto":
+            self.search_kinds = search_kinds(self.search_option)
         if hands not in ("random", "played"):
             raise ValueError(f"hands must be random or played, not {hands!r}")
         self.hands = hands
         self.draws = max(1, int(draws))
-        if value not in ("outlook", "strong"):
-            raise ValueError(f"value must be outlook or strong, not {value!r}")
-        self.value = value
+        if value not in ("outlook", "strong", "auto"):
+            raise ValueError(f"value must be outlook, strong or auto, not {value!r}")
+        self.value_option = self.value = value
         self.orders = max(1, int(orders))
         self.gain = float(gain)
         self.plans = plans_mask(str(plans))
@@ -158,6 +181,12 @@ class ExpertAgent:
         if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob" or not self.play_search:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
+        if "auto" in (self.value_option, self.search_option):
+            defaults = GAME_DEFAULTS[obs["variant"]]
+            if self.value_option == "auto":
+                self.value = defaults["value"]
+            if self.search_option == "auto":
+                self.search_kinds = search_kinds(defaults["search"])
         choice = self.strong.act(obs, legal)
         if self.value == "outlook":
             if view.phase == "turn":
