@@ -128,7 +128,8 @@ def register(sub) -> None:
     p.add_argument("--bots", required=True,
                    help="comma-separated agents, one per seat: random, greedy, strong, expert, or cmd:PROGRAM "
                    "(an external bot, docs/BOTS.md; each entry gets its own process); options after a "
-                   "colon, e.g. expert:samples=200,work=500")
+                   "colon, e.g. expert:orders=200 (Kawuxing's outlook) or expert:samples=96,work=480 "
+                   "(Sichuan's search); every option in docs/BOTS.md")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "
