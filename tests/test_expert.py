@@ -95,11 +95,13 @@ def test_each_game_plays_its_measured_default(variant, preset):
 
     rules = rules_for(variant, preset)
     n = Game(rules, seed=5).n
-    auto, fixed = ExpertAgent(1, orders=8, samples=6, work=40), ExpertAgent(2, orders=8, value="strong", search="none")
+    auto = ExpertAgent(1, orders=8, samples=6, work=40)
+    fixed = ExpertAgent(2, orders=8, value="strong", search="none", claims="strong")
     play(rules, 5, [auto, fixed] + [GreedyAgent(s) for s in range(2, n)])
     assert auto.value == GAME_DEFAULTS[variant]["value"]
     assert auto.search_kinds == search_kinds(GAME_DEFAULTS[variant]["search"])
-    assert (fixed.value, fixed.search_kinds) == ("strong", set())
+    assert auto.claims == GAME_DEFAULTS[variant]["claims"]
+    assert (fixed.value, fixed.search_kinds, fixed.claims) == ("strong", set(), "strong")
 
 
 def test_budget_parsing():

@@ -16,10 +16,10 @@
             ``StrongAgent.WEIGHTS``): Sichuan blood battle is a race where speed and safety pay
             more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never folds.
 ``expert``  ``strong`` steered by look-ahead, each game its best measured setting: in Kawuxing
-            the outlook (``majiang.bots.outlook``: every discard valued over sampled orders of
-            the seat's own next draws, plans 清一色/七对 included, the others as a per-round
-            model of how soon the hand ends and what they cost), in Sichuan a determinized Monte
-            Carlo search of the discards (hidden tiles sampled consistently with what the seat has
+            the outlook (``majiang.bots.outlook``: every discard and pong valued over sampled
+            orders of the seat's own next draws, plans 清一色/七对 included, the others as a
+            per-round model of how soon the hand ends and what they cost), in Sichuan a
+            determinized Monte Carlo search of the discards (hidden tiles sampled consistently with what the seat has
             seen, every candidate played to the end of the deal by ``greedy``, in the native engine
             when built). Bounded by work, not time: ``expert:orders=200``,
             ``expert:samples=96,work=480`` (``ExpertAgent``'s keyword arguments).

@@ -10,7 +10,7 @@ draws, the plans 清一色 and 七对 beside the hand as it is, the other seats 
 to this one, round by round (how soon the hand ends, what their wins and this seat's deal-ins cost,
 how often their discards feed a wait). ``strong``'s choice stands unless another discard is worth
 more than ``gain`` points more. 亮倒 is ``strong``'s expected-value rule (``declare="outlook"``:
-the outlook's); pongs are ``strong``'s (``claims="outlook"``: the outlook's).
+the outlook's); pongs are the outlook's in Kawuxing (``claims="strong"``: ``strong``'s).
 
 Search (``search=``): at a decision with more than one sensible option (a discard,
 亮倒/唱歌/跳舞 with it, a kong, a claim), the candidates are pruned first (the choice so far, the
@@ -54,12 +54,13 @@ from majiang.engine import Action
 from majiang.engine.position import Position, SeatPosition, game_at
 
 
-# What value="auto" and search="auto" mean in each game: its best setting as measured against
-# strong (docs/BOTS.md). In Kawuxing the outlook of the seat's own draws gains and whole-deal
-# search adds nothing on top; in Sichuan the outlook gains nothing measurable (blood battle's later
-# wins and 查大叫 are what its model reads worst) and the discard search is the best measured.
-GAME_DEFAULTS = {"kawuxing": {"value": "outlook", "search": "none"},
-                 "sichuan": {"value": "strong", "search": "discard"}}
+# What value="auto", search="auto" and claims="auto" mean in each game: its best setting as
+# measured against strong (docs/BOTS.md). In Kawuxing the outlook of the seat's own draws gains,
+# its pongs add a little and whole-deal search adds nothing on top; in Sichuan the outlook gains
+# nothing measurable (blood battle's later wins and 查大叫 are what its model reads worst) and the
+# discard search is the best measured.
+GAME_DEFAULTS = {"kawuxing": {"value": "outlook", "search": "none", "claims": "outlook"},
+                 "sichuan": {"value": "strong", "search": "discard", "claims": "strong"}}
 SEARCH_KINDS = ("discard", "declare", "kong", "claim")
 
 
@@ -80,7 +81,7 @@ class ExpertAgent:
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
                  play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
                  value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
-                 declare: str = "strong", claims: str = "strong", hazard: float = 1.0) -> None:
+                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -109,7 +110,7 @@ class ExpertAgent:
         discard (or pong/pass) only for one the outlook values this many points higher;
         ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
         joined by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the
-        "outlook"'s; ``claims``: pongs by "strong" or the "outlook"; ``hazard``: a factor on the
+        "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``); ``hazard``: a factor on the
         model's chance that another seat ends the hand each round."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
@@ -154,9 +155,9 @@ class ExpertAgent:
         if declare not in ("strong", "outlook"):
             raise ValueError(f"declare must be strong or outlook, not {declare!r}")
         self.declare = declare
-        if claims not in ("strong", "outlook"):
-            raise ValueError(f"claims must be strong or outlook, not {claims!r}")
-        self.claims = claims
+        if claims not in ("strong", "outlook", "auto"):
+            raise ValueError(f"claims must be strong, outlook or auto, not {claims!r}")
+        self.claims_option = self.claims = claims
         self.model_params = {} if float(hazard) == 1.0 else {"hazard_scale": float(hazard)}
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
@@ -181,10 +182,12 @@ class ExpertAgent:
         if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob" or not self.play_search:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
-        if "auto" in (self.value_option, self.search_option):
+        if "auto" in (self.value_option, self.search_option, self.claims_option):
             defaults = GAME_DEFAULTS[obs["variant"]]
             if self.value_option == "auto":
                 self.value = defaults["value"]
+            if self.claims_option == "auto":
+                self.claims = defaults["claims"]
             if self.search_option == "auto":
                 self.search_kinds = search_kinds(defaults["search"])
         choice = self.strong.act(obs, legal)
