@@ -110,8 +110,8 @@ class ExpertAgent:
         discard (or pong/pass) only for one the outlook values this many points higher;
         ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
         joined by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the
-        "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``); ``hazard``: a factor on the
-        model's chance that another seat ends the hand each round."""
+        "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``);
+        ``hazard``: a factor on the model's chance that another seat ends the hand each round."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -137,9 +137,9 @@ class ExpertAgent:
         if play not in ("search", "strong"):
             raise ValueError(f"play must be search or strong, not {play!r}")
         self.play_search = play == "search"
-        kinds = {"discard", "declare", "kong", "claim"}
         self.search_option = str(search)
-        self.search_kinds: set[str] = set()  # search="auto": set at each decision by the game
+        self.search_kinds: set[str] = set()  # search="auto": set by the game at its first decision
+        self.resolved_for: str | None = None  # the game the "auto" options were last resolved for
         if search != "auto":
             self.search_kinds = search_kinds(self.search_option)
         if hands not in ("random", "played"):
@@ -182,7 +182,8 @@ class ExpertAgent:
         if len(legal) == 1 or "void" in types or "exchange" in types or obs["phase"] == "rob" or not self.play_search:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
-        if "auto" in (self.value_option, self.search_option, self.claims_option):
+        if obs["variant"] != self.resolved_for:
+            self.resolved_for = obs["variant"]
             defaults = GAME_DEFAULTS[obs["variant"]]
             if self.value_option == "auto":
                 self.value = defaults["value"]

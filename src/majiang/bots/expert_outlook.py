@@ -12,7 +12,7 @@ differences are noise and ``strong``'s speed is kept where the outlook sees no c
 from __future__ import annotations
 
 from majiang.bots.base import SeatView
-from majiang.bots.outlook import PLANS, evaluate, evaluate_waiting, model_for
+from majiang.bots.outlook import ALL_PLANS, evaluate, evaluate_waiting, model_for
 from majiang.core.hand import Meld
 from majiang.engine import Action
 
@@ -23,10 +23,10 @@ def plans_mask(text: str) -> int:
     """``all``, ``none`` (the hand as it is only) or plan names joined by ``+`` (``flush``,
     ``pairs``) as the ``OUTLOOK_PLANS`` bits."""
     if text == "all":
-        return 0b11111
+        return ALL_PLANS
+    mask = 1  # the hand as it is, always valued
     if text == "none":
-        return 0b00001
-    mask = 1
+        return mask
     for name in str(text).split("+"):
         if name not in PLAN_NAMES:
             raise ValueError(f"plans must be all, none or {'+'.join(PLAN_NAMES)} joined by +, not {text!r}")
@@ -34,10 +34,9 @@ def plans_mask(text: str) -> int:
     return mask
 
 
-def _values(agent, view: SeatView, counts, melds, model, candidates) -> list[tuple[int, float, str, bool]]:
+def _values(agent, view: SeatView, counts, melds, unseen, model, candidates) -> list[tuple[int, float, str, bool]]:
     """(kind, value, plan, declare) of each candidate discard, in the native library when built."""
     key = agent.rng.getrandbits(32)
-    unseen = view.unseen()
     if agent.native is not None:
         return agent.native.outlook(view.rules, counts, melds, view.void, unseen, model, agent.orders, key,
                                     candidates, agent.plans)
@@ -66,7 +65,7 @@ def outlook_turn(agent, view: SeatView, legal: list[Action], choice: Action) -> 
     _, forbidden = agent.strong._danger(view, unseen)
     allowed = sorted({int(a.tile) for a in plain if a.tile not in forbidden} or {int(a.tile) for a in plain})
     model = model_for(view, agent.model_params)
-    rows = _values(agent, view, view.counts, view.melds, model, allowed)
+    rows = _values(agent, view, view.counts, view.melds, unseen, model, allowed)
     agent.outlooks += 1
     best = max(rows, key=lambda r: r[1])  # the first of equals: kind order
     mine = next((r for r in rows if r[0] == int(choice.tile)), None)
@@ -101,13 +100,15 @@ def outlook_claim(agent, view: SeatView, legal: list[Action], choice: Action) ->
     counts = list(view.counts)
     counts[t] -= 2
     melds = view.melds + [Meld.pong(t)]
-    _, forbidden = agent.strong._danger(view, view.unseen())
+    unseen = view.unseen()
+    _, forbidden = agent.strong._danger(view, unseen)
     allowed = [k for k in range(30) if counts[k] and k not in forbidden] or [k for k in range(30) if counts[k]]
-    v_pong = max(r[1] for r in _values(agent, view, counts, melds, model_for(view, agent.model_params), allowed))
+    v_pong = max(r[1] for r in _values(agent, view, counts, melds, unseen, model_for(view, agent.model_params),
+                                       allowed))
     agent.outlooks += 1
     if choice.type == "pong":
         return choice if v_pong >= v_pass - agent.gain else pass_action
     return pong if v_pong > v_pass + agent.gain else choice
 
 
-__all__ = ["PLANS", "outlook_claim", "outlook_turn", "plans_mask"]
+__all__ = ["outlook_claim", "outlook_turn", "plans_mask"]
