@@ -12,7 +12,7 @@ import pytest
 from majiang import native
 from majiang.bots import ExpertAgent, GreedyAgent, make_agent, parse_spec, split_bots
 from majiang.bots.base import SeatView
-from majiang.bots.expert import rollout_python
+from majiang.bots.expert import holds_void, rollout_python
 from majiang.bots.greedy import CarefulAgent, revealed_waits
 from majiang.core.errors import MajiangError
 from majiang.core.tiles import Tile, parse_tiles
@@ -292,19 +292,35 @@ def test_reads_only_the_observation(variant, preset):
 
 
 def test_samples_keep_void_suits_and_revealed_hands():
-    """Sichuan: an opponent holds none of its known 定缺 suit (plenty of other tiles are unseen);
-    the nearest-ready option still deals every tile once."""
+    """Sichuan: an opponent that has discarded a tile of another suit than its 定缺 suit holds none
+    of it (void tiles go out first), one whose last discard was of that suit may hold more; the
+    nearest-ready option still deals every tile once."""
     rules = rules_for("sichuan", "chengdu")
-    for obs, _ in searched_decisions(rules, 6, 6):
-        me = obs["seat"]
-        for agent in (small(), small(ready_bias=2)):
-            pos = agent.sample(agent.prepare(obs), random.Random(2))
-            for p in obs["players"]:
-                if p["seat"] != me and p["void"] and not p["out"]:
-                    at = "mps".index(p["void"]) * 9
-                    assert sum(pos.seats[p["seat"]].counts[at:at + 9]) == 0
-                    assert sum(pos.seats[p["seat"]].counts) == p["hidden"] - 4 * sum(
-                        1 for m in p["melds"] if m["tile"] is None)
+    may_hold = held = 0
+    for seed in (6, 7, 8):
+        for obs, _ in searched_decisions(rules, seed, 8):
+            me = obs["seat"]
+            for agent in (small(), small(ready_bias=2)):
+                for k in range(4):
+                    pos = agent.sample(agent.prepare(obs), random.Random(k))
+                    for p in obs["players"]:
+                        if p["seat"] != me and p["void"] and not p["out"]:
+                            at = "mps".index(p["void"]) * 9
+                            void_tiles = sum(pos.seats[p["seat"]].counts[at:at + 9])
+                            if holds_void(p):
+                                may_hold += 1
+                                held += void_tiles > 0
+                            else:
+                                assert void_tiles == 0
+                            assert sum(pos.seats[p["seat"]].counts) == p["hidden"] - 4 * sum(
+                                1 for m in p["melds"] if m["tile"] is None)
+    assert may_hold and held  # early on, opponents still holding their void suit are sampled so
+
+
+def test_holds_void_reads_the_last_discard():
+    assert holds_void({"void": "m", "discards": []})
+    assert holds_void({"void": "m", "discards": ["5p", "9m"]})
+    assert not holds_void({"void": "m", "discards": ["9m", "5p"]})
 
 
 @needs_native
@@ -403,3 +419,53 @@ def test_outlook_options():
     for bad in ("expert:value=magic", "expert:plans=big", "expert:declare=always", "expert:claims=all"):
         with pytest.raises(MajiangError):
             make_agent(bad)
+
+
+def declares_after_another(limit=3):
+    """Kawuxing turns of ``strong`` self-play where the seat may declare 亮倒 while another seat's
+    declared hand shows live waits."""
+    from majiang.bots import StrongAgent
+
+    rules = rules_for("kawuxing")
+    out = []
+    for seed in range(40):
+        g = Game(rules, seed=seed)
+        agents = [StrongAgent(s, samples=0) for s in range(g.n)]
+        while not g.over and len(out) < limit:
+            s = g.pending_seats()[0]
+            obs, legal = g.observation(s), g.legal_actions(s)
+            view = SeatView(obs)
+            if any(a.type == "declare" for a in legal) and any(
+                    p["declared"] and any(view.unseen()[int(Tile.parse(w))] for w in p["revealed"]["waits"])
+                    for p in view.opponents()):
+                out.append((obs, legal))
+            g.apply(s, agents[s].act(obs, legal))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def test_frozen_prices_the_deal_ins_of_a_declared_hand():
+    """``frozen=1``: 亮倒 costs the draws of another declared hand's live waits that a frozen hand
+    must discard; staying hidden costs nothing more, and nothing changes while nobody has declared."""
+    from majiang.bots import StrongAgent
+
+    cases = declares_after_another()
+    assert cases
+    plain, priced = StrongAgent(0, samples=0), StrongAgent(0, samples=0, frozen=1)
+    for obs, legal in cases:
+        view = SeatView(obs)
+        unseen = view.unseen()
+        assert priced._frozen_risk(view, unseen) > 0
+        a = next(a for a in legal if a.type == "declare")
+        counts = list(view.counts)
+        counts[a.tile] -= 1
+        hidden = [agent._ready_ev(view, unseen, counts, view.melds) for agent in (plain, priced)]
+        shown = [agent._ready_ev(view, unseen, counts, view.melds, "declare") for agent in (plain, priced)]
+        assert hidden[0] == hidden[1] and shown[1] < shown[0]
+        quiet = copy.deepcopy(obs)
+        for p in quiet["players"]:
+            if p["seat"] != obs["seat"]:
+                p["declared"], p["revealed"] = None, None
+        assert priced._frozen_risk(SeatView(quiet), unseen) == 0
+    assert ExpertAgent(0, frozen=1).strong.frozen and not ExpertAgent(0).strong.frozen

@@ -18,7 +18,7 @@ discards that keep the best shanten with the most live tiles, every kong and dec
 tiles, every claim), then the hidden tiles are sampled consistently with what this seat has seen
 (``visible`` and each player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden
 triplets and other seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an
-opponent's hand, and fewer of the kinds it discarded and their neighbours), the rest of the wall is
+opponent's hand once it has discarded another suit, and fewer of the kinds it discarded and their neighbours), the rest of the wall is
 shuffled, and each candidate is played to the end of the deal by ``greedy`` at every seat
 (``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed wait). The choice
 is the candidate with the best mean of this seat's points from here on (kong money, 包胡, 查大叫 and
@@ -81,7 +81,7 @@ class ExpertAgent:
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
                  play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
                  value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
-                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0) -> None:
+                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0, frozen: int = 0) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -113,7 +113,7 @@ class ExpertAgent:
         "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``);
         ``hazard``: a factor on the model's chance that another seat ends the hand each round."""
         self.rng = random.Random(seed)
-        self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
+        self.strong = StrongAgent(seed, samples=0, frozen=frozen)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
         self.first = max(1, min(int(first), self.samples))
         self.batch = max(1, int(batch))
@@ -287,7 +287,7 @@ class ExpertAgent:
             weights = None  # how likely the seat is to hold each kind, relative to the others
             if s != me and not p["out"] and hidden:
                 weights = [1.0] * 30
-                if p.get("void"):  # a known void suit: none held (unless nothing else is left)
+                if p.get("void") and not holds_void(p):  # none of its void suit left (unless nothing else is)
                     at = "mps".index(p["void"]) * 9
                     weights[at:at + 9] = [1e-9] * 9
                 if self.discard_weight < 1.0:  # what a seat discarded it seldom still holds, nor next to it
@@ -525,6 +525,14 @@ PLAYED_SHANTEN = {
         ((0.81, 0.19, 0.00, 0.00, 0.00), (0.79, 0.21, 0.00, 0.00, 0.00)),  # 13+
     ),
 }
+
+
+def holds_void(player: dict) -> bool:
+    """Whether another seat may still hold tiles of its void suit: a seat holding any must discard
+    them first, so once it has discarded a tile of another suit it holds none (a void tile it
+    draws later goes out on that same turn). Before its first discard it may hold several."""
+    discards = player["discards"]
+    return not discards or Tile.parse(discards[-1]).suit == player["void"]
 
 
 ROLLOUT_AGENTS = {"careful": CarefulAgent, "greedy": GreedyAgent}

@@ -68,7 +68,7 @@ def play_deal(task: dict) -> dict:
     bots = task["bots"]
     n = len(bots)
     seed, deal = task["seed"], task["deal"]
-    out = {"deal": deal, "entries": [_empty() for _ in range(n)]}
+    out = {"deal": deal, "entries": [empty_entry() for _ in range(n)]}
     for r in range(n):
         entry_at = [(s + r) % n for s in range(n)]  # which bot entry sits at each seat
         agents = []
@@ -79,23 +79,27 @@ def play_deal(task: dict) -> dict:
             before.append(dict(_seat_stats(a, s)))
         game = Game(rules, seed=seed, hand_index=deal, dealer=deal % n)
         play_hand(game, agents)
-        totals = game.totals()
         for s in range(n):
             e = out["entries"][entry_at[s]]
-            e["points"] += totals[s]
-            e["hands"] += 1
-            my_wins = [w for w in game.wins if w.seat == s]
-            e["wins"] += len(my_wins)
-            e["self_draws"] += sum(1 for w in my_wins if w.self_draw)
-            e["win_value"] += sum(w.score.multiplier for w in my_wins)
-            e["deal_ins"] += sum(1 for w in game.wins if not w.self_draw and w.discarder == s)
-            e["draws"] += game.result == "draw"
+            tally(e, game, s)
             stats = _seat_stats(agents[s], s)
             for k in ("timeouts", "illegal", "malformed", "crashes"):
                 e[k] += stats.get(k, 0) - before[s].get(k, 0)
     for e in out["entries"]:
         e["points"] /= n
     return out
+
+
+def tally(entry: dict, game: Game, seat: int) -> None:
+    """Add ``seat``'s result in the finished ``game`` to a deal's ``entry`` (points, wins, …)."""
+    entry["points"] += game.totals()[seat]
+    entry["hands"] += 1
+    mine = [w for w in game.wins if w.seat == seat]
+    entry["wins"] += len(mine)
+    entry["self_draws"] += sum(1 for w in mine if w.self_draw)
+    entry["win_value"] += sum(w.score.multiplier for w in mine)
+    entry["deal_ins"] += sum(1 for w in game.wins if not w.self_draw and w.discarder == seat)
+    entry["draws"] += game.result == "draw"
 
 
 def _seat_stats(agent, seat: int) -> dict:
@@ -105,7 +109,8 @@ def _seat_stats(agent, seat: int) -> dict:
     return getattr(agent, "stats", {})
 
 
-def _empty() -> dict:
+def empty_entry() -> dict:
+    """A deal's entry before any hand is counted."""
     return {"points": 0.0, "hands": 0, "wins": 0, "self_draws": 0, "win_value": 0, "deal_ins": 0, "draws": 0,
             "timeouts": 0, "illegal": 0, "malformed": 0, "crashes": 0}
 
@@ -126,7 +131,7 @@ class ArenaResult:
         entries = []
         for i, name in enumerate(self.bots):
             pts = [d["entries"][i]["points"] for d in deals]
-            agg = _empty()
+            agg = empty_entry()
             for d in deals:
                 for k, v in d["entries"][i].items():
                     if k != "points":

@@ -8,7 +8,7 @@ import math
 from majiang.bots.base import SeatView, after_kong, suit_counts
 from majiang.core.analysis import waits
 from majiang.core.hand import Hand, Meld
-from majiang.core.tiles import ALL_TILES
+from majiang.core.tiles import ALL_TILES, Tile
 from majiang.engine import Action
 from majiang.games.scoring import WinContext, score
 
@@ -88,24 +88,40 @@ class Value:
         return 0.25 + 0.25 * min(1.0, view.tiles_left / 55.0)
 
     def _race(self, view: SeatView, unseen, live: int, shown: bool = False,
-              extra_draws: int = 0) -> tuple[float, float, float, float]:
+              extra_draws: int = 0, lose: float = 0.0) -> tuple[float, float, float, float, float]:
         """For a ready hand with ``live`` winning tiles unseen: the chances that it self-draws,
-        that it wins on a discard, that nobody wins before the wall ends, and the expected number
-        of turns it stays in play."""
+        that it wins on a discard, that nobody wins before the wall ends, the expected number of
+        turns it stays in play, and (``lose``: the chance per turn that its own draw must go out
+        into another seat's win, for a frozen 亮倒 hand) that it deals in first."""
         active = len(view.opponents()) + 1
         draws = view.tiles_left / active + extra_draws
         p = live / max(1, sum(unseen))
         h_self = p
         h_ron = (active - 1) * p * (self.FEED_SHOWN if shown else self.FEED)
         h_other = 0.0 if view.sichuan else self.OTHER_WIN * (active - 1)
-        total = min(0.95, h_self + h_ron + h_other)
+        rates = h_self + h_ron + h_other + lose
+        total = min(0.95, rates)
         if draws <= 0:
-            return 0.0, 0.0, 1.0, 0.0
+            return 0.0, 0.0, 1.0, 0.0, 0.0
         if total <= 0:
-            return 0.0, 0.0, 1.0, draws
+            return 0.0, 0.0, 1.0, draws, 0.0
         reach = 1.0 - (1.0 - total) ** draws
-        scale = reach / (h_self + h_ron + h_other)
-        return scale * h_self, scale * h_ron, 1.0 - reach, reach / total
+        scale = reach / rates
+        return scale * h_self, scale * h_ron, 1.0 - reach, reach / total, scale * lose
+
+    frozen = False  # whether 亮倒 is priced with the deal-ins a frozen hand cannot avoid (``_frozen_risk``)
+
+    def _frozen_risk(self, view: SeatView, unseen) -> float:
+        """The chance per turn that a frozen (declared) Kawuxing hand draws another declared seat's
+        live wait, which it must then discard into that seat's win (an ordinary 点炮 of a 亮倒 hand:
+        about twice a typical win). A hidden hand keeps such a tile instead."""
+        total = max(1, sum(unseen))
+        live = 0
+        for p in view.opponents():
+            for w in (p.get("revealed") or {}).get("waits") or ():
+                if p["declared"] == "liangdao":
+                    live += unseen[int(Tile.parse(w))]
+        return live / total
 
     def _exposure(self, view: SeatView, turns: float) -> float:
         """What staying in a Sichuan hand costs: other players' self-draws, paid until one's own
@@ -131,8 +147,9 @@ class Value:
         declared = kind is not None and not view.sichuan  # 亮倒 doubles a Kawuxing win
         values = self._wait_values(view, counts, melds, declared)
         live = sum(unseen[w] for w, _, _ in values)
-        p_self, p_ron, p_none, turns = self._race(view, unseen, live, kind == "declare", extra_draws)
-        gain = -self._exposure(view, turns)
+        lose = self._frozen_risk(view, unseen) if kind == "declare" and self.frozen else 0.0
+        p_self, p_ron, p_none, turns, p_lose = self._race(view, unseen, live, kind == "declare", extra_draws, lose)
+        gain = -self._exposure(view, turns) - p_lose * self.TYPICAL_VALUE["kawuxing"]
         if live:
             own = sum(unseen[w] * v for w, v, _ in values) / live
             ron = sum(unseen[w] * v for w, _, v in values) / live
@@ -148,7 +165,7 @@ class Value:
         s = view.shanten(counts, melds)
         if s <= 0:
             return self._ready_ev(view, unseen, counts, melds, extra_draws=extra_draws)
-        p_self, p_ron, _, turns = self._race(view, unseen, self.TYPICAL_LIVE, extra_draws=extra_draws)
+        p_self, p_ron, _, turns, _ = self._race(view, unseen, self.TYPICAL_LIVE, extra_draws=extra_draws)
         typical = (p_self * len(view.opponents()) + p_ron) * self.TYPICAL_VALUE[view.obs["variant"]]
         chance = self._step_chance(view) ** s
         # a hand that never gets there stays to the end of a Sichuan hand, paying others' self-draws
