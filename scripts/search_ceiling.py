@@ -36,6 +36,7 @@ import zlib
 
 from majiang.bots import make_agent, parse_spec
 from majiang.bots.expert import ExpertAgent
+from majiang.cli.common import Progress
 from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.engine.position import position_of
@@ -125,9 +126,13 @@ def play_deal(rules, options: dict, peek: str, seed, deal: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="peek: " + "; ".join(PEEKS) + " (see the module's text)")
+                                 epilog="peek: none = the fair agent (the arena's numbers); shanten = each opponent "
+                                        "as far from ready as its real hand; wall = which unseen tiles are in the "
+                                        "wall; hands = every opponent's real hand; all = the hands and the wall's "
+                                        "real order. Example: --variant sichuan --peek hands --games 400 --seed "
+                                        "2027 --out DIR, then majiang arena-merge DIR")
     ap.add_argument("--variant", choices=("kawuxing", "sichuan"), required=True)
-    ap.add_argument("--peek", choices=PEEKS, default="hands")
+    ap.add_argument("--peek", choices=PEEKS, default="hands", help="what the search's samples are given (below)")
     ap.add_argument("--options", default="", help="expert's options, as after 'expert:' in the arena")
     ap.add_argument("--games", type=int, default=100, help="duplicate deals")
     ap.add_argument("--first-deal", type=int, default=0)
@@ -146,14 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         os.makedirs(args.out, exist_ok=True)
         sink = open(os.path.join(args.out, "deals.jsonl"), "w", encoding="utf-8")
         sink.write(json.dumps(result.header(args.first_deal, args.games), ensure_ascii=False) + "\n")
-    for i, deal in enumerate(range(args.first_deal, args.first_deal + args.games), 1):
+    bar = Progress(args.games, "deals")
+    for deal in range(args.first_deal, args.first_deal + args.games):
         d = play_deal(rules, options, args.peek, args.seed, deal)
         result.deals.append(d)
         if sink:
             sink.write(json.dumps(d, separators=(",", ":")) + "\n")
             sink.flush()
-        print(f"\r{i}/{args.games} deals", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+        bar.step()
     summary = result.summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))

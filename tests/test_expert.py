@@ -469,3 +469,56 @@ def test_frozen_prices_the_deal_ins_of_a_declared_hand():
                 p["declared"], p["revealed"] = None, None
         assert priced._frozen_risk(SeatView(quiet), unseen) == 0
     assert ExpertAgent(0, frozen=1).strong.frozen and not ExpertAgent(0).strong.frozen
+
+
+def test_passed_kinds_are_the_discards_since_the_seats_last_turn():
+    """Seat 1's hand has not changed since its last discard; seat 2 and seat 0 discarded after it
+    in turn order (dealer 0): those kinds it cannot be waiting on."""
+    from majiang.bots.expert import passed_kinds
+
+    players = [{"seat": 0, "discards": ["1p", "2p"]}, {"seat": 1, "discards": ["3p"]},
+               {"seat": 2, "discards": ["4p", "5p"]}]
+    obs = {"players": players, "dealer": 0, "rules": {"min_ron_multiplier": 1}}
+    # times: seat 0 at 0, 3; seat 1 at 1; seat 2 at 2, 5 -> after seat 1's last discard (1): 4p, 2p, 5p
+    assert passed_kinds(obs, 1) == tuple(int(Tile.parse(t)) for t in ("2p", "4p", "5p"))
+    assert passed_kinds(obs, 0) == (int(Tile.parse("5p")),)
+    assert passed_kinds(obs, 2) == ()  # the last to discard
+    players[1]["discards"] = []  # no turn yet: nothing it has held has won on anything discarded
+    assert len(passed_kinds(obs, 1)) == 4
+    obs["rules"]["min_ron_multiplier"] = 2  # 屁胡只能自摸: a plain hand may let a discard go
+    assert passed_kinds(obs, 1) == ()
+
+
+def test_passes_redraw_hands_that_would_have_won_already():
+    """``passes``: an opponent's sampled hand that would be complete with a tile discarded since its
+    last turn is drawn again, so such hands become rare (drawn near ready, ``hands=played``, they
+    are common without it)."""
+    from majiang.bots.expert import passed_kinds
+
+    rules = rules_for("sichuan", "chengdu")
+    counts = {0: [0, 0], 30: [0, 0]}
+    for seed in (3, 4, 5, 6):
+        g = Game(rules, seed=seed)
+        agents = [GreedyAgent(s) for s in range(g.n)]
+        while not g.over:
+            s = g.pending_seats()[0]
+            obs, legal = g.observation(s), g.legal_actions(s)
+            if obs["phase"] == "turn" and obs["tiles_left"] < 30 and len(legal) > 1:
+                probe = small(passes=1)
+                probe.prepare(obs)  # its _wins_on is the check
+                for passes in counts:
+                    agent = small(passes=passes, seed=seed, hands="played")
+                    prepared = agent.prepare(obs)
+                    for k in range(6):
+                        pos = agent.sample(prepared, random.Random(k))
+                        for p in obs["players"]:
+                            o = p["seat"]
+                            kinds = passed_kinds(obs, o)
+                            if o == s or p["out"] or p["declared"] or not kinds:
+                                continue
+                            counts[passes][0] += 1
+                            counts[passes][1] += probe._wins_on(list(pos.seats[o].counts), pos.seats[o].melds,
+                                                                p["void"], kinds)
+            g.apply(s, agents[s].act(obs, legal))
+    (n0, bad0), (n30, bad30) = counts[0], counts[30]
+    assert n0 and n30 and bad0 > 0 and bad30 * 5 <= bad0

@@ -81,7 +81,8 @@ class ExpertAgent:
                  rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
                  play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
                  value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
-                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0, frozen: int = 0) -> None:
+                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0, frozen: float = 0.0,
+                 passes: int = 0) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -111,7 +112,11 @@ class ExpertAgent:
         ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
         joined by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the
         "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``);
-        ``hazard``: a factor on the model's chance that another seat ends the hand each round."""
+        ``hazard``: a factor on the model's chance that another seat ends the hand each round;
+        ``frozen``: how much of the deal-ins a frozen hand cannot avoid once another hand is
+        declared is charged to 亮倒 (``StrongAgent._frozen_risk``; 0: none, 1: all; docs/BOTS.md);
+        ``passes``: redraw (up to that many times) a sampled opponent hand that would have won on a
+        tile discarded since that opponent's last turn (``passed_kinds``), 0 to draw as before."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0, frozen=frozen)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -159,6 +164,7 @@ class ExpertAgent:
             raise ValueError(f"claims must be strong, outlook or auto, not {claims!r}")
         self.claims_option = self.claims = claims
         self.model_params = {} if float(hazard) == 1.0 else {"hazard_scale": float(hazard)}
+        self.passes = max(0, int(passes))
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
         self.outlooks = 0  # decisions the outlook valued
@@ -299,7 +305,7 @@ class ExpertAgent:
                             if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
                                 weights[u] = min(weights[u], near)
             seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
-                          p.get("declared"), waits))
+                          p.get("declared"), waits, passed_kinds(obs, s) if weights is not None and self.passes else ()))
         if obs["phase"] == "claim":
             ld = obs["last_discard"]
             head = ("claim", ld["seat"], int(Tile.parse(ld["tile"])))
@@ -322,7 +328,7 @@ class ExpertAgent:
                         acc += x
                         cum.append(acc)
                     targets[s] = tuple(cum)
-        if self.ready_bias or self.hands == "played":
+        if self.ready_bias or self.hands == "played" or self.passes:
             view = SeatView(obs)
             rules, variant = view.rules, view.variant
             if self.native is not None:
@@ -345,7 +351,7 @@ class ExpertAgent:
         for t in pool:
             left[t] += 1
         seats: list[SeatPosition] = []
-        for counts, melds, triplets, _, _, void, out, declared, waits in fixed:
+        for counts, melds, triplets, _, _, void, out, declared, waits, _ in fixed:
             counts = list(counts)
             if None in melds:
                 melds = [m if m is not None else Meld.concealed_kong(self._take_set(left, 4, rng) or 0)
@@ -370,6 +376,7 @@ class ExpertAgent:
                 rand = rng.random
                 best = None
                 target = targets[s]
+                passed = f[9]
                 if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
                     u = rand()
                     want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
@@ -380,6 +387,8 @@ class ExpertAgent:
                         for i in chosen:
                             c[rest[i]] += 1
                         d = abs(min(4, self._distance(c, seats[s].melds, f[5])) - want)
+                        if passed and self._wins_on(c, seats[s].melds, f[5], passed):
+                            d += 10  # it would have won on a tile let go since its last turn
                         if best is None or d < best[0]:
                             best = (d, chosen)
                         if d == 0:
@@ -388,6 +397,17 @@ class ExpertAgent:
                 for _ in range(1 + self.ready_bias if target is None else 0):
                     keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
                     chosen = {i for _, i in keys[:n]}
+                    if passed and not self.ready_bias:
+                        # a hand that would have won on a tile discarded since its last turn is redrawn
+                        for _ in range(self.passes):
+                            c = list(seats[s].counts)
+                            for i in chosen:
+                                c[rest[i]] += 1
+                            if not self._wins_on(c, seats[s].melds, f[5], passed):
+                                break
+                            keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)),
+                                          reverse=True)
+                            chosen = {i for _, i in keys[:n]}
                     if self.ready_bias:
                         c = list(seats[s].counts)
                         for i in chosen:
@@ -404,6 +424,18 @@ class ExpertAgent:
             for t in grab:
                 c[t] += 1
         return Position(head[0], head[1], head[2], dealer, rest, seats)
+
+    def _wins_on(self, counts, melds, void, kinds) -> bool:
+        """Whether a hand waiting for a tile (3n+1) would be complete with any of ``kinds``."""
+        if self._distance(counts, melds, void) != 0:
+            return False
+        for k in kinds:
+            counts[k] += 1
+            done = self._distance(counts, melds, void) == -1
+            counts[k] -= 1
+            if done:
+                return True
+        return False
 
     @staticmethod
     def _take_set(left, size: int, rng: random.Random):
@@ -525,6 +557,34 @@ PLAYED_SHANTEN = {
         ((0.81, 0.19, 0.00, 0.00, 0.00), (0.79, 0.21, 0.00, 0.00, 0.00)),  # 13+
     ),
 }
+
+
+def passed_kinds(obs: dict, seat: int) -> tuple[int, ...]:
+    """The kinds ``seat``'s hand as it is now did not win on: every tile discarded by another seat
+    since its own last discard (a win beats every other claim, and a seat wins whenever it can:
+    a pass is rare), placed in time by the turn order (the i-th discard of a seat about i rounds
+    in; claims shift that a little). Empty where a discard may not be won (a minimum value for
+    wins on a discard) or the seat has left."""
+    if int((obs.get("rules") or {}).get("min_ron_multiplier", 1)) > 1:
+        return ()
+    players = obs["players"]
+    n = len(players)
+    dealer = obs["dealer"]
+
+    def when(p: int, i: int) -> int:
+        return i * n + (p - dealer) % n
+
+    mine = players[seat]["discards"]
+    since = when(seat, len(mine) - 1) if mine else -1
+    kinds: set[int] = set()
+    for p in players:
+        if p["seat"] == seat:
+            continue
+        for i in range(len(p["discards"]) - 1, -1, -1):
+            if when(p["seat"], i) <= since:
+                break
+            kinds.add(int(Tile.parse(p["discards"][i])))
+    return tuple(sorted(kinds))
 
 
 def holds_void(player: dict) -> bool:

@@ -23,7 +23,7 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
     name = "strong"
 
     def __init__(self, seed: int = 0, work: int = 1200, samples: int = 24, budget_ms: float | None = None,
-                 frozen: int = 0) -> None:
+                 frozen: float = 0.0) -> None:
         """The look-ahead samples up to ``samples`` futures and stops once it has evaluated
         ``work`` hands (on this project's machine: median about 12 ms a close decision, 99th
         percentile under 100 ms). Work, not time, bounds it, so the same seed plays the same game
@@ -33,7 +33,7 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
         self.work = work
         self.samples = samples
         self.budget = None if budget_ms is None else budget_ms / 1000.0
-        self.frozen = bool(int(frozen))
+        self.frozen = float(frozen)
 
     # Weights of the discard score (units: one step of shanten = 100), per game. Sichuan is a race
     # (three of four players win most hands and each win takes from everyone still playing), so

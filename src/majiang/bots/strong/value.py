@@ -109,7 +109,7 @@ class Value:
         scale = reach / rates
         return scale * h_self, scale * h_ron, 1.0 - reach, reach / total, scale * lose
 
-    frozen = False  # whether 亮倒 is priced with the deal-ins a frozen hand cannot avoid (``_frozen_risk``)
+    frozen = 0.0  # how much of the deal-ins a frozen 亮倒 hand cannot avoid is priced (``_frozen_risk``)
 
     def _frozen_risk(self, view: SeatView, unseen) -> float:
         """The chance per turn that a frozen (declared) Kawuxing hand draws another declared seat's
@@ -149,7 +149,7 @@ class Value:
         live = sum(unseen[w] for w, _, _ in values)
         lose = self._frozen_risk(view, unseen) if kind == "declare" and self.frozen else 0.0
         p_self, p_ron, p_none, turns, p_lose = self._race(view, unseen, live, kind == "declare", extra_draws, lose)
-        gain = -self._exposure(view, turns) - p_lose * self.TYPICAL_VALUE["kawuxing"]
+        gain = -self._exposure(view, turns) - p_lose * self.frozen * self.TYPICAL_VALUE["kawuxing"]
         if live:
             own = sum(unseen[w] * v for w, v, _ in values) / live
             ron = sum(unseen[w] * v for w, _, v in values) / live
