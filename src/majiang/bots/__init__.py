@@ -19,9 +19,9 @@
             the outlook (``majiang.bots.outlook``: every discard and pong valued over sampled
             orders of the seat's own next draws, plans 清一色/七对 included, the others as a
             per-round model of how soon the hand ends and what they cost), in Sichuan a
-            determinized Monte Carlo search of the discards (hidden tiles sampled consistently with what the seat has
-            seen, every candidate played to the end of the deal by ``greedy``, in the native engine
-            when built). Bounded by work, not time: ``expert:orders=200``,
+            determinized Monte Carlo search of the discards (hidden tiles sampled consistently
+            with what the seat has seen, every candidate played to the end of the deal by
+            ``greedy``, in the native engine when built). Bounded by work, not time: ``expert:orders=200``,
             ``expert:samples=96,work=480`` (``ExpertAgent``'s keyword arguments).
 ``cmd:…``   an external program speaking the JSON-lines protocol (``majiang.botproto``).
 """

@@ -18,11 +18,11 @@ discards that keep the best shanten with the most live tiles, every kong and dec
 tiles, every claim), then the hidden tiles are sampled consistently with what this seat has seen
 (``visible`` and each player's ``hidden`` count; the tiles of revealed 亮倒 hands, their hidden
 triplets and other seats' concealed kongs as whole sets; no tiles of a known 定缺 suit in an
-opponent's hand once it has discarded another suit, and fewer of the kinds it discarded and their neighbours), the rest of the wall is
-shuffled, and each candidate is played to the end of the deal by ``greedy`` at every seat
-(``rollout="careful"``: ``CarefulAgent``, greedy that never discards a revealed wait). The choice
-is the candidate with the best mean of this seat's points from here on (kong money, 包胡, 查大叫 and
-血战's later wins included, as the engine settles them).
+opponent's hand once it has discarded another suit, and fewer of the kinds it discarded and their
+neighbours), the rest of the wall is shuffled, and each candidate is played to the end of the deal
+by ``greedy`` at every seat (``rollout="careful"``: ``CarefulAgent``, greedy that never discards a
+revealed wait). The choice is the candidate with the best mean of this seat's points from here on
+(kong money, 包胡, 查大叫 and 血战's later wins included, as the engine settles them).
 
 Every candidate meets the same samples (and in the search the same rollout players: common random
 numbers), so differences are paired. Work, not time, bounds both: ``orders`` sampled futures a
@@ -305,7 +305,8 @@ class ExpertAgent:
                             if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
                                 weights[u] = min(weights[u], near)
             seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
-                          p.get("declared"), waits, passed_kinds(obs, s) if weights is not None and self.passes else ()))
+                          p.get("declared"), waits,
+                          passed_kinds(obs, s) if weights is not None and self.passes else ()))
         if obs["phase"] == "claim":
             ld = obs["last_discard"]
             head = ("claim", ld["seat"], int(Tile.parse(ld["tile"])))
@@ -377,17 +378,26 @@ class ExpertAgent:
                 best = None
                 target = targets[s]
                 passed = f[9]
+                melds, void = seats[s].melds, f[5]
+
+                def draw() -> set[int]:
+                    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+                    return {i for _, i in keys[:n]}
+
+                def hand(chosen: set[int]) -> list[int]:
+                    c = list(seats[s].counts)
+                    for i in chosen:
+                        c[rest[i]] += 1
+                    return c
+
                 if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
                     u = rand()
                     want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
                     for _ in range(self.draws):
-                        keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
-                        chosen = {i for _, i in keys[:n]}
-                        c = list(seats[s].counts)
-                        for i in chosen:
-                            c[rest[i]] += 1
-                        d = abs(min(4, self._distance(c, seats[s].melds, f[5])) - want)
-                        if passed and self._wins_on(c, seats[s].melds, f[5], passed):
+                        chosen = draw()
+                        c = hand(chosen)
+                        d = abs(min(4, self._distance(c, melds, void)) - want)
+                        if passed and self._wins_on(c, melds, void, passed):
                             d += 10  # it would have won on a tile let go since its last turn
                         if best is None or d < best[0]:
                             best = (d, chosen)
@@ -395,24 +405,15 @@ class ExpertAgent:
                             break
                 # of several draws, the hand nearest ready
                 for _ in range(1 + self.ready_bias if target is None else 0):
-                    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
-                    chosen = {i for _, i in keys[:n]}
+                    chosen = draw()
                     if passed and not self.ready_bias:
                         # a hand that would have won on a tile discarded since its last turn is redrawn
                         for _ in range(self.passes):
-                            c = list(seats[s].counts)
-                            for i in chosen:
-                                c[rest[i]] += 1
-                            if not self._wins_on(c, seats[s].melds, f[5], passed):
+                            if not self._wins_on(hand(chosen), melds, void, passed):
                                 break
-                            keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)),
-                                          reverse=True)
-                            chosen = {i for _, i in keys[:n]}
+                            chosen = draw()
                     if self.ready_bias:
-                        c = list(seats[s].counts)
-                        for i in chosen:
-                            c[rest[i]] += 1
-                        d = self._distance(c, seats[s].melds, f[5])
+                        d = self._distance(hand(chosen), melds, void)
                         if best is None or d < best[0]:
                             best = (d, chosen)
                     else:
@@ -564,7 +565,7 @@ def passed_kinds(obs: dict, seat: int) -> tuple[int, ...]:
     since its own last discard (a win beats every other claim, and a seat wins whenever it can:
     a pass is rare), placed in time by the turn order (the i-th discard of a seat about i rounds
     in; claims shift that a little). Empty where a discard may not be won (a minimum value for
-    wins on a discard) or the seat has left."""
+    wins on a discard)."""
     if int((obs.get("rules") or {}).get("min_ron_multiplier", 1)) > 1:
         return ()
     players = obs["players"]
