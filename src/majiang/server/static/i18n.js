@@ -77,7 +77,7 @@
       summary: "Match summary", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
       err_code: "a room code is letters and digits", err_replay: "not a replay link", replay_title: "Replay 回放",
       step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
-      speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n} sec",
+      speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n}\u00a0sec",
       spectators: "watching", status_lobby: "waiting to start", status_playing: "playing", status_finished: "finished",
       opt_invalid: "These rules do not go together: {m}", preset_desc: "preset", dice: "dice", timer_default: "default",
       kb_help: "Keys: ← → pick a tile, Enter discards, H win, P pong, K kong, Space pass",
