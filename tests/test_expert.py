@@ -522,3 +522,50 @@ def test_passes_redraw_hands_that_would_have_won_already():
             g.apply(s, agents[s].act(obs, legal))
     (n0, bad0), (n30, bad30) = counts[0], counts[30]
     assert n0 and n30 and bad0 > 0 and bad30 * 5 <= bad0
+
+
+def test_discard_likelihood_prefers_the_tile_a_player_would_let_go():
+    """``read``: a hand is likelier the more its last discard was the tile to let go: a stray tile
+    beside a ready hand, not one from the middle of a run; a held void tile must go first."""
+    agent = small(read=4)
+    agent.prepare(searched_decisions(rules_for("sichuan", "chengdu"), 3, 1)[0][0])
+
+    def odds(text, discarded, void=None):
+        counts = [0] * 30
+        for t in parse_tiles(text):
+            counts[t] += 1
+        return agent._discard_likelihood(counts, [], void, int(Tile.parse(discarded)))
+
+    stray = odds("123m456m789m11p23p", "9s")  # let go of the stray 9s: ready on 1p/4p
+    run = odds("12m456m789m11p23p9s", "3m")  # broke a run and kept the stray
+    assert stray > 0.3 and run < 0.05 and 0.0 < run < stray
+    assert odds("123m456m789p11p23p", "9s", void="s") == 1.0  # its void tile, as it must
+    assert odds("123m456p789p11p29s", "3p", void="s") < 1e-5  # kept a void tile: not how it plays
+
+
+def test_read_keeps_hands_whose_last_discard_fits():
+    """``read=8``: the sampled opponents' hands are ones their last discard fits far better than
+    hands drawn without the read; each still holds as many tiles as the opponent hides."""
+    from majiang.bots.expert import last_discard
+
+    rules = rules_for("sichuan", "chengdu")
+    probe = small(read=1)
+    fit = {0: [], 8: []}
+    for seed in (3, 4):
+        for obs, _ in searched_decisions(rules, seed, 40)[24::3]:  # once the void tiles are out
+            probe.prepare(obs)
+            for read in fit:
+                agent = small(read=read, seed=seed)
+                prepared = agent.prepare(obs)
+                for k in range(4):
+                    pos = agent.sample(prepared, random.Random(k))
+                    for p in obs["players"]:
+                        o, d = p["seat"], last_discard(p)
+                        if o == obs["seat"] or p["out"] or d is None:
+                            continue
+                        sp = pos.seats[o]
+                        assert sum(sp.counts) == p["hidden"] - 4 * sum(1 for m in p["melds"] if m["tile"] is None)
+                        fit[read].append(probe._discard_likelihood(list(sp.counts), sp.melds, p["void"], d))
+    poor = {read: sum(x < 0.05 for x in v) / len(v) for read, v in fit.items()}
+    mean = {read: sum(v) / len(v) for read, v in fit.items()}
+    assert len(fit[0]) > 20 and mean[8] > mean[0] + 0.05 and poor[8] < 0.7 * poor[0]

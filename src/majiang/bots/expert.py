@@ -46,7 +46,7 @@ from majiang.bots.base import SeatView, native_engine
 from majiang.bots.expert_outlook import outlook_claim, outlook_turn, plans_mask
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.bots.strong import StrongAgent
-from majiang.core.analysis import shanten_counts
+from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.analysis import waits as waits_of
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
@@ -82,7 +82,7 @@ class ExpertAgent:
                  play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
                  value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
                  declare: str = "strong", claims: str = "auto", hazard: float = 1.0, frozen: float = 0.0,
-                 passes: int = 0) -> None:
+                 passes: int = 0, read: int = 0, read_beta: float = 2.0, read_isolation: float = 0.5) -> None:
         """``samples``: determinizations at most a decision; ``first`` of them for every
         candidate, then ``batch`` more at a time while the best two are close, within ``work``
         rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
@@ -116,7 +116,11 @@ class ExpertAgent:
         ``frozen``: how much of the deal-ins a frozen hand cannot avoid once another hand is
         declared is charged to 亮倒 (``StrongAgent._frozen_risk``; 0: none, 1: all; docs/BOTS.md);
         ``passes``: redraw (up to that many times) a sampled opponent hand that would have won on a
-        tile discarded since that opponent's last turn (``passed_kinds``), 0 to draw as before."""
+        tile discarded since that opponent's last turn (``passed_kinds``), 0 to draw as before;
+        ``read``: draw that many hands for each undeclared opponent (with ``hands=played``: that
+        many as far from ready as drawn) and keep one with the chance that its last discard was
+        the one to let go (``discard_likelihood``: ``read_beta`` per step of shanten it keeps,
+        ``read_isolation`` per point of ``isolation``), 0 to keep the first."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0, frozen=frozen)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
@@ -165,6 +169,9 @@ class ExpertAgent:
         self.claims_option = self.claims = claims
         self.model_params = {} if float(hazard) == 1.0 else {"hazard_scale": float(hazard)}
         self.passes = max(0, int(passes))
+        self.read = max(0, int(read))
+        self.read_beta = float(read_beta)
+        self.read_isolation = float(read_isolation)
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
         self.outlooks = 0  # decisions the outlook valued
@@ -306,7 +313,8 @@ class ExpertAgent:
                                 weights[u] = min(weights[u], near)
             seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
                           p.get("declared"), waits,
-                          passed_kinds(obs, s) if weights is not None and self.passes else ()))
+                          passed_kinds(obs, s) if weights is not None and self.passes else (),
+                          last_discard(p) if weights is not None and self.read else None))
         if obs["phase"] == "claim":
             ld = obs["last_discard"]
             head = ("claim", ld["seat"], int(Tile.parse(ld["tile"])))
@@ -329,7 +337,7 @@ class ExpertAgent:
                         acc += x
                         cum.append(acc)
                     targets[s] = tuple(cum)
-        if self.ready_bias or self.hands == "played" or self.passes:
+        if self.ready_bias or self.hands == "played" or self.passes or self.read:
             view = SeatView(obs)
             rules, variant = view.rules, view.variant
             if self.native is not None:
@@ -352,7 +360,7 @@ class ExpertAgent:
         for t in pool:
             left[t] += 1
         seats: list[SeatPosition] = []
-        for counts, melds, triplets, _, _, void, out, declared, waits, _ in fixed:
+        for counts, melds, triplets, _, _, void, out, declared, waits, _, _ in fixed:
             counts = list(counts)
             if None in melds:
                 melds = [m if m is not None else Meld.concealed_kong(self._take_set(left, 4, rng) or 0)
@@ -390,10 +398,12 @@ class ExpertAgent:
                         c[rest[i]] += 1
                     return c
 
+                read = self.read if f[10] is not None else 0
+                matches: list[set[int]] = []  # the hands that are candidates for the read
                 if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
                     u = rand()
                     want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
-                    for _ in range(self.draws):
+                    for _ in range(self.draws * max(1, read)):
                         chosen = draw()
                         c = hand(chosen)
                         d = abs(min(4, self._distance(c, melds, void)) - want)
@@ -402,9 +412,23 @@ class ExpertAgent:
                         if best is None or d < best[0]:
                             best = (d, chosen)
                         if d == 0:
+                            matches.append(chosen)
+                            if len(matches) >= read:
+                                break
+                elif read:
+                    matches = [draw() for _ in range(read)]
+                if read and matches:  # one of them by the chance its last discard was let go from it
+                    odds = [self._discard_likelihood(hand(m), melds, void, f[10]) for m in matches]
+                    u = rand() * sum(odds)
+                    pick = len(matches) - 1
+                    for i, o in enumerate(odds):
+                        u -= o
+                        if u <= 0:
+                            pick = i
                             break
+                    best = (0, matches[pick])
                 # of several draws, the hand nearest ready
-                for _ in range(1 + self.ready_bias if target is None else 0):
+                for _ in range(1 + self.ready_bias if target is None and not (read and matches) else 0):
                     chosen = draw()
                     if passed and not self.ready_bias:
                         # a hand that would have won on a tile discarded since its last turn is redrawn
@@ -425,6 +449,27 @@ class ExpertAgent:
             for t in grab:
                 c[t] += 1
         return Position(head[0], head[1], head[2], dealer, rest, seats)
+
+    def _discard_likelihood(self, counts, melds, void, discarded: int) -> float:
+        """How likely a player holding ``counts`` (3n+1, after its discard) was to let go of
+        ``discarded`` rather than any other kind of the 3n+2 it held: a softmax over the kinds
+        held, each scored by the shanten left without it (``read_beta`` a step) and how isolated
+        it was (``read_isolation`` a point of ``isolation``). A void-suit tile held goes first."""
+        held = list(counts)
+        held[discarded] += 1
+        if void:
+            at = "mps".index(void) * 9
+            if any(held[at:at + 9]):
+                return 1.0 if at <= discarded < at + 9 else 1e-6
+        scores = {}
+        for k in range(30):
+            if held[k]:
+                held[k] -= 1
+                s = min(6, self._distance(held, melds, void))
+                held[k] += 1
+                scores[k] = -self.read_beta * s - self.read_isolation * isolation(held, k)
+        top = max(scores.values())
+        return math.exp(scores[discarded] - top) / sum(math.exp(v - top) for v in scores.values())
 
     def _wins_on(self, counts, melds, void, kinds) -> bool:
         """Whether a hand waiting for a tile (3n+1) would be complete with any of ``kinds``."""
@@ -586,6 +631,14 @@ def passed_kinds(obs: dict, seat: int) -> tuple[int, ...]:
                 break
             kinds.add(int(Tile.parse(p["discards"][i])))
     return tuple(sorted(kinds))
+
+
+def last_discard(player: dict) -> int | None:
+    """The kind a seat let go of last (its hand now is what it held then without it), or None
+    when it has not discarded or is declared (a declared hand's discards are forced)."""
+    if not player["discards"] or player.get("declared"):
+        return None
+    return int(Tile.parse(player["discards"][-1]))
 
 
 def holds_void(player: dict) -> bool:
