@@ -119,8 +119,9 @@ class ExpertAgent:
         tile discarded since that opponent's last turn (``passed_kinds``), 0 to draw as before;
         ``read``: draw that many hands for each undeclared opponent (with ``hands=played``: that
         many as far from ready as drawn) and keep one with the chance that its last discard was
-        the one to let go (``discard_likelihood``: ``read_beta`` per step of shanten it keeps,
-        ``read_isolation`` per point of ``isolation``), 0 to keep the first."""
+        the one to let go (``_discard_likelihood``: ``read_beta`` per step of shanten it keeps,
+        ``read_isolation`` per point of ``isolation``; without ``hands=played``, ``passes`` is not
+        applied to these draws), 0 to keep the first."""
         self.rng = random.Random(seed)
         self.strong = StrongAgent(seed, samples=0, frozen=frozen)  # its look-ahead: the search does better
         self.samples = max(1, int(samples))
