@@ -382,74 +382,73 @@ class ExpertAgent:
                 continue
             if weights is None:
                 grab, rest = rest[:n], rest[n:]
-            else:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
-                rand = rng.random
-                best = None
-                target = targets[s]
-                passed = f[9]
-                melds, void = seats[s].melds, f[5]
-
-                def draw() -> set[int]:
-                    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
-                    return {i for _, i in keys[:n]}
-
-                def hand(chosen: set[int]) -> list[int]:
-                    c = list(seats[s].counts)
-                    for i in chosen:
-                        c[rest[i]] += 1
-                    return c
-
-                read = self.read if f[10] is not None else 0
-                matches: list[set[int]] = []  # the hands that are candidates for the read
-                if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
-                    u = rand()
-                    want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
-                    for _ in range(self.draws * max(1, read)):
-                        chosen = draw()
-                        c = hand(chosen)
-                        d = abs(min(4, self._distance(c, melds, void)) - want)
-                        if passed and self._wins_on(c, melds, void, passed):
-                            d += 10  # it would have won on a tile let go since its last turn
-                        if best is None or d < best[0]:
-                            best = (d, chosen)
-                        if d == 0:
-                            matches.append(chosen)
-                            if len(matches) >= read:
-                                break
-                elif read:
-                    matches = [draw() for _ in range(read)]
-                if read and matches:  # one of them by the chance its last discard was let go from it
-                    odds = [self._discard_likelihood(hand(m), melds, void, f[10]) for m in matches]
-                    u = rand() * sum(odds)
-                    pick = len(matches) - 1
-                    for i, o in enumerate(odds):
-                        u -= o
-                        if u <= 0:
-                            pick = i
-                            break
-                    best = (0, matches[pick])
-                # of several draws, the hand nearest ready
-                for _ in range(1 + self.ready_bias if target is None and not (read and matches) else 0):
-                    chosen = draw()
-                    if passed and not self.ready_bias:
-                        # a hand that would have won on a tile discarded since its last turn is redrawn
-                        for _ in range(self.passes):
-                            if not self._wins_on(hand(chosen), melds, void, passed):
-                                break
-                            chosen = draw()
-                    if self.ready_bias:
-                        d = self._distance(hand(chosen), melds, void)
-                        if best is None or d < best[0]:
-                            best = (d, chosen)
-                    else:
-                        best = (0, chosen)
-                chosen = best[1]
+            else:
+                chosen = self._choose_hand(rest, n, weights, seats[s].counts, seats[s].melds, f[5], targets[s],
+                                           f[9], f[10], rng.random)
                 grab = [rest[i] for i in sorted(chosen)]
                 rest = [t for i, t in enumerate(rest) if i not in chosen]
             c = seats[s].counts
             for t in grab:
                 c[t] += 1
         return Position(head[0], head[1], head[2], dealer, rest, seats)
+
+    def _choose_hand(self, rest: list[int], n: int, weights, held, melds, void, target, passed, last,
+                     rand) -> set[int]:
+        """Which ``n`` of the tiles ``rest`` an opponent holding ``held`` (and ``melds``) is dealt,
+        as indices into ``rest``: weighted draws without replacement (Efraimidis-Spirakis keys),
+        then, as the options say, the draw as far from ready as ``target`` wants (``hands=played``),
+        one of ``read`` by the likelihood of its ``last`` discard, the nearest ready of
+        1 + ``ready_bias``, or one not complete with a ``passed`` tile."""
+        def draw() -> set[int]:
+            keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+            return {i for _, i in keys[:n]}
+
+        def hand(chosen: set[int]) -> list[int]:
+            c = list(held)
+            for i in chosen:
+                c[rest[i]] += 1
+            return c
+
+        read = self.read if last is not None else 0
+        matches: list[set[int]] = []  # the hands that are candidates for the read
+        if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
+            u = rand()
+            want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
+            best = None
+            for _ in range(self.draws * max(1, read)):
+                chosen = draw()
+                c = hand(chosen)
+                d = abs(min(4, self._distance(c, melds, void)) - want)
+                if passed and self._wins_on(c, melds, void, passed):
+                    d += 10  # it would have won on a tile let go since its last turn
+                if best is None or d < best[0]:
+                    best = (d, chosen)
+                if d == 0:
+                    matches.append(chosen)
+                    if len(matches) >= read:
+                        break
+            if not (read and matches):
+                return best[1]
+        elif read:
+            matches = [draw() for _ in range(read)]
+        if read:  # one of them by the chance its last discard was let go from it
+            odds = [self._discard_likelihood(hand(m), melds, void, last) for m in matches]
+            u = rand() * sum(odds)
+            for chosen, o in zip(matches, odds):
+                u -= o
+                if u <= 0:
+                    return chosen
+            return matches[-1]
+        if self.ready_bias:  # of several draws, the hand nearest ready
+            tries = [draw() for _ in range(1 + self.ready_bias)]
+            return min(tries, key=lambda c: self._distance(hand(c), melds, void))
+        chosen = draw()
+        if passed:  # a hand that would have won on a tile discarded since its last turn is redrawn
+            for _ in range(self.passes):
+                if not self._wins_on(hand(chosen), melds, void, passed):
+                    break
+                chosen = draw()
+        return chosen
 
     def _discard_likelihood(self, counts, melds, void, discarded: int) -> float:
         """How likely a player holding ``counts`` (3n+1, after its discard) was to let go of
