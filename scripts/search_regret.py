@@ -24,6 +24,7 @@ more as it would knowing the hands, not by itself that it plays better at the ta
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import math
 import random
@@ -38,8 +39,11 @@ from majiang.bots import StrongAgent, parse_spec  # noqa: E402
 from majiang.bots.base import SeatView  # noqa: E402
 from majiang.bots.expert import GAME_DEFAULTS, search_kinds  # noqa: E402
 from majiang.cli.common import Progress  # noqa: E402
+from majiang.core.analysis import waits_counts  # noqa: E402
+from majiang.core.hand import Hand  # noqa: E402
 from majiang.engine import Game  # noqa: E402
 from majiang.engine.position import position_of  # noqa: E402
+from majiang.games import play_for  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
 
 
@@ -57,32 +61,13 @@ def parse_try(text: str, base: dict) -> tuple[str, str, dict]:
 
 
 def wait_reader(rules):
-    """``waits(counts, melds, void)``: the kinds completing a hand of 3n+1 tiles (empty when it is
-    not ready), by the native library's shanten when it is built."""
-    from majiang.bots.base import native_engine
-    from majiang.core.analysis import shanten_counts
-    from majiang.games import play_for
-
-    native = native_engine()
+    """``waits(counts, melds, void)``: the kinds completing a hand of 3n+1 tiles (none when it is
+    not ready), by the analysis the engine and the agents use."""
     variant = play_for(rules).variant
 
-    def distance(counts, melds, void):
-        if native is not None:
-            return native.shanten(rules, counts, 4 - len(melds), void, None, not melds)
-        return shanten_counts(counts, variant, 4 - len(melds), void, None, seven_pairs=not melds)
-
     def waits(counts, melds, void) -> set[int]:
-        counts = list(counts)
-        if distance(counts, melds, void) != 0:
-            return set()
-        out = set()
-        for k in range(30):
-            if counts[k] < 4:
-                counts[k] += 1
-                if distance(counts, melds, void) == -1:
-                    out.add(k)
-                counts[k] -= 1
-        return out
+        totals = Hand(tuple(counts), tuple(melds)).all_counts()
+        return set(waits_counts(counts, totals, variant, void, closed=not melds))
 
     return waits
 
@@ -102,8 +87,6 @@ def auc(pairs: list[tuple[float, bool]]) -> float | None:
     neg = sorted(p for p, y in pairs if not y)
     if not pos or not neg:
         return None
-    import bisect
-
     won = sum(bisect.bisect_left(neg, p) + 0.5 * (bisect.bisect_right(neg, p) - bisect.bisect_left(neg, p))
               for p in pos)
     return won / (len(pos) * len(neg))
@@ -129,7 +112,8 @@ def run(variant: str, hands: int, seed: int, tries: list[tuple[str, str, dict]],
     agents = []
     for i, (label, peek, options) in enumerate(tries):
         agent = PeekingExpert(seed * 1000 + i, peek, **options)
-        agent.search_kinds = judge.search_kinds if agent.search_option == "auto" else agent.search_kinds
+        if agent.search_option == "auto":
+            agent.search_kinds = judge.search_kinds
         agents.append((label, agent))
     waits = wait_reader(rules)
     regret: dict[str, list[float]] = {label: [] for label, _ in agents}
