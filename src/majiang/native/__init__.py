@@ -27,7 +27,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
+try:  # numpy is optional (the `fast`, `rl` and `test` extras): without it the engine is not used
+    import numpy as np
+except ImportError:  # pragma: no cover - exercised by the plain-install smoke test in .ci/run
+    np = None  # type: ignore[assignment]
 
 from majiang.core.errors import IllegalActionError
 from majiang.core.variants import get_variant
@@ -52,6 +55,9 @@ def _load():
     if _lib is not None or _load_error is not None:
         return _lib
     path = library_path()
+    if np is None:
+        _load_error = "the native engine needs numpy (pip install numpy, or the `fast` extra)"
+        return None
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:

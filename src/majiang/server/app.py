@@ -8,9 +8,14 @@ HTTP (JSON; bodies of at most 16 KB):
   POST /api/session {"token"}                -> {"id", "name"} and the cookie (sign in with a token)
   GET  /api/me                               -> {"id", "name"}
   POST /api/me {"name"}                      -> rename yourself; your history stays yours
-  POST /api/rooms {"variant", "preset", "options", "stake", "hands", "bots", "timers"}
-                                             -> {"code"}
-  POST /api/rooms/{code}/join                -> {"seat"}
+  POST /api/rooms {"variant", "preset", "options", "stake", "hands", "bots", "timers", "create_key"}
+                                             -> {"code"} (six digits; the same create_key again answers
+                                                the same room: a double tap makes one)
+  POST /api/rooms/{code}/join                -> {"seat"} (in the lobby: seated now; during a match: a bot's
+                                                seat from the next hand on, {"seat", "next_hand": true})
+  GET  /api/tables                           -> the unfinished rooms you are seated at (回到牌桌)
+  GET  /api/rooms/{code}/invite              -> {"url"}: the link friends open
+  GET  /api/rooms/{code}/qr.svg              -> that link as a QR code
   POST /api/rooms/{code}/start  (host only)  -> {"status": "playing"}, or 202 {"status": "lobby",
                                                 "waiting_for": [seats]}: dealt when they are ready (准备)
                                                 or the ready timer runs out
@@ -83,6 +88,7 @@ SEND_TIMEOUT = 15.0  # seconds one frame may take to leave; a client stuck longe
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30
 CODE = re.compile(r"[A-Z0-9]{1,16}")
+CREATE_KEY = re.compile(r"[A-Za-z0-9_-]{8,40}")
 OPTION = re.compile(r"[a-z_][a-z0-9_]{0,31}")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                 ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
@@ -299,8 +305,44 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         n = get_variant(variant).players
         seats = [{"player": host["id"], "name": host["name"], "bot": None}] + \
             [{"player": None, "name": None, "bot": bots} for _ in range(n - 1)]
-        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, settings.to_json())
+        create_key = data.get("create_key")
+        if create_key is not None and (not isinstance(create_key, str) or not CREATE_KEY.fullmatch(create_key)):
+            raise HTTPException(400, "create_key is 8 to 40 letters, digits, - or _")
+        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, settings.to_json(),
+                                 create_key=create_key)
         return {"code": code}
+
+    @app.get("/api/tables")
+    def my_tables(request: Request):
+        """The unfinished rooms you are seated at, newest first: the lobby's way back to the table."""
+        return store.seated_rooms(player_of(request)["id"])
+
+    def invite_url(request: Request, code: str) -> str:
+        """The link friends open: on a machine's own address (127.0.0.1) the first address the others
+        on the network can reach, as ``majiang serve`` printed it; else the address in use."""
+        host = request.headers.get("host") or "127.0.0.1"
+        local = re.match(r"^(127\.|localhost(:|$)|\[::1\])", host) is not None
+        base = share_urls[0].rstrip("/") if local and share_urls else f"{request.url.scheme}://{host}"
+        return f"{base}/?room={code}"
+
+    @app.get("/api/rooms/{code}/invite")
+    def invite(code: str, request: Request):
+        room_or_404(code)
+        return {"url": invite_url(request, code), "local_only": not share_urls and re.match(
+            r"^(127\.|localhost(:|$)|\[::1\])", request.headers.get("host") or "") is not None}
+
+    @app.get("/api/rooms/{code}/qr.svg")
+    def invite_qr(code: str, request: Request):
+        """The invite link as a QR code (segno), for friends at the same table to scan from the host's screen."""
+        import io
+
+        import segno
+
+        room_or_404(code)
+        out = io.BytesIO()
+        segno.make(invite_url(request, code), error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                                             dark="#10231b", light="#ffffff")
+        return Response(out.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     def room_or_404(code: str) -> dict:
         room = store.room(code) if CODE.fullmatch(code) else None
@@ -322,7 +364,10 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     async def join(code: str, request: Request):
         check_origin(request)
         player = player_of(request)
-        return {"seat": await take_seat(room_or_404(code), player)}
+        room = room_or_404(code)
+        seated = any(s["player"] == player["id"] for s in room["seats"])
+        seat = await take_seat(room, player)
+        return {"seat": seat, "next_hand": True} if room["status"] == "playing" and not seated else {"seat": seat}
 
     async def take_seat(room: dict, player: dict) -> int:
         """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
@@ -331,8 +376,14 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         for i, s in enumerate(seats):
             if s["player"] == player["id"]:
                 return i
+        if room["status"] == "playing":
+            live = await tables.obtain(code)
+            seat = await live.seat_next_hand(player) if live is not None else None
+            if seat is None:
+                raise HTTPException(409, "every seat has a player: watch the match as a spectator")
+            return seat
         if room["status"] != "lobby":
-            raise HTTPException(409, "the match has started; watch it as a spectator")
+            raise HTTPException(409, "the match is over")
         mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
         free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
         if not mine and not free:

@@ -7,8 +7,15 @@ the table's lock). If the store fails, the game is rebuilt from the log as it wa
 the action is refused, so what players saw is what a restart has.
 
 Each table is driven by one task: it plays the bots' decisions, runs every seated human's decision
-timer (托管 takes the seat when it runs out, or soon after its player disconnects), deals the next
-hand once everyone is ready (准备), and pauses while no seated human is connected.
+timer, deals the next hand once everyone is ready (准备), and pauses while no seated human is connected.
+
+托管 (auto-play) is for a player who is really gone: a missed timer plays that one decision safely
+(win if it can, else the drawn tile goes out; a claim is passed) and the player is warned; 托管 takes
+the seat after ``MISSES_BEFORE_AUTO`` missed decisions in a row or a lost connection, and ends at once
+on any action, tap or reconnect. It never makes a choice that is the player's: it wins when it can,
+discards, passes, but does not 亮倒/唱歌/跳舞, kong or pong, and does not say 准备 for a player who is
+not connected. A table whose humans are all in 托管 or away plays at a person's pace and waits between
+hands for one of them.
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ ABSENT_AFTER = 5.0  # seconds after a disconnect before 托管 plays a seat that
 WINDOWS = ("claim", "rob")
 FROZEN_DELAY = 2.5  # seconds before a declared (frozen) hand plays its turn by itself
 IN_PLACE = ("random",)  # bot levels that decide on the event loop (microseconds), not in the pool
+MISSES_BEFORE_AUTO = 2  # missed decisions in a row before 托管 takes the seat
+AUTO_DELAY = 1.5  # seconds a seat in 托管 waits on its turn: a table of absent players goes at a person's pace
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,7 @@ class LiveTable:
         self.n = len(room["seats"])
         self.settings = settings or TableSettings.from_json(room.get("settings") or {})
         self.bot_delay = bot_delay
+        self.auto_delay = AUTO_DELAY * bot_delay / BOT_DELAY  # tests that hurry the bots hurry 托管 too
         self.absent_after = absent_after
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
@@ -129,6 +139,7 @@ class LiveTable:
         self.dealer = 0
         self.bots = self._make_bots()
         self.auto = [False] * self.n  # 托管: a bot decides for this human seat until it acts again
+        self.missed = [0] * self.n  # decisions in a row this seat's timer ran out on (托管 at MISSES_BEFORE_AUTO)
         self.ready = [False] * self.n  # 准备 for the next hand
         self.over_at = 0.0  # wall-clock second the hand ended (the ready timer runs from it)
         self.decision_no = [0] * self.n  # bumps at each new decision of a seat: stale answers are refused
@@ -426,8 +437,26 @@ class LiveTable:
         self.connections.append(conn)
         if conn.seat is not None:
             self.absent_since.pop(conn.seat, None)
+            if self.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
+                self.auto[conn.seat] = False
+                self.missed[conn.seat] = 0
+                asyncio.get_running_loop().create_task(self.broadcast())
         self.last_activity = time.time()
         self.poke()
+
+    def _seat_connections(self, seats: list[dict]) -> None:
+        """New seats (friends who waited for this hand): their open pages now see from their seat."""
+        self.room["seats"] = seats
+        self.bots = self._make_bots()
+        for c in self.connections:
+            if c.seat is None and c.player is not None:
+                for i, s in enumerate(seats):
+                    if s.get("player") == c.player:
+                        c.seat = i
+                        c.last_sent, c.last_data = "", None  # a whole snapshot for the new seat
+        for i in range(self.n):
+            if self.human(i) and not self.present(i):
+                self.absent_since.setdefault(i, time.time())
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -454,11 +483,14 @@ class LiveTable:
                 raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
             await self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
+            self.missed[seat] = 0
         await self.broadcast()
         self.poke()
 
     async def set_auto(self, seat: int, on: bool) -> None:
+        """托管 asked for (the button) or ended (any tap on the page while it plays for you)."""
         self.auto[seat] = bool(on)
+        self.missed[seat] = 0
         await self.broadcast()
         self.poke()
 
@@ -536,6 +568,34 @@ class LiveTable:
         await self.broadcast()
         self.poke()
 
+    async def seat_next_hand(self, player: dict) -> int | None:
+        """A friend who arrives during the match takes a bot's seat from the next hand on (the bot
+        finishes this one; the seat's score so far stays the seat's). Returns the seat (the one already
+        kept for them if they asked before), or None when no bot seat is left."""
+        async with self.lock:
+            seats = self.room["seats"]
+            for i, s in enumerate(seats):
+                if s.get("player") == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
+                    return i
+            free = [i for i, s in enumerate(seats) if not s.get("player") and not s.get("next") and not s.get("for")]
+            if not free or self.room["status"] != "playing":
+                return None
+            i = free[0]
+            new = [dict(s) for s in seats]
+            new[i]["next"] = {"player": player["id"], "name": player["name"]}
+            self.store.take_seat(self.code, i, player, new, lease=self.code)  # StoreError: nothing changes
+            self.room["seats"] = new
+        await self.broadcast()
+        return i
+
+    def _seat_arrivals(self) -> list[dict] | None:
+        """The seats with a friend waiting for the next hand, given to them (None: nobody waits)."""
+        seats = self.room["seats"]
+        if not any(s.get("next") for s in seats):
+            return None
+        return [{"player": s["next"]["player"], "name": s["next"]["name"], "bot": None} if s.get("next") else s
+                for s in seats]
+
     async def next_hand(self) -> None:
         """Deal the next hand (stored first: on a store failure nothing changes)."""
         async with self.lock:
@@ -543,12 +603,17 @@ class LiveTable:
             if g is None or not g.over or self.room["status"] != "playing":
                 return
             old = (self.hand_index, self.dealer)
+            arrivals = self._seat_arrivals()
             self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
             try:
+                if arrivals is not None:
+                    self.store.update_room(self.code, seats=arrivals, lease=self.code)
                 new = self._store_new_hand(self._deal())
             except StoreError:
                 self.hand_index, self.dealer = old
                 raise
+            if arrivals is not None:
+                self._seat_connections(arrivals)
             for i, v in enumerate(g.totals()):
                 self.finished_totals[i] += v
             self.game = new
@@ -641,8 +706,9 @@ class LiveTable:
         due_list = []
         for s in g.pending_seats():
             if self.bot_plays(s):
-                wait = 0.0 if g.phase in WINDOWS else self.bot_wait[s]  # windows: no pause that says who could claim
-                due_list.append((self.decision_at[s] + wait, s, None))
+                # windows: no pause that says who could claim; 托管 at a person's pace on its turns
+                wait = 0.0 if g.phase in WINDOWS else self.auto_delay if self.auto[s] else self.bot_wait[s]
+                due_list.append((self.decision_at[s] + wait, s, "auto" if self.auto[s] else None))
             elif g.phase in WINDOWS and not self.present(s):
                 due_list.append((now, s, "pass"))  # nobody there to claim: passed at once, no pause
             elif g.seats[s].declared and g.phase == "turn":
@@ -651,31 +717,44 @@ class LiveTable:
                 due_list.append((self.decision_at[s] + FROZEN_DELAY, s, "frozen"))
             else:
                 when = self.decision_at[s] + self.time_limit(s)
+                why = "pass" if g.phase in WINDOWS else "timeout"
                 if not self.present(s):
                     # never connected, or gone: 托管 after the grace, counted from the later of the two
-                    when = min(when, max(self.absent_since.get(s, 0.0), self.decision_at[s]) + self.absent_after)
-                due_list.append((when, s, "pass" if g.phase in WINDOWS else "timeout"))
+                    gone = max(self.absent_since.get(s, 0.0), self.decision_at[s]) + self.absent_after
+                    if gone < when:
+                        when, why = gone, "away"
+                due_list.append((when, s, why))
         if not due_list:
             return None
         when, seat, why = min(due_list, key=lambda d: (d[0], d[1]))
         if when > now:
             return when - now
-        if why == "timeout":
-            self.auto[seat] = True  # 托管, shown to everyone, until the player acts again
-        # a claim left unanswered is passed; 托管 is not switched on then, since that would show
-        # everyone that this seat had a claim to make
-        await self._bot_act(seat, default=why if why in ("pass", "frozen") else None)
+        if why == "away":
+            self.auto[seat] = True  # the connection is lost: 托管 until the player is back
+            why = "auto"
+        elif why == "timeout":
+            # one missed timer plays that decision safely and warns the player; 托管 only after
+            # MISSES_BEFORE_AUTO in a row. A claim left unanswered is passed and not counted: 托管
+            # switched on then would show everyone that this seat had a claim to make.
+            self.missed[seat] += 1
+            if self.missed[seat] >= MISSES_BEFORE_AUTO:
+                self.auto[seat] = True
+            why = "safe"
+        await self._bot_act(seat, default=why)
         self.failures = 0
         return 0
 
     def is_ready(self, seat: int) -> bool:
-        """准备 for the next hand: said so, or a bot, or in 托管 (unless every human is)."""
-        return self.ready[seat] or not self.human(seat) or (self.auto[seat] and not self._all_away())
+        """准备 for the next hand: said so, or a bot, or in 托管 with the page open (unless every human
+        is away); never for a player who is not connected (the ready timer deals without them)."""
+        return self.ready[seat] or not self.human(seat) or (
+            self.auto[seat] and self.present(seat) and not self._all_away())
 
     def _all_away(self) -> bool:
-        """Every seated human is in 托管 and none has said 准备: bots alone would play on forever."""
+        """Every seated human is in 托管 or gone and none has said 准备: bots alone would play the match
+        out while nobody watches, so the next hand waits for one of them."""
         humans = [s for s in range(self.n) if self.human(s)]
-        return bool(humans) and all(self.auto[s] and not self.ready[s] for s in humans)
+        return bool(humans) and all((self.auto[s] or not self.present(s)) and not self.ready[s] for s in humans)
 
     def bot_plays(self, seat: int) -> bool:
         return not self.human(seat) or self.auto[seat]
@@ -708,26 +787,62 @@ class LiveTable:
         return legal[0]
 
     async def _bot_act(self, seat: int, default: str | None = None) -> None:
-        """A bot's decision for ``seat``; ``default`` "pass" passes a claim, "frozen" plays a declared
-        hand's turn (win if it can, else discard the tile just drawn)."""
+        """A bot's decision for ``seat``. ``default``: "pass" passes a claim; "frozen" plays a declared
+        hand's turn (win if it can, else discard the tile just drawn); "safe" is a missed timer's move
+        and "auto" is 托管's (see ``player_default``); None: a bot seat, which decides everything."""
         g = self.game
         decision = self._pending_of(seat)
         if g is None or g.over or decision is None:
             return
         legal = g.legal_actions(seat)
         action = None
+        choices = legal
         if default == "pass":
             action = next((a for a in legal if a.type == "pass"), None)
         elif default == "frozen":
             action = next((a for a in legal if a.type == "win"), None) or next(
                 (a for a in legal if a.type == "discard" and a.tile == g.last_draw), None)
+        elif default in ("safe", "auto"):
+            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe")
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
-            action = await self._bot_choice(seat, g, legal)
+            action = await self._bot_choice(seat, g, choices)
         async with self.lock:
             if self.game is not g or self._pending_of(seat) is not decision:
                 return  # the table moved on while the bot thought
             await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
+
+
+def player_default(legal: list, drawn: Any, safe: bool) -> tuple[Action | None, list]:
+    """What is played for a person who did not decide: (the action, or None to let the seat's bot
+    choose among the returned choices). A win is taken whenever the rules offer one (every app's
+    托管 does); otherwise only moves that decide nothing for the player: a claim is passed, and on
+    one's turn a plain discard (``safe``: the tile just drawn, as a missed timer plays it; 托管: the
+    bot's pick among the discards), never a kong, a pong or a 亮倒/唱歌/跳舞. 换三张 and 定缺 have no
+    neutral move: the bot chooses.
+
+    >>> from majiang.engine import Action
+    >>> from majiang.core.tiles import Tile
+    >>> legal = [Action("discard", Tile.parse("5p")), Action("discard", Tile.parse("7s")),
+    ...          Action("declare", Tile.parse("7s"))]
+    >>> player_default(legal, Tile.parse("7s"), safe=True)[0]
+    Action(type='discard', tile=7s, tiles=(), suit=None)
+    >>> [str(a.tile) for a in player_default(legal, Tile.parse("7s"), safe=False)[1]]
+    ['5p', '7s']
+    """
+    win = next((a for a in legal if a.type == "win"), None)
+    if win is not None:
+        return win, legal
+    passing = next((a for a in legal if a.type == "pass"), None)
+    if passing is not None:
+        return passing, legal
+    discards = [a for a in legal if a.type == "discard"]
+    if not discards:
+        return None, legal  # 换三张 / 定缺
+    if safe:
+        drawn_out = next((a for a in discards if a.tile == drawn), None)
+        return drawn_out or discards[-1], discards
+    return None, discards
 
 
 def parse_action(data: Any) -> Action:

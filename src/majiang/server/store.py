@@ -69,6 +69,8 @@ rooms = Table(
     Column("seed", String(64), nullable=False),
     Column("created", Float, nullable=False),
     Column("settings", Text, nullable=True),  # table settings JSON: decision timers
+    Column("create_key", String(40), nullable=True),  # the client's key for this creation (a double tap)
+    Index("ix_rooms_host_create_key", "host", "create_key", unique=True),
 )
 # One row per seated human: the index behind a player's history (战绩), a page at a time.
 room_players = Table(
@@ -97,6 +99,16 @@ game_lines = Table(
     Column("n", Integer, primary_key=True),  # the line's place in the log, from 0
     Column("line", Text, nullable=False),
 )
+
+
+def room_code(digits: int = 6) -> str:
+    """A room code of ``digits`` decimal digits, from the OS's randomness (docs/SECURITY.md says why
+    six digits with the join limits are enough).
+
+    >>> len(room_code()), room_code().isdigit()
+    (6, True)
+    """
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
 @dataclass(frozen=True)
@@ -290,16 +302,57 @@ class Store:
     # rooms -------------------------------------------------------------------------------
 
     def create_room(self, variant: str, rules: dict, stake: int, hands: int, host: dict, seats: list[dict],
-                    settings: dict | None = None) -> str:
-        code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(8))
+                    settings: dict | None = None, create_key: str | None = None) -> str:
+        """A new room in the lobby; its code is six digits, read aloud as the apps' are (more digits
+        only once six-digit codes keep colliding). With ``create_key``, a second request of the same
+        host with the same key makes nothing and answers with the first one's room."""
+        if create_key is not None:
+            found = self.room_by_create_key(host["id"], create_key)
+            if found is not None:
+                return found
         now = time.time()
-        with self._write() as conn:
-            conn.execute(insert(rooms).values(code=code, variant=variant, rules=json.dumps(rules), stake=stake,
-                                              hands=hands, host=host["id"], status="lobby", seats=json.dumps(seats),
-                                              seed="-", created=now, settings=json.dumps(settings or {})))
-            seat = next((i for i, s in enumerate(seats) if s.get("player") == host["id"]), 0)  # a rematch keeps seats
-            conn.execute(insert(room_players).values(room=code, player=host["id"], seat=seat, created=now))
-        return code
+        for attempt in range(40):
+            code = room_code(6 + attempt // 8)
+            try:
+                with self._write() as conn:
+                    conn.execute(insert(rooms).values(code=code, variant=variant, rules=json.dumps(rules), stake=stake,
+                                                      hands=hands, host=host["id"], status="lobby",
+                                                      seats=json.dumps(seats), seed="-", created=now,
+                                                      settings=json.dumps(settings or {}), create_key=create_key))
+                    seat = next((i for i, s in enumerate(seats) if s.get("player") == host["id"]), 0)
+                    conn.execute(insert(room_players).values(room=code, player=host["id"], seat=seat, created=now))
+                return code
+            except StoreError:
+                if create_key is not None:  # the same key stored meanwhile (two requests at once)
+                    found = self.room_by_create_key(host["id"], create_key)
+                    if found is not None:
+                        return found
+                if self.room(code) is None:
+                    raise  # not a taken code: the database itself failed
+        raise StoreError("no free room code")
+
+    def room_by_create_key(self, host_id: str, create_key: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(rooms.c.code).where(rooms.c.host == host_id,
+                                                           rooms.c.create_key == create_key)).scalar_one_or_none()
+
+    def seated_rooms(self, player_id: str, limit: int = 5) -> list[dict]:
+        """The unfinished rooms this player has a seat in, newest first (the lobby's 回到牌桌)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(rooms.c.code, rooms.c.variant, rooms.c.status, rooms.c.seats, rooms.c.hands,
+                       room_players.c.seat)
+                .select_from(room_players.join(rooms, rooms.c.code == room_players.c.room))
+                .where(room_players.c.player == player_id, rooms.c.status != "finished")
+                .order_by(room_players.c.created.desc()).limit(limit)).mappings().all()
+        out = []
+        for r in rows:
+            seats = json.loads(r["seats"])
+            mine = seats[r["seat"]] if r["seat"] < len(seats) else {}
+            if player_id in (mine.get("player"), (mine.get("next") or {}).get("player")):
+                out.append({"room": r["code"], "variant": r["variant"], "status": r["status"], "seat": r["seat"],
+                            "hands": r["hands"], "names": [s.get("name") for s in seats]})
+        return out
 
     def open_rooms_hosted(self, player_id: str, since: float = 0.0) -> tuple[int, int]:
         """(rooms of this host not yet finished, rooms it created since ``since``)."""

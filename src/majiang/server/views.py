@@ -144,7 +144,7 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         clock = {"seat": None, "deadline": _ms(table.start_asked + table.settings.ready_seconds)}
     you = None
     if seat is not None:
-        you = {"seat": seat, "auto": table.auto[seat],
+        you = {"seat": seat, "auto": table.auto[seat], "missed": table.missed[seat],
                "deadline": _ms(table.deadline(seat)) if deciding else None,
                "ready": table.is_ready(seat)}
     room = table.room
@@ -161,7 +161,9 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
         "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
-        "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch},
+        "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
+        # friends who take a bot's seat from the next hand on (their names, by seat)
+        "joining": [(s.get("next") or {}).get("name") for s in room["seats"]]},
         "seat": seat, "you": you, "view": view, "hints": hints, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 
@@ -195,6 +197,10 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
             for m in p["melds"]:
                 if m["tile"] is not None:
                     visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
+    legal_now = g.legal_actions(seat)
+    if any(a.type == "win" for a in legal_now):
+        # a win on offer outranks any discard advice: the hint says 胡 (the page names the tile)
+        return {"win": True}
     try:
         if hand.concealed_count % 3 == 2:
             legal = {a.tile for a in g.legal_actions(seat) if a.type in ("discard", "declare")}
