@@ -327,10 +327,10 @@ def test_a_friend_takes_a_seat_from_the_invite_link_and_both_ready_up(server, br
     assert link.endswith(f"/?room={code}")
     friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     friend.goto(f"{server}/?room={code}")  # a new visitor: no player yet
-    friend.wait_for_selector("#sit-down", state="visible")
+    friend.wait_for_selector("#invite-sit", state="visible")
     assert not friend.locator("#start").is_visible()  # only the host starts
-    friend.fill("#sit-name", "Friend")
-    friend.click("#sit-down")
+    friend.fill("#invite-name", "Friend")
+    friend.click("#invite-sit")  # one tap
     wait_until(host, "document.querySelector('#seats').innerText.includes('Friend')")
     friend.click("#ready-lobby")
     wait_until(host, "!document.querySelector('#start').disabled")
@@ -766,3 +766,128 @@ def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser)
             page.wait_for_timeout(60)
     page.context.close()
     pytest.fail("no 碰 or 杠 was offered in four minutes of play")
+
+
+# -- the first five minutes: friends by the invite link, 托管 only for a player who is gone ------------
+
+NO_ALARM = r"""() => {
+    const text = document.body.innerText;
+    const bad = ['观战中', '观战者不能操作', '只有这台电脑', '操作未被接受', '没有这个房间', 'Spectators', 'Watching'];
+    const errs = [...document.querySelectorAll('.err, [role=alert]')].map((e) => e.innerText.trim()).filter(Boolean);
+    return bad.filter((w) => text.includes(w)).concat(errs);
+}"""
+
+
+def test_an_invited_friend_sits_with_one_tap_and_the_host_can_share(server, browser):
+    host = new_player(browser, server, "Hoster", size=(390, 844))
+    code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy"})["code"]
+    assert len(code) == 6 and code.isdigit()  # read aloud as the apps' codes are
+    host.goto(f"{server}/?room={code}")
+    host.wait_for_selector("#start", state="visible")
+    assert host.locator("#share-btn").is_visible() and host.locator("#share-code").inner_text() == code
+    wait_until(host, "document.querySelector('#share-qr').complete && document.querySelector('#share-qr').naturalWidth > 50")
+    assert host.locator("#share").inner_text().endswith(f"/?room={code}")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    friend = ctx.new_page()
+    friend.goto(f"{server}/?room={code}")
+    friend.wait_for_selector("#invite-sit", state="visible")
+    # who is at the table, the free seat and the name box come first; no alarm anywhere
+    box = friend.locator("#invite").bounding_box()
+    assert box["y"] < 120 and friend.locator("#invite-name").is_visible()
+    assert "Hoster" in friend.locator("#invite").inner_text()
+    assert friend.evaluate(NO_ALARM) == []
+    friend.fill("#invite-name", "Pal")
+    friend.tap("#invite-sit")
+    wait_until(friend, "document.querySelector('#invite').hidden && document.querySelector('#ready-lobby') && !document.querySelector('#ready-lobby').hidden")
+    wait_until(host, "document.querySelector('#seats').innerText.includes('Pal')")
+    assert friend.evaluate(NO_ALARM) == []
+    host.context.close()
+    ctx.close()
+
+
+def test_a_friend_who_arrives_mid_match_sits_from_the_next_hand(server, browser):
+    host = new_player(browser, server, "Early")
+    code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 2, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120, "ready_seconds": 300}})["code"]
+    host.goto(f"{server}/?room={code}")
+    host.wait_for_selector("#start", state="visible")
+    host.click("#start")
+    host.wait_for_selector(".seat.me .tile")
+    late = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    late.goto(f"{server}/?room={code}")
+    late.wait_for_selector("#invite-sit", state="visible")  # a bot's seat is free to a person
+    assert "下一局" in late.locator("#invite-note").inner_text()
+    late.fill("#invite-name", "Late")
+    late.click("#invite-sit")
+    wait_until(late, "document.querySelector('#invite-note').innerText.includes('保留')")
+    wait_until(host, "document.querySelector('#room-head').innerText.includes('Late')")  # everyone sees who comes
+    play_pages_until_settlement([host])
+    host.click("#next")
+    late.wait_for_selector(".seat.me .tile", timeout=30000)  # seated at the deal of hand 2
+    assert "Late" in late.locator(".seat.me .who").inner_text()
+    assert "第 2/2 局" in late.locator("#room-head").inner_text()
+    host.context.close()
+    late.context.close()
+
+
+def test_one_missed_timer_is_played_safely_and_tuoguan_needs_two(server, browser):
+    page = new_player(browser, server, "Dozy", size=(390, 844))
+    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                       "timers": {"turn_seconds": 5, "claim_seconds": 3}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    # the first turn runs out: a tile is played for us and we are warned, but not put in 托管
+    wait_until(page, "document.querySelector('#prompt').innerText.includes('超时')", timeout=20000)
+    assert not page.locator("#auto").inner_text().startswith("取消")
+    assert "托管" not in page.locator(".seat.me .who").inner_text()
+    # the second runs out too: now 托管 plays, and any tap gives the seat back at once
+    wait_until(page, "document.querySelector('#auto').textContent.includes('取消托管')", timeout=30000)
+    page.mouse.click(5, 300)
+    wait_until(page, "!document.querySelector('#auto').textContent.includes('取消托管')", timeout=5000)
+    page.context.close()
+
+
+def test_a_closed_page_goes_to_tuoguan_and_the_lobby_leads_back(server, browser):
+    away = new_player(browser, server, "Away", size=(844, 390))
+    code = api_in(away, "/api/rooms", {"variant": "sichuan", "hands": 2, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    away.goto(f"{server}/?room={code}")
+    away.wait_for_selector("#start", state="visible")
+    stay = new_player(browser, server, "Stay")
+    stay.goto(f"{server}/?room={code}")
+    stay.wait_for_selector("#invite-sit", state="visible")
+    stay.click("#invite-sit")
+    stay.wait_for_selector("#ready-lobby", state="visible")
+    stay.click("#ready-lobby")
+    wait_until(away, "!document.querySelector('#start').disabled")
+    away.click("#start")
+    away.wait_for_selector(".seat.me .tile")
+    away.click("#leave")  # leaving mid-match asks first, and says 托管 plays meanwhile
+    away.wait_for_selector("#leave-dialog[open]")
+    assert "托管" in away.locator("#leave-dialog").inner_text()
+    away.click("#leave-go")
+    away.wait_for_selector("#back-card", state="visible")  # the lobby: our table first, one tap back
+    shows_auto = ("[...document.querySelectorAll('.board .seat .who')].some((e) => e.innerText.includes('Away') "
+                  "&& e.innerText.includes('托管'))")
+    deadline = time.monotonic() + 60
+    while not stay.evaluate(shows_auto):  # the other player plays on until the absent seat has to decide
+        assert time.monotonic() < deadline, "the closed page's seat never went to 托管"
+        answer_once(stay)
+        stay.wait_for_timeout(100)
+    away.click(".back-go")
+    away.wait_for_selector(".seat.me .tile")
+    wait_until(stay, "!(" + shows_auto + ")", timeout=10000)  # back: 托管 ends at once
+    away.context.close()
+    stay.context.close()
+
+
+def test_a_double_tap_on_create_makes_one_room(server, browser):
+    page = new_player(browser, server, "Twice")
+    page.fill("#hands", "1")
+    page.dblclick("#create")
+    page.wait_for_selector("#start", state="visible")
+    rows = api_in(page, "/api/tables")
+    assert len(rows) == 1
+    page.context.close()

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const { t } = I18N;
   const tn = (x) => I18N.tileName(x);
-  const CODE_RE = /^[A-Z0-9]{1,16}$/;
+  const CODE_RE = /^[A-Z0-9]{1,16}$/;  // six digits now; older rooms' letter codes still open
   const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
   const motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
   const reduced = () => !!(motionQuery && motionQuery.matches);  // asked live: the setting may change
@@ -75,6 +75,8 @@
   let me = null, ws = null, snap = null, roomCode = null, retry = 0, clockSkew = 0;
   let picked = [], pickedFor = "", selKey = null, prevView = null, showHints = localStorage.getItem("majiang.hints") === "1";
   let replay = null, schema = null, summaryFor = null, settleClosedFor = null;
+  // how this page is in the room: "seated" (or kept a seat), "invite" (a visitor deciding), "watch"
+  let mode = "seated", nextSeat = null, hintsSentOn = null, creating = null;
 
   async function api(path, method = "GET", body = null) {
     const res = await fetch(path, { method, credentials: "same-origin",
@@ -195,10 +197,18 @@
   }
   async function ensurePlayer() {
     if (me) return;
-    const name = $("name").value.trim() || "player";
+    const name = $("name").value.trim() || t("default_name", { n: String(Math.floor(1000 + Math.random() * 9000)) });
     const p = await api("/api/players", "POST", { name });
     me = { id: p.id, name: p.name };
     renderMe();
+  }
+  async function loadTables() {  // 回到牌桌: the unfinished tables you are seated at, first in the lobby
+    if (!me) { $("back-card").hidden = true; return; }
+    let rows = [];
+    try { rows = await api("/api/tables"); } catch (e) { rows = []; }
+    $("back-card").hidden = !rows.length;
+    sync($("back-list"), rows.map((r) => ({ key: r.room, r })), () => { const b = node("button", "btn primary back-go"); b.type = "button"; b.onclick = () => b._go(); return b; },
+      (b, it) => { b._go = () => joinAndOpen(it.r.room); setText(b, `${t("back_go")} · ${t("back_row", { g: variantName(it.r.variant), c: it.r.room, s: t("status_" + it.r.status) })}`); });
   }
   async function loadHistory() {
     if (!me) return;
@@ -222,37 +232,46 @@
       loadHistory();
     } catch (e) { showLobbyError(e.message); }
   };
+  const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
   $("create").onclick = async () => {
-    if (!checkOptions()) return;
+    if (creating || !checkOptions()) return;  // a double tap makes one room (and the server checks the key too)
+    creating = creating || newKey();
+    $("create").disabled = true;
     try {
       await ensurePlayer();
       const turn = +$("turn-seconds").value;
-      const r = await api("/api/rooms", "POST", { variant: $("variant").value, preset: $("preset").value,
+      const r = await api("/api/rooms", "POST", { create_key: creating, variant: $("variant").value, preset: $("preset").value,
         bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,
         options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
         timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
       openRoom(r.code);
     } catch (e) { $("create-error").textContent = /option|blood/.test(e.message) ? t("opt_invalid", { m: I18N.errorText(e.message) }) : I18N.errorText(e.message); }
+    finally { creating = null; $("create").disabled = false; }
   };
+  async function joinAndOpen(code) {  // take (or find again) one's seat, then open the table
+    const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, "POST");
+    nextSeat = r.next_hand ? r.seat : null;
+    openRoom(code, "seated");
+  }
   $("join").onclick = async () => {
-    try { await ensurePlayer(); const code = $("code").value.trim().toUpperCase(); await api(`/api/rooms/${encodeURIComponent(code)}/join`, "POST"); openRoom(code); }
+    try { await ensurePlayer(); await joinAndOpen($("code").value.trim().toUpperCase()); }
     catch (e) { showLobbyError(e.message); }
   };
-  $("watch").onclick = () => openRoom($("code").value.trim().toUpperCase(), true);
+  $("watch").onclick = () => openRoom($("code").value.trim().toUpperCase(), "watch");
 
   // ---------------------------------------------------------------- room connection
-  function openRoom(code, spectate) {
+  function openRoom(code, how = "seated") {
     if (!CODE_RE.test(code)) { showLobbyError(t("err_code")); return; }
-    roomCode = code;
+    roomCode = code; mode = how;
     history.replaceState(null, "", `/?room=${encodeURIComponent(code)}`);
     document.body.classList.add("in-room");
     $("lobby").hidden = true; $("room").hidden = false;
-    connect(spectate);
+    connect();
   }
-  function connect(spectate) {
+  function reconnect() { if (ws) { ws.onclose = null; ws.close(); } snap = null; connect(); }
+  function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomCode)}?patches=1`);
-    ws.onopen = () => { if (!spectate) send({ type: "hints", on: showHints }); };  // hints are computed only when shown
     ws.onmessage = (ev) => {
       let msg = JSON.parse(ev.data);
       if (msg.type === "patch" && snap) msg = { ...applyPatch(snap, msg.patch), now: msg.now };  // only what changed
@@ -260,12 +279,15 @@
         if (msg.now) clockSkew = msg.now - Date.now();
         const key = pickKey(msg);
         if (key !== pickedFor) { picked = []; pickedFor = key; }
-        snap = msg; retry = 0; showError(""); render();
+        snap = msg; retry = 0; showError("");
+        if (snap.seat != null) { mode = "seated"; nextSeat = null; }
+        if (snap.seat != null && hintsSentOn !== ws) { hintsSentOn = ws; send({ type: "hints", on: showHints }); }  // computed only when shown
+        render();
         document.body.dataset.frames = String(+(document.body.dataset.frames || 0) + 1);  // for tests: updates seen
       } else if (msg.type === "chat") showChat(msg);
       else if (msg.type === "error") showError(msg.message);
     };
-    ws.onclose = () => { setTimeout(() => connect(spectate), Math.min(5000, 500 * ++retry)); };
+    ws.onclose = () => { setTimeout(connect, Math.min(5000, 500 * ++retry)); };
   }
   // The server's patches (views.diff): objects key by key ("~" lists keys gone), equal-length lists
   // item by item ("[]"), anything else replaced. The old snapshot is never changed in place.
@@ -494,15 +516,58 @@
     if (a.type === "declare") return t(variant === "sichuan" ? "a_dance" : "a_declare");
     return t("a_" + a.type);
   }
+  // An invite link's visitor: who is at the table and a large 入座 first; watching is their choice.
+  function freeSeats(r) { return r.humans.map((x, i) => (!x && !(r.joining && r.joining[i]) ? i : null)).filter((i) => i != null); }
+  function renderInvite(r, show) {
+    $("invite").hidden = !show;
+    if (!show) return;
+    const names = namesOf(r);
+    const host = r.host_seat != null ? names[r.host_seat] : null;
+    setText($("invite-title"), host ? t("invite_title", { host, g: variantName(r.variant) }) : t("invite_title_nohost", { c: r.code, g: variantName(r.variant) }));
+    setText($("invite-rules"), `${t("room")} ${r.code} · ` + t("invite_rules", { p: I18N.presetName(r.preset), h: r.hands, s: r.stake }));
+    const free = freeSeats(r);
+    sync($("invite-seats"), names.map((n, i) => ({ key: String(i), n, i })), () => node("div", "invite-seat"), (e, it) => {
+      const open = free.includes(it.i), kept = nextSeat === it.i;
+      e.classList.toggle("free", open); e.classList.toggle("kept", kept);
+      const tags = [it.i === r.host_seat ? t("host") : "", r.joining && r.joining[it.i] ? t("joining_tag", { n: r.joining[it.i] }) : ""].filter(Boolean).join(" · ");
+      setText(e, `${t("seat_n", { n: it.i + 1 })} · ${open ? t("invite_free") : it.n}${tags ? " (" + tags + ")" : ""}`);
+    });
+    const waitingSeat = nextSeat != null;
+    $("invite-sit").hidden = waitingSeat || !free.length;
+    $("invite-name-row").hidden = !!me || waitingSeat || !free.length;
+    $("invite-watch").hidden = waitingSeat;
+    $("invite-watch").classList.toggle("primary", !free.length);
+    setText($("invite-note"), waitingSeat ? t("invite_next_wait", { n: nextSeat + 1 }) : !free.length ? t("invite_full")
+      : r.status === "playing" ? t("invite_next", { n: free[0] + 1 }) : "");
+  }
+  $("invite-sit").onclick = async () => {
+    const b = $("invite-sit");
+    if (b.disabled) return;
+    b.disabled = true;
+    try {
+      if (!me && $("invite-name").value.trim()) $("name").value = $("invite-name").value;
+      await ensurePlayer();
+      const r = await api(`/api/rooms/${encodeURIComponent(roomCode)}/join`, "POST");
+      nextSeat = r.next_hand ? r.seat : null;
+      mode = "seated";
+      reconnect();  // the server sees who this page is now: the seat, or the seat kept for the next hand
+    } catch (e) { setText($("invite-note"), I18N.errorText(e.message)); }
+    finally { b.disabled = false; }
+  };
+  $("invite-watch").onclick = () => { mode = "watch"; if (snap) render(); };
   function render() {
     const r = snap.room, v = snap.view, mySeat = snap.seat;
     const watching = mySeat == null;
-    document.body.classList.toggle("watching", watching);
-    setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</span>${watching ? h` · <span class="watch-tag">${t("watching")}</span>` : ""}${!watching && r.auto[mySeat] ? h` · <span class="auto-tag">${t("auto_on")}</span>` : ""}`);
+    const inviting = watching && (mode === "invite" || nextSeat != null);
+    document.body.classList.toggle("watching", watching && !inviting);
+    document.body.classList.toggle("inviting", inviting);
+    renderInvite(r, inviting);
+    const joining = (r.joining || []).map((n, i) => (n ? `${t("seat_n", { n: i + 1 })} ${n}` : null)).filter(Boolean);
+    setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</span>${watching && !inviting ? h` · <span class="watch-tag">${t("watching")}</span>` : ""}${!watching && r.auto[mySeat] ? h` · <span class="auto-tag">${t("auto_on")}</span>` : ""}${joining.length ? h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>` : ""}`);
     $("auto").hidden = watching || r.status !== "playing";
     setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
     $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
-    $("waiting").hidden = r.status !== "lobby";
+    $("waiting").hidden = r.status !== "lobby" || inviting;
     $("chat-btn").hidden = watching || r.status === "lobby";
     $("dissolve").hidden = watching || r.status !== "playing" || !!r.dissolve;
     if ($("chat-btn").hidden) $("chat-menu").hidden = true;
@@ -559,10 +624,18 @@
         const withTile = a.tile && (byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
         const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
         items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
-          cls: "act-" + a.type, run: () => act(a) });
+          cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), run: () => act(a) });
       });
       if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     }
+    const mine = mySeat != null ? v.players[mySeat] : null;
+    if (mine && mine.out && !snap.settlement) {  // 血战: won and out; the others play on
+      const w = (v.wins || []).filter((x) => x.seat === mySeat).slice(-1)[0];
+      const left = v.players.filter((p) => !p.out).length;
+      prompt = t(legal.length ? "out_note_done" : "out_note", { t: w ? tn(w.tile) : "", n: left });
+    }
+    if (snap.you && r.auto[mySeat]) prompt = t("auto_note");
+    else if (snap.you && snap.you.missed > 0 && !snap.settlement) prompt = t("missed_note");
     if (snap.settlement && !$("settlement").open && mySeat != null) {
       if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => send({ type: "ready" }) });
       items.push({ key: "settle", text: t("settlement"), run: () => { settleClosedFor = null; showSettlement(); } });
@@ -587,7 +660,9 @@
     // hints: only legal moves, in words
     const hi = snap.hints;
     let hint = "";
-    if (showHints && hi) {
+    const win = legal.find((a) => a.type === "win");
+    if (win) hint = t("hint_win", { a: actionLabel(win, r.variant, legal) });  // a win outranks any advice
+    else if (showHints && hi) {
       const can = new Set(legal.filter((a) => a.type === "discard" || a.type === "declare").map((a) => a.tile));
       if (hi.discards) {
         hint = hi.discards.filter((d) => can.has(d.tile)).slice(0, 3).map((d) => t("hint_discard", { t: tn(d.tile),
@@ -659,13 +734,22 @@
     }
   });
 
+  let inviteFor = null, inviteUrl = "";
   function renderLobbyRoom(r, mySeat) {
-    api("/api/server").then((s) => {
-      const local = /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
-      const base = local && s.share_urls.length ? s.share_urls[0].replace(/\/$/, "") : location.origin;
-      $("share").textContent = `${base}/?room=${r.code}`;
-      $("share-note").textContent = local && !s.share_urls.length ? t("share_note") : "";
-    }).catch(() => { $("share").textContent = `${location.origin}/?room=${r.code}`; });
+    setText($("share-code"), r.code);
+    if (inviteFor !== r.code) {  // the link and its QR code, asked once per room
+      inviteFor = r.code; inviteUrl = `${location.origin}/?room=${r.code}`;
+      setText($("share"), inviteUrl);
+      $("share-qr").src = `/api/rooms/${encodeURIComponent(r.code)}/qr.svg`;
+      api(`/api/rooms/${encodeURIComponent(r.code)}/invite`).then((x) => {
+        inviteUrl = x.url; setText($("share"), x.url);
+        $("share-note").dataset.local = x.local_only ? "1" : "";
+        if (snap) render();
+      }).catch(() => {});
+    }
+    $("share-qr").alt = t("qr_alt");
+    // the host alone is told that only this computer can open the link (and how to change that)
+    setText($("share-note"), $("share-note").dataset.local && mySeat != null && mySeat === r.host_seat ? t("share_note") : "");
     sync($("seats"), namesOf(r).map((n, i) => ({ key: String(i), n, i })), () => node("div", "seat-line"), (e, it) => {
       const ready = r.ready && r.ready[it.i] && r.humans[it.i] && it.i !== r.host_seat;
       const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot"), ready ? t("ready_tag") : ""].filter(Boolean).join(" · ");
@@ -827,7 +911,32 @@
   $("to-lobby").onclick = () => { location.href = "/"; };
   $("rematch").onclick = () => rematch();
   $("auto").onclick = () => { if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
-  $("leave").onclick = () => { location.href = "/"; };
+  $("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
+    const r = snap && snap.room;
+    if (r && snap.seat != null && r.status === "playing" && !r.match_over) $("leave-dialog").showModal();
+    else location.href = "/";
+  };
+  $("leave-stay").onclick = () => $("leave-dialog").close();
+  $("leave-go").onclick = () => { location.href = "/"; };
+  $("share-btn").onclick = async () => {
+    const r = snap && snap.room;
+    const text = r ? t("share_text", { g: variantName(r.variant), c: r.code }) : "";
+    try {
+      if (navigator.share) { await navigator.share({ title: document.title, text, url: inviteUrl }); return; }
+    } catch (e) { if (e && e.name === "AbortError") return; }
+    try { await navigator.clipboard.writeText(`${text} ${inviteUrl}`); }
+    catch (e) {  // no clipboard (plain http on another machine): select the link for a long-press copy
+      const range = document.createRange(); range.selectNodeContents($("share")); const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+    }
+    setText($("share-done"), t("share_copied")); clearTimeout($("share-done")._t); $("share-done")._t = setTimeout(() => setText($("share-done"), ""), 3000);
+  };
+  // 托管 ends at once on any tap or key of its player (the 托管 button itself toggles)
+  function backFromAuto(e) {
+    if (!snap || snap.seat == null || !snap.room.auto[snap.seat] || (e.target && e.target.id === "auto")) return;
+    send({ type: "auto", on: false });
+  }
+  document.addEventListener("pointerdown", backFromAuto, true);
+  document.addEventListener("keydown", backFromAuto, true);
   $("sit-down").onclick = async () => {
     try {
       if (!me && $("sit-name").value.trim()) $("name").value = $("sit-name").value;
@@ -927,14 +1036,19 @@
     loadSchema();
     await loadMe();
     loadHistory();
+    loadTables();
     const params = new URLSearchParams(location.search);
     if (params.get("replay") != null) { openReplay(params.get("replay"), Number(params.get("hand") || 0)); return; }
-    const code = params.get("room");
-    if (code != null) {
+    const code = (params.get("room") || "").trim().toUpperCase();
+    if (code) {
+      // one's own table (seated, or a seat kept for the next hand) opens as it was; anyone else is a
+      // visitor, offered the free seat first
+      let mine = false;
       if (me && CODE_RE.test(code)) {
-        try { await api(`/api/rooms/${encodeURIComponent(code)}/join`, "POST"); } catch (e) { /* started or full: watch */ }
+        try { mine = (await api("/api/tables")).some((x) => x.room === code); } catch (e) { mine = false; }
       }
-      openRoom(code);
+      if (mine) { try { await joinAndOpen(code); return; } catch (e) { /* finished meanwhile: look at it */ } }
+      openRoom(code, "invite");
     }
   })();
 })();
