@@ -1,0 +1,206 @@
+"""托管 only for a player who is gone, the hint that says 胡, and the friends' flow on the server:
+idempotent rooms, six-digit codes, the invite link and its QR code, 回到牌桌, a seat from the next hand."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+from majiang.engine import Game  # noqa: E402
+from majiang.games.rules import rules_for  # noqa: E402
+from majiang.server.live import MISSES_BEFORE_AUTO, TableSettings, player_default  # noqa: E402
+from majiang.server.views import _compute_hints  # noqa: E402
+from test_server import _OPEN, _close_clients, client, make_room, player  # noqa: E402, F401
+
+NEUTRAL = {"discard", "win", "pass", "exchange", "void"}
+
+
+def decisions(variant: str, preset: str | None, hands: int, seed: int):
+    """Every (game, seat, legal) met while greedy players play ``hands`` hands, with a random action
+    one time in five (claims and declarations get taken too)."""
+    from majiang.bots import make_agent
+
+    rng = random.Random(seed)
+    greedy = make_agent("greedy", seed=seed)
+    for h in range(hands):
+        g = Game(rules_for(variant, preset), seed=f"{seed}-{h}")
+        steps = 0
+        while not g.over and steps < 2000:
+            seat = g.pending_seats()[0]
+            legal = g.legal_actions(seat)
+            yield g, seat, legal
+            g.apply(seat, rng.choice(legal) if rng.random() < 0.2 else greedy.act(g.observation(seat), legal))
+            steps += 1
+
+
+@pytest.mark.parametrize("variant,preset", [("kawuxing", None), ("kawuxing", "xiangyang"), ("sichuan", None),
+                                            ("sichuan", "modern")])
+def test_tuoguan_and_a_missed_timer_never_make_a_players_choice(variant, preset):
+    """It wins when it can, passes claims, discards; never a kong, pong or 亮倒/唱歌/跳舞."""
+    seen = set()
+    for g, seat, legal in decisions(variant, preset, hands=12, seed=3):
+        for safe in (True, False):
+            action, choices = player_default(legal, g.last_draw, safe)
+            made = [action] if action is not None else choices
+            assert all(a.type in NEUTRAL for a in made), (legal, made)
+            if any(a.type == "win" for a in legal):
+                assert action is not None and action.type == "win"
+            elif any(a.type == "pass" for a in legal):
+                assert action.type == "pass"
+            seen |= {a.type for a in legal}
+    assert {"pong", "discard", "pass"} <= seen  # the positions did offer claims to refuse
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_the_hint_never_advises_a_discard_while_a_win_is_legal(variant):
+    wins = 0
+    for g, seat, legal in decisions(variant, None, hands=30, seed=11):
+        if any(a.type == "win" for a in legal):
+            wins += 1
+            assert _compute_hints(g, seat) == {"win": True}
+    assert wins >= 5
+
+
+def fast(c, code, turn=0.4, claim=0.4, ready=600.0):
+    table = c.app.state.tables.get(code)
+    table.settings = TableSettings(turn_seconds=turn, claim_seconds=claim, ready_seconds=ready)
+    return table
+
+
+def test_one_missed_timer_plays_the_drawn_tile_and_warns_two_in_a_row_start_tuoguan(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="kawuxing", timers={"turn_seconds": 300, "claim_seconds": 120})
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    table = fast(c, code, turn=0.3, claim=60)
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        misses = []
+        while len(misses) < MISSES_BEFORE_AUTO:
+            snap = ws.receive_json()
+            if snap.get("type") != "snapshot" or snap["settlement"] is not None:
+                continue
+            you = snap["you"]
+            if not misses or you["missed"] != misses[-1]:
+                misses.append(you["missed"])
+                if you["missed"] == 1:
+                    assert not snap["room"]["auto"][0]  # warned, not in 托管
+            if you["missed"] >= MISSES_BEFORE_AUTO:
+                break
+            if snap["room"]["auto"][0]:
+                break
+        while not table.auto[0]:
+            time.sleep(0.05)
+        assert table.missed[0] == MISSES_BEFORE_AUTO
+        ws.send_json({"type": "auto", "on": False})  # any tap on the page
+        for _ in range(100):
+            if not table.auto[0]:
+                break
+            time.sleep(0.02)
+        assert not table.auto[0] and table.missed[0] == 0
+
+
+def test_an_action_resets_the_count_of_missed_timers(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="kawuxing")
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    table = fast(c, code, turn=300, claim=300)
+    table.missed[0] = 1
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        snap = ws.receive_json()
+        while not (snap.get("view") and snap["view"].get("legal")):
+            snap = ws.receive_json()
+        ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
+        for _ in range(100):
+            if table.missed[0] == 0:
+                break
+            time.sleep(0.02)
+    assert table.missed[0] == 0
+
+
+def test_tuoguan_says_ready_only_for_a_player_who_is_there_and_an_absent_table_waits(tmp_path):
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="kawuxing", hands=2)
+    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+    c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    table = c.app.state.tables.get(code)
+    table.auto = [True, True, False]
+    assert not table.is_ready(0) and not table.is_ready(1)  # nobody connected: no 准备 said for them
+    assert table._all_away()  # every human in 托管 or gone: the next hand waits for one of them
+    table.ready[1] = True
+    assert not table._all_away()
+
+
+def test_a_reconnect_ends_tuoguan(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="sichuan")
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    table = c.app.state.tables.get(code)
+    table.auto[0] = True
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        snap = ws.receive_json()
+        while snap.get("type") != "snapshot":
+            snap = ws.receive_json()
+        assert not table.auto[0]
+
+
+def test_a_double_tap_makes_one_room_and_codes_are_six_digits(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    h = {"X-Token": me["token"]}
+    body = {"variant": "kawuxing", "hands": 1, "create_key": "k1-abcdefgh"}
+    first, again = (c.post("/api/rooms", json=body, headers=h).json()["code"] for _ in range(2))
+    assert first == again and len(first) == 6 and first.isdigit()
+    other = c.post("/api/rooms", json=body | {"create_key": "k2-abcdefgh"}, headers=h).json()["code"]
+    assert other != first
+    for bad in ("short", "x" * 41, "<img src=x>", 5):
+        r = c.post("/api/rooms", json=body | {"create_key": bad}, headers=h)
+        assert r.status_code == 400 and "<img" not in r.text
+
+
+def test_the_invite_link_its_qr_code_and_the_tables_one_sits_at(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="sichuan")
+    r = c.get(f"/api/rooms/{code}/invite", headers={"host": "127.0.0.1:8000"})
+    assert r.json()["url"] == f"http://127.0.0.1:8000/?room={code}" and r.json()["local_only"]
+    svg = c.get(f"/api/rooms/{code}/qr.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml") and b"<svg" in svg.content
+    assert c.get("/api/rooms/999999/qr.svg").status_code == 404
+    rows = c.get("/api/tables", headers={"X-Token": me["token"]}).json()
+    assert [x["room"] for x in rows] == [code] and rows[0]["seat"] == 0
+
+
+def test_a_friend_who_joins_mid_match_takes_a_bots_seat_at_the_next_hand(tmp_path):
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="kawuxing", hands=2)
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    table = fast(c, code, turn=300, claim=300, ready=0.3)
+    r = c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]}).json()
+    assert r == {"seat": 1, "next_hand": True}
+    again = c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]}).json()
+    assert again == r  # asking twice keeps the one seat
+    assert not table.human(1) and table.room["seats"][1]["next"]["name"] == "b"
+    assert [x["room"] for x in c.get("/api/tables", headers={"X-Token": b["token"]}).json()] == [code]
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        wa.send_json({"type": "auto", "on": True})  # the host's seat plays itself to the end of the hand
+        seat, deadline = None, time.monotonic() + 60
+        while time.monotonic() < deadline:
+            snap = wb.receive_json()
+            if snap.get("type") == "snapshot" and snap["seat"] is not None:
+                seat = snap["seat"]
+                break
+            if snap.get("type") == "snapshot" and snap["settlement"] is not None and not table.ready[0]:
+                wa.send_json({"type": "ready"})  # a table of players all in 托管 waits for one's 准备
+        assert seat == 1 and table.human(1) and table.hand_index == 1
+        assert c.app.state.store.room(code)["seats"][1]["player"] == b["id"]
