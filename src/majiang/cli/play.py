@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from majiang.bots import make_agent
-from majiang.cli.common import add_rules_options, rules_from_args
+from majiang.bots import AGENTS, make_agent
+from majiang.cli.common import UsageError, add_rules_options, rules_from_args
 from majiang.core.tiles import Tile, format_tiles
 from majiang.core.variants import get_variant
 from majiang.engine import Action, Game, describe
@@ -14,6 +14,8 @@ from majiang.play.match import Match
 
 
 def cmd_play(args) -> int:
+    if args.hands < 1:
+        raise UsageError(f"--hands must be at least 1, got {args.hands}")
     rules = rules_from_args(args)
     n = get_variant(rules.variant).players
     agents = [None] + [make_agent(args.bot, seed=i) for i in range(1, n)]
@@ -96,5 +98,6 @@ def register(sub) -> None:
     add_rules_options(p)
     p.add_argument("--seed", default="0", metavar="S")
     p.add_argument("--hands", type=int, default=1)
-    p.add_argument("--bot", default="greedy", help="the bots' strength (random, greedy)")
+    p.add_argument("--bot", default="greedy", metavar="LEVEL",
+                   help=f"the bots' strength: {', '.join(AGENTS)} (weakest to strongest; default greedy)")
     p.set_defaults(func=cmd_play)

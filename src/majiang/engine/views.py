@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from majiang.engine.game import Game
 
 
+LOG_FORMAT = 1  # the version of a start record (and of the events after it) that this code writes and reads
+
+
 def tiles_text(counts) -> str:
     """A count vector as mpsz text (cached: a table shows the same hands again and again)."""
     return _counts_text(tuple(counts))
@@ -216,7 +219,7 @@ def rules_json(game: Game) -> dict:
 
 
 def start_record(game: Game) -> dict:
-    record = {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": rules_json(game),
+    record = {"type": "start", "format": LOG_FORMAT, "rng": RNG_VERSION, "rules": rules_json(game),
               "seed": game.seed, "hand_index": game.hand_index, "dealer": game.dealer,
               "dice": list(game.dice), "wall": [str(ALL_TILES[t]) for t in game.wall]}
     if game.dealer_dice:

@@ -18,11 +18,11 @@ majiang.RulesError: option cap_fan: expected a whole number or none, got 'x'
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import fields
 from typing import Any, ClassVar, Protocol
 
 from majiang.core.errors import RulesError
+from majiang.core.jsontext import decode_text, loads
 from majiang.games.registry import get_game
 
 
@@ -96,13 +96,13 @@ def load_rules_file(path: str) -> dict[str, Any]:
         import tomllib
 
         try:
-            return tomllib.loads(raw.decode("utf-8"))
+            data = tomllib.loads(decode_text(raw, path, RulesError))
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"{path}: {exc}") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise RulesError(f"{path}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise RulesError(f"{path}: not valid TOML (nested too deeply)") from None
+    else:
+        data = loads(raw, path, RulesError)
     if not isinstance(data, dict):
         raise RulesError(f"{path}: expected an object of option: value")
     return data

@@ -20,6 +20,8 @@ import zlib
 from dataclasses import dataclass, field
 
 from majiang.bots import make_agent
+from majiang.core.errors import MajiangError
+from majiang.core.jsontext import decode_text, loads
 from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.games.rules import rules_from_json, rules_to_json
@@ -76,7 +78,7 @@ def play_deal(task: dict) -> dict:
         for s in range(n):
             a = _agent(bots, entry_at[s], zlib.crc32(f"{seed}/{deal}/{r}/{s}".encode()), task)
             agents.append(a)
-            before.append(dict(_seat_stats(a, s)))
+            before.append((dict(_seat_stats(a, s)), len(getattr(a, "rejected", ()))))
         game = Game(rules, seed=seed, hand_index=deal, dealer=deal % n)
         play_hand(game, agents)
         for s in range(n):
@@ -84,7 +86,12 @@ def play_deal(task: dict) -> dict:
             tally(e, game, s)
             stats = _seat_stats(agents[s], s)
             for k in ("timeouts", "illegal", "malformed", "crashes"):
-                e[k] += stats.get(k, 0) - before[s].get(k, 0)
+                e[k] += stats.get(k, 0) - before[s][0].get(k, 0)
+            new = [r for r in getattr(agents[s], "rejected", ())[before[s][1]:] if r.get("seat") == s]
+            if new:  # the first few, with their reasons, for the report
+                e.setdefault("rejected", []).extend(
+                    {"rotation": r, "reason": x["reason"], "reply": x.get("reply")} for x in new)
+                del e["rejected"][REJECTIONS_SHOWN:]
     for e in out["entries"]:
         e["points"] /= n
     return out
@@ -132,9 +139,13 @@ class ArenaResult:
         for i, name in enumerate(self.bots):
             pts = [d["entries"][i]["points"] for d in deals]
             agg = empty_entry()
+            rejected: list[dict] = []
             for d in deals:
                 for k, v in d["entries"][i].items():
-                    if k != "points":
+                    if k == "rejected":
+                        if len(rejected) < REJECTIONS_SHOWN:
+                            rejected.extend({"deal": d["deal"], **x} for x in v[:REJECTIONS_SHOWN - len(rejected)])
+                    elif k != "points":
                         agg[k] += v
             mean = sum(pts) / len(pts) if pts else 0.0
             var = sum((p - mean) ** 2 for p in pts) / (len(pts) - 1) if len(pts) > 1 else 0.0
@@ -147,7 +158,7 @@ class ArenaResult:
                 "mean_win_value": agg["win_value"] / agg["wins"] if agg["wins"] else 0.0,
                 "draw_rate": agg["draws"] / hands, "hands": agg["hands"],
                 "timeouts": agg["timeouts"], "illegal_replies": agg["illegal"] + agg["malformed"],
-                "crashes": agg.get("crashes", 0),
+                "crashes": agg.get("crashes", 0), "rejected": rejected,
             })
         return {"variant": self.variant, "preset": self.preset, "seed": self.seed, "deals": len(deals),
                 "deal_ranges": deal_ranges([d["deal"] for d in deals]), "hands_per_deal": n, "agents": entries}
@@ -160,6 +171,7 @@ class ArenaResult:
 
 
 RESULT_FORMAT = 1
+REJECTIONS_SHOWN = 5  # rejected replies of each agent shown in the report, with their reasons
 
 
 def deal_ranges(deals: list[int]) -> list[list[int]]:
@@ -178,20 +190,20 @@ def read_results(paths: list[str]) -> ArenaResult:
     rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
     import json
 
-    from majiang.core.errors import MajiangError
 
     result = None
     where: dict[int, str] = {}
     for path in paths:
         if os.path.isdir(path):
             path = os.path.join(path, "deals.jsonl")
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
+        with open(path, "rb") as f:
+            lines = decode_text(f.read(), path).split("\n")
         try:
-            head = json.loads(lines[0])
-        except ValueError:
+            head = loads(lines[0], path)
+        except MajiangError:
             head = None
-        if not isinstance(head, dict) or head.get("type") != "arena":
+        if not isinstance(head, dict) or head.get("type") != "arena" \
+                or not all(k in head for k in ("variant", "preset", "rules", "bots", "seed")):
             raise MajiangError(f"{path} is not an arena result file (no arena header on its first line)")
         if head.get("format") != RESULT_FORMAT:
             raise MajiangError(f"{path}: result format {head.get('format')}, this version reads {RESULT_FORMAT}")
@@ -201,18 +213,21 @@ def read_results(paths: list[str]) -> ArenaResult:
             for k in ("rules", "bots", "seed"):
                 if head[k] != getattr(result, k):
                     raise MajiangError(f"{path} has other {k} than {paths[0]}: "
-                                       f"{json.dumps(head[k], ensure_ascii=False)} vs "
-                                       f"{json.dumps(getattr(result, k), ensure_ascii=False)}")
+                                       f"{_difference(head[k], getattr(result, k))}")
         for i, line in enumerate(lines[1:], 2):
             if not line.strip():
                 continue
             try:
-                deal = json.loads(line)
-            except ValueError:
+                deal = loads(line, f"{path}:{i}")
+                if not isinstance(deal, dict) or not isinstance(deal.get("deal"), int) \
+                        or not isinstance(deal.get("entries"), list) or len(deal["entries"]) != len(result.bots) \
+                        or not all(_is_entry(e) for e in deal["entries"]):
+                    raise MajiangError(f"{path}:{i}: not a deal of this table")
+            except MajiangError:
                 if i == len(lines):  # the last line, with no newline: cut short by an interruption
                     result.skipped.append(f"{path}:{i}")
                     continue
-                raise MajiangError(f"{path}:{i}: not a JSON line") from None
+                raise
             d = deal["deal"]
             if d in where:
                 raise MajiangError(f"deal {d} is in both {where[d]} and {path}")
@@ -224,13 +239,33 @@ def read_results(paths: list[str]) -> ArenaResult:
     return result
 
 
+def _is_entry(entry) -> bool:
+    """A deal's entry as ``empty_entry`` lays it out: every count a finite number."""
+    return isinstance(entry, dict) and all(
+        isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool) for k in empty_entry())
+
+
+def _difference(theirs, ours) -> str:
+    """What differs between two headers' values, by key where both are objects."""
+    import json
+
+    def text(v) -> str:
+        t = json.dumps(v, ensure_ascii=False)
+        return t if len(t) <= 60 else t[:57] + "..."
+
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        keys = [k for k in dict.fromkeys([*ours, *theirs]) if theirs.get(k) != ours.get(k)]
+        return "; ".join(f"{k} {text(theirs.get(k))} vs {text(ours.get(k))}" for k in keys[:4]) + \
+            ("; ..." if len(keys) > 4 else "")
+    return f"{text(theirs)} vs {text(ours)}"
+
+
 def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backend: str = "local",
               ray_address: str | None = None, timeout: float = 1.0, progress=None, first_deal: int = 0,
               share_bots: bool = False, bot_stderr: str | None = None, on_deal=None) -> ArenaResult:
     """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bot_stderr``:
     a folder for the external bots' stderr files, ``"-"`` to pass it through, or None (kept in
     memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
-    from majiang.core.errors import MajiangError
 
     n = get_variant(rules.variant).players
     if len(bots) != n:
@@ -284,6 +319,25 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
         finally:
             close_agents()
     return result
+
+
+def check_plot(path: str) -> None:
+    """Refuse, before any game is played, a plot that could not be drawn: matplotlib missing, a
+    format it does not write, a folder that does not exist."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MajiangError("--plot needs matplotlib: pip install 'majiang[plot]'")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if ext not in kinds:
+        raise MajiangError(f"--plot {path}: give a file ending in one of .{', .'.join(sorted(kinds))}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise MajiangError(f"--plot {path}: no folder {folder}")
 
 
 def plot(result: ArenaResult, path: str) -> None:
