@@ -308,3 +308,38 @@ def test_hand_message_without_play_hand(tmp_path):
     assert types[0] == "hello" and types.count("hello") == 1
     assert types.count("hand") == 2 and types[1] == "hand"
     assert bot.stats["timeouts"] == bot.stats["illegal"] == bot.stats["malformed"] == 0
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_that_never_reads_costs_only_its_timeouts():
+    """Issue 29 item 9: prompts go through a writer thread; a full pipe never blocks a decision."""
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'deaf_bot.py')}", timeout=0.05)
+    g = Game(rules_for("kawuxing"), seed=3)
+    play_hand(g, [bot, make_agent("greedy", 1), make_agent("greedy", 2)])
+    bot.close()
+    assert g.over and bot.stats["timeouts"] == bot.stats["decisions"] > 0
+    assert bot._proc is None
+
+
+def test_replies_not_utf8_or_too_long_are_refused_and_shown(tmp_path, capsys):
+    """Issue 29 item 9: the reader thread survives bytes that are not UTF-8 and skips a 3 MB line
+    without holding it; each rejection is counted, and the first few shown with their reason."""
+    bot = f"cmd:{sys.executable} {os.path.join(HERE, 'bots', 'noisy_bot.py')}"
+    code = main(["arena", "--variant", "kawuxing", "--bots", f"{bot},greedy,greedy", "--games", "1",
+                 "--timeout", "5", "--out", str(tmp_path / "run")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "a line that is not UTF-8" in out and "a line longer than 1,048,576 bytes" in out
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    entry = summary["agents"][0]
+    assert entry["timeouts"] == 0 and entry["illegal_replies"] > 0 and len(entry["rejected"]) == 5
+    assert "rejected a reply of seat" in (tmp_path / "run" / "bot0.stderr").read_text()
+
+
+def test_a_rejected_reply_is_kept_with_its_reason():
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'bad_bot.py')}", timeout=0.2)
+    g = Game(rules_for("sichuan"), seed=3)
+    play_hand(g, [bot] + [make_agent("greedy", s) for s in range(1, 4)])
+    bot.close()
+    reasons = {r["reason"] for r in bot.rejected}
+    assert any("no reply within" in r for r in reasons) and len(bot.rejected) <= 20
