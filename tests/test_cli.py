@@ -400,3 +400,19 @@ def test_a_closed_pipe_is_silent():
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0 and err == "", err
+
+
+def test_the_readme_library_section_runs_as_written(tmp_path):
+    """README.md's "Library" block, run as a script: its printed values are the ones its comments give."""
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Library", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "library.py").write_text(code, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "library.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:3] == ["0", "5z 0 23", "2 ['卡五星']"]
+    assert lines[-2:] == ["win [1, -2, 4, -3]", "True"] and "over: win" in proc.stdout

@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 # name -> the module that defines it: loaded when first asked for, so ``import majiang`` stays light
 _LAZY = {
     "Game": "majiang.engine.game", "Action": "majiang.games.base", "describe": "majiang.engine.views",
-    "replay": "majiang.engine.log", "LogError": "majiang.engine.log",
+    "replay": "majiang.engine.log", "write_log": "majiang.engine.log", "LogError": "majiang.engine.log",
     "score": "majiang.games.scoring", "WinContext": "majiang.games.scoring", "Score": "majiang.games.scoring",
     "rules_for": "majiang.games.rules",
 }
@@ -43,7 +43,7 @@ __all__ = [
     "Action", "Game", "Hand", "HandError", "IllegalActionError", "KAWUXING", "LogError", "MajiangError", "Meld",
     "MeldKind", "RulesError", "SICHUAN", "Score", "Tile", "TileError", "Variant", "WinContext", "describe",
     "discard_advice", "format_tiles", "get_variant", "is_winning", "parse_tiles", "readings", "replay",
-    "rules_for", "score", "shanten", "waits",
+    "rules_for", "score", "shanten", "waits", "write_log",
 ]
 
 

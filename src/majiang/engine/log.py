@@ -38,6 +38,11 @@ def write_jsonl(records: Iterable[dict], path: str) -> None:
             f.write(record_line(r) + "\n")
 
 
+def write_log(game: Game, path: str) -> None:
+    """Save a deal as a JSON-lines log: its ``start`` record and every event so far (``replay`` reads it)."""
+    write_jsonl(game_records(game), path)
+
+
 def read_jsonl(path: str) -> list[dict]:
     """The records of a JSON-lines log; ``LogError`` (one line, naming the line) for anything else."""
     out = []
