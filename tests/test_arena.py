@@ -343,3 +343,88 @@ def test_a_rejected_reply_is_kept_with_its_reason():
     bot.close()
     reasons = {r["reason"] for r in bot.rejected}
     assert any("no reply within" in r for r in reasons) and len(bot.rejected) <= 20
+
+
+def _bot_prompts():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bot_prompts", os.path.join(HERE, "..", "scripts", "bot_prompts.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_prompts_in_the_bot_docs_are_what_bots_receive():
+    """docs/BOTS.md's "One prompt of each phase" is what scripts/bot_prompts.py makes from real deals
+    today, and every prompt there validates against the schema's decide message."""
+    prompts = _bot_prompts()
+    with open(os.path.join(HERE, "..", "docs", "BOTS.md"), encoding="utf-8") as f:
+        doc = f.read()
+    shown = doc[doc.index(prompts.BEGIN):doc.index(prompts.END) + len(prompts.END)]
+    assert shown == prompts.section(), "run python scripts/bot_prompts.py --write"
+    jsonschema = pytest.importorskip("jsonschema")
+    from importlib import resources
+
+    schema = json.loads(resources.files("majiang").joinpath("data/observation.schema.json").read_text("utf-8"))
+    decide = jsonschema.Draft202012Validator({"$ref": "#/$defs/decide", "$defs": schema["$defs"]})
+    hand = jsonschema.Draft202012Validator({"$ref": "#/$defs/hand", "$defs": schema["$defs"]})
+    blocks = [json.loads(b.split("```", 1)[0]) for b in shown.split("```json\n")[1:]]
+    assert [b["type"] for b in blocks] == ["hand"] + ["decide"] * 5
+    hand.validate(blocks[0])
+    for message in blocks[1:]:
+        decide.validate(message)
+    phases = [m["observation"]["phase"] for m in blocks[1:]]
+    assert phases == ["exchange", "void", "claim", "turn", "turn"]
+    turn = blocks[4]["observation"]
+    from majiang.core.tiles import Tile, parse_tiles
+
+    assert Tile.parse(turn["drawn"]) in parse_tiles(turn["players"][turn["seat"]]["hand"])
+
+
+def test_drawn_is_there_on_every_turn_and_only_then():
+    game = Game(rules_for("kawuxing"), seed=5)
+    agents = [GreedyAgent(s) for s in range(3)]
+    turns = 0
+    while not game.over:
+        seat = game.pending_seats()[0]
+        obs = game.observation(seat)
+        on_turn = obs["phase"] == "turn" and obs["current"] == seat
+        assert ("drawn" in obs) == on_turn
+        if on_turn:
+            turns += 1
+            first_dealer_turn = seat == game.dealer and not any(p["discards"] for p in obs["players"])
+            assert (obs["drawn"] is None) == (first_dealer_turn or not game.drawn_from_wall)
+        game.apply(seat, agents[seat].act(obs, game.legal_actions(seat)))
+    assert turns > 10
+
+
+class _Named:
+    name = "mine"
+
+    def __init__(self, seed):
+        self.inner = GreedyAgent(seed)
+        self.decisions = 0
+
+    def act(self, obs, legal):
+        self.decisions += 1
+        return self.inner.act(obs, legal)
+
+
+def test_run_arena_takes_agent_objects_and_names_alike():
+    mine = _Named(0)
+    summary = run_arena(rules_for("kawuxing"), [mine, "greedy", "random"], 2, seed=3).summary()
+    assert [e["agent"] for e in summary["agents"]] == ["mine", "greedy", "random"]
+    assert mine.decisions > 0 and summary["agents"][0]["hands"] == 6
+    with pytest.raises(ValueError, match="play in this process"):
+        run_arena(rules_for("kawuxing"), [_Named(0), "greedy", "random"], 2, seed=3, workers=2)
+    with pytest.raises(ValueError, match="no act"):
+        run_arena(rules_for("kawuxing"), [object(), "greedy", "random"], 2, seed=3)
+
+
+def test_the_example_python_agent_plays_in_the_arena():
+    import subprocess
+
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "arena_agent.py"), "--games", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("careful ") and "points/hand" in proc.stdout

@@ -28,6 +28,7 @@ from majiang.games.rules import rules_from_json, rules_to_json
 from majiang.play.runner import play_hand
 
 _AGENT_CACHE: dict = {}
+_IN_PROCESS: dict = {}  # "object:N" -> an agent object given to run_arena (it plays in this process only)
 
 
 def _agent(bots: list[str], entry: int, seed: int, task: dict):
@@ -35,6 +36,8 @@ def _agent(bots: list[str], entry: int, seed: int, task: dict):
     external bot keeps one process per entry for all that entry's hands in this worker, or, with
     ``share_bots``, one process for every entry running the same command."""
     spec = bots[entry]
+    if spec in _IN_PROCESS:
+        return _IN_PROCESS[spec]
     timeout = task.get("timeout", 1.0)
     if not spec.startswith("cmd:"):
         return make_agent(spec, seed, timeout)
@@ -260,25 +263,44 @@ def _difference(theirs, ours) -> str:
     return f"{text(theirs)} vs {text(ours)}"
 
 
-def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backend: str = "local",
+def agent_name(agent) -> str:
+    """How an entry is named in the report: its spec, or an agent object's ``name`` (else its class)."""
+    if isinstance(agent, str):
+        return agent
+    return str(getattr(agent, "name", None) or type(agent).__name__)
+
+
+def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: str = "local",
               ray_address: str | None = None, timeout: float = 1.0, progress=None, first_deal: int = 0,
               share_bots: bool = False, bot_stderr: str | None = None, on_deal=None) -> ArenaResult:
-    """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bot_stderr``:
-    a folder for the external bots' stderr files, ``"-"`` to pass it through, or None (kept in
-    memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
+    """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bots``: one entry
+    per seat, a name (``"greedy"``, ``"expert:samples=96"``, ``"cmd:PROGRAM"``) or an agent object
+    (anything with ``act(obs, legal)``; it plays in this process, so with ``workers=1``, and keeps its
+    own state across hands: give each entry its own object). ``bot_stderr``: a folder for the
+    external bots' stderr files, ``"-"`` to pass it through, or None (kept in memory, printed when
+    a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
 
     n = get_variant(rules.variant).players
+    names = [agent_name(b) for b in bots]
     if len(bots) != n:
-        raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(bots)}")
+        raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(names)}")
     if first_deal < 0:
         raise MajiangError(f"the first deal is {first_deal}; deals are numbered from 0")
-    for b in bots:
-        if not b.startswith("cmd:"):
+    objects = {f"object:{i}": b for i, b in enumerate(bots) if not isinstance(b, str)}
+    for b in objects.values():
+        if not callable(getattr(b, "act", None)):
+            raise MajiangError(f"agent {agent_name(b)!r} has no act(obs, legal) method")
+    if objects and (workers > 1 or backend != "local"):
+        raise MajiangError("agent objects play in this process: use workers=1 and the local backend "
+                           "(or give the agent as a name or a cmd: program)")
+    specs = [b if isinstance(b, str) else f"object:{i}" for i, b in enumerate(bots)]
+    for b in specs:
+        if not b.startswith(("cmd:", "object:")):
             make_agent(b)  # fail fast on unknown names
-    tasks = [{"rules": rules_to_json(rules), "bots": bots, "seed": seed, "deal": d, "timeout": timeout,
+    tasks = [{"rules": rules_to_json(rules), "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
               "share_bots": share_bots, "bot_stderr": bot_stderr}
              for d in range(first_deal, first_deal + games)]
-    result = ArenaResult(rules.variant, rules.preset, bots, seed, rules=rules_to_json(rules))
+    result = ArenaResult(rules.variant, rules.preset, names, seed, rules=rules_to_json(rules))
 
     def done(deal: dict) -> None:
         result.deals.append(deal)
@@ -313,11 +335,14 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
             pool.close()
             pool.join()  # workers exit normally, closing their bots
     else:
+        _IN_PROCESS.update(objects)
         try:
             for t in tasks:
                 done(play_deal(t))
         finally:
             close_agents()
+            for key in objects:
+                _IN_PROCESS.pop(key, None)
     return result
 
 
