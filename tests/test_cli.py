@@ -416,3 +416,21 @@ def test_the_readme_library_section_runs_as_written(tmp_path):
     lines = proc.stdout.splitlines()
     assert lines[:3] == ["0", "5z 0 23", "2 ['卡五星']"]
     assert lines[-2:] == ["win [1, -2, 4, -3]", "True"] and "over: win" in proc.stdout
+
+
+def test_play_takes_words_gives_hints_and_narrates_the_table():
+    proc = subprocess.run([sys.executable, "-m", "majiang", "play", "--variant", "kawuxing", "--seed", "3"],
+                          input="hint\n过\n碰\n0\n" * 300, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "hint: " in out and "from ready" in out
+    assert "since your last move: " in out and "discarded" in out and "pond:" in out
+    assert "shows " in out and "waits " in out and "{" not in out  # a revealed hand as tiles, not a dict
+    assert "seat 1 · greedy" in out and "hand over" in out
+
+
+def test_play_help_lists_every_bot_level(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert all(level in out for level in ("random", "greedy", "strong", "expert"))

@@ -233,7 +233,7 @@ def settlement(game: Game) -> dict:
 
 
 _MELD_NAMES = {"pong": "碰", "kong": "明杠", "concealed_kong": "暗杠"}
-_DECLARED = {"liangdao": "亮倒", "sing": "唱歌", "dance": "跳舞"}
+DECLARATION_NAMES = {"liangdao": "亮倒", "sing": "唱歌", "dance": "跳舞"}
 
 
 def describe(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
@@ -265,7 +265,7 @@ def describe(game: Game, seat: int | None = None, names: list[str] | None = None
         label = (names[s] if names else ("you" if s == seat else ""))
         tags = ["dealer"] * (s == obs["dealer"]) + [label] * bool(label)
         if p["declared"]:
-            tags.append(_DECLARED.get(p["declared"], p["declared"]))
+            tags.append(DECLARATION_NAMES.get(p["declared"], p["declared"]))
         if p["void"]:
             tags.append(f"缺{p['void']}")
         if p["out"]:
