@@ -428,3 +428,18 @@ def test_the_example_python_agent_plays_in_the_arena():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("careful ") and "points/hand" in proc.stdout
+
+
+def test_expert_says_once_when_it_searches_without_the_native_engine(monkeypatch):
+    import warnings
+
+    from majiang.bots import expert
+
+    monkeypatch.setattr(expert, "native_engine", lambda: None)
+    monkeypatch.setattr(expert, "_warned", False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        expert.ExpertAgent(0)
+        expert.ExpertAgent(1)
+        expert.ExpertAgent(2, engine="python")  # chosen: nothing to say
+    assert len(seen) == 1 and "30-60x slower" in str(seen[0].message)

@@ -33,6 +33,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
+    # a library warning (a slow engine taken, say) as one line of ours, not a file name and a source line
+    before = warnings.formatwarning
+    warnings.formatwarning = lambda message, *_args, **_kw: f"majiang: {message}\n"
+    try:
+        return _run(argv)
+    finally:
+        warnings.formatwarning = before
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
