@@ -434,3 +434,24 @@ def test_play_help_lists_every_bot_level(capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert all(level in out for level in ("random", "greedy", "strong", "expert"))
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["simulate", "--variant", "sichuan", "--games", "0"], "--games"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "--bots", "nobot"], "unknown agent 'nobot'"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "--bots", "greedy:depth=2"], "has no option 'depth'"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "-o", "rounds=-5"], "rounds"),
+    (["replay", "/nonexistent/game.jsonl"], "No such file or directory"),
+    (["arena-merge", "/nonexistent/run"], "No such file or directory"),
+])
+def test_simulate_and_file_commands_refuse_garbage(capsys, argv, fragment):
+    refused(capsys, *argv, fragment=fragment)
+
+
+def test_batch_answers_a_line_that_is_not_text_with_an_error_line(tmp_path, capsys):
+    f = tmp_path / "hands.txt"
+    f.write_bytes(b"1112345678999m\n\xff\xfe\x00\n123m456m789m11p2p5p\n")
+    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(lines) == 3
+    assert lines[1] == {"error": "line 2: not UTF-8 text"} and lines[2]["shanten"] == 1
