@@ -83,3 +83,11 @@ def test_no_two_modules_import_each_other():
     pairs = sorted({tuple(sorted((a, b))) for a, seen in imports.items() for b in seen
                     if a != b and a in imports.get(b, ()) and not a.startswith(b + ".") and not b.startswith(a + ".")})
     assert not pairs, pairs
+
+
+def test_import_majiang_stays_light():
+    """``import majiang`` loads the standard-library core only; the engine's names load when first used."""
+    code = ("import sys, majiang; heavy = [m for m in ('numpy', 'majiang.engine', 'majiang.bots') if m in sys.modules]; "
+            "print(heavy); majiang.Game; print('majiang.engine' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.split() == ["[]", "True"]
