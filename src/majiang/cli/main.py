@@ -55,7 +55,7 @@ def _run(argv: Sequence[str] | None) -> int:
         sys.stdout.flush()  # a closed pipe is met here, inside the handler, not at the interpreter's exit
         return status
     except (UsageError, MajiangError) as exc:
-        msg = str(exc).replace("\n", " ")
+        msg = " ".join(str(exc).splitlines())  # one line, whatever breaks a quoted input holds
         print(msg if msg.startswith("majiang") else f"majiang: {msg}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader left (``majiang ... | head``): nothing more to say
