@@ -455,3 +455,21 @@ def test_batch_answers_a_line_that_is_not_text_with_an_error_line(tmp_path, caps
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(lines) == 3
     assert lines[1] == {"error": "line 2: not UTF-8 text"} and lines[2]["shanten"] == 1
+
+
+@pytest.mark.parametrize("line, changes, fragment", [
+    (0, {"bots": None}, "names no table"),
+    (0, {"bots": ["greedy", 2]}, "names no table"),
+    (0, {"format": 99}, "result format 99"),
+    (1, {"entries": None}, "not a deal of this table"),
+    (1, {"entries": [{}, {}, {}]}, "not a deal of this table"),
+    (1, {"deal": "x"}, "not a deal of this table"),
+])
+def test_arena_merge_refuses_a_crafted_result_file(tmp_path, capsys, line, changes, fragment):
+    assert main(["arena", "--variant", "kawuxing", "--bots", "greedy,greedy,greedy", "--games", "2",
+                 "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    lines = (tmp_path / "run" / "deals.jsonl").read_text().splitlines()
+    lines[line] = json.dumps({**json.loads(lines[line]), **changes})
+    (tmp_path / "crafted.jsonl").write_text("\n".join(lines) + "\n")
+    refused(capsys, "arena-merge", str(tmp_path / "crafted.jsonl"), fragment=fragment)

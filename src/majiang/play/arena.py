@@ -208,6 +208,9 @@ def read_results(paths: list[str]) -> ArenaResult:
         if not isinstance(head, dict) or head.get("type") != "arena" \
                 or not all(k in head for k in ("variant", "preset", "rules", "bots", "seed")):
             raise MajiangError(f"{path} is not an arena result file (no arena header on its first line)")
+        if not (isinstance(head["bots"], list) and head["bots"] and all(isinstance(b, str) for b in head["bots"])
+                and isinstance(head["variant"], str) and isinstance(head["preset"], str)):
+            raise MajiangError(f"{path}: its header names no table (variant, preset and a list of bots)")
         if head.get("format") != RESULT_FORMAT:
             raise MajiangError(f"{path}: result format {head.get('format')}, this version reads {RESULT_FORMAT}")
         if result is None:
