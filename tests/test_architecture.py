@@ -56,3 +56,38 @@ def test_the_core_games_and_engine_type_check():
                              str(PACKAGE / "core"), str(PACKAGE / "games"), str(PACKAGE / "engine")],
                             cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+def _imports_of(path: Path) -> set[str]:
+    """The majiang modules a file imports at run time, at the top or inside functions."""
+    found = set()
+    tree = ast.parse(path.read_text(), str(path))
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(block.test) for stmt in block.body for n in ast.walk(stmt)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:  # for annotations only: no import at run time
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("majiang") and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("majiang"))
+    return found
+
+
+def test_no_two_modules_import_each_other():
+    """A cycle hidden in function-level imports is still a cycle (bots.expert and bots.expert_setup were one)."""
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in PACKAGE.rglob("*.py")}
+    imports = {m: _imports_of(p) & set(modules) for m, p in modules.items()}
+    pairs = sorted({tuple(sorted((a, b))) for a, seen in imports.items() for b in seen
+                    if a != b and a in imports.get(b, ()) and not a.startswith(b + ".") and not b.startswith(a + ".")})
+    assert not pairs, pairs
+
+
+def test_import_majiang_stays_light():
+    """``import majiang`` loads the standard-library core only; the engine's names load when first used."""
+    code = ("import sys, majiang; heavy = [m for m in ('numpy', 'majiang.engine', 'majiang.bots') if m in sys.modules]; "
+            "print(heavy); majiang.Game; print('majiang.engine' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.split() == ["[]", "True"]

@@ -308,3 +308,138 @@ def test_hand_message_without_play_hand(tmp_path):
     assert types[0] == "hello" and types.count("hello") == 1
     assert types.count("hand") == 2 and types[1] == "hand"
     assert bot.stats["timeouts"] == bot.stats["illegal"] == bot.stats["malformed"] == 0
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_that_never_reads_costs_only_its_timeouts():
+    """Issue 29 item 9: prompts go through a writer thread; a full pipe never blocks a decision."""
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'deaf_bot.py')}", timeout=0.05)
+    g = Game(rules_for("kawuxing"), seed=3)
+    play_hand(g, [bot, make_agent("greedy", 1), make_agent("greedy", 2)])
+    bot.close()
+    assert g.over and bot.stats["timeouts"] == bot.stats["decisions"] > 0
+    assert bot._proc is None
+
+
+def test_replies_not_utf8_or_too_long_are_refused_and_shown(tmp_path, capsys):
+    """Issue 29 item 9: the reader thread survives bytes that are not UTF-8 and skips a 3 MB line
+    without holding it; each rejection is counted, and the first few shown with their reason."""
+    bot = f"cmd:{sys.executable} {os.path.join(HERE, 'bots', 'noisy_bot.py')}"
+    code = main(["arena", "--variant", "kawuxing", "--bots", f"{bot},greedy,greedy", "--games", "1",
+                 "--timeout", "5", "--out", str(tmp_path / "run")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "a line that is not UTF-8" in out and "a line longer than 1,048,576 bytes" in out
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    entry = summary["agents"][0]
+    assert entry["timeouts"] == 0 and entry["illegal_replies"] > 0 and len(entry["rejected"]) == 5
+    assert "rejected a reply of seat" in (tmp_path / "run" / "bot0.stderr").read_text()
+
+
+def test_a_rejected_reply_is_kept_with_its_reason():
+    bot = SubprocessAgent(f"{sys.executable} {os.path.join(HERE, 'bots', 'bad_bot.py')}", timeout=0.2)
+    g = Game(rules_for("sichuan"), seed=3)
+    play_hand(g, [bot] + [make_agent("greedy", s) for s in range(1, 4)])
+    bot.close()
+    reasons = {r["reason"] for r in bot.rejected}
+    assert any("no reply within" in r for r in reasons) and len(bot.rejected) <= 20
+
+
+def _bot_prompts():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bot_prompts", os.path.join(HERE, "..", "scripts", "bot_prompts.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_prompts_in_the_bot_docs_are_what_bots_receive():
+    """docs/BOTS.md's "One prompt of each phase" is what scripts/bot_prompts.py makes from real deals
+    today, and every prompt there validates against the schema's decide message."""
+    prompts = _bot_prompts()
+    with open(os.path.join(HERE, "..", "docs", "BOTS.md"), encoding="utf-8") as f:
+        doc = f.read()
+    shown = doc[doc.index(prompts.BEGIN):doc.index(prompts.END) + len(prompts.END)]
+    assert shown == prompts.section(), "run python scripts/bot_prompts.py --write"
+    jsonschema = pytest.importorskip("jsonschema")
+    from importlib import resources
+
+    schema = json.loads(resources.files("majiang").joinpath("data/observation.schema.json").read_text("utf-8"))
+    decide = jsonschema.Draft202012Validator({"$ref": "#/$defs/decide", "$defs": schema["$defs"]})
+    hand = jsonschema.Draft202012Validator({"$ref": "#/$defs/hand", "$defs": schema["$defs"]})
+    blocks = [json.loads(b.split("```", 1)[0]) for b in shown.split("```json\n")[1:]]
+    assert [b["type"] for b in blocks] == ["hand"] + ["decide"] * 5
+    hand.validate(blocks[0])
+    for message in blocks[1:]:
+        decide.validate(message)
+    phases = [m["observation"]["phase"] for m in blocks[1:]]
+    assert phases == ["exchange", "void", "claim", "turn", "turn"]
+    turn = blocks[4]["observation"]
+    from majiang.core.tiles import Tile, parse_tiles
+
+    assert Tile.parse(turn["drawn"]) in parse_tiles(turn["players"][turn["seat"]]["hand"])
+
+
+def test_drawn_is_there_on_every_turn_and_only_then():
+    game = Game(rules_for("kawuxing"), seed=5)
+    agents = [GreedyAgent(s) for s in range(3)]
+    turns = 0
+    while not game.over:
+        seat = game.pending_seats()[0]
+        obs = game.observation(seat)
+        on_turn = obs["phase"] == "turn" and obs["current"] == seat
+        assert ("drawn" in obs) == on_turn
+        if on_turn:
+            turns += 1
+            first_dealer_turn = seat == game.dealer and not any(p["discards"] for p in obs["players"])
+            assert (obs["drawn"] is None) == (first_dealer_turn or not game.drawn_from_wall)
+        game.apply(seat, agents[seat].act(obs, game.legal_actions(seat)))
+    assert turns > 10
+
+
+class _Named:
+    name = "mine"
+
+    def __init__(self, seed):
+        self.inner = GreedyAgent(seed)
+        self.decisions = 0
+
+    def act(self, obs, legal):
+        self.decisions += 1
+        return self.inner.act(obs, legal)
+
+
+def test_run_arena_takes_agent_objects_and_names_alike():
+    mine = _Named(0)
+    summary = run_arena(rules_for("kawuxing"), [mine, "greedy", "random"], 2, seed=3).summary()
+    assert [e["agent"] for e in summary["agents"]] == ["mine", "greedy", "random"]
+    assert mine.decisions > 0 and summary["agents"][0]["hands"] == 6
+    with pytest.raises(ValueError, match="play in this process"):
+        run_arena(rules_for("kawuxing"), [_Named(0), "greedy", "random"], 2, seed=3, workers=2)
+    with pytest.raises(ValueError, match="no act"):
+        run_arena(rules_for("kawuxing"), [object(), "greedy", "random"], 2, seed=3)
+
+
+def test_the_example_python_agent_plays_in_the_arena():
+    import subprocess
+
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "arena_agent.py"), "--games", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("careful ") and "points/hand" in proc.stdout
+
+
+def test_expert_says_once_when_it_searches_without_the_native_engine(monkeypatch):
+    import warnings
+
+    from majiang.bots import expert
+
+    monkeypatch.setattr(expert, "native_engine", lambda: None)
+    monkeypatch.setattr(expert, "_warned", False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        expert.ExpertAgent(0)
+        expert.ExpertAgent(1)
+        expert.ExpertAgent(2, engine="python")  # chosen: nothing to say
+    assert len(seen) == 1 and "30-60x slower" in str(seen[0].message)

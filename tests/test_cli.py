@@ -5,6 +5,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from majiang.cli.main import main
 
@@ -118,3 +120,356 @@ def test_rules_file_and_options(tmp_path, capsys):
     code, out, err = run(capsys, "score", "1122334455566p", "--win", "5p", "--variant", "kawuxing", "-o",
                          "nonsense=1")
     assert code == 2 and "unknown option" in err
+
+
+# ---------------------------------------------------------------- garbage in: one line, exit 2, nothing written
+
+def refused(capsys, *argv, fragment: str = "") -> str:
+    """Run a command that must refuse its input: exit 2, nothing on stdout, one line on stderr."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", (code, out, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert fragment in err, err
+    return err
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory):
+    """The lines of a real one-hand Sichuan log."""
+    folder = tmp_path_factory.mktemp("logs")
+    assert main(["simulate", "--variant", "sichuan", "--games", "1", "--log", str(folder)]) == 0
+    (path,) = folder.iterdir()
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _edited(lines, index, **changes):
+    records = [json.loads(x) for x in lines]
+    records[index].update(changes)
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n"
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe binary", "not UTF-8 text"),
+    (b"", "no hands in this log"),
+    (b"\n\n", "no hands in this log"),
+    (b"[" * 100_000, "nested too deeply"),
+    (b'{"type": "start", "dealer": Infinity}', "a number must be finite"),
+    (b'{"type": "start", "dealer": 1e999}', "a number must be finite"),
+    (b'{"type": "start", "hand_index": NaN}', "a number must be finite"),
+    (b'{"type": "start", "seed": ' + b"9" * 5000 + b"}", "not valid JSON"),
+    (b'"just a string"', "must be an object with a 'type'"),
+    (b'{"type": "action", "seat": 0}', "must begin with a 'start' record"),
+])
+def test_replay_refuses_files_that_are_not_logs(tmp_path, capsys, content, fragment):
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(content)
+    refused(capsys, "replay", str(path), fragment=fragment)
+
+
+@pytest.mark.parametrize("index, changes, fragment", [
+    (0, {"format": 99}, "log format 99, this version reads format 1"),
+    (0, {"dealer": 7}, "'dealer' must be a whole number 0-3, got 7"),
+    (0, {"dealer": "0"}, "'dealer' must be a whole number"),
+    (0, {"hand_index": -1}, "'hand_index' must be a whole number"),
+    (0, {"dice": [0, 7]}, "'dice' must be two dice 1-6"),
+    (0, {"rules": None}, "'rules' must be an object"),
+    (0, {"wall": "1m2m"}, "'wall' must be a list"),
+    (0, {"wall": ["1m"] * 108}, "an injected wall"),
+    (0, {"rules": {"variant": "sichuan", "cap_fan": "x"}}, "cap_fan"),
+    (3, {"seat": 1e300}, "an action's 'seat' must be a whole number"),
+    (3, {"seat": 9}, "no seat 9"),
+    (3, {"action": {"type": "fly"}}, "unknown action type"),
+])
+def test_replay_refuses_a_crafted_record(tmp_path, capsys, game_log, index, changes, fragment):
+    index = index if index == 0 else next(i for i, x in enumerate(game_log) if '"type":"action"' in x)
+    path = tmp_path / "game.jsonl"
+    path.write_text(_edited(game_log, index, **changes), encoding="utf-8")
+    refused(capsys, "replay", str(path), fragment=fragment)
+
+
+def test_replay_names_the_key_that_differs(tmp_path, capsys, game_log):
+    end = next(i for i, x in enumerate(game_log) if '"type":"end"' in x)
+    result = json.loads(game_log[end])["result"]
+    other = "draw" if result == "win" else "win"
+    path = tmp_path / "game.jsonl"
+    path.write_text(_edited(game_log, end, result=other), encoding="utf-8")
+    err = refused(capsys, "replay", str(path), fragment=f'end: result logged "{other}", rebuilt "{result}"')
+    assert "<Result" not in err and len(err) < 200
+
+
+def test_replay_of_the_real_log_passes(tmp_path, capsys, game_log):
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(game_log) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "ok: 1 hand(s)" in out
+
+
+_json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                            | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
+                            | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(record=st.integers(0, 40), key=st.sampled_from(["type", "seat", "action", "dealer", "hand_index", "dice",
+                                                           "wall", "rules", "format", "tile", "seed", "dealer_dice"]),
+       value=_json_values)
+def test_replay_of_any_edited_record_is_a_result_or_one_line(tmp_path, capsys, game_log, record, key, value):
+    path = tmp_path / "game.jsonl"
+    path.write_text(_edited(game_log, record % len(game_log), **{key: value}), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path))
+    assert code in (0, 2) and "Traceback" not in err
+    if code == 2:
+        assert out == "" and len(err.strip().splitlines()) == 1
+
+
+SCORE = ["score", "123m456m789m123p5p", "--win", "5p", "--variant", "sichuan"]
+
+
+@pytest.mark.parametrize("name, content, fragment", [
+    ("rules.json", b"\xff\xfe{}", "not UTF-8 text"),
+    ("rules.toml", b"cap = '\xff'", "not UTF-8 text"),
+    ("rules.json", b"[" * 100_000, "nested too deeply"),
+    ("rules.toml", b"a = " + b"[" * 100_000, "nested too deeply"),
+    ("rules.json", b'{"cap_fan": Infinity}', "a number must be finite"),
+    ("rules.toml", b"cap_fan = inf", "cap_fan"),
+    ("rules.json", b'{"base": 1e999}', "a number must be finite"),
+    ("rules.json", b"[1, 2]", "expected an object"),
+    ("rules.json", b'{"variant": "kawuxing"}', "give the variant once"),
+    ("rules.json", b'{"preset": 3}', "preset must be a name"),
+])
+def test_score_refuses_a_crafted_rules_file(tmp_path, capsys, name, content, fragment):
+    path = tmp_path / name
+    path.write_bytes(content)
+    refused(capsys, *SCORE, "--rules", str(path), fragment=fragment)
+
+
+@pytest.mark.parametrize("option, fragment", [
+    ("variant=kawuxing", "give the variant once"),
+    ("preset=suizhou", "unknown preset 'suizhou' for sichuan"),
+    ("cap_fan=1e999", "cap_fan"),
+    ("nosuch", "NAME=VALUE"),
+])
+def test_score_refuses_variant_and_preset_options_it_cannot_hold(capsys, option, fragment):
+    refused(capsys, *SCORE, "-o", option, fragment=fragment)
+
+
+def test_score_takes_preset_and_its_own_variant_as_options(capsys):
+    code, out, _ = run(capsys, *SCORE, "-o", "preset=modern", "-o", "variant=sichuan", "--json")
+    assert code == 0 and json.loads(out)["win"] is True
+
+
+@settings(max_examples=60, deadline=None)
+@given(options=st.dictionaries(st.sampled_from(["base", "cap_fan", "blood_river", "rounds", "preset", "variant",
+                                                "exchange_three", "nosuch"]), _json_values, max_size=3))
+def test_score_with_any_rules_file_is_a_result_or_one_line(tmp_path_factory, options):
+    path = tmp_path_factory.mktemp("rules") / "rules.json"
+    path.write_text(json.dumps(options), encoding="utf-8")
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*SCORE, "--rules", str(path)])
+    assert code in (0, 2) and "Traceback" not in err.getvalue()
+    if code == 2:
+        assert out.getvalue() == "" and len(err.getvalue().strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--db", "notaurl"], "is not a database URL"),
+    (["--db", "mysql://x"], "SQLite or PostgreSQL, not mysql"),
+    (["--db", "sqlite:////nonexistent/dir/x.sqlite3"], "no folder /nonexistent/dir"),
+    (["--port", "99999"], "--port must be 1-65535"),
+    (["--port", "0"], "--port must be 1-65535"),
+    (["--db", "postgresql://u:secret@127.0.0.1:1/x"], "cannot open the database postgresql://u@127.0.0.1:1/x"),
+])
+def test_serve_refuses_a_database_or_port_it_cannot_use(capsys, argv, fragment):
+    pytest.importorskip("sqlalchemy")
+    pytest.importorskip("uvicorn")
+    if "postgresql" in argv[-1]:
+        pytest.importorskip("psycopg")
+    err = refused(capsys, "serve", *argv, fragment=fragment)
+    assert "secret" not in err
+
+
+@pytest.mark.parametrize("url, fragment", [
+    ("notaurl", "is not a database URL"),
+    ("postgresql://u:secret@127.0.0.1:1/x", "cannot open the database postgresql://u@127.0.0.1:1/x"),
+])
+@pytest.mark.parametrize("action", ["upgrade", "current"])
+def test_db_refuses_a_database_it_cannot_reach(capsys, url, fragment, action):
+    pytest.importorskip("sqlalchemy")
+    if "postgresql" in url:
+        pytest.importorskip("psycopg")
+    refused(capsys, "db", action, "--db", url, fragment=fragment)
+
+
+def test_db_without_the_postgres_driver_says_which_extra(capsys, monkeypatch):
+    pytest.importorskip("sqlalchemy")
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a))
+    refused(capsys, "db", "upgrade", "--db", "postgresql://u@h/x", fragment="pip install 'majiang[postgres]'")
+
+
+def test_native_build_outside_a_checkout_is_one_line(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("numpy")
+    import majiang.native as native
+
+    monkeypatch.setattr(native, "_CRATE", tmp_path / "native")
+    assert native.main(["build"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "source checkout" in err
+
+
+ARENA = ["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1"]
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--plot", "out.txt"], "give a file ending in one of"),
+    (["--plot", "/nonexistent/dir/out.png"], "no folder /nonexistent/dir"),
+    (["--timeout", "-1"], "--timeout must be a number of seconds above 0"),
+    (["--timeout", "0"], "--timeout must be"),
+    (["--timeout", "nan"], "--timeout must be"),
+])
+def test_arena_checks_its_options_before_it_plays(tmp_path, capsys, extra, fragment):
+    if "--plot" in extra:
+        pytest.importorskip("matplotlib")
+    refused(capsys, *ARENA, "--out", str(tmp_path / "run"), *extra, fragment=fragment)
+    assert not (tmp_path / "run").exists()  # nothing written
+
+
+def test_arena_without_matplotlib_refuses_plot_before_the_run(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    refused(capsys, *ARENA, "--plot", str(tmp_path / "x.png"), fragment="pip install 'majiang[plot]'")
+
+
+def test_arena_report_is_out_before_a_plot_fails(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import majiang.play.arena as arena
+
+    def broken(result, path):
+        raise OSError(28, "No space left on device", path)
+
+    monkeypatch.setattr(arena, "plot", broken)
+    code, out, err = run(capsys, *ARENA, "--out", str(tmp_path / "run"), "--plot", str(tmp_path / "p.png"))
+    assert code == 2 and "points/hand" in out and "No space left" in err
+    assert (tmp_path / "run" / "summary.json").exists()
+
+
+@pytest.mark.parametrize("bots, fragment", [
+    ("expert:nosuch=1,greedy,greedy,greedy", "its options: samples"),
+    ("greedy:x=1,greedy,greedy,greedy", "its options: none"),
+    ("nobot,greedy,greedy,greedy", "unknown agent 'nobot'"),
+])
+def test_arena_names_the_agent_options_there_are(capsys, bots, fragment):
+    refused(capsys, "arena", "--variant", "sichuan", "--bots", bots, "--games", "1", fragment=fragment)
+
+
+def test_arena_merge_names_the_rule_that_differs(tmp_path, capsys):
+    assert main([*ARENA, "--out", str(tmp_path / "a")]) == 0
+    assert main([*ARENA, "--first-deal", "1", "-o", "cap_fan=2", "--out", str(tmp_path / "b")]) == 0
+    capsys.readouterr()
+    err = refused(capsys, "arena-merge", str(tmp_path / "a"), str(tmp_path / "b"), fragment="other rules")
+    assert "cap_fan 2 vs null" in err and len(err) < 200
+    (tmp_path / "c.jsonl").write_bytes(b"\xff\xfe")
+    refused(capsys, "arena-merge", str(tmp_path / "c.jsonl"), fragment="not UTF-8 text")
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["play", "--variant", "sichuan", "--hands", "0"], "--hands must be at least 1"),
+    (["play", "--variant", "sichuan", "--bot", "nobot"], "unknown agent"),
+    (["analyze", "111p23456m789s55m", "--variant", "sichuan", "--visible", "1p1p"],
+     "1p: the hand holds 3 and 2 more are visible"),
+    (["analyze", "1112346789p", "--variant", "kawuxing", "--pong", "5p", "--visible", "5p5p"],
+     "5p: the hand holds 3 and 2 more"),
+])
+def test_play_and_analyze_refuse_impossible_counts(capsys, argv, fragment):
+    refused(capsys, *argv, fragment=fragment)
+
+
+def test_a_closed_pipe_is_silent():
+    """``majiang ... | head``: the reader leaving is no error, and no "Broken pipe" is printed."""
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "simulate", "--variant", "sichuan", "--games", "20"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0 and err == "", err
+
+
+def test_the_readme_library_section_runs_as_written(tmp_path):
+    """README.md's "Library" block, run as a script: its printed values are the ones its comments give."""
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Library", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "library.py").write_text(code, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "library.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:3] == ["0", "5z 0 23", "2 ['卡五星']"]
+    assert lines[-2:] == ["win [1, -2, 4, -3]", "True"] and "over: win" in proc.stdout
+
+
+def test_play_takes_words_gives_hints_and_narrates_the_table():
+    proc = subprocess.run([sys.executable, "-m", "majiang", "play", "--variant", "kawuxing", "--seed", "3"],
+                          input="hint\n过\n碰\n0\n" * 300, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "hint: " in out and "from ready" in out
+    assert "since your last move: " in out and "discarded" in out and "pond:" in out
+    assert "shows " in out and "waits " in out and "{" not in out  # a revealed hand as tiles, not a dict
+    assert "seat 1 · greedy" in out and "hand over" in out
+
+
+def test_play_help_lists_every_bot_level(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert all(level in out for level in ("random", "greedy", "strong", "expert"))
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["simulate", "--variant", "sichuan", "--games", "0"], "--games"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "--bots", "nobot"], "unknown agent 'nobot'"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "--bots", "greedy:depth=2"], "has no option 'depth'"),
+    (["simulate", "--variant", "sichuan", "--games", "1", "-o", "rounds=-5"], "rounds"),
+    (["replay", "/nonexistent/game.jsonl"], "No such file or directory"),
+    (["arena-merge", "/nonexistent/run"], "No such file or directory"),
+])
+def test_simulate_and_file_commands_refuse_garbage(capsys, argv, fragment):
+    refused(capsys, *argv, fragment=fragment)
+
+
+def test_batch_answers_a_line_that_is_not_text_with_an_error_line(tmp_path, capsys):
+    f = tmp_path / "hands.txt"
+    f.write_bytes(b"1112345678999m\n\xff\xfe\x00\n123m456m789m11p2p5p\n")
+    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(lines) == 3
+    assert lines[1] == {"error": "line 2: not UTF-8 text"} and lines[2]["shanten"] == 1
+
+
+@pytest.mark.parametrize("line, changes, fragment", [
+    (0, {"bots": None}, "names no table"),
+    (0, {"bots": ["greedy", 2]}, "names no table"),
+    (0, {"format": 99}, "result format 99"),
+    (1, {"entries": None}, "not a deal of this table"),
+    (1, {"entries": [{}, {}, {}]}, "not a deal of this table"),
+    (1, {"deal": "x"}, "not a deal of this table"),
+])
+def test_arena_merge_refuses_a_crafted_result_file(tmp_path, capsys, line, changes, fragment):
+    assert main(["arena", "--variant", "kawuxing", "--bots", "greedy,greedy,greedy", "--games", "2",
+                 "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    lines = (tmp_path / "run" / "deals.jsonl").read_text().splitlines()
+    lines[line] = json.dumps({**json.loads(lines[line]), **changes})
+    (tmp_path / "crafted.jsonl").write_text("\n".join(lines) + "\n")
+    refused(capsys, "arena-merge", str(tmp_path / "crafted.jsonl"), fragment=fragment)

@@ -246,3 +246,36 @@ def test_aec_refuses_junk_actions_and_changes_nothing(backend):
         assert np.array_equal(after["observation"], before["observation"])
         assert np.array_equal(after["action_mask"], before["action_mask"])
     env.step(np.int64(legal))  # numpy integers are actions too
+
+
+def test_the_readme_rl_snippet_runs_as_a_script(tmp_path):
+    """README.md's RL block as a file run by python: workers start, and stop, and no shared memory leaks
+    (the resource tracker would say so on stderr)."""
+    import pathlib
+    import re
+    import subprocess
+    import sys
+
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reinforcement learning", 1)[1]
+    assert "pip install 'majiang[rl]'" in section.split("```python", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "snippet.py").write_text(code, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "snippet.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "leaked" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_auto_says_once_that_it_fell_back_to_python(monkeypatch):
+    from majiang import native
+    from majiang.rl import backends
+
+    monkeypatch.setattr(native, "available", lambda: False)
+    monkeypatch.setattr(backends, "_warned", False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert backends._backend("auto") == "python"
+        assert backends._backend("auto") == "python"
+        assert backends._backend("python") == "python"
+    assert len(seen) == 1 and issubclass(seen[0].category, RuntimeWarning)
+    assert "backend='python'" in str(seen[0].message)

@@ -73,6 +73,16 @@ def split_bots(text: str) -> list[str]:
     return out
 
 
+def agent_options(cls) -> list[str] | None:
+    """The keyword options an agent class takes (``None``: it takes any)."""
+    import inspect
+
+    params = list(inspect.signature(cls).parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return [p.name for p in params[1:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # after seed
+
+
 def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | None = None,
                label: str | None = None):
     """An agent from its name, with options as ``name:key=value,...`` (``expert:samples=200``), or
@@ -86,6 +96,11 @@ def make_agent(spec: str, seed: int = 0, timeout: float = 1.0, stderr: str | Non
     name, options = parse_spec(spec)
     if name not in AGENTS:
         raise MajiangError(f"unknown agent {name!r} (known: {', '.join(AGENTS)}, or cmd:PROGRAM)")
+    known = agent_options(AGENTS[name])
+    unknown = [k for k in options if known is not None and k not in known]
+    if unknown:
+        listed = ", ".join(known) if known else "none"
+        raise MajiangError(f"agent {name!r} has no option {unknown[0]!r} in {spec!r} (its options: {listed})")
     try:
         return AGENTS[name](seed, **options)
     except (TypeError, ValueError) as exc:

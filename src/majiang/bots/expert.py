@@ -44,14 +44,15 @@ import random
 
 from majiang.bots.base import SeatView, native_engine
 from majiang.bots.expert_outlook import outlook_claim, outlook_turn, plans_mask
-from majiang.bots.greedy import CarefulAgent, GreedyAgent
+from majiang.bots.expert_setup import exchange_search, void_search
+from majiang.bots.rollout import ROLLOUT_AGENTS, rollout_python
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.analysis import waits as waits_of
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Action
-from majiang.engine.position import Position, SeatPosition, game_at
+from majiang.engine.position import Position, SeatPosition
 
 
 # What value="auto", search="auto" and claims="auto" mean in each game: its best setting as
@@ -71,6 +72,22 @@ def search_kinds(option: str) -> set[str]:
         raise ValueError(f"search must be none, all, auto or kinds joined by + from {sorted(SEARCH_KINDS)}, "
                          f"not {option!r}")
     return kinds
+
+
+_warned = False
+
+
+def _warn_python_engine() -> None:
+    """Say once per process that ``expert`` searches in the Python engine: the same decisions, 30-60x slower."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    import warnings
+
+    warnings.warn("expert: the native engine is not built, so its search runs in Python: the same decisions, "
+                  "30-60x slower (build it: python -m majiang.native build; engine=python to choose this)",
+                  RuntimeWarning, stacklevel=3)
 
 
 class ExpertAgent:
@@ -141,6 +158,8 @@ class ExpertAgent:
         self.native = None if engine == "python" else native_engine()
         if engine == "native" and self.native is None:
             raise RuntimeError("the native engine is not built (python -m majiang.native build)")
+        if engine == "auto" and self.native is None:
+            _warn_python_engine()
         if setup not in ("strong", "search"):
             raise ValueError(f"setup must be strong or search, not {setup!r}")
         self.setup = setup
@@ -185,8 +204,6 @@ class ExpertAgent:
         if "win" in types:
             return next(a for a in legal if a.type == "win")
         if ("void" in types or "exchange" in types) and self.setup == "search" and len(legal) > 1:
-            from majiang.bots.expert_setup import exchange_search, void_search
-
             search = void_search if "void" in types else exchange_search
             try:
                 return search(self, obs, legal, self.strong.act(obs, legal))
@@ -647,26 +664,3 @@ def holds_void(player: dict) -> bool:
     draws later goes out on that same turn). Before its first discard it may hold several."""
     discards = player["discards"]
     return not discards or Tile.parse(discards[-1]).suit == player["void"]
-
-
-ROLLOUT_AGENTS = {"careful": CarefulAgent, "greedy": GreedyAgent}
-
-
-def rollout_python(rules, pos: Position, seat: int, action: Action, keys: list[int],
-                   policy: str = "greedy") -> list[int]:
-    """One rollout in the Python engine: ``seat`` plays ``action`` at its first decision, then
-    ``GreedyAgent(keys[s])`` (``policy`` "careful": ``CarefulAgent``) plays every decision of every
-    seat s. Each seat's points from ``pos``."""
-    g = game_at(rules, pos)
-    agents = [ROLLOUT_AGENTS[policy](k) for k in keys]
-    first = True
-    while not g.over:
-        s = g.pending_seats()[0]
-        if s == seat and first:
-            first = False
-            g.apply(s, action)
-            continue
-        g.apply(s, agents[s].act(g.observation(s), g.legal_actions(s)))
-    if first:
-        raise ValueError(f"seat {seat} had no decision in the rollout")
-    return g.totals()

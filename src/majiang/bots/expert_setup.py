@@ -23,6 +23,7 @@ import math
 import random
 
 from majiang.bots.base import SeatView, isolation, suit_counts
+from majiang.bots.rollout import ROLLOUT_AGENTS, rollout_python
 from majiang.bots.strong import exchange_choice, void_choice
 from majiang.core.analysis import shanten_counts
 from majiang.core.tiles import Tile
@@ -163,8 +164,6 @@ def _play_out(agent, rules, pos: Position, me: int, keys: list[int]) -> float:
     """This seat's points from ``pos`` to the end of the deal, every seat playing the rollout
     policy seeded by its key: the seats before this one's first decision in the Python engine,
     then one rollout from there (native when built)."""
-    from majiang.bots.expert import ROLLOUT_AGENTS, rollout_python
-
     agent.rollouts += 1
     g = game_at(rules, pos)
     agents = {s: ROLLOUT_AGENTS[agent.policy](keys[s]) for s in range(g.n)}

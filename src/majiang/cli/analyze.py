@@ -9,6 +9,7 @@ from majiang.cli.common import UsageError, add_meld_options, melds_from_args
 from majiang.core.analysis import analyze_hand
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand
+from majiang.core.jsontext import decode_text
 from majiang.core.tiles import ALL_TILES, Tile, format_tiles, parse_tiles, to_counts
 from majiang.core.variants import get_variant
 
@@ -64,14 +65,14 @@ def cmd_analyze(args) -> int:
     if args.batch is not None:
         if args.hand:
             raise UsageError("give either HAND or --batch FILE, not both")
-        stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
+        stream = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
         out = sys.stdout
         write = out.write
         dumps = json.dumps
         with stream:
-            for line in stream:
-                line = line.strip()
-                try:
+            for n, raw in enumerate(stream, 1):
+                try:  # one result line per input line: a line that is not text is an error line too
+                    line = decode_text(raw, f"line {n}").strip()
                     result = analyze_hand(line, variant, melds, args.void, visible)
                 except MajiangError as exc:
                     result = {"error": str(exc)}

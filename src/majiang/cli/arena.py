@@ -11,7 +11,7 @@ from majiang.cli.common import Progress, UsageError, add_rules_options, rules_fr
 
 
 def cmd_arena(args) -> int:
-    from majiang.play.arena import bot_stderr_name, run_arena
+    from majiang.play.arena import bot_stderr_name, check_plot, run_arena
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -19,6 +19,10 @@ def cmd_arena(args) -> int:
         raise UsageError("--workers must be at least 1")
     if args.first_deal < 0:
         raise UsageError("--first-deal must be 0 or more")
+    if not args.timeout > 0 or args.timeout == float("inf"):
+        raise UsageError(f"--timeout must be a number of seconds above 0, got {args.timeout:g}")
+    if args.plot:
+        check_plot(args.plot)
     rules = rules_from_args(args)
     bots = split_bots(args.bots)
     bot_stderr = "-" if args.bot_stderr else None
@@ -65,14 +69,22 @@ def cmd_arena(args) -> int:
 
 
 def _report(args, result, summary: dict) -> int:
-    from majiang.play.arena import plot
-
     if args.plot:
-        plot(result, args.plot)
         summary["plot"] = args.plot
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
-        return 0
+        print(json.dumps(summary, ensure_ascii=False), flush=True)
+    else:
+        _print_table(summary)
+    if args.plot:  # after the report is out: a plot that fails loses nothing
+        from majiang.play.arena import plot
+
+        plot(result, args.plot)
+        if not args.json:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def _print_table(summary: dict) -> None:
     ranges = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in summary["deal_ranges"])
     print(f"{summary['deals']} duplicate deals ({ranges}) of {summary['variant']}/{summary['preset']} (each "
           f"played in {summary['hands_per_deal']} seat rotations), seed {summary['seed']}")
@@ -87,13 +99,20 @@ def _report(args, result, summary: dict) -> int:
               f"{e['win_rate']:>7.1%}{e['self_draw_rate']:>7.1%}{e['deal_in_rate']:>8.1%}"
               f"{e['mean_win_value']:>7.2f}{e['draw_rate']:>6.1%}{e['timeouts']:>5}{e['illegal_replies']:>5}"
               f"{e['crashes']:>5}")
+    for e, name in zip(summary["agents"], names):
+        shown = e.get("rejected") or []
+        bad = e["timeouts"] + e["illegal_replies"]
+        if shown:
+            print(f"{name}: {bad} replies rejected; the first {len(shown)}:" if bad > len(shown)
+                  else f"{name}: rejected replies:")
+        for r in shown:
+            reply = f": {r['reply']}" if r.get("reply") else ""
+            print(f"  deal {r['deal']} rotation {r['rotation']}: {r['reason']}{reply}")
     if summary.get("out"):
         print(f"deals written to {os.path.join(summary['out'], 'deals.jsonl')}")
     for f in summary.get("bot_stderr", []):
         print(f"bot stderr kept in {f}")
-    if args.plot:
-        print(f"plot written to {args.plot}")
-    return 0
+    sys.stdout.flush()
 
 
 def _short_name(agent: str) -> str:
@@ -109,6 +128,10 @@ def _short_name(agent: str) -> str:
 def cmd_arena_merge(args) -> int:
     from majiang.play.arena import read_results
 
+    if args.plot:
+        from majiang.play.arena import check_plot
+
+        check_plot(args.plot)
     result = read_results(args.results)
     for where in result.skipped:
         print(f"majiang: {where}: a line cut short (an interrupted run) was skipped", file=sys.stderr)

@@ -43,19 +43,35 @@ def add_rules_options(p, variant_required: bool = True) -> None:
 
 
 def rules_from_args(args):
+    """The rules named by --variant, --preset, --rules and -o; ``preset`` and ``variant`` may also
+    come from the file or an -o (a variant that contradicts --variant is refused)."""
     overrides = {}
     preset = args.preset
     if getattr(args, "rules", None):
         data = load_rules_file(args.rules)
-        preset = preset or data.pop("preset", None)
-        data.pop("variant", None)
+        _same_variant(args.variant, data.pop("variant", None), args.rules)
+        file_preset = data.pop("preset", None)
+        if file_preset is not None and not isinstance(file_preset, str):
+            raise RulesError(f"{args.rules}: preset must be a name, got {file_preset!r}")
+        preset = preset or file_preset
         overrides.update(data)
     for item in args.option:
         if "=" not in item:
             raise RulesError(f"--option needs NAME=VALUE, got {item!r}")
         k, v = item.split("=", 1)
-        overrides[k.strip().replace("-", "_")] = v.strip()
+        k, v = k.strip().replace("-", "_"), v.strip()
+        if k == "variant":
+            _same_variant(args.variant, v, "-o variant")
+        elif k == "preset":
+            preset = v
+        else:
+            overrides[k] = v
     return rules_for(args.variant, preset, **overrides)
+
+
+def _same_variant(variant: str | None, given, where: str) -> None:
+    if given is not None and given != variant:
+        raise RulesError(f"{where} says variant {given!r} but --variant is {variant!r}: give the variant once")
 
 
 class Progress:

@@ -12,11 +12,23 @@ def _engine(args):
         from sqlalchemy import create_engine
 
         from majiang.server.app import default_db_url
-        from majiang.server.store import normalise_url
+        from majiang.server.store import check_url
     except ImportError as exc:
         raise MajiangError(f"the database needs the web extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
-    return url, create_engine(normalise_url(url))
+    return url, create_engine(check_url(url))
+
+
+def _opened(url: str, step):
+    """``step()``, its database errors (unreachable, refused, not a database) worded as one line."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from majiang.server.store import open_error
+
+    try:
+        return step()
+    except SQLAlchemyError as exc:
+        raise open_error(url, exc) from None
 
 
 def cmd_upgrade(args) -> int:
@@ -24,7 +36,7 @@ def cmd_upgrade(args) -> int:
 
     url, engine = _engine(args)
     try:
-        before, after = migrate.upgrade(engine)
+        before, after = _opened(url, lambda: migrate.upgrade(engine))
     finally:
         engine.dispose()
     if args.json:
@@ -39,9 +51,9 @@ def cmd_upgrade(args) -> int:
 def cmd_current(args) -> int:
     from majiang.server import migrate
 
-    _, engine = _engine(args)
+    url, engine = _engine(args)
     try:
-        ok, found = migrate.is_current(engine)
+        ok, found = _opened(url, lambda: migrate.is_current(engine))
     finally:
         engine.dispose()
     if args.json:

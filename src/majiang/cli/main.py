@@ -33,24 +33,51 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
+    # a library warning (a slow engine taken, say) as one line of ours, not a file name and a source line
+    before = warnings.formatwarning
+    warnings.formatwarning = lambda message, *_args, **_kw: f"majiang: {message}\n"
+    try:
+        return _run(argv)
+    finally:
+        warnings.formatwarning = before
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe is met here, inside the handler, not at the interpreter's exit
+        return status
     except (UsageError, MajiangError) as exc:
-        msg = str(exc).replace("\n", " ")
+        msg = " ".join(str(exc).splitlines())  # one line, whatever breaks a quoted input holds
         print(msg if msg.startswith("majiang") else f"majiang: {msg}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader left (``majiang ... | head``): nothing more to say
+        _silence_stdout()
+        return 0
     except OSError as exc:
         print(f"majiang: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush at exit finds no closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (embedded, tests): nothing to silence
+        pass
 
 
 if __name__ == "__main__":

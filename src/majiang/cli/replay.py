@@ -8,13 +8,9 @@ from majiang.engine import Action, Game
 
 
 def cmd_replay(args) -> int:
-    from majiang.engine.log import read_jsonl, rebuild, split_hands
+    from majiang.engine.log import replay
 
-    records = read_jsonl(args.log)
-    results = []
-    for hand_records in split_hands(records):
-        game = rebuild(hand_records)
-        results.append(game)
+    results = replay(args.log)
     if args.json:
         print(json.dumps([{"hand_index": g.hand_index, "actions": len(g.actions), **g.settlement()}
                           for g in results], ensure_ascii=False))

@@ -29,20 +29,29 @@ def cmd_serve(args) -> int:
     try:
         import uvicorn
 
+        from sqlalchemy.exc import SQLAlchemyError
+
         from majiang.server.app import create_app, default_db_url
+        from majiang.server.store import check_url, open_error
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
+    if not 1 <= args.port <= 65535:
+        raise MajiangError(f"--port must be 1-65535, got {args.port}")
     url = args.db or default_db_url()
+    check_url(url)
     share = lan_urls(args.host, args.port)
     workers = args.bot_workers if args.bot_workers is not None else (os.cpu_count() or 1)
     import socket
 
     hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
         [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
-    app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
-                     sockets_per_address=args.sockets_per_address,
-                     bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
-                     lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None)
+    try:
+        app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
+                         sockets_per_address=args.sockets_per_address,
+                         bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
+                         lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None)
+    except SQLAlchemyError as exc:
+        raise open_error(url, exc) from None
     print(f"majiang: database {url.split('@')[-1]}")
     if app.state.worker:
         print(f"majiang: worker {app.state.worker} (tables leased for {args.lease_seconds:g} s)", flush=True)

@@ -678,6 +678,11 @@ def analyze_hand(text: str, game: str, melds: list, void: str | None, visible) -
     variant = get_variant(game)
     hand = Hand.parse(text, melds)
     s = shanten(hand, variant, void)  # validates the hand
+    if visible is not None:
+        for k, (own, seen) in enumerate(zip(hand.all_counts(), visible)):
+            if own + seen > 4:
+                raise HandError(f"{ALL_TILES[k]}: the hand holds {own} and {seen} more are visible; "
+                                "there are only 4 of each tile")
     if hand.concealed_count % 3 == 1:
         w = waits_counts(hand.counts, hand.all_counts(), variant, void, closed=not hand.melds) if s == 0 else []
         return {"shanten": s, "waits": [str(ALL_TILES[t]) for t in w]}

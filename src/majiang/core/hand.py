@@ -115,6 +115,21 @@ class Hand:
 
     @classmethod
     def parse(cls, text: str, melds: list[Meld] | tuple[Meld, ...] = ()) -> "Hand":
+        """The concealed tiles written as text, with any melds (``Meld.pong("5p")`` …).
+
+        Digits before a suit letter: ``m`` characters, ``p`` dots, ``s`` bamboo, ``z`` the dragons
+        (5z 白, 6z 发, 7z 中); the order does not matter, and Chinese names and 🀄 glyphs also read.
+
+        >>> h = Hand.parse("1112345678999p5z")
+        >>> str(h), h.concealed_count
+        ('1112345678999p5z', 14)
+        >>> str(Hand.parse("23m", [Meld.pong("5p")]))
+        '23m [pong 5p]'
+        >>> Hand.parse("12x")
+        Traceback (most recent call last):
+        ...
+        majiang.TileError: unknown character 'x' at position 3 in '12x'
+        """
         return cls(tuple(to_counts(parse_tiles(text))), tuple(melds))
 
     @classmethod

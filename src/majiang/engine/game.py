@@ -69,12 +69,32 @@ _DISCARDS = [tile_action("discard", k) for k in range(30)]
 
 
 class Game:
-    """One deal (a 局), from the deal to the settlement."""
+    """One deal (a 局), from the deal to the settlement.
 
+    ``rules`` is a rules object (``rules_for(...)``) or a game's name, then with ``preset`` and
+    option overrides: ``Game("sichuan", preset="modern", seed=1)``. The same seed and hand index
+    deal the same wall; ``wall``, ``dice`` and ``dealer_dice`` rebuild a logged deal instead.
+
+    >>> g = Game("sichuan", preset="modern", seed=1)
+    >>> g
+    <Game sichuan/modern seed=1 hand 0: exchange, seats 0, 1, 2, 3 to play, wall 55>
+    >>> g.legal_actions(0)[0].type.value, len(g.pending_seats())
+    ('exchange', 4)
+    >>> print(str(g).splitlines()[0])
+    sichuan/modern · hand 0 · wall 55 · seats 0, 1, 2, 3 to play (exchange)
+    """
 
     def __init__(self, rules, seed: Any = 0, hand_index: int = 0, dealer: int = 0,
                  wall: list[int] | None = None, dice: tuple[int, int] | None = None,
-                 dealer_dice: tuple[int, int] | None = None) -> None:
+                 dealer_dice: tuple[int, int] | None = None, *, preset: str | None = None,
+                 **options: Any) -> None:
+        if isinstance(rules, str):
+            from majiang.games.rules import rules_for
+
+            rules = rules_for(rules, preset, **options)
+        elif preset is not None or options:
+            raise TypeError("preset and options go with a game's name: Game('sichuan', preset='modern'); "
+                            "a rules object already holds them")
         self.rules = rules
         self.play = play_for(rules)
         self.variant = self.play.variant
@@ -125,33 +145,58 @@ class Game:
         self.on_window: Any = None
         self._deal()
 
+    def __repr__(self) -> str:
+        waiting = self.pending_seats()
+        state = "over" if self.over else \
+            f"{self.phase.value}, seat{'s' * (len(waiting) > 1)} {', '.join(map(str, waiting))} to play"
+        return (f"<Game {self.play.name}/{self.rules.preset} seed={self.seed!r} hand {self.hand_index}: "
+                f"{state}, wall {self.tiles_left}>")
+
+    def __str__(self) -> str:
+        """The table in text from the view of the (first) seat to play, seat 0 once the deal is over."""
+        waiting = self.pending_seats()
+        return self.render(waiting[0] if waiting else 0)
+
+    def render(self, seat: int | None = 0, names: list[str] | None = None) -> str:
+        """The table as ``seat`` sees it (``None``: a spectator), as text; ``names`` labels the seats."""
+        return views.describe(self, seat, names)
+
     @property
     def over(self) -> bool:
+        """The deal is settled: no seat has anything left to decide."""
         return self.phase == Phase.OVER
 
     def wall_left(self) -> list[int]:
+        """The tiles still in the wall, as kind numbers, in drawing order (the hidden state: never shown to a seat)."""
         return self.wall[self.front:self.back]
 
     @property
     def tiles_left(self) -> int:
+        """How many tiles the wall still holds."""
         return self.back - self.front
 
     def active(self, seat: int) -> bool:
+        """``seat`` is still playing (血战: a seat that won leaves the table)."""
         return not self.seats[seat].out
 
     def active_seats(self) -> list[int]:
+        """The seats still playing, in seat order."""
         return [s for s in range(self.n) if not self.seats[s].out]
 
     def hand(self, seat: int) -> Hand:
+        """``seat``'s hand now: its concealed tiles and melds (the whole truth, not a seat's view)."""
         return Hand(tuple(self.seats[seat].counts), tuple(self.seats[seat].melds))
 
     def pending_seats(self) -> list[int]:
+        """The seats that must decide before the deal moves on (several at a claim, 换三张 or 定缺)."""
         return sorted(s for s in self.pending if s not in self.responses)
 
     def log_event(self, type_: str, **data) -> None:
+        """Append one event to ``events`` (the engine's own record; replaying checks every one)."""
         self.events.append({"type": type_, **data})
 
     def next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` still playing, counter-clockwise (``seat`` itself if it is the last)."""
         for k in range(1, self.n + 1):
             s = (seat + k) % self.n
             if not self.seats[s].out:
@@ -227,12 +272,14 @@ class Game:
         self.begin_turn(self.dealer)
 
     def begin_turn(self, seat: int) -> None:
+        """Engine step: ``seat``'s turn begins with the tiles it holds (after a draw or a claim)."""
         self.phase = Phase.TURN
         self.current = seat
         self.responses = {}
         self.pending = {seat: self._turn_options(seat)}
 
     def draw_tile(self, seat: int, replacement: bool = False) -> None:
+        """Engine step: ``seat`` draws (from the back after a kong), or the deal ends when the wall is empty."""
         if self.tiles_left == 0:
             settlement.end_draw(self)
             return
@@ -359,6 +406,7 @@ class Game:
         return self.play.earthly_on_discard() and self.seats[self.dealer].draws == 0
 
     def score_ron(self, seat: int, tile: Tile, robbed: bool = False) -> Score:
+        """What ``seat`` wins on another's ``tile`` (a discard, or with ``robbed`` a kong's tile: 抢杠)."""
         ctx = WinContext(self_draw=False, kong_chain=0 if robbed else self.discard_chain, robbed_kong=robbed,
                          last_tile=self.tiles_left == 0 and not robbed, declared=self.seats[seat].declared,
                          earthly=self._earthly(seat, self_draw=False), void=self.seats[seat].void)
@@ -372,6 +420,7 @@ class Game:
         self.log_event("declare", seat=seat, kind=declaration.kind, waits=declaration.shown)
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now (empty when it has nothing to decide or has already answered)."""
         if seat in self.responses:
             return []
         return list(self.pending.get(seat, []))
@@ -460,12 +509,14 @@ class Game:
         raise IllegalActionError(f"unexpected action {action}")  # pragma: no cover
 
     def finish_added_kong(self, seat: int, t: Tile) -> None:
+        """Engine step: an added kong (蓄杠) that nobody robbed becomes a kong."""
         self.seats[seat].counts[t] -= 1
         i = next(i for i, m in enumerate(self.seats[seat].melds) if m.kind is MeldKind.PONG and m.tile == t)
         self.seats[seat].melds[i] = Meld.kong(t, added=True)
         self.complete_kong(seat, t, "added_kong", None)
 
     def complete_kong(self, seat: int, t: Tile, kind: str, discarder: int | None) -> None:
+        """Engine step: a kong is made: its money is paid and ``seat`` draws a replacement."""
         chain = (self.discard_chain + 1) if kind == "kong" else (self.kong_chain + 1)
         at_once = kind != "added_kong" or self._added_kong_at_once(t)
         payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once)
@@ -477,9 +528,11 @@ class Game:
         self.draw_tile(seat, replacement=True)
 
     def order_from(self, seat: int) -> list[int]:
+        """The other seats in playing order after ``seat`` (claim priority among equals)."""
         return [(seat + k) % self.n for k in range(1, self.n)]
 
     def after_discard(self, discarder: int) -> None:
+        """Engine step: a discard nobody claimed: the next seat draws, or the deal ends on an empty wall."""
         self.pending = {}
         self.responses = {}
         if self.tiles_left == 0:
@@ -496,12 +549,15 @@ class Game:
         return views.observation(self, seat)
 
     def start_record(self) -> dict:
+        """The ``start`` record of a log: rules, seed, dealer, dice and the whole wall (``majiang.engine.log``)."""
         return views.start_record(self)
 
     def settlement(self) -> dict:
+        """The result as JSON: result, wins, payments, totals and the next dealer once the deal is over."""
         return views.settlement(self)
 
     def next_dealer(self) -> int:
+        """Who deals the next hand of a match, by the game's dealer rule."""
         return self.play.next_dealer(self)
 
     def tile_count(self) -> int:

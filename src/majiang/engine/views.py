@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from majiang.engine.game import Game
 
 
+LOG_FORMAT = 1  # the version of a start record (and of the events after it) that this code writes and reads
+
+
 def tiles_text(counts) -> str:
     """A count vector as mpsz text (cached: a table shows the same hands again and again)."""
     return _counts_text(tuple(counts))
@@ -166,9 +169,8 @@ def _assemble(game: Game, seat: int | None, players: list[dict], wins: list[dict
     }
     if seat is not None:
         obs["legal"] = [a.to_json() for a in game.legal_actions(seat)]
-        if seat == game.current and game.phase == Phase.TURN and game.last_draw is not None \
-                and game.drawn_from_wall:
-            obs["drawn"] = str(game.last_draw)
+        if seat == game.current and game.phase == Phase.TURN:  # always there on a turn: null after a claim
+            obs["drawn"] = str(game.last_draw) if game.drawn_from_wall and game.last_draw is not None else None
     return obs
 
 
@@ -216,7 +218,7 @@ def rules_json(game: Game) -> dict:
 
 
 def start_record(game: Game) -> dict:
-    record = {"type": "start", "format": 1, "rng": RNG_VERSION, "rules": rules_json(game),
+    record = {"type": "start", "format": LOG_FORMAT, "rng": RNG_VERSION, "rules": rules_json(game),
               "seed": game.seed, "hand_index": game.hand_index, "dealer": game.dealer,
               "dice": list(game.dice), "wall": [str(ALL_TILES[t]) for t in game.wall]}
     if game.dealer_dice:
@@ -230,23 +232,74 @@ def settlement(game: Game) -> dict:
             "next_dealer": game.next_dealer() if game.over else None}
 
 
-def describe(game: Game, seat: int) -> str:
-    """The deal as ``seat`` sees it, as text (the CLI's table and the envs' ``render``)."""
+_MELD_NAMES = {"pong": "碰", "kong": "明杠", "concealed_kong": "暗杠"}
+DECLARATION_NAMES = {"liangdao": "亮倒", "sing": "唱歌", "dance": "跳舞"}
+
+
+def describe(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
+    """The table as ``seat`` sees it, as text: each seat's melds, pond (discards; a claimed one in
+    brackets), revealed hand and money, the wall count, and the viewer's own hand. ``seat=None``
+    shows a spectator's view (no concealed tile); ``names`` labels the seats (default: "you" for
+    ``seat``, nothing for the others). The CLI's table, ``str(game)`` and the envs' ``render``.
+
+    >>> from majiang.games.rules import rules_for
+    >>> from majiang.engine import Game
+    >>> print(describe(Game(rules_for("kawuxing"), seed=7), 0))  # doctest: +ELLIPSIS
+    kawuxing/standard · hand 0 · wall 44 · seat 0 to play (turn)
+      seat 0 · dealer · you · 14 tiles
+        pond: -
+      seat 1 · 13 tiles
+        pond: -
+      seat 2 · 13 tiles
+        pond: -
+    your hand: 1123456p16899s57z   ...
+    """
     obs = game.observation(seat)
-    lines = [f"--- {obs['variant']} | wall {obs['tiles_left']} | dealer seat {obs['dealer']} | "
-             f"totals {obs['totals']}"]
+    phase = str(obs["phase"].value if hasattr(obs["phase"], "value") else obs["phase"])
+    waiting = game.pending_seats()
+    status = "over: " + str(getattr(game.result, "value", game.result)) if game.over else \
+        f"seat{'s' if len(waiting) > 1 else ''} {', '.join(map(str, waiting))} to play ({phase})"
+    lines = [f"{obs['variant']}/{game.rules.preset} · hand {game.hand_index} · wall {obs['tiles_left']} · {status}"]
     for p in obs["players"]:
-        who = "you " if p["seat"] == seat else "bot "
-        melds = " ".join(f"[{m['kind'].replace('_', ' ')} {m['tile'] or '??'}]" for m in p["melds"])
-        flags = (" 亮倒" if p["declared"] else "") + (f" 缺{p['void']}" if p["void"] else "") + \
-            (" (won)" if p["out"] else "")
-        lines.append(f"seat {p['seat']} {who}{flags} {melds}")
-        lines.append(f"   discards: {' '.join(p['discards']) or '-'}")
+        s = p["seat"]
+        label = (names[s] if names else ("you" if s == seat else ""))
+        tags = ["dealer"] * (s == obs["dealer"]) + [label] * bool(label)
+        if p["declared"]:
+            tags.append(DECLARATION_NAMES.get(p["declared"], p["declared"]))
+        if p["void"]:
+            tags.append(f"缺{p['void']}")
+        if p["out"]:
+            tags.append("won")
+        melds = " ".join(f"[{_MELD_NAMES.get(m['kind'], m['kind'])} {m['tile'] or '??'}]" for m in p["melds"])
+        money = obs["totals"][s]
+        lines.append(f"  seat {s}" + "".join(f" · {t}" for t in tags) + f" · {p['tiles']} tiles"
+                     + (f" · {melds}" if melds else "") + f" · money {money:+d}" * bool(money))
+        pond = [f"({t})" if claimed else t for t, claimed in zip(p["discards"], p["claimed"])]
+        lines.append(f"    pond: {' '.join(pond) or '-'}")
+        if p.get("won_tiles"):
+            lines.append(f"    won on: {' '.join(p['won_tiles'])}")
         if "revealed" in p:
-            lines.append(f"   revealed: {p['revealed']}")
-    hand = game.seats[seat].counts
-    tiles = from_counts(hand)
-    lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
-    if "drawn" in obs:
-        lines.append(f"you drew {obs['drawn']} ({Tile.parse(obs['drawn']).chinese})")
+            lines.append("    " + revealed_text(p["revealed"]))
+        elif s != seat and game.over and "hand" in p:
+            lines.append(f"    hand: {p['hand']}")
+    if obs["last_discard"] is not None and not game.over:
+        last = obs["last_discard"]
+        lines.append(f"last discard: seat {last['seat']} {last['tile']} ({Tile.parse(last['tile']).chinese})")
+    if seat is not None:
+        tiles = from_counts(game.seats[seat].counts)
+        lines.append(f"your hand: {format_tiles(tiles)}   {format_tiles(tiles, 'unicode')}")
+        if "drawn" in obs and obs["drawn"] is not None:
+            lines.append(f"you drew {obs['drawn']} ({Tile.parse(obs['drawn']).chinese})")
     return "\n".join(lines)
+
+
+def revealed_text(revealed: dict) -> str:
+    """A revealed hand (亮倒, 跳舞) as tiles and waits: ``shows 234m567p99s, waits 1m 4m``."""
+    parts = []
+    if revealed.get("tiles"):
+        parts.append(f"shows {revealed['tiles']}")
+    if revealed.get("waits"):
+        parts.append("waits " + " ".join(revealed["waits"]))
+    elif revealed.get("ready"):
+        parts.append("ready (听牌)")
+    return ", ".join(parts) or "revealed"

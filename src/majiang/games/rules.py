@@ -18,11 +18,11 @@ majiang.RulesError: option cap_fan: expected a whole number or none, got 'x'
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import fields
 from typing import Any, ClassVar, Protocol
 
 from majiang.core.errors import RulesError
+from majiang.core.jsontext import decode_text, loads
 from majiang.games.registry import get_game
 
 
@@ -60,10 +60,10 @@ def _coerce(cls, name: str, value: Any) -> Any:
             return False
         raise RulesError(f"option {name}: expected true or false, got {value!r}")
     if "int" in typ:
-        if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "")) and "None" in typ:
+        if (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))) and "None" in typ:
             return None
         suffix = " or none" if "None" in typ else ""
-        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        if value is None or isinstance(value, (bool, list, dict)) or (isinstance(value, float) and not value.is_integer()):
             raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}")
         try:
             number = int(value)
@@ -96,13 +96,13 @@ def load_rules_file(path: str) -> dict[str, Any]:
         import tomllib
 
         try:
-            return tomllib.loads(raw.decode("utf-8"))
+            data = tomllib.loads(decode_text(raw, path, RulesError))
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"{path}: {exc}") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise RulesError(f"{path}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise RulesError(f"{path}: not valid TOML (nested too deeply)") from None
+    else:
+        data = loads(raw, path, RulesError)
     if not isinstance(data, dict):
         raise RulesError(f"{path}: expected an object of option: value")
     return data

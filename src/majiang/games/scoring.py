@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from majiang.core.errors import RulesError
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
 from majiang.games.registry import get_game
@@ -77,8 +79,29 @@ NO_WIN_KAWUXING = Score(False, "kawuxing")
 NO_WIN_SICHUAN = Score(False, "sichuan")
 
 
-def score(hand: Hand, win_tile: Tile | str | int, context: WinContext, rules) -> Score:
-    """Score a win: ``hand`` is the concealed part before the winning tile, with its melds."""
+def score(hand: Hand | str, win_tile: Tile | str | int, context: WinContext | None = None, rules=None,
+          **how: Any) -> Score:
+    """Score a win: ``hand`` is the concealed part before the winning tile, with its melds.
+
+    ``hand`` may be text, ``rules`` a game's name (its default preset), and how the hand was won
+    ``WinContext``'s fields given by name instead of a ``context``:
+
+    >>> s = score("4688p123s789s555z", "5p", rules="kawuxing", self_draw=True)
+    >>> s.win, s.multiplier, [f.english for f in s.fans]
+    (True, 2, ['five between four and six'])
+    """
+    if rules is None:
+        raise RulesError("score needs the rules: a game's name ('kawuxing', 'sichuan') or rules_for(...)")
+    if isinstance(rules, str):
+        from majiang.games.rules import rules_for
+
+        rules = rules_for(rules)
+    if isinstance(hand, str):
+        hand = Hand.parse(hand)
+    if context is None:
+        context = WinContext(**how)
+    elif how:
+        raise TypeError("give either a WinContext or its fields by name, not both")
     if isinstance(win_tile, str):
         win_tile = Tile.parse(win_tile)
     return get_game(rules.variant).score_win(hand, Tile(int(win_tile)), context, rules)

@@ -628,8 +628,20 @@ def main(argv: list[str] | None = None) -> int:
                          "from majiang.native.spec (the constants both sides share)")
     ap.add_argument("--quiet", action="store_true", help="no cargo progress, one line at the end")
     args = ap.parse_args(argv)
+    if args.command in ("build", "spec") and not (_CRATE / "Cargo.toml").exists():
+        print(f"majiang.native: no crate at {_CRATE}: {args.command} works in a source checkout "
+              "(git clone, then pip install -e .)", file=sys.stderr)
+        return 2
     if args.command == "build":
-        print(f"built {build(quiet=args.quiet)}")
+        try:
+            print(f"built {build(quiet=args.quiet)}")
+        except FileNotFoundError as exc:
+            print(f"majiang.native: cargo not found ({exc.filename}): install Rust (rustup.rs) or set CARGO",
+                  file=sys.stderr)
+            return 2
+        except subprocess.CalledProcessError as exc:
+            print(f"majiang.native: cargo failed (exit {exc.returncode}; its messages are above)", file=sys.stderr)
+            return 2
         return 0
     if args.command == "spec":
         path = _CRATE / "src" / "spec.rs"

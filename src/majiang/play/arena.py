@@ -20,12 +20,15 @@ import zlib
 from dataclasses import dataclass, field
 
 from majiang.bots import make_agent
+from majiang.core.errors import MajiangError
+from majiang.core.jsontext import decode_text, loads
 from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.games.rules import rules_from_json, rules_to_json
 from majiang.play.runner import play_hand
 
 _AGENT_CACHE: dict = {}
+_IN_PROCESS: dict = {}  # "object:N" -> an agent object given to run_arena (it plays in this process only)
 
 
 def _agent(bots: list[str], entry: int, seed: int, task: dict):
@@ -33,6 +36,8 @@ def _agent(bots: list[str], entry: int, seed: int, task: dict):
     external bot keeps one process per entry for all that entry's hands in this worker, or, with
     ``share_bots``, one process for every entry running the same command."""
     spec = bots[entry]
+    if spec in _IN_PROCESS:
+        return _IN_PROCESS[spec]
     timeout = task.get("timeout", 1.0)
     if not spec.startswith("cmd:"):
         return make_agent(spec, seed, timeout)
@@ -76,7 +81,7 @@ def play_deal(task: dict) -> dict:
         for s in range(n):
             a = _agent(bots, entry_at[s], zlib.crc32(f"{seed}/{deal}/{r}/{s}".encode()), task)
             agents.append(a)
-            before.append(dict(_seat_stats(a, s)))
+            before.append((dict(_seat_stats(a, s)), len(getattr(a, "rejected", ()))))
         game = Game(rules, seed=seed, hand_index=deal, dealer=deal % n)
         play_hand(game, agents)
         for s in range(n):
@@ -84,7 +89,12 @@ def play_deal(task: dict) -> dict:
             tally(e, game, s)
             stats = _seat_stats(agents[s], s)
             for k in ("timeouts", "illegal", "malformed", "crashes"):
-                e[k] += stats.get(k, 0) - before[s].get(k, 0)
+                e[k] += stats.get(k, 0) - before[s][0].get(k, 0)
+            new = [r for r in getattr(agents[s], "rejected", ())[before[s][1]:] if r.get("seat") == s]
+            if new:  # the first few, with their reasons, for the report
+                e.setdefault("rejected", []).extend(
+                    {"rotation": r, "reason": x["reason"], "reply": x.get("reply")} for x in new)
+                del e["rejected"][REJECTIONS_SHOWN:]
     for e in out["entries"]:
         e["points"] /= n
     return out
@@ -132,9 +142,13 @@ class ArenaResult:
         for i, name in enumerate(self.bots):
             pts = [d["entries"][i]["points"] for d in deals]
             agg = empty_entry()
+            rejected: list[dict] = []
             for d in deals:
                 for k, v in d["entries"][i].items():
-                    if k != "points":
+                    if k == "rejected":
+                        if len(rejected) < REJECTIONS_SHOWN:
+                            rejected.extend({"deal": d["deal"], **x} for x in v[:REJECTIONS_SHOWN - len(rejected)])
+                    elif k != "points":
                         agg[k] += v
             mean = sum(pts) / len(pts) if pts else 0.0
             var = sum((p - mean) ** 2 for p in pts) / (len(pts) - 1) if len(pts) > 1 else 0.0
@@ -147,7 +161,7 @@ class ArenaResult:
                 "mean_win_value": agg["win_value"] / agg["wins"] if agg["wins"] else 0.0,
                 "draw_rate": agg["draws"] / hands, "hands": agg["hands"],
                 "timeouts": agg["timeouts"], "illegal_replies": agg["illegal"] + agg["malformed"],
-                "crashes": agg.get("crashes", 0),
+                "crashes": agg.get("crashes", 0), "rejected": rejected,
             })
         return {"variant": self.variant, "preset": self.preset, "seed": self.seed, "deals": len(deals),
                 "deal_ranges": deal_ranges([d["deal"] for d in deals]), "hands_per_deal": n, "agents": entries}
@@ -160,6 +174,7 @@ class ArenaResult:
 
 
 RESULT_FORMAT = 1
+REJECTIONS_SHOWN = 5  # rejected replies of each agent shown in the report, with their reasons
 
 
 def deal_ranges(deals: list[int]) -> list[list[int]]:
@@ -178,21 +193,24 @@ def read_results(paths: list[str]) -> ArenaResult:
     rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
     import json
 
-    from majiang.core.errors import MajiangError
 
     result = None
     where: dict[int, str] = {}
     for path in paths:
         if os.path.isdir(path):
             path = os.path.join(path, "deals.jsonl")
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
+        with open(path, "rb") as f:
+            lines = decode_text(f.read(), path).split("\n")
         try:
-            head = json.loads(lines[0])
-        except ValueError:
+            head = loads(lines[0], path)
+        except MajiangError:
             head = None
-        if not isinstance(head, dict) or head.get("type") != "arena":
+        if not isinstance(head, dict) or head.get("type") != "arena" \
+                or not all(k in head for k in ("variant", "preset", "rules", "bots", "seed")):
             raise MajiangError(f"{path} is not an arena result file (no arena header on its first line)")
+        if not (isinstance(head["bots"], list) and head["bots"] and all(isinstance(b, str) for b in head["bots"])
+                and isinstance(head["variant"], str) and isinstance(head["preset"], str)):
+            raise MajiangError(f"{path}: its header names no table (variant, preset and a list of bots)")
         if head.get("format") != RESULT_FORMAT:
             raise MajiangError(f"{path}: result format {head.get('format')}, this version reads {RESULT_FORMAT}")
         if result is None:
@@ -201,18 +219,21 @@ def read_results(paths: list[str]) -> ArenaResult:
             for k in ("rules", "bots", "seed"):
                 if head[k] != getattr(result, k):
                     raise MajiangError(f"{path} has other {k} than {paths[0]}: "
-                                       f"{json.dumps(head[k], ensure_ascii=False)} vs "
-                                       f"{json.dumps(getattr(result, k), ensure_ascii=False)}")
+                                       f"{_difference(head[k], getattr(result, k))}")
         for i, line in enumerate(lines[1:], 2):
             if not line.strip():
                 continue
             try:
-                deal = json.loads(line)
-            except ValueError:
+                deal = loads(line, f"{path}:{i}")
+                if not isinstance(deal, dict) or not isinstance(deal.get("deal"), int) \
+                        or not isinstance(deal.get("entries"), list) or len(deal["entries"]) != len(result.bots) \
+                        or not all(_is_entry(e) for e in deal["entries"]):
+                    raise MajiangError(f"{path}:{i}: not a deal of this table")
+            except MajiangError:
                 if i == len(lines):  # the last line, with no newline: cut short by an interruption
                     result.skipped.append(f"{path}:{i}")
                     continue
-                raise MajiangError(f"{path}:{i}: not a JSON line") from None
+                raise
             d = deal["deal"]
             if d in where:
                 raise MajiangError(f"deal {d} is in both {where[d]} and {path}")
@@ -224,26 +245,65 @@ def read_results(paths: list[str]) -> ArenaResult:
     return result
 
 
-def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backend: str = "local",
+def _is_entry(entry) -> bool:
+    """A deal's entry as ``empty_entry`` lays it out: every count a finite number."""
+    return isinstance(entry, dict) and all(
+        isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool) for k in empty_entry())
+
+
+def _difference(theirs, ours) -> str:
+    """What differs between two headers' values, by key where both are objects."""
+    import json
+
+    def text(v) -> str:
+        t = json.dumps(v, ensure_ascii=False)
+        return t if len(t) <= 60 else t[:57] + "..."
+
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        keys = [k for k in dict.fromkeys([*ours, *theirs]) if theirs.get(k) != ours.get(k)]
+        return "; ".join(f"{k} {text(theirs.get(k))} vs {text(ours.get(k))}" for k in keys[:4]) + \
+            ("; ..." if len(keys) > 4 else "")
+    return f"{text(theirs)} vs {text(ours)}"
+
+
+def agent_name(agent) -> str:
+    """How an entry is named in the report: its spec, or an agent object's ``name`` (else its class)."""
+    if isinstance(agent, str):
+        return agent
+    return str(getattr(agent, "name", None) or type(agent).__name__)
+
+
+def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: str = "local",
               ray_address: str | None = None, timeout: float = 1.0, progress=None, first_deal: int = 0,
               share_bots: bool = False, bot_stderr: str | None = None, on_deal=None) -> ArenaResult:
-    """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bot_stderr``:
-    a folder for the external bots' stderr files, ``"-"`` to pass it through, or None (kept in
-    memory, printed when a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
-    from majiang.core.errors import MajiangError
+    """Deals ``first_deal`` .. ``first_deal + games - 1`` of the seed's sequence. ``bots``: one entry
+    per seat, a name (``"greedy"``, ``"expert:samples=96"``, ``"cmd:PROGRAM"``) or an agent object
+    (anything with ``act(obs, legal)``; it plays in this process, so with ``workers=1``, and keeps its
+    own state across hands: give each entry its own object). ``bot_stderr``: a folder for the
+    external bots' stderr files, ``"-"`` to pass it through, or None (kept in memory, printed when
+    a bot dies). ``on_deal(deal)`` sees each deal's result as it comes, in order."""
 
     n = get_variant(rules.variant).players
+    names = [agent_name(b) for b in bots]
     if len(bots) != n:
-        raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(bots)}")
+        raise MajiangError(f"{rules.variant} needs {n} bots, got {len(bots)}: {','.join(names)}")
     if first_deal < 0:
         raise MajiangError(f"the first deal is {first_deal}; deals are numbered from 0")
-    for b in bots:
-        if not b.startswith("cmd:"):
+    objects = {f"object:{i}": b for i, b in enumerate(bots) if not isinstance(b, str)}
+    for b in objects.values():
+        if not callable(getattr(b, "act", None)):
+            raise MajiangError(f"agent {agent_name(b)!r} has no act(obs, legal) method")
+    if objects and (workers > 1 or backend != "local"):
+        raise MajiangError("agent objects play in this process: use workers=1 and the local backend "
+                           "(or give the agent as a name or a cmd: program)")
+    specs = [b if isinstance(b, str) else f"object:{i}" for i, b in enumerate(bots)]
+    for b in specs:
+        if not b.startswith(("cmd:", "object:")):
             make_agent(b)  # fail fast on unknown names
-    tasks = [{"rules": rules_to_json(rules), "bots": bots, "seed": seed, "deal": d, "timeout": timeout,
+    tasks = [{"rules": rules_to_json(rules), "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
               "share_bots": share_bots, "bot_stderr": bot_stderr}
              for d in range(first_deal, first_deal + games)]
-    result = ArenaResult(rules.variant, rules.preset, bots, seed, rules=rules_to_json(rules))
+    result = ArenaResult(rules.variant, rules.preset, names, seed, rules=rules_to_json(rules))
 
     def done(deal: dict) -> None:
         result.deals.append(deal)
@@ -278,12 +338,34 @@ def run_arena(rules, bots: list[str], games: int, seed, workers: int = 1, backen
             pool.close()
             pool.join()  # workers exit normally, closing their bots
     else:
+        _IN_PROCESS.update(objects)
         try:
             for t in tasks:
                 done(play_deal(t))
         finally:
             close_agents()
+            for key in objects:
+                _IN_PROCESS.pop(key, None)
     return result
+
+
+def check_plot(path: str) -> None:
+    """Refuse, before any game is played, a plot that could not be drawn: matplotlib missing, a
+    format it does not write, a folder that does not exist."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MajiangError("--plot needs matplotlib: pip install 'majiang[plot]'")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if ext not in kinds:
+        raise MajiangError(f"--plot {path}: give a file ending in one of .{', .'.join(sorted(kinds))}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise MajiangError(f"--plot {path}: no folder {folder}")
 
 
 def plot(result: ArenaResult, path: str) -> None:

@@ -124,13 +124,36 @@ def _new_hand(backend: str, rules, seed, hand_index: int, dealer: int):
     return PyHand(rules, seed, hand_index, dealer)
 
 
+_warned = False
+
+
+def _warn_python_engine(reason: str | None) -> None:
+    """Say once per process that ``auto`` took the Python engine (about 20× fewer steps a second)."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    import sys
+    import warnings
+
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("majiang."):
+        level, frame = level + 1, frame.f_back  # point at the caller's line, outside this package
+    warnings.warn(f"majiang.rl: backend='auto' steps the Python engine, about 20x slower than the native "
+                  f"one; pass backend='python' to choose it. {reason or 'The native engine is not built.'}",
+                  RuntimeWarning, stacklevel=level)
+
+
 def _backend(backend: str) -> str:
     """``auto`` is ``native`` when the native engine is built (``python -m majiang.native build``)."""
     if backend not in ("auto", "python", "native"):
         raise ValueError(f"backend must be auto, python or native, got {backend!r}")
     from majiang import native
     if backend == "auto":
-        return "native" if native.available() else "python"
+        if native.available():
+            return "native"
+        _warn_python_engine(native.unavailable_reason())
+        return "python"
     if backend == "native":
         native.require()
     return backend
