@@ -204,3 +204,20 @@ def test_a_friend_who_joins_mid_match_takes_a_bots_seat_at_the_next_hand(tmp_pat
                 wa.send_json({"type": "ready"})  # a table of players all in 托管 waits for one's 准备
         assert seat == 1 and table.human(1) and table.hand_index == 1
         assert c.app.state.store.room(code)["seats"][1]["player"] == b["id"]
+
+
+def test_guessing_room_codes_is_cut_off_after_a_few_misses(tmp_path):
+    from majiang.server.app import create_app
+    from fastapi.testclient import TestClient
+
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", bot_delay=0.0, code_misses_per_10min=5))
+    c.__enter__()
+    _OPEN.append(c)
+    me = player(c)
+    code = make_room(c, me["token"], variant="kawuxing")
+    assert c.get(f"/api/rooms/{code}").status_code == 200  # hits cost nothing
+    for guess in range(5):
+        assert c.get(f"/api/rooms/{100000 + guess}").status_code == 404
+    assert c.get(f"/api/rooms/{code}").status_code == 429  # out of misses: no answer, hit or miss
+    with c.websocket_connect(f"/ws/{code}") as ws:
+        assert "too many unknown room codes" in ws.receive_json()["message"]

@@ -146,7 +146,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                share_urls: list[str] | None = None, new_players_per_10min: int = 20,
                bot_workers: int = 0, allowed_hosts: list[str] | None = None, worker_id: str | None = None,
                lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None,
-               sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS, full_gc_seconds: float | None = None) -> FastAPI:
+               sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS, full_gc_seconds: float | None = None,
+               code_misses_per_10min: int = 60) -> FastAPI:
     """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
     ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them).
     ``worker_id``: this worker's name among many on one database (tables are then leased, see
@@ -163,6 +164,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers), worker=worker_id,
                     lease_seconds=lease_seconds)
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
+    # Room codes are six digits: an address that asks for codes that do not exist is refused every
+    # room for a while once it missed ``code_misses_per_10min`` times (docs/SECURITY.md: why that is enough)
+    code_misses = RateLimit(code_misses_per_10min, 600.0)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -535,6 +539,11 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 del open_sockets[address]
 
     async def serve_socket(websocket: WebSocket, code: str) -> None:
+        address = websocket.client.host if websocket.client else "?"
+        if code_misses.exhausted(address):
+            await websocket.send_json({"type": "error", "message": "too many unknown room codes from this address"})
+            await websocket.close(code=1008)
+            return
         try:
             table = await tables.obtain(code) if CODE.fullmatch(code) else None
         except (Elsewhere, StoreError):
@@ -543,6 +552,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             await websocket.close(code=1013)  # try again later: the page reconnects by itself
             return
         if table is None:
+            code_misses.allow(address)
             await websocket.send_json({"type": "error", "message": "no such room"})
             await websocket.close()
             return
@@ -683,5 +693,21 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         data, kind = files[name]
         return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
 
+    @app.middleware("http")
+    async def room_code_guesses(request: Request, call_next):
+        """A room asked for by code: refused while the address is out of misses; a miss counts."""
+        path = request.url.path
+        if not path.startswith("/api/rooms/"):
+            return await call_next(request)
+        address = request.client.host if request.client else "?"
+        if code_misses.exhausted(address):
+            return JSONResponse({"error": "too many unknown room codes from this address: try again later"},
+                                status_code=429)
+        response = await call_next(request)
+        if response.status_code == 404:
+            code_misses.allow(address)
+        return response
+
+    app.state.code_misses = code_misses
     app.add_middleware(Guard, hosts=allowed_hosts)
     return app

@@ -145,6 +145,12 @@ class RateLimit:
         self.window = window
         self.seen: dict[str, deque] = {}
 
+    def exhausted(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key`` used its budget up (nothing counted)."""
+        now = time.monotonic() if now is None else now
+        q = self.seen.get(key)
+        return bool(q) and len([t for t in q if now - t <= self.window]) >= self.count
+
     def allow(self, key: str, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         q = self.seen.setdefault(key, deque())
