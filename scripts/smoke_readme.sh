@@ -20,12 +20,13 @@ start=$(date +%s)
 ( cd "$work/majiang" && HOME="$work/home" MAJIANG_PORT="$port" PIP_DISABLE_PIP_VERSION_CHECK=1 \
     setsid bash -c "echo \$\$ >'$work/pgid'; $first" >"$work/serve.log" 2>&1 ) &
 launcher=$!
+up() { python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=5)" "http://127.0.0.1:$port/" 2>/dev/null; }
 for _ in $(seq 1 600); do
-  if curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1; then break; fi
+  if up; then break; fi
   if ! kill -0 "$launcher" 2>/dev/null; then echo "smoke: the first command exited:"; tail -30 "$work/serve.log"; exit 1; fi
   sleep 1
 done
-curl -fsS "http://127.0.0.1:$port/" >/dev/null || { echo "smoke: no page after 10 minutes"; tail -30 "$work/serve.log"; exit 1; }
+up || { echo "smoke: no page after 10 minutes"; tail -30 "$work/serve.log"; exit 1; }
 served=$(date +%s)
 echo "smoke: page served $((served - start)) s after the first command began (install included)"
 "$work/majiang/.venv/bin/python" "$root/scripts/smoke_check.py" "http://127.0.0.1:$port" \
