@@ -385,6 +385,7 @@ def test_two_humans_and_a_spectator_chat_take_auto_play_and_dissolve(server, bro
     guest.wait_for_selector(".seat.me .tile.click")
     watcher = browser.new_context(viewport={"width": 844, "height": 390}).new_page()
     watcher.goto(f"{server}/?room={code}")
+    watcher.click("#invite-watch")  # offered a bot's seat for the next hand first; watching is a choice
     watcher.wait_for_selector(".board .seat .tile")
     assert "观战中" in watcher.locator("#room-head").inner_text()
     assert watcher.locator(".seat.me").count() == 0 and not watcher.locator("#chat-btn").is_visible()
@@ -742,6 +743,10 @@ def test_a_claim_on_a_phone_is_offered_in_reach_and_highlighted(server, browser)
             claim = page.locator("#actions .act-pong, #actions .act-kong")
             if claim.count():
                 page.wait_for_timeout(300)
+                label = claim.first.inner_text()  # the button names the tile it takes: 碰 五筒
+                assert any(f"{n}{s}" in label for n in "一二三四五六七八九" for s in "万筒条") or \
+                    any(d in label for d in ("红中", "发财", "白板")), label
+                assert page.locator("#prompt .claim-tile").count() == 1  # and the tile is shown large
                 check_page(page)
                 if not shot:
                     page.screenshot(path=os.path.join(SHOTS, "claim.png"))

@@ -134,6 +134,9 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
     hints = None
     if g is not None and seat in table.hints_wanted and not g.over and g.phase not in ("exchange", "void"):
         hints = _hints(table, seat, view)
+    declare_waits = None
+    if deciding and any(a["type"] in ("declare", "sing") for a in view["legal"]):
+        declare_waits = _declare_waits(table, seat, view)
     clock = None
     phase = view["phase"] if view is not None else None
     if g is not None and not g.over and phase == "turn":
@@ -164,7 +167,7 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
         # friends who take a bot's seat from the next hand on (their names, by seat)
         "joining": [(s.get("next") or {}).get("name") for s in room["seats"]]},
-        "seat": seat, "you": you, "view": view, "hints": hints, "dice": list(g.dice) if g is not None else None,
+        "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 
 
@@ -180,6 +183,47 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
             cache.clear()
         cache[key] = _compute_hints(g, seat)
     return cache[key]
+
+
+def _declare_waits(table: "LiveTable", seat: int, view: dict) -> dict:
+    """For each tile a declaration (亮倒 / 唱歌 / 跳舞) may discard: the waits it leaves and how many of
+    each this seat cannot see, so the choice shows what it commits to and what declaring reveals."""
+    from majiang.core.analysis import waits
+
+    g = table.game
+    key = ("declare", id(g), seat, view["players"][seat].get("hand"), json.dumps(view.get("visible"), sort_keys=True))
+    cache = table.hint_cache
+    if key not in cache:
+        if len(cache) > 32:
+            cache.clear()
+        hand = g.hand(seat)
+        unseen = _unseen(g, seat)
+        out = {}
+        for a in g.legal_actions(seat):
+            if a.type in ("declare", "sing") and str(a.tile) not in out:
+                try:
+                    tiles = waits(hand.remove(int(a.tile)), g.variant, g.seats[seat].void)
+                except MajiangError:
+                    tiles = []
+                out[str(a.tile)] = [{"tile": str(t), "left": unseen[t]} for t in tiles]
+        cache[key] = out
+    return cache[key]
+
+
+def _unseen(g: Any, seat: int) -> list[int]:
+    """Per tile kind, the copies this seat cannot see (not in its hand or melds, the ponds or shown melds)."""
+    visible = [0] * 30
+    obs = g.observation(seat)
+    for p in obs["players"]:
+        for t, claimed in zip(p["discards"], p["claimed"]):
+            if not claimed:
+                visible[Tile.parse(t)] += 1
+        if p["seat"] != seat:
+            for m in p["melds"]:
+                if m["tile"] is not None:
+                    visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
+    own = g.hand(seat).all_counts()
+    return [max(0, 4 - own[t] - visible[t]) for t in range(30)]
 
 
 def _compute_hints(g: Any, seat: int) -> dict | None:

@@ -597,6 +597,7 @@
   window.addEventListener("resize", () => { if (snap && !replay) placeDock(); });
   function renderDock(v, legal, r) {
     const mySeat = snap.seat;
+    let claimTile = null;
     const exchanges = legal.filter((a) => a.type === "exchange");
     const voids = legal.filter((a) => a.type === "void");
     const others = legal.filter((a) => ACTION_ORDER.includes(a.type)).sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
@@ -620,13 +621,30 @@
     } else {
       const byType = {};
       others.forEach((a) => { byType[a.type] = (byType[a.type] || 0) + 1; });
+      // a claim names the tile it takes, on every button (碰 五筒, 杠 五筒, 胡 五筒), shown large beside them
+      const claiming = (v.phase === "claim" || v.phase === "rob") && others.some((a) => a.type !== "pass");
+      claimTile = claiming ? ((others.find((a) => a.tile && a.type !== "pass") || {}).tile || (v.last_discard || {}).tile || null) : null;
+      if (claiming) prompt = claimTile ? t("claim_prompt", { t: tn(claimTile) }) : "";
       others.forEach((a) => {
-        const withTile = a.tile && (byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
+        const withTile = a.tile && (claiming || byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
         const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
-        items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
+        // a declaration shows the waits it leaves (and how many of each are still unseen)
+        const dw = discards && snap.declare_waits ? snap.declare_waits[a.tile] : null;
+        const waitsText = dw ? ` · ${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
+        items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : "") + waitsText,
           cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), run: () => act(a) });
       });
       if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
+      if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
+        const plain = legal.filter((a) => a.type === "discard");
+        const sel = handItems().find((x) => x.key === selKey);
+        const pick = plain.find((a) => sel && a.tile === sel.tile) || plain.find((a) => a.tile === v.drawn) || plain[plain.length - 1];
+        if (pick) items.push({ key: "nodeclare", id: "no-declare", text: t("no_declare", { t: tn(pick.tile) }), run: () => act(pick) });
+        prompt = t(r.variant === "sichuan" ? "declare_prompt_sc" : "declare_prompt");
+      }
+      const meNow = mySeat != null ? v.players[mySeat] : null;
+      if (meNow && meNow.declared && v.phase === "turn" && v.current === mySeat && !legal.some((a) => a.type === "win"))
+        prompt = t("frozen_note");
     }
     const mine = mySeat != null ? v.players[mySeat] : null;
     if (mine && mine.out && !snap.settlement) {  // 血战: won and out; the others play on
@@ -655,6 +673,11 @@
     let txt = pr.querySelector(".ptext");
     if (!txt) { txt = node("span", "ptext"); pr.prepend(txt); }
     setText(txt, prompt);
+    let big = pr.querySelector(".claim-tile");
+    if (claimTile) {
+      if (!big) { big = node("span", "tile claim-tile"); pr.prepend(big); }
+      if (big.dataset.tile !== claimTile) { big.dataset.tile = claimTile; setHTML(big, raw(tileMarkup(claimTile))); big.setAttribute("aria-label", tn(claimTile)); }
+    } else if (big) big.remove();
     const tm = $("timer"); if (tm && !legal.length) tm.remove();
     pr.classList.toggle("blank", !prompt && !$("timer"));  // no empty pill when there is nothing to say
     // hints: only legal moves, in words
@@ -790,12 +813,12 @@
       loadSummary();
       $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
       showRematch(r);
-      if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) $("settlement").showModal();
+      if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
       return;
     }
     const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
       ${v ? winHand(v.players[w.seat], w) : ""}
-      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan + "番"}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
+      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan ? f.fan + "番" : ""}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
     const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${p.reason} ${detailText(p.detail)}</td></tr>`);
     const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
     const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
@@ -814,7 +837,14 @@
     showRematch(r);
     $("close-settlement").textContent = t("close");
     const key = `${r.code}|${r.hand_index}`;
-    if (!$("settlement").open && settleClosedFor !== key) $("settlement").showModal();
+    if (!$("settlement").open && settleClosedFor !== key) openAtTop($("settlement"));
+  }
+  // a dialog opens at its top (who won first), not scrolled down to the button that took the focus
+  function openAtTop(dialog) {
+    dialog.showModal();
+    const head = dialog.querySelector("h2");
+    if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
+    dialog.scrollTop = 0;
   }
   function showRematch(r) {  // 再来一局: offered to every player of the match, in the same seats
     const offer = r.rematch && r.rematch.by !== snap.seat ? r.rematch : null;
@@ -1043,11 +1073,14 @@
     if (code) {
       // one's own table (seated, or a seat kept for the next hand) opens as it was; anyone else is a
       // visitor, offered the free seat first
+      // a known player is seated at once in a room still gathering (its own seat, or a free one)
       let mine = false;
       if (me && CODE_RE.test(code)) {
-        try { mine = (await api("/api/tables")).some((x) => x.room === code); } catch (e) { mine = false; }
+        try {
+          mine = (await api("/api/tables")).some((x) => x.room === code) || (await api(`/api/rooms/${encodeURIComponent(code)}`)).status === "lobby";
+        } catch (e) { mine = false; }
       }
-      if (mine) { try { await joinAndOpen(code); return; } catch (e) { /* finished meanwhile: look at it */ } }
+      if (mine) { try { await joinAndOpen(code); return; } catch (e) { /* full, or finished meanwhile: look at it */ } }
       openRoom(code, "invite");
     }
   })();

@@ -25,7 +25,7 @@
       a_discard: "打", a_win: "胡", a_zimo: "自摸", a_pong: "碰", a_kong: "杠", a_concealed_kong: "暗杠", a_added_kong: "加杠",
       a_pass: "过", a_declare: "亮倒", a_dance: "跳舞", a_sing: "唱歌", a_void: "缺", a_exchange: "换三张",
       liangdao: "亮倒", sing: "唱歌", dance: "跳舞", waits: "听", hidden_triplets: "另有{n}坎未亮",
-      hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "{n}向听", hint_count: "{n}张",
+      hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌 ({n}向听)", hint_count: "{n}张",
       hint_waits: "听牌: {w}", hint_left: "{t}剩{n}", last_discard: "{who} 打出 {t}",
       settlement: "结算", drawn_hand: "荒庄", win_by: "{who} 胡 {t}", zimo: "自摸", dianpao: "{who} 点炮",
       robbed: "抢杠", fan_total: "共 {n} 番", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
@@ -54,7 +54,9 @@
       leave_stay: "留下", leave_go: "离开",
       missed_note: "超时: 已替你出牌。再超时一次将自动托管", auto_note: "托管中: 点任意处取消",
       hint_win: "可以胡牌! 点「{a}」", out_note: "你已胡牌 ({t}), 本局出局: 看其他{n}家继续打", out_note_done: "你已胡牌 ({t})",
-      joining_tag: "下一局入座: {n}", reconnect: "重新连接…",
+      joining_tag: "下一局入座: {n}", reconnect: "重新连接…", claim_prompt: "{t}: 要吗?", no_declare: "不亮, 打{t}",
+      declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
+      declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
     },
     en: {
       title: "Kawuxing · Blood battle", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -108,7 +110,9 @@
       leave_stay: "Stay", leave_go: "Leave",
       missed_note: "Time ran out: a tile was played for you. Miss once more and auto-play takes over", auto_note: "Auto-play is on: tap anywhere to take over",
       hint_win: "You can win! Press \u201c{a}\u201d", out_note: "You have won ({t}) and are out of this hand: the other {n} play on", out_note_done: "You have won ({t})",
-      joining_tag: "joins next hand: {n}", reconnect: "Reconnecting…",
+      joining_tag: "joins next hand: {n}", reconnect: "Reconnecting…", claim_prompt: "{t}: take it?", no_declare: "Don't declare, discard {t}",
+      declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
+      declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
     },
   };
   // Rule options: Chinese label, one-line explanation (zh / en).
