@@ -221,3 +221,53 @@ def test_guessing_room_codes_is_cut_off_after_a_few_misses(tmp_path):
     assert c.get(f"/api/rooms/{code}").status_code == 429  # out of misses: no answer, hit or miss
     with c.websocket_connect(f"/ws/{code}") as ws:
         assert "too many unknown room codes" in ws.receive_json()["message"]
+
+
+def wait_for(condition, seconds=30.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("rule", ["winner", "rotate"])
+def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule):
+    import contextlib as cl
+
+    c = client(tmp_path)
+    ps = [player(c, n) for n in "abcd"]
+    code = make_room(c, ps[0]["token"], variant="kawuxing", hands=4, people=4, sit_out=rule)
+    seats = [c.post(f"/api/rooms/{code}/join", headers={"X-Token": p["token"]}).json()["seat"] for p in ps[1:]]
+    assert seats == [1, 2, 3]  # the fourth sits out the first hand
+    room = c.get(f"/api/rooms/{code}").json()
+    assert room["bench"] == "d" and room["sit_out"] == rule
+    assert [x["room"] for x in c.get("/api/tables", headers={"X-Token": ps[3]["token"]}).json()] == [code]
+    for p in ps[1:3]:
+        c.post(f"/api/rooms/{code}/ready", headers={"X-Token": p["token"]})
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": ps[0]["token"]})
+    table = fast(c, code, turn=0.2, claim=0.2, ready=600)
+    with cl.ExitStack() as stack:
+        for p in ps:
+            stack.enter_context(c.websocket_connect(f"/ws/{code}", headers={"X-Token": p["token"]}))
+        for hand in range(3):
+            wait_for(lambda: table.game is not None and table.game.over)
+            before = [s["name"] for s in table.room["seats"]]
+            resting = table.four["bench"]["name"]
+            rests = table.game.next_dealer() if rule == "winner" else hand % 3
+            totals = table.game.totals()
+            for p in ps:
+                c.post(f"/api/rooms/{code}/ready", headers={"X-Token": p["token"]})
+            wait_for(lambda: table.hand_index == hand + 1)
+            after = [s["name"] for s in table.room["seats"]]
+            assert after[rests] == resting and table.four["bench"]["name"] == before[rests]
+            assert [a for i, a in enumerate(after) if i != rests] == [b for i, b in enumerate(before) if i != rests]
+            assert sum(table.by_person.values()) == 0 and len(table.by_person) == 4
+            assert table.resting()["name"] == before[rests]
+            assert sum(totals) == 0
+        stored = c.app.state.store.room(code)
+        assert stored["settings"]["four"]["bench"] == table.four["bench"]  # a restart resumes who sits out
+        assert len(stored["settings"]["four"]["lineups"]) == 4
+    # who rested each hand, and each person's points, come back from the store alone
+    from majiang.server.live import Tables
+    again = Tables(c.app.state.store).get(code)
+    assert again.by_person == table.by_person or again.hand_index == table.hand_index

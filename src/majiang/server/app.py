@@ -60,6 +60,7 @@ from majiang.core.errors import MajiangError
 from majiang.core.variants import get_variant
 from majiang.games import GAMES
 from majiang.games.rules import rules_for, rules_to_json
+from majiang.server import sitout
 from majiang.server.bots import BotRunner
 from majiang.server.live import (
     ABSENT_AFTER,
@@ -302,6 +303,14 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         if not isinstance(bots, str) or bots not in BOT_LEVELS:
             raise HTTPException(400, f"bots must be one of {', '.join(BOT_LEVELS)}")
         settings = TableSettings.from_json(data.get("timers"))
+        plays = get_variant(variant).players
+        people = whole(data.get("people", plays), "people", 2, 4)
+        if people != plays and not (plays == 3 and people == 4):  # Kawuxing: four friends, three play a hand
+            raise HTTPException(400, f"people is {plays}" + (" or 4 (three play each hand, one sits out)"
+                                                             if plays == 3 else ""))
+        sit_out = data.get("sit_out", "winner")
+        if sit_out not in sitout.RULES:
+            raise HTTPException(400, f"sit_out is one of {', '.join(sitout.RULES)}")
         unfinished, recent = store.open_rooms_hosted(host["id"], since=time.time() - 3600)
         if unfinished >= MAX_OPEN_ROOMS or recent >= MAX_ROOMS_PER_HOUR:
             raise HTTPException(429, f"you host {unfinished} unfinished rooms (at most {MAX_OPEN_ROOMS}, "
@@ -312,7 +321,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         create_key = data.get("create_key")
         if create_key is not None and (not isinstance(create_key, str) or not CREATE_KEY.fullmatch(create_key)):
             raise HTTPException(400, "create_key is 8 to 40 letters, digits, - or _")
-        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, settings.to_json(),
+        room_settings = settings.to_json() | ({"four": sitout.new_state(sit_out)} if people == 4 else {})
+        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, room_settings,
                                  create_key=create_key)
         return {"code": code}
 
@@ -362,6 +372,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 "stake": room["stake"], "preset": room["rules"].get("preset"),
                 "timers": TableSettings.from_json(room["settings"] or None).to_json(),
                 "host_seat": ids.index(room["host"]) if room["host"] in ids else None,
+                "sit_out": ((room["settings"] or {}).get("four") or {}).get("rule"),
+                "bench": (((room["settings"] or {}).get("four") or {}).get("bench") or {}).get("name"),
                 "seats": [{"name": s["name"], "bot": s["bot"], "taken": bool(s["player"])} for s in room["seats"]]}
 
     @app.post("/api/rooms/{code}/join")
@@ -380,9 +392,15 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         for i, s in enumerate(seats):
             if s["player"] == player["id"]:
                 return i
+        four = (room.get("settings") or {}).get("four")
+        bench = (four or {}).get("bench") or {}
+        if bench.get("player") == player["id"]:
+            return len(seats)  # sitting out: the bench is "seat" 3
         if room["status"] == "playing":
             live = await tables.obtain(code)
             seat = await live.seat_next_hand(player) if live is not None else None
+            if seat is None and four is not None and not bench:
+                return await take_bench(room, player)
             if seat is None:
                 raise HTTPException(409, "every seat has a player: watch the match as a spectator")
             return seat
@@ -390,6 +408,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             raise HTTPException(409, "the match is over")
         mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
         free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
+        if not mine and not free and four is not None and not bench:
+            return await take_bench(room, player)
         if not mine and not free:
             raise HTTPException(409, "the table is full")
         i = (mine or free)[0]
@@ -401,6 +421,18 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             live.room["seats"] = seats
             await live.broadcast()
         return i
+
+    async def take_bench(room: dict, player: dict) -> int:
+        """The fourth friend at a Kawuxing table: they sit out (the bench) until the rule swaps them in."""
+        code = room["code"]
+        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
+        settings = dict(room.get("settings") or {})
+        settings["four"] = {**settings["four"], "bench": {"player": player["id"], "name": player["name"]}}
+        store.take_bench(code, player, settings, lease=code)
+        if live is not None:
+            live.room["settings"] = settings
+            await live.broadcast()
+        return len(room["seats"])
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, request: Request):

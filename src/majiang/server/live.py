@@ -36,6 +36,7 @@ from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
+from majiang.server import sitout
 from majiang.server.bots import BotRunner
 from majiang.server.journal import Journal, outcome
 from majiang.server.store import LEASE_SECONDS, Append, LeaseLost, Store, StoreError
@@ -61,6 +62,7 @@ class TableSettings:
     ready_seconds: float = 30.0  # reading the settlement before 准备 is pressed for you
 
     LIMITS = {"turn_seconds": (5, 300), "claim_seconds": (3, 120), "ready_seconds": (5, 600)}
+    ROOM_STATE = ("four",)  # kept beside the timers in the room's settings: a four-person room's bench (sitout)
 
     @classmethod
     def from_json(cls, data: Any) -> "TableSettings":
@@ -78,6 +80,8 @@ class TableSettings:
             raise MajiangError("timers must be an object of name: seconds")
         values = {}
         for key, value in data.items():
+            if key in cls.ROOM_STATE:
+                continue
             if key not in cls.LIMITS:
                 raise MajiangError(f"unknown timer (one of {', '.join(cls.LIMITS)})")
             lo, hi = cls.LIMITS[key]
@@ -135,6 +139,7 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.game: Game | None = None
         self.finished_totals: list[int] = [0] * self.n
+        self.by_person: dict[str, int] = {}  # a four-person room: each person's points so far (sitout)
         self.hand_index = 0
         self.dealer = 0
         self.bots = self._make_bots()
@@ -228,9 +233,15 @@ class LiveTable:
                 return
             room = self.store.room(self.code) or self.room
             room["status"] = "playing"
+            extra = {}
+            four = (room.get("settings") or {}).get("four")
+            if four is not None:  # the first hand's lineup: who plays where, who sits out
+                four = {**four, "lineups": [sitout.lineup(room["seats"], four.get("bench"))]}
+                room["settings"] = {**room["settings"], "four": four}
+                extra["settings"] = json.dumps(room["settings"])
             try:
                 self.start(room)
-                self.store.update_room(self.code, status="playing", lease=self.code)
+                self.store.update_room(self.code, status="playing", lease=self.code, **extra)
             except StoreError:
                 room["status"] = "lobby"
                 self.room, self.game = room, None
@@ -256,6 +267,9 @@ class LiveTable:
         for g in stored[:-1]:
             for i, v in enumerate(g["totals"] or []):
                 self.finished_totals[i] += v
+        if self.four is not None:
+            self.by_person = sitout.person_totals(self.four["lineups"],
+                                                  {g["hand_index"]: g["totals"] or [] for g in stored[:-1]})
         if stored:
             last = stored[-1]
             self._log_lines = [record_line(r) for r in last["records"]]
@@ -312,11 +326,29 @@ class LiveTable:
         self.game = rebuild([json.loads(line) for line in self._log_lines], check=False)
         self._pending_ref = [self._pending_of(s) for s in range(self.n)]  # the same decisions, not new ones
 
+    @property
+    def four(self) -> dict | None:
+        """A four-person Kawuxing room's sit-out state (``sitout``), else None."""
+        return (self.room.get("settings") or {}).get("four")
+
     def totals(self) -> list[int]:
-        """Match totals so far, times the room's stake."""
+        """Match totals so far, times the room's stake: per seat, or in a four-person room the
+        points of the person sitting there now."""
         cur = self.game.totals() if self.game is not None else [0] * self.n
         stake = self.room.get("stake", 1)
+        if self.four is not None:
+            seats = self.room["seats"]
+            return [(self.by_person.get(sitout.person(s, i), 0) + c) * stake for i, (s, c) in enumerate(zip(seats, cur))]
         return [(a + b) * stake for a, b in zip(self.finished_totals, cur)]
+
+    def resting(self) -> dict | None:
+        """Who sits out this hand in a four-person room, with their match total."""
+        four = self.four
+        if four is None or not four.get("bench"):
+            return None
+        bench = four["bench"]
+        return {"name": bench["name"], "total": self.by_person.get(bench["player"], 0) * self.room.get("stake", 1),
+                "rule": four["rule"]}
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -445,18 +477,28 @@ class LiveTable:
         self.poke()
 
     def _seat_connections(self, seats: list[dict]) -> None:
-        """New seats (friends who waited for this hand): their open pages now see from their seat."""
+        """New seats (friends who waited for this hand, or a four-person room's swap): every open page
+        sees from its player's seat now (or, sitting this hand out, as a spectator); a seat's 托管 and
+        missed timers were its last player's."""
+        old = [s.get("player") for s in self.room["seats"]]
         self.room["seats"] = seats
         self.bots = self._make_bots()
+        ids = [s.get("player") for s in seats]
+        for i in range(self.n):
+            if ids[i] != old[i]:
+                self.auto[i], self.missed[i] = False, 0
         for c in self.connections:
-            if c.seat is None and c.player is not None:
-                for i, s in enumerate(seats):
-                    if s.get("player") == c.player:
-                        c.seat = i
-                        c.last_sent, c.last_data = "", None  # a whole snapshot for the new seat
+            if c.player is None:
+                continue
+            seat = ids.index(c.player) if c.player in ids else None
+            if seat != c.seat:
+                c.seat = seat
+                c.last_sent, c.last_data = "", None  # a whole snapshot for what it sees now
         for i in range(self.n):
             if self.human(i) and not self.present(i):
                 self.absent_since.setdefault(i, time.time())
+            else:
+                self.absent_since.pop(i, None)
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -588,6 +630,19 @@ class LiveTable:
         await self.broadcast()
         return i
 
+    def _next_lineup(self, seats: list[dict], g: Game) -> tuple[list[dict], dict | None]:
+        """A four-person room: who sits out the next hand (``sitout``), and the room's settings with
+        the new bench and lineup (None: not such a room)."""
+        four = self.four
+        if four is None:
+            return seats, None
+        four = dict(four)
+        if four.get("bench") and all(s.get("player") for s in seats):
+            rests = sitout.rester(four["rule"], self.hand_index, g.next_dealer(), self.n)
+            seats, four["bench"] = sitout.swap(seats, four["bench"], rests)
+        four["lineups"] = list(four["lineups"]) + [sitout.lineup(seats, four.get("bench"))]
+        return seats, {**(self.room.get("settings") or {}), "four": four}
+
     def _seat_arrivals(self) -> list[dict] | None:
         """The seats with a friend waiting for the next hand, given to them (None: nobody waits)."""
         seats = self.room["seats"]
@@ -604,16 +659,26 @@ class LiveTable:
                 return
             old = (self.hand_index, self.dealer)
             arrivals = self._seat_arrivals()
+            seats, settings = self._next_lineup(arrivals if arrivals is not None else self.room["seats"], g)
+            changed = {"seats": seats} if seats is not self.room["seats"] else {}
+            if settings is not None:
+                changed["settings"] = json.dumps(settings)
             self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
             try:
-                if arrivals is not None:
-                    self.store.update_room(self.code, seats=arrivals, lease=self.code)
+                if changed:
+                    self.store.update_room(self.code, lease=self.code, **changed)
                 new = self._store_new_hand(self._deal())
             except StoreError:
                 self.hand_index, self.dealer = old
                 raise
-            if arrivals is not None:
-                self._seat_connections(arrivals)
+            if self.four is not None:  # the finished hand's points go to the people who played it
+                played = self.four["lineups"][old[0]] if old[0] < len(self.four["lineups"]) else []
+                for key, v in sitout.person_totals([played], {0: g.totals()}).items():
+                    self.by_person[key] = self.by_person.get(key, 0) + v
+            if settings is not None:
+                self.room["settings"] = settings
+            if "seats" in changed:
+                self._seat_connections(seats)
             for i, v in enumerate(g.totals()):
                 self.finished_totals[i] += v
             self.game = new

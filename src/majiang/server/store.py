@@ -385,7 +385,7 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(rooms.c.code, rooms.c.variant, rooms.c.status, rooms.c.seats, rooms.c.hands,
-                       room_players.c.seat)
+                       rooms.c.settings, room_players.c.seat)
                 .select_from(room_players.join(rooms, rooms.c.code == room_players.c.room))
                 .where(room_players.c.player == player_id, rooms.c.status != "finished")
                 .order_by(room_players.c.created.desc()).limit(limit)).mappings().all()
@@ -393,7 +393,8 @@ class Store:
         for r in rows:
             seats = json.loads(r["seats"])
             mine = seats[r["seat"]] if r["seat"] < len(seats) else {}
-            if player_id in (mine.get("player"), (mine.get("next") or {}).get("player")):
+            bench = (json.loads(r["settings"] or "{}").get("four") or {}).get("bench") or {}
+            if player_id in (mine.get("player"), (mine.get("next") or {}).get("player"), bench.get("player")):
                 out.append({"room": r["code"], "variant": r["variant"], "status": r["status"], "seat": r["seat"],
                             "hands": r["hands"], "names": [s.get("name") for s in seats]})
         return out
@@ -426,6 +427,14 @@ class Store:
             conn.execute(update(rooms).where(rooms.c.code == code).values(seats=json.dumps(seats)))
             created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
             conn.execute(insert(room_players).values(room=code, player=player["id"], seat=seat, created=created))
+
+    def take_bench(self, code: str, player: dict, settings: dict, lease: str | None = None) -> None:
+        """A four-person room's fourth player: the bench (in the room's settings) and the history
+        index (seat 3) in one transaction."""
+        with self._write(lease) as conn:
+            conn.execute(update(rooms).where(rooms.c.code == code).values(settings=json.dumps(settings)))
+            created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
+            conn.execute(insert(room_players).values(room=code, player=player["id"], seat=3, created=created))
 
     # games -------------------------------------------------------------------------------
 

@@ -166,7 +166,9 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
         "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
         # friends who take a bot's seat from the next hand on (their names, by seat)
-        "joining": [(s.get("next") or {}).get("name") for s in room["seats"]]},
+        "joining": [(s.get("next") or {}).get("name") for s in room["seats"]],
+        # a four-person Kawuxing room: who sits this hand out (name, match total, the rule), else None
+        "resting": table.resting(), "four": table.four is not None},
         "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None}
 

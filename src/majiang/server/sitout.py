@@ -1,0 +1,73 @@
+"""卡五星 with four friends: three play each hand and the fourth sits out (the 随州 rules: "每局3个人第4人
+观战", "如有四人便是嬴家休息一轮"). Which one sits out is the room's ``sit_out`` rule:
+
+- ``winner`` (嬴家休息一轮): the one who would deal the next hand, i.e. the first winner (on a drawn
+  hand the dealer, who keeps the deal), rests; the one who sat out takes that seat and deals.
+- ``rotate``: in turn, seat by seat, so each of the four sits out one hand in four.
+
+The three table seats stay the engine's seats; the fourth person waits on the bench. A swap moves the
+bench person into the resting person's seat, so a seat's points are not a person's: each person's
+match total is summed over the hands they played (``lineups`` records who sat where in each hand).
+The state lives in the room's settings as ``{"four": {"rule", "bench", "lineups"}}``.
+"""
+
+from __future__ import annotations
+
+RULES = ("winner", "rotate")
+
+
+def new_state(rule: str) -> dict:
+    return {"rule": rule, "bench": None, "lineups": []}
+
+
+def person(seat: dict, index: int) -> str:
+    """Who sits in a seat, as a key that follows a person from seat to seat (a bot stays put)."""
+    return seat.get("player") or f"bot:{index}"
+
+
+def lineup(seats: list[dict], bench: dict | None) -> list[str | None]:
+    """Who plays this hand at each table seat, then who sits out (None: nobody)."""
+    return [person(s, i) for i, s in enumerate(seats)] + [bench["player"] if bench else None]
+
+
+def rester(rule: str, finished_hand: int, next_dealer: int, players: int = 3) -> int:
+    """The table seat whose player sits out the hand after ``finished_hand``.
+
+    >>> rester("winner", 0, next_dealer=2), [rester("rotate", h, 0) for h in range(4)]
+    (2, [0, 1, 2, 0])
+    """
+    return next_dealer if rule == "winner" else finished_hand % players
+
+
+def swap(seats: list[dict], bench: dict, seat: int) -> tuple[list[dict], dict]:
+    """The bench person takes ``seat``; its player goes to the bench.
+
+    >>> seats = [{"player": "a", "name": "A", "bot": None}, {"player": "b", "name": "B", "bot": None},
+    ...          {"player": "c", "name": "C", "bot": None}]
+    >>> new, bench = swap(seats, {"player": "d", "name": "D"}, 1)
+    >>> [s["name"] for s in new], bench
+    (['A', 'D', 'C'], {'player': 'b', 'name': 'B'})
+    """
+    out = [dict(s) for s in seats]
+    rests = {"player": out[seat]["player"], "name": out[seat]["name"]}
+    out[seat] = {"player": bench["player"], "name": bench["name"], "bot": None}
+    return out, rests
+
+
+def person_totals(lineups: list[list], hand_totals: dict[int, list[int]]) -> dict[str, int]:
+    """Each person's points over the finished hands (``hand_totals``: hand index → seat totals).
+
+    >>> person_totals([["a", "b", "c", "d"], ["d", "b", "c", "a"]], {0: [4, -2, -2], 1: [3, -3, 0]})
+    {'a': 4, 'b': -5, 'c': -2, 'd': 3}
+    """
+    out: dict[str, int] = {}
+    for h, totals in sorted(hand_totals.items()):
+        if h >= len(lineups):
+            continue
+        for key in lineups[h]:
+            if key is not None:
+                out.setdefault(key, 0)
+        for key, v in zip(lineups[h], totals):
+            if key is not None:
+                out[key] = out.get(key, 0) + v
+    return out
