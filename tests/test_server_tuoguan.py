@@ -271,3 +271,21 @@ def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule)
     from majiang.server.live import Tables
     again = Tables(c.app.state.store).get(code)
     assert again.by_person == table.by_person or again.hand_index == table.hand_index
+
+
+def test_the_history_of_a_four_person_room_counts_each_person_over_the_hands_they_played(tmp_path):
+    from majiang.server.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'h.sqlite3'}")
+    ps = [{"id": store.create_player(n)[0], "name": n} for n in "abcd"]
+    seats = [{"player": p["id"], "name": p["name"], "bot": None} for p in ps[:3]]
+    lineups = [[ps[0]["id"], ps[1]["id"], ps[2]["id"], ps[3]["id"]], [ps[3]["id"], ps[1]["id"], ps[2]["id"], ps[0]["id"]]]
+    settings = {"four": {"rule": "winner", "bench": {"player": ps[0]["id"], "name": "a"}, "lineups": lineups}}
+    code = store.create_room("kawuxing", {}, 1, 2, ps[0], [dict(s) for s in seats], settings)
+    store.update_room(code, seats=[{"player": ps[3]["id"], "name": "d", "bot": None}] + seats[1:])
+    for h, totals in enumerate([[4, -2, -2], [3, -3, 0]]):
+        gid = store.start_hand(code, h, ["{}"])
+        from majiang.server.store import Append
+        store.append([Append(code, gid, 1, ("{}",), finished=True, totals=tuple(totals))])
+    row = store.history(ps[0]["id"])[0]
+    assert row["names"] == ["d", "b", "c", "a"] and row["totals"] == [3, -5, -2, 4] and row["seat"] == 3

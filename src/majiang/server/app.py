@@ -497,9 +497,20 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
 
     @app.get("/api/rooms/{code}/games")
     def room_games(code: str):
-        room_or_404(code)
-        return [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
-                for g in store.games_of(code, finished_only=True)]
+        room = room_or_404(code)
+        out = [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
+               for g in store.games_of(code, finished_only=True)]
+        four = (room.get("settings") or {}).get("four")
+        if four is not None and four.get("lineups"):  # four friends: who played each hand, by person
+            names = {sitout.person(s, i): s.get("name") or f"bot {i}" for i, s in enumerate(room["seats"])}
+            if four.get("bench"):
+                names[four["bench"]["player"]] = four["bench"]["name"]
+            order = list(dict.fromkeys(k for line in four["lineups"] for k in line if k is not None))
+            for g in out:
+                line = four["lineups"][g["hand_index"]] if g["hand_index"] < len(four["lineups"]) else []
+                g["people"] = [names.get(k, "?") for k in order]
+                g["lineup"] = [order.index(k) if k in order else None for k in line[:len(g["totals"] or [])]]
+        return out
 
     @app.get("/api/rooms/{code}/games/{hand}/frames")
     def replay_frames(code: str, hand: int):

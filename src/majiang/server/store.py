@@ -514,25 +514,39 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(rooms.c.code, rooms.c.variant, rooms.c.status, rooms.c.seats, rooms.c.created,
-                       rooms.c.hands, room_players.c.seat)
+                       rooms.c.hands, rooms.c.settings, room_players.c.seat)
                 .select_from(room_players.join(rooms, rooms.c.code == room_players.c.room))
                 .where(cond).order_by(room_players.c.created.desc()).limit(limit)).mappings().all()
             codes = [r["code"] for r in rows]
-            played: dict[str, list] = {c: [] for c in codes}
+            played: dict[str, dict] = {c: {} for c in codes}
             if codes:
-                for room, totals in conn.execute(select(games.c.room, games.c.totals).where(
+                for room, hand, totals in conn.execute(select(games.c.room, games.c.hand_index, games.c.totals).where(
                         games.c.room.in_(codes), games.c.finished.is_(True))):
-                    played[room].append(json.loads(totals) if totals else None)
+                    played[room][hand] = json.loads(totals) if totals else []
         out = []
         for r in rows:
             seats = json.loads(r["seats"])
-            totals = [0] * len(seats)
-            for t in played[r["code"]]:
-                for i, v in enumerate(t or []):
-                    totals[i] += v
-            out.append({"room": r["code"], "variant": r["variant"], "status": r["status"], "seat": r["seat"],
+            names = [s.get("name") for s in seats]
+            four = json.loads(r["settings"] or "{}").get("four")
+            if four is not None:  # four friends: each person's points over the hands they played
+                from majiang.server.sitout import person, person_totals
+
+                keys = [person(s, i) for i, s in enumerate(seats)]
+                if four.get("bench"):
+                    keys.append(four["bench"]["player"])
+                    names.append(four["bench"]["name"])
+                by = person_totals(four.get("lineups") or [], played[r["code"]])
+                totals = [by.get(k, 0) for k in keys]
+                seat = keys.index(player_id) if player_id in keys else r["seat"]
+            else:
+                totals = [0] * len(seats)
+                for t in played[r["code"]].values():
+                    for i, v in enumerate(t or []):
+                        totals[i] += v
+                seat = r["seat"]
+            out.append({"room": r["code"], "variant": r["variant"], "status": r["status"], "seat": seat,
                         "hands": len(played[r["code"]]), "match_hands": r["hands"], "totals": totals,
-                        "names": [s.get("name") for s in seats], "created": r["created"]})
+                        "names": names, "created": r["created"]})
         return out
 
 

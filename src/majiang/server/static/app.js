@@ -872,8 +872,14 @@
     if (!box || box.dataset.done) return;
     box.dataset.done = "1";
     games.sort((a, b) => a.hand_index - b.hand_index);
-    const run = names.map(() => [0]);
-    games.forEach((g) => g.totals.forEach((x, i) => run[i].push(run[i][run[i].length - 1] + x)));
+    // a four-person room: one column per person (a hand they sat out reads 休); points times the stake,
+    // as the match row shows them
+    const stake = r.stake || 1;
+    const people = games.length && games[0].people ? games[0].people : null;
+    const cols = people || names;
+    const cell = (g, c) => { const i = people ? g.lineup.indexOf(c) : c; return i >= 0 && i < g.totals.length ? g.totals[i] * stake : null; };
+    const run = cols.map(() => [0]);
+    games.forEach((g) => cols.forEach((_, c) => run[c].push(run[c][run[c].length - 1] + (cell(g, c) || 0))));
     const finals = run.map((xs) => xs[xs.length - 1]);
     const top = finals.indexOf(Math.max(...finals));
     const lo = Math.min(0, ...run.flat()), hi = Math.max(1, ...run.flat());
@@ -881,9 +887,9 @@
     const COLORS = ["#f0c75e", "#5cc8ff", "#ff8a5c", "#b7e36b"];
     const lines = run.map((xs, s) => `<polyline fill="none" stroke="${COLORS[s % 4]}" stroke-width="2.5" points="${xs.map((x, i) => `${X(i).toFixed(1)},${Y(x).toFixed(1)}`).join(" ")}"/>`).join("");
     const chart = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("summary"))}"><line x1="10" x2="${W - 10}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999" stroke-dasharray="3 3"/>${lines}</svg>`;
-    setHTML(box, h`<h3>${t("summary")}: ${t("winner", { who: names[top] })}</h3>
-      <table class="totals"><tr><th>${t("hand_col")}</th>${names.map((n, s) => h`<th><span class="key k${s}"></span>${n}</th>`)}</tr>
-      ${games.map((g) => h`<tr><td>${g.hand_index + 1}</td>${g.totals.map((x) => h`<td class="num">${signed(x)}</td>`)}</tr>`)}
+    setHTML(box, h`<h3>${t("summary")}: ${t("winner", { who: cols[top] })}</h3>
+      <table class="totals"><tr><th>${t("hand_col")}</th>${cols.map((n, s) => h`<th><span class="key k${s}"></span>${n}</th>`)}</tr>
+      ${games.map((g) => h`<tr><td>${g.hand_index + 1}</td>${cols.map((_, c) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t("rest_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}</tr>`)}
       <tr class="sum"><th>${t("total_col")}</th>${finals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table>${raw(chart)}`);
   }
   function renderVote(r, mySeat) {
