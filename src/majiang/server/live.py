@@ -388,6 +388,8 @@ class LiveTable:
 
     async def _broadcast(self) -> None:
         async with self.lock:  # not while a change waits for the store: nobody sees it before it is stored
+            if self._holding:  # a window began while this broadcast waited: the change closing it sends
+                return
             frames = self._frames()
         for c in list(self.connections):
             frame = frames.get(c.seat)
@@ -410,8 +412,12 @@ class LiveTable:
                     self.connections.remove(c)
 
     async def send_current(self, conn: Connection) -> None:
+        """The connection's first snapshot; in a held window none: the broadcast of the change that
+        closes it sends this connection (which has no frame yet) its whole snapshot."""
         async with self._sending:
             async with self.lock:
+                if self._holding:
+                    return
                 frame = Frame.of(snapshot(self, conn.seat))
             conn.last_sent, conn.last_data = frame.text, frame.data
             await conn.send(frame.with_clock())
@@ -627,7 +633,7 @@ class LiveTable:
                 return 0
             return due - now
         g = self.game
-        if g is None or self.room["status"] != "playing" or self.paused:
+        if g is None or self.room["status"] != "playing" or (self.paused and not self._holding):  # a held window closes even so
             return None
         if g.over:
             if self._all_away():
