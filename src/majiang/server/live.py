@@ -19,6 +19,7 @@ import logging
 import random
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -766,7 +767,13 @@ class Tables:
     worker holds to be handed over or to expire), renewed by ``keep_leases``, given up when the table
     leaves memory or another worker asks for it (the router sends the room's clients there), and the
     table is dropped at once if the lease was taken over. A table taken over resumes from its stored
-    log, exactly as after a restart."""
+    log, exactly as after a restart.
+
+    Nothing here waits on the database on the event loop: taking a lease and resuming a table
+    (``obtain``), renewing and giving up leases run in a small pool of threads of their own, and a
+    lease row another transaction holds is passed over, never waited for (``Store.take_lease``). A
+    worker that cannot renew a lease for its lease time steps down from that table (its sockets are
+    closed; they reconnect through the router)."""
 
     store: Store
     bot_delay: float = BOT_DELAY
@@ -777,13 +784,53 @@ class Tables:
     worker: str | None = None
     lease_seconds: float = LEASE_SECONDS
     moving: set[str] = field(default_factory=set)  # tables being handed over to another worker
+    db_threads: int = 4  # the pool that takes, renews and gives up leases and resumes tables
+    _db: ThreadPoolExecutor | None = None
+    _loading: dict = field(default_factory=dict)  # code -> the future of its table being loaded
+    renewed_at: float = field(default_factory=time.monotonic)  # the last renewal that reached the database
 
     def get(self, code: str) -> LiveTable | None:
-        """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease."""
+        """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease.
+        Waits on the database on the caller's thread: the server uses ``obtain``."""
         if code in self.live:
             return self.live[code]
         if code in self.moving:
             raise Elsewhere(f"table {code} is being handed over")
+        return self._adopt(code, self._load(code))
+
+    async def off_loop(self, fn, *args):
+        """``fn(*args)`` in the database pool (bounded: a stalled database holds a few threads,
+        never the event loop)."""
+        if self._db is None:
+            self._db = ThreadPoolExecutor(self.db_threads, thread_name_prefix="majiang-db")
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _get_off_loop(self, code: str) -> LiveTable | None:
+        """``get`` with its database work in the pool; requests for one table share one load."""
+        if code in self.live:
+            return self.live[code]
+        if code in self.moving:
+            raise Elsewhere(f"table {code} is being handed over")
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self.off_loop(self._load, code))
+            loading.add_done_callback(lambda done: self._loaded(code, done))
+        return self._adopt(code, await asyncio.shield(loading))
+
+    def _loaded(self, code: str, done: asyncio.Future) -> None:
+        self._loading.pop(code, None)
+        if not done.cancelled() and done.exception() is None:
+            self._adopt(code, done.result())  # even if every request that wanted it went away
+
+    def _adopt(self, code: str, table: LiveTable | None) -> LiveTable | None:
+        if table is None or code in self.live:
+            return self.live.get(code)
+        table.on_lost = self.lost
+        self.live[code] = table
+        return table
+
+    def _load(self, code: str) -> LiveTable | None:
+        """The room's table taken (its lease) and resumed from the store; not yet live."""
         room = self.store.room(code)
         if room is None:
             return None
@@ -794,10 +841,8 @@ class Tables:
             room = self.store.room(code) or room  # as stored once the lease is ours
         table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner,
                           journal=Journal.shared(self.store))
-        table.on_lost = self.lost
         if room["status"] in ("playing", "finished"):
             table.resume()
-        self.live[code] = table
         return table
 
     async def obtain(self, code: str, wait: float | None = None) -> LiveTable | None:
@@ -806,14 +851,15 @@ class Tables:
         deadline = time.monotonic() + (self.lease_seconds + 3.0 if wait is None else wait)
         while True:
             try:
-                return self.get(code)
+                return await self._get_off_loop(code)
             except (Elsewhere, StoreError):  # a StoreError: two workers inserted the lease at once
                 if time.monotonic() >= deadline:
                     raise
             await asyncio.sleep(0.25)
 
     def lost(self, code: str) -> None:
-        """Another worker took this table over: drop our copy and close its sockets."""
+        """Another worker took this table over (or this one could not renew its lease): drop our copy
+        and close its sockets."""
         table = self.live.pop(code, None)
         if table is not None:
             log.warning("table %s: taken over by another worker", code)
@@ -828,7 +874,7 @@ class Tables:
         try:
             async with table.lock:  # not in the middle of an action
                 table.close(kick=True)
-            self.store.release_leases([code])
+            await self.off_loop(self.store.release_leases, [code])
         finally:
             self.moving.discard(code)
 
@@ -842,9 +888,15 @@ class Tables:
     async def renew(self) -> None:
         codes = list(self.live)
         try:
-            held = self.store.renew_leases(codes, self.lease_seconds)
+            held = await self.off_loop(self.store.renew_leases, codes, self.lease_seconds)
         except StoreError:
-            return  # the database is away: writes are refused meanwhile; try again
+            # the database is away (writes are refused meanwhile): try again, and past the lease time
+            # step down, since another worker may have taken these tables by now
+            if time.monotonic() - self.renewed_at > self.lease_seconds:
+                for code in codes:
+                    self.lost(code)
+            return
+        self.renewed_at = time.monotonic()
         for code in codes:
             if code not in held:
                 self.lost(code)
@@ -877,4 +929,6 @@ class Tables:
             except StoreError:
                 pass
         Journal.shared(self.store).close()
+        if self._db is not None:
+            self._db.shutdown(wait=False, cancel_futures=True)
         self.runner.close()
