@@ -593,3 +593,34 @@ def test_the_server_runs_the_full_garbage_collection_on_its_own_clock(tmp_path):
         c.get("/")
         assert gc.get_stats()[2]["collections"] > full  # the timer ran full collections
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_unicode_digits_are_a_clear_400(tmp_path):
+    """Issue #29: "²" and "①" pass ``str.isdigit`` but not ``int``: a 400 naming the field, not a 500."""
+    c = client(tmp_path)
+    h = {"X-Token": player(c)["token"]}
+    for field in ("stake", "hands"):
+        for digits in ("²", "①", "٣", "1²"):
+            r = c.post("/api/rooms", json={"variant": "sichuan", field: digits}, headers=h)
+            assert r.status_code == 400 and field in r.json()["error"], (field, digits, r.status_code, r.text)
+    assert c.post("/api/rooms", json={"variant": "sichuan", "stake": "12", "hands": " 2"}, headers=h).status_code == 200
+
+
+def test_replies_never_echo_what_was_sent(tmp_path):
+    """Issue #29: an option's value is not quoted back in the 400, nor a long ``seq`` in the refusal."""
+    c = client(tmp_path)
+    me = player(c)
+    h = {"X-Token": me["token"]}
+    for value in ("<img src=x onerror=1>", "9" * 30, "<b>"):
+        for variant, option in (("sichuan", "cap_fan"), ("kawuxing", "cap"), ("kawuxing", "piao"), ("sichuan", "x")):
+            r = c.post("/api/rooms", json={"variant": variant, "options": {option: value}}, headers=h)
+            assert r.status_code == 400 and value not in r.text, (option, value, r.text)
+    code = make_room(c, me["token"])
+    c.post(f"/api/rooms/{code}/start", headers=h)
+    with c.websocket_connect(f"/ws/{code}", headers=h) as ws:
+        snap = first_decision(ws)
+        seq = int("7" * 1500)
+        ws.send_text(json.dumps({"type": "action", "seq": seq, "action": snap["view"]["legal"][0]}))
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "stale" in reply["message"] and "777" not in reply["message"]
+        assert len(json.dumps(reply)) < 200

@@ -103,14 +103,27 @@ def new_worker_id() -> str:
 
 
 def whole(value, name: str, lo: int, hi: int) -> int:
-    """A whole number in [lo, hi] from JSON (an int, or a string of digits); else a clear 400."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
-        value = int(value)
+    """A whole number in [lo, hi] from JSON (an int, or a string of ASCII digits); else a clear 400.
+    (``str.isdigit`` also accepts "²" or "①", which ``int`` refuses.)"""
+    if isinstance(value, str) and len(value) < 12:
+        digits = value.strip().removeprefix("-")
+        if digits.isascii() and digits.isdigit():
+            value = int(value)
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise HTTPException(400, f"{name} must be a whole number from {lo} to {hi}")
     return value
+
+
+def without_values(message: str) -> str:
+    """A rules error as a reply: what the rules accept, never the value that was sent (the rules'
+    messages end with ", got <value>" for the command line).
+
+    >>> without_values("option cap: expected a whole number, got '<img>'")
+    'option cap: expected a whole number'
+    """
+    return message.split(", got ", 1)[0][:600]
 
 
 async def gc_policy(full_every: float) -> None:
@@ -285,7 +298,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         try:
             rules = rules_for(variant, preset, **options)
         except (TypeError, ValueError) as exc:
-            raise HTTPException(400, str(exc) if isinstance(exc, MajiangError) else "bad options") from None
+            raise HTTPException(400, without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options") from None
         stake = whole(data.get("stake", 1), "stake", 1, 1000)
         hands = whole(data.get("hands", 4), "hands", 1, 64)
         bots = data.get("bots", "greedy")

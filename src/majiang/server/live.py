@@ -458,7 +458,7 @@ class LiveTable:
             if self._pending_of(seat) is None:
                 raise MajiangError("you have no decision to make now")  # names nobody else
             if seq != self.decision_no[seat]:
-                raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
+                raise MajiangError(f"stale action: this is decision {self.decision_no[seat]}")  # not what was sent
             await self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
         await self.broadcast()
