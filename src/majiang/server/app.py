@@ -340,25 +340,42 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     async def take_seat(room: dict, player: dict) -> int:
         """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
         first free seat nobody is expected in."""
-        code, seats = room["code"], room["seats"]
+        code = room["code"]
+        i, seated = seat_for(room, player)
+        if seated:
+            return i
+        # many workers: the seat is written by the worker that drives the table (it keeps the seats)
+        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
+        async with live.lock if live is not None else contextlib.nullcontext():
+            # read again, under the table's lock: while this waited, another join or the start may
+            # have changed the room (seats written from the first read would be stale)
+            room = room_or_404(code)
+            i, seated = seat_for(room, player)
+            if seated:
+                return i
+            seats = room["seats"]
+            seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
+            store.take_seat(code, i, player, seats, lease=code)
+            if live is not None:
+                live.room["seats"] = seats
+        if live is not None:
+            await live.broadcast()
+        return i
+
+    def seat_for(room: dict, player: dict) -> tuple[int, bool]:
+        """(the seat, whether the player has it already): its own seat, or one a rematch keeps for
+        it, else the first free seat nobody is expected in; 409 when there is none or play began."""
+        seats = room["seats"]
         for i, s in enumerate(seats):
             if s["player"] == player["id"]:
-                return i
+                return i, True
         if room["status"] != "lobby":
             raise HTTPException(409, "the match has started; watch it as a spectator")
         mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
         free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
         if not mine and not free:
             raise HTTPException(409, "the table is full")
-        i = (mine or free)[0]
-        seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-        # many workers: the seat is written by the worker that drives the table (it keeps the seats)
-        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
-        store.take_seat(code, i, player, seats, lease=code)
-        if live is not None:
-            live.room["seats"] = seats
-            await live.broadcast()
-        return i
+        return (mine or free)[0], False
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, request: Request):
