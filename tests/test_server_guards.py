@@ -624,3 +624,27 @@ def test_replies_never_echo_what_was_sent(tmp_path):
         reply = ws.receive_json()
         assert reply["type"] == "error" and "stale" in reply["message"] and "777" not in reply["message"]
         assert len(json.dumps(reply)) < 200
+
+
+def test_a_replay_is_built_once_and_builds_are_budgeted_per_address(tmp_path, monkeypatch):
+    """Issue #29: anonymous replay requests cost a build (an observation per step) once per
+    finished hand; repeats are served as built, and one address gets only so many builds a minute."""
+    from majiang.engine import log as engine_log
+    from majiang.server import app as server_app
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="sichuan")
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        play_to_end(ws, 0)
+    builds = []
+    real = engine_log.game_from_start
+    monkeypatch.setattr(engine_log, "game_from_start", lambda *a, **k: builds.append(1) or real(*a, **k))
+    first = c.get(f"/api/rooms/{code}/games/0/frames").json()
+    for _ in range(30):
+        assert c.get(f"/api/rooms/{code}/games/0/frames").json() == first
+    assert len(builds) == 1
+    answers = [c.get(f"/api/rooms/{code}/games/{k}/frames").status_code for k in range(1, 40)]
+    assert answers[:server_app.REPLAY_BUILDS_PER_MINUTE - 1] == [404] * (server_app.REPLAY_BUILDS_PER_MINUTE - 1)
+    assert set(answers[server_app.REPLAY_BUILDS_PER_MINUTE - 1:]) == {429}
+    assert c.get(f"/api/rooms/{code}/games/0/frames").status_code == 200  # built already: still served

@@ -44,6 +44,7 @@ import json
 import math
 import os
 import re
+import threading
 import time
 from importlib import resources
 
@@ -82,6 +83,8 @@ OUTBOX = 256  # messages waiting for a client that reads slowly; past it older s
 SEND_TIMEOUT = 15.0  # seconds one frame may take to leave; a client stuck longer is dropped
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30
+REPLAYS_KEPT = 64  # finished hands' replays kept built (a hand never changes once finished)
+REPLAY_BUILDS_PER_MINUTE = 20  # replays one address may have built (a cached one costs nothing)
 CODE = re.compile(r"[A-Z0-9]{1,16}")
 OPTION = re.compile(r"[a-z_][a-z0-9_]{0,31}")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -170,6 +173,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers), worker=worker_id,
                     lease_seconds=lease_seconds)
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
+    replay_builds = RateLimit(REPLAY_BUILDS_PER_MINUTE, 60.0)  # per client address
+    replays: dict = {}  # (code, hand) -> the replay, oldest first (a small LRU)
+    building = threading.Lock()  # one replay built at a time: the others wait here, not on the CPU
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -445,11 +451,27 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 for g in store.games_of(code, finished_only=True)]
 
     @app.get("/api/rooms/{code}/games/{hand}/frames")
-    def replay_frames(code: str, hand: int):
+    def replay_frames(code: str, hand: int, request: Request):
+        """A finished hand, step by step: built once (an observation per step costs a fifth of a
+        second) and kept; an address may have only so many built a minute."""
+        key = (code, hand)
+        with building:
+            if key in replays:
+                replays[key] = replays.pop(key)  # the most recently used stays longest
+                return replays[key]
+            room = room_or_404(code)
+            if not replay_builds.allow(request.client.host if request.client else "?"):
+                raise HTTPException(429, "too many replays from this address: try again in a minute")
+            built = build_replay(code, hand, room)
+            replays[key] = built
+            while len(replays) > REPLAYS_KEPT:
+                replays.pop(next(iter(replays)))
+            return built
+
+    def build_replay(code: str, hand: int, room: dict) -> dict:
         """A finished hand, step by step: the table after each action, every hand shown."""
         from majiang.engine import Action
         from majiang.engine.log import game_from_start
-        room = room_or_404(code)
         stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
         if not stored:
             raise HTTPException(404, "no such finished hand in this room")
