@@ -648,3 +648,20 @@ def test_a_replay_is_built_once_and_builds_are_budgeted_per_address(tmp_path, mo
     assert answers[:server_app.REPLAY_BUILDS_PER_MINUTE - 1] == [404] * (server_app.REPLAY_BUILDS_PER_MINUTE - 1)
     assert set(answers[server_app.REPLAY_BUILDS_PER_MINUTE - 1:]) == {429}
     assert c.get(f"/api/rooms/{code}/games/0/frames").status_code == 200  # built already: still served
+
+
+def test_a_room_path_written_another_way_is_refused_by_the_worker(tmp_path):
+    """Issue #29: the router hashes the raw path; a worker refuses a percent-encoded room path, so
+    a room is reached on the one worker its code hashes to."""
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    other = "%" + format(ord(code[0]), "02X") + code[1:]
+    assert c.get(f"/api/rooms/{code}").status_code == 200
+    assert c.get(f"/api/rooms/{other}").status_code == 404
+    assert c.post(f"/api/rooms/{other}/join", headers={"X-Token": me["token"]}).status_code == 404
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect):
+        with c.websocket_connect(f"/ws/{other}") as ws:
+            ws.receive_json()
+    assert code not in c.app.state.tables.live
