@@ -304,7 +304,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         try:
             rules = rules_for(variant, preset, **options)
         except (TypeError, ValueError) as exc:
-            raise HTTPException(400, without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options") from None
+            message = without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options"
+            raise HTTPException(400, message) from None
         stake = whole(data.get("stake", 1), "stake", 1, 1000)
         hands = whole(data.get("hands", 4), "hands", 1, 64)
         bots = data.get("bots", "greedy")

@@ -634,7 +634,8 @@ class LiveTable:
                 return 0
             return due - now
         g = self.game
-        if g is None or self.room["status"] != "playing" or (self.paused and not self._holding):  # a held window closes even so
+        # a held window is closed even at a paused table (a client connecting meanwhile waits for it)
+        if g is None or self.room["status"] != "playing" or (self.paused and not self._holding):
             return None
         if g.over:
             if self._all_away():

@@ -264,7 +264,8 @@ class Store:
         now = self._now()
         with self._write() as conn:
             conn.execute(text(f"UPDATE table_leases SET expires = {now} + :t WHERE code IN "
-                              f"(SELECT code FROM table_leases WHERE worker = :w AND code IN :codes{self._skip_locked()})")
+                              "(SELECT code FROM table_leases WHERE worker = :w AND code IN :codes"
+                              f"{self._skip_locked()})")
                          .bindparams(bindparam("codes", expanding=True)),
                          {"t": seconds, "w": self.worker, "codes": list(codes)})
             rows = conn.execute(text(f"SELECT code, wanted FROM table_leases WHERE worker = :w AND code IN :codes "
