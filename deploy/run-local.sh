@@ -5,6 +5,7 @@
 #
 #   deploy/run-local.sh                      # router on 127.0.0.1:8000, workers on 8001 and 8002
 #   PORT=9000 SERVE_ARGS="--bot-delay 0.2" deploy/run-local.sh
+#   MAJIANG_TLS="ssl crt /path/site.pem" deploy/run-local.sh   # the router speaks https
 #
 # Needs PostgreSQL's server binaries (Debian: apt-get install postgresql), haproxy (2.6 or newer)
 # and majiang with its web and postgres extras (pip install 'majiang[web,postgres]'). Run as root,
@@ -65,11 +66,11 @@ done
 wait_port "$W1_PORT"
 wait_port "$W2_PORT"
 
-MAJIANG_BIND=127.0.0.1:$PORT MAJIANG_WORKER1=127.0.0.1:$W1_PORT MAJIANG_WORKER2=127.0.0.1:$W2_PORT \
+MAJIANG_TLS=${MAJIANG_TLS:-} MAJIANG_BIND=127.0.0.1:$PORT MAJIANG_WORKER1=127.0.0.1:$W1_PORT MAJIANG_WORKER2=127.0.0.1:$W2_PORT \
     haproxy -db -f "$HERE/haproxy.cfg" >"$RUN/haproxy.log" 2>&1 &
 PIDS+=($!)
 echo "run-local: router pid $! (log $RUN/haproxy.log)"
 wait_port "$PORT"
 echo "run-local: database $URL"
-echo "run-local: open http://127.0.0.1:$PORT/ (Ctrl-C stops everything)"
+echo "run-local: open http${MAJIANG_TLS:+s}://127.0.0.1:$PORT/ (Ctrl-C stops everything)"
 wait

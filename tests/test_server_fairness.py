@@ -384,3 +384,58 @@ def test_patches_rebuild_every_snapshot_exactly(tmp_path, variant, preset, optio
             rebuilt.append(state)
         assert len(whole) > 20 and rebuilt == whole
         assert sum(len(json.dumps(m)) for m in boxes[seat, True]) < sum(len(json.dumps(m)) for m in whole) / 3
+
+
+async def play_match_probing_held_windows(table, received) -> int:
+    """``play_match`` with two probes at every window the bots close at once (issue #29): a client
+    connecting then (its first snapshot), and a broadcast that already waited on the table's lock
+    when the change opening the window was made. Returns how many windows were probed."""
+    table.start(table.room)
+    await table.broadcast()
+    probed = 0
+    while table.room["status"] == "playing":
+        g = table.game
+        if g.over:
+            await table.next_hand()
+            continue
+        seat = g.pending_seats()[0]
+        legal = g.legal_actions(seat)
+        action = await table._bot_choice(seat, g, legal)
+        await table.lock.acquire()
+        late = asyncio.ensure_future(table.broadcast())  # a hints toggle, say: waits on the lock
+        await asyncio.sleep(0)
+        try:
+            await table._apply(seat, action)
+        finally:
+            table.lock.release()
+        await late
+        if table._holding:
+            probed += 1
+            box: list = []
+            received[("late", probed)] = box
+
+            async def send(msg, box=box):
+                box.append(json.loads(msg) if isinstance(msg, str) else msg)
+
+            conn = Connection(send, None, None)
+            table.connections.append(conn)
+            await table.send_current(conn)
+        await table.broadcast()
+    return probed
+
+
+@pytest.mark.parametrize("variant, preset, options", CONFIGS[:1] + CONFIGS[3:4])
+def test_a_window_only_bots_answer_is_never_sent(tmp_path, monkeypatch, variant, preset, options):
+    """Neither a connection's first snapshot nor a broadcast that waited on the lock shows a held
+    window: every client (the late spectators too) first sees the table after the bots passed."""
+    monkeypatch.setattr(live, "secrets", FixedSeeds(f"held/{variant}/{preset}"))
+    table = make_table(tmp_path, variant, preset, options, hands=2)
+    table.bots = [Passer(seed=s) for s in range(table.n)]
+    received = attach_everyone(table)
+    probed = asyncio.run(play_match_probing_held_windows(table, received))
+    assert probed >= 3
+    for who, frames in received.items():
+        for f in frames:
+            if f.get("type") == "snapshot" and f["view"]:
+                assert f["view"]["phase"] not in ("claim", "rob"), who
+    assert all(received[("late", k)] for k in range(1, probed + 1))  # each got its snapshot after all

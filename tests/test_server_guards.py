@@ -593,3 +593,75 @@ def test_the_server_runs_the_full_garbage_collection_on_its_own_clock(tmp_path):
         c.get("/")
         assert gc.get_stats()[2]["collections"] > full  # the timer ran full collections
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_unicode_digits_are_a_clear_400(tmp_path):
+    """Issue #29: "²" and "①" pass ``str.isdigit`` but not ``int``: a 400 naming the field, not a 500."""
+    c = client(tmp_path)
+    h = {"X-Token": player(c)["token"]}
+    for field in ("stake", "hands"):
+        for digits in ("²", "①", "٣", "1²"):
+            r = c.post("/api/rooms", json={"variant": "sichuan", field: digits}, headers=h)
+            assert r.status_code == 400 and field in r.json()["error"], (field, digits, r.status_code, r.text)
+    assert c.post("/api/rooms", json={"variant": "sichuan", "stake": "12", "hands": " 2"}, headers=h).status_code == 200
+
+
+def test_replies_never_echo_what_was_sent(tmp_path):
+    """Issue #29: an option's value is not quoted back in the 400, nor a long ``seq`` in the refusal."""
+    c = client(tmp_path)
+    me = player(c)
+    h = {"X-Token": me["token"]}
+    for value in ("<img src=x onerror=1>", "9" * 30, "<b>"):
+        for variant, option in (("sichuan", "cap_fan"), ("kawuxing", "cap"), ("kawuxing", "piao"), ("sichuan", "x")):
+            r = c.post("/api/rooms", json={"variant": variant, "options": {option: value}}, headers=h)
+            assert r.status_code == 400 and value not in r.text, (option, value, r.text)
+    code = make_room(c, me["token"])
+    c.post(f"/api/rooms/{code}/start", headers=h)
+    with c.websocket_connect(f"/ws/{code}", headers=h) as ws:
+        snap = first_decision(ws)
+        seq = int("7" * 1500)
+        ws.send_text(json.dumps({"type": "action", "seq": seq, "action": snap["view"]["legal"][0]}))
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "stale" in reply["message"] and "777" not in reply["message"]
+        assert len(json.dumps(reply)) < 200
+
+
+def test_a_replay_is_built_once_and_builds_are_budgeted_per_address(tmp_path, monkeypatch):
+    """Issue #29: anonymous replay requests cost a build (an observation per step) once per
+    finished hand; repeats are served as built, and one address gets only so many builds a minute."""
+    from majiang.engine import log as engine_log
+    from majiang.server import app as server_app
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"], variant="sichuan")
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
+        play_to_end(ws, 0)
+    builds = []
+    real = engine_log.game_from_start
+    monkeypatch.setattr(engine_log, "game_from_start", lambda *a, **k: builds.append(1) or real(*a, **k))
+    first = c.get(f"/api/rooms/{code}/games/0/frames").json()
+    for _ in range(30):
+        assert c.get(f"/api/rooms/{code}/games/0/frames").json() == first
+    assert len(builds) == 1
+    answers = [c.get(f"/api/rooms/{code}/games/{k}/frames").status_code for k in range(1, 40)]
+    assert answers[:server_app.REPLAY_BUILDS_PER_MINUTE - 1] == [404] * (server_app.REPLAY_BUILDS_PER_MINUTE - 1)
+    assert set(answers[server_app.REPLAY_BUILDS_PER_MINUTE - 1:]) == {429}
+    assert c.get(f"/api/rooms/{code}/games/0/frames").status_code == 200  # built already: still served
+
+
+def test_a_room_path_written_another_way_is_refused_by_the_worker(tmp_path):
+    """Issue #29: the router hashes the raw path; a worker refuses a percent-encoded room path, so
+    a room is reached on the one worker its code hashes to."""
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    other = "%" + format(ord(code[0]), "02X") + code[1:]
+    assert c.get(f"/api/rooms/{code}").status_code == 200
+    assert c.get(f"/api/rooms/{other}").status_code == 404
+    assert c.post(f"/api/rooms/{other}/join", headers={"X-Token": me["token"]}).status_code == 404
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect):
+        with c.websocket_connect(f"/ws/{other}") as ws:
+            ws.receive_json()
+    assert code not in c.app.state.tables.live

@@ -98,3 +98,52 @@ def test_a_worker_shut_down_gives_its_tables_up_at_once(workers):
     assert b.app.state.store.lease_of(code)["worker"] == "b"
     with b.websocket_connect(f"/ws/{code}", headers=h) as ws:
         assert ws.receive_json()["type"] == "snapshot"
+
+
+def slowed_obtain(tables, delays: list[float]):
+    """``tables.obtain`` that first waits ``delays.pop(0)`` seconds (while there are any): the wait
+    a join has on a worker that does not hold the table yet."""
+    import asyncio
+    real = tables.obtain
+
+    async def obtain(code, wait=None):
+        if delays:
+            await asyncio.sleep(delays.pop(0))
+        return await real(code, wait)
+    tables.obtain = obtain
+
+
+def test_joins_that_waited_for_the_table_never_write_stale_seats(tmp_path):
+    """Issue #29: two joins that both waited for the table get two seats (or one is refused), and a
+    join that waited while the host started is refused: the room is read again after the wait."""
+    import threading
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'j'}.sqlite3", bot_delay=0.0, worker_id="a",
+                              lease_seconds=LEASE))
+    with c:
+        host, ana, bo = player(c, "host"), player(c, "ana"), player(c, "bo")
+        code = make_room(c, host["token"], variant="kawuxing")
+        slowed_obtain(c.app.state.tables, [0.5, 0.5])
+        answers: dict = {}
+
+        def join(who, room):
+            answers[who["name"]] = c.post(f"/api/rooms/{room}/join", headers={"X-Token": who["token"]})
+        threads = [threading.Thread(target=join, args=(p, code)) for p in (ana, bo)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=20)
+        seats = sorted(r.json()["seat"] for r in answers.values() if r.status_code == 200)
+        assert seats == [1, 2], {k: r.text for k, r in answers.items()}
+        stored = c.get(f"/api/rooms/{code}").json()["seats"]
+        assert sorted(s["name"] for s in stored) == ["ana", "bo", "host"]
+
+        late = make_room(c, host["token"], variant="kawuxing")
+        slowed_obtain(c.app.state.tables, [1.0])
+        t = threading.Thread(target=join, args=(ana, late))
+        t.start()
+        time.sleep(0.3)  # the join waits for the table ...
+        assert c.post(f"/api/rooms/{late}/start", headers={"X-Token": host["token"]}).json() == {"status": "playing"}
+        t.join(timeout=20)  # ... and finds the match started: a bot's seat from the next hand, not this one's
+        assert answers["ana"].json() == {"seat": 1, "next_hand": True}, answers["ana"].text
+        room = c.get(f"/api/rooms/{late}").json()
+        assert [s["taken"] for s in room["seats"]] == [True, False, False]

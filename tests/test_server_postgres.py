@@ -103,3 +103,58 @@ def test_an_action_during_a_database_outage_is_refused_and_the_table_goes_on(pg_
         assert sum(final["settlement"]["totals"]) == 0
         from test_server_guards import assert_stored_is_played
         assert_stored_is_played(table, code)
+
+
+def test_a_lease_row_locked_by_a_stalled_worker_stalls_no_other(pg_url):
+    """Issue #29: a worker stalled inside a write (here: an open transaction holding its lease row,
+    as a journal paused inside ``Store.append`` would) must not freeze another worker asking for
+    that table: its event loop answers everything meanwhile (the health check within a bound); the
+    stalled lease is not renewed, so its holder steps down after the lease time and the other
+    worker takes the table once the row is free."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    from majiang.server.store import normalise_url
+
+    lease = 2.0
+    apps = [create_app(pg_url, bot_delay=0.0, worker_id=w, lease_seconds=lease) for w in ("a", "b")]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        me = player(a)
+        h = {"X-Token": me["token"]}
+        code = make_room(a, me["token"], variant="sichuan")
+        assert a.post(f"/api/rooms/{code}/start", headers=h).json() == {"status": "playing"}
+        assert code in a.app.state.tables.live
+        engine = create_engine(normalise_url(pg_url))
+        conn = engine.connect()
+        tx = conn.begin()
+        conn.execute(text("SELECT code FROM table_leases WHERE code = :c FOR UPDATE"), {"c": code})
+        answers: list = []
+
+        def watch():  # a client of this room reached b: b asks for the table
+            with b.websocket_connect(f"/ws/{code}", headers=h) as ws:
+                answers.append(ws.receive_json())
+
+        asking = threading.Thread(target=watch, daemon=True)
+        try:
+            asking.start()
+            slowest = 0.0
+            t_end = time.monotonic() + lease + 1.5
+            while time.monotonic() < t_end:
+                took: list = []
+                t0 = time.monotonic()
+                check = threading.Thread(target=lambda: took.append(b.get("/api/server").status_code), daemon=True)
+                check.start()
+                check.join(timeout=3.0)
+                slowest = max(slowest, time.monotonic() - t0)
+                assert took == [200], "b's event loop is stalled on the locked lease row"
+                time.sleep(0.2)
+            assert slowest < 1.0
+            assert code not in a.app.state.tables.live  # a could not renew: it stepped down
+        finally:
+            tx.rollback()  # the stalled worker's transaction ends (PostgreSQL ends it after the lease time)
+            conn.close()
+            engine.dispose()
+            asking.join(timeout=lease + 5)  # before the clients close: its socket ends first
+        assert answers and answers[0]["type"] == "snapshot", answers
+        assert b.app.state.store.lease_of(code)["worker"] == "b" and code in b.app.state.tables.live

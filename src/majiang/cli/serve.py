@@ -32,6 +32,7 @@ def cmd_serve(args) -> int:
         from sqlalchemy.exc import SQLAlchemyError
 
         from majiang.server.app import create_app, default_db_url
+        from majiang.server.slow_clients import KEEP_ALIVE_SECONDS, with_head_timeout
         from majiang.server.store import check_url, open_error
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
@@ -62,9 +63,13 @@ def cmd_serve(args) -> int:
     elif args.host.startswith("127.") or args.host == "localhost":
         print("majiang: only this computer can connect; to let friends on your network join, "
               "serve with --host 0.0.0.0", flush=True)
-    # a websocket frame larger than this is refused by the protocol layer before the app reads it
+    # a websocket frame larger than this is refused by the protocol layer before the app reads it;
+    # a connection idle past keep-alive, or whose request head is not in within --head-timeout, is
+    # closed; X-Forwarded-For/-Proto are believed only from the router's addresses
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024,
-                h11_max_incomplete_event_size=64 * 1024)
+                h11_max_incomplete_event_size=64 * 1024, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                http=with_head_timeout(args.head_timeout), proxy_headers=True,
+                forwarded_allow_ips=args.forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1")
     return 0
 
 
@@ -99,6 +104,12 @@ def register(sub) -> None:
     p.add_argument("--worker-id", metavar="ID",
                    help="this worker's name when several serve one PostgreSQL database (unique per process; "
                    "default: host-pid-random). Each live table is driven by the one worker that holds its lease")
+    p.add_argument("--head-timeout", type=float, default=10.0, metavar="SEC",
+                   help="seconds a connection has to send a request's head (default 10; idle kept-alive "
+                   "connections close after 5 s): slow or silent clients do not hold connections open")
+    p.add_argument("--forwarded-allow-ips", metavar="ADDRS",
+                   help="the proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are believed "
+                   "(comma-separated; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1): the router's, never a browser's")
     p.add_argument("--lease-seconds", type=float, default=10.0, metavar="SEC",
                    help="how long a table stays with a worker that stopped renewing its lease (default 10)")
     p.set_defaults(func=cmd_serve)

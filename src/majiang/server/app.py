@@ -49,6 +49,7 @@ import json
 import math
 import os
 import re
+import threading
 import time
 from importlib import resources
 
@@ -88,6 +89,8 @@ OUTBOX = 256  # messages waiting for a client that reads slowly; past it older s
 SEND_TIMEOUT = 15.0  # seconds one frame may take to leave; a client stuck longer is dropped
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30
+REPLAYS_KEPT = 64  # finished hands' replays kept built (a hand never changes once finished)
+REPLAY_BUILDS_PER_MINUTE = 20  # replays one address may have built (a cached one costs nothing)
 CODE = re.compile(r"[A-Z0-9]{1,16}")
 CREATE_KEY = re.compile(r"[A-Za-z0-9_-]{8,40}")
 OPTION = re.compile(r"[a-z_][a-z0-9_]{0,31}")
@@ -110,14 +113,27 @@ def new_worker_id() -> str:
 
 
 def whole(value, name: str, lo: int, hi: int) -> int:
-    """A whole number in [lo, hi] from JSON (an int, or a string of digits); else a clear 400."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
-        value = int(value)
+    """A whole number in [lo, hi] from JSON (an int, or a string of ASCII digits); else a clear 400.
+    (``str.isdigit`` also accepts "²" or "①", which ``int`` refuses.)"""
+    if isinstance(value, str) and len(value) < 12:
+        digits = value.strip().removeprefix("-")
+        if digits.isascii() and digits.isdigit():
+            value = int(value)
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise HTTPException(400, f"{name} must be a whole number from {lo} to {hi}")
     return value
+
+
+def without_values(message: str) -> str:
+    """A rules error as a reply: what the rules accept, never the value that was sent (the rules'
+    messages end with ", got <value>" for the command line).
+
+    >>> without_values("option cap: expected a whole number, got '<img>'")
+    'option cap: expected a whole number'
+    """
+    return message.split(", got ", 1)[0][:600]
 
 
 async def gc_policy(full_every: float) -> None:
@@ -168,6 +184,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     # Room codes are six digits: an address that asks for codes that do not exist is refused every
     # room for a while once it missed ``code_misses_per_10min`` times (docs/SECURITY.md: why that is enough)
     code_misses = RateLimit(code_misses_per_10min, 600.0)
+    replay_builds = RateLimit(REPLAY_BUILDS_PER_MINUTE, 60.0)  # per client address
+    replays: dict = {}  # (code, hand) -> the replay, oldest first (a small LRU)
+    building = threading.Lock()  # one replay built at a time: the others wait here, not on the CPU
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -296,7 +315,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         try:
             rules = rules_for(variant, preset, **options)
         except (TypeError, ValueError) as exc:
-            raise HTTPException(400, str(exc) if isinstance(exc, MajiangError) else "bad options") from None
+            message = without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options"
+            raise HTTPException(400, message) from None
         stake = whole(data.get("stake", 1), "stake", 1, 1000)
         hands = whole(data.get("hands", 4), "hands", 1, 64)
         bots = data.get("bots", "greedy")
@@ -380,59 +400,79 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     async def join(code: str, request: Request):
         check_origin(request)
         player = player_of(request)
-        room = room_or_404(code)
-        seated = any(s["player"] == player["id"] for s in room["seats"])
-        seat = await take_seat(room, player)
-        return {"seat": seat, "next_hand": True} if room["status"] == "playing" and not seated else {"seat": seat}
+        seat = await take_seat(room_or_404(code), player)
+        seats = (room_or_404(code))["seats"]
+        if seat >= len(seats):
+            return {"seat": seat, "bench": True}  # a four-person room's fourth: sits out until swapped in
+        if (seats[seat].get("next") or {}).get("player") == player["id"]:
+            return {"seat": seat, "next_hand": True}  # a bot's seat, from the next hand on
+        return {"seat": seat}
 
     async def take_seat(room: dict, player: dict) -> int:
         """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
-        first free seat nobody is expected in."""
-        code, seats = room["code"], room["seats"]
-        for i, s in enumerate(seats):
-            if s["player"] == player["id"]:
+        first free seat nobody is expected in; during a match a bot's seat from the next hand on; at
+        a four-person Kawuxing table, the bench once the three seats have players."""
+        code = room["code"]
+        kind, i = seat_for(room, player)
+        if kind == "own":
+            return i
+        # many workers: the seat is written by the worker that drives the table (it keeps the seats);
+        # a match in play: the live table keeps a seat for the next hand
+        live = await tables.obtain(code) if tables.worker or room["status"] == "playing" else tables.live.get(code)
+        async with live.lock if live is not None else contextlib.nullcontext():
+            # read again, under the table's lock: while this waited, another join or the start may
+            # have changed the room (seats written from the first read would be stale)
+            room = room_or_404(code)
+            kind, i = seat_for(room, player)
+            four = (room.get("settings") or {}).get("four")
+            if kind == "own":
                 return i
+            if kind == "next":
+                i = live.reserve_next_hand(player) if live is not None else None
+                if i is None and four is not None and not four.get("bench"):
+                    kind, i = "bench", len(room["seats"])
+                elif i is None:
+                    raise HTTPException(409, "every seat has a player: watch the match as a spectator")
+            if kind == "bench":
+                settings = dict(room.get("settings") or {})
+                settings["four"] = {**four, "bench": {"player": player["id"], "name": player["name"]}}
+                store.take_bench(code, player, settings, lease=code)
+                if live is not None:
+                    live.room["settings"] = settings
+            elif kind == "seat":
+                seats = room["seats"]
+                seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
+                store.take_seat(code, i, player, seats, lease=code)
+                if live is not None:
+                    live.room["seats"] = seats
+        if live is not None:
+            await live.broadcast()
+        return i
+
+    def seat_for(room: dict, player: dict) -> tuple[str, int | None]:
+        """Where a join puts a player: ("own", seat) already theirs (a seat, the next hand's, the
+        bench: 3); ("seat", i) a free seat (or one a rematch keeps for them); ("next", None) a bot's
+        seat from the next hand, found by the live table; ("bench", 3) a four-person room's fourth;
+        409 when there is none or the match is over."""
+        seats = room["seats"]
+        for i, s in enumerate(seats):
+            if s["player"] == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
+                return "own", i
         four = (room.get("settings") or {}).get("four")
         bench = (four or {}).get("bench") or {}
         if bench.get("player") == player["id"]:
-            return len(seats)  # sitting out: the bench is "seat" 3
+            return "own", len(seats)  # sitting out: the bench is "seat" 3
         if room["status"] == "playing":
-            live = await tables.obtain(code)
-            seat = await live.seat_next_hand(player) if live is not None else None
-            if seat is None and four is not None and not bench:
-                return await take_bench(room, player)
-            if seat is None:
-                raise HTTPException(409, "every seat has a player: watch the match as a spectator")
-            return seat
+            return "next", None
         if room["status"] != "lobby":
             raise HTTPException(409, "the match is over")
         mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
         free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
-        if not mine and not free and four is not None and not bench:
-            return await take_bench(room, player)
-        if not mine and not free:
-            raise HTTPException(409, "the table is full")
-        i = (mine or free)[0]
-        seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-        # many workers: the seat is written by the worker that drives the table (it keeps the seats)
-        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
-        store.take_seat(code, i, player, seats, lease=code)
-        if live is not None:
-            live.room["seats"] = seats
-            await live.broadcast()
-        return i
-
-    async def take_bench(room: dict, player: dict) -> int:
-        """The fourth friend at a Kawuxing table: they sit out (the bench) until the rule swaps them in."""
-        code = room["code"]
-        live = await tables.obtain(code) if tables.worker else tables.live.get(code)
-        settings = dict(room.get("settings") or {})
-        settings["four"] = {**settings["four"], "bench": {"player": player["id"], "name": player["name"]}}
-        store.take_bench(code, player, settings, lease=code)
-        if live is not None:
-            live.room["settings"] = settings
-            await live.broadcast()
-        return len(room["seats"])
+        if mine or free:
+            return "seat", (mine or free)[0]
+        if four is not None and not bench:
+            return "bench", len(seats)
+        raise HTTPException(409, "the table is full")
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, request: Request):
@@ -513,11 +553,27 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         return out
 
     @app.get("/api/rooms/{code}/games/{hand}/frames")
-    def replay_frames(code: str, hand: int):
+    def replay_frames(code: str, hand: int, request: Request):
+        """A finished hand, step by step: built once (an observation per step costs a fifth of a
+        second) and kept; an address may have only so many built a minute."""
+        key = (code, hand)
+        with building:
+            if key in replays:
+                replays[key] = replays.pop(key)  # the most recently used stays longest
+                return replays[key]
+            room = room_or_404(code)
+            if not replay_builds.allow(request.client.host if request.client else "?"):
+                raise HTTPException(429, "too many replays from this address: try again in a minute")
+            built = build_replay(code, hand, room)
+            replays[key] = built
+            while len(replays) > REPLAYS_KEPT:
+                replays.pop(next(iter(replays)))
+            return built
+
+    def build_replay(code: str, hand: int, room: dict) -> dict:
         """A finished hand, step by step: the table after each action, every hand shown."""
         from majiang.engine import Action
         from majiang.engine.log import game_from_start
-        room = room_or_404(code)
         stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
         if not stored:
             raise HTTPException(404, "no such finished hand in this room")

@@ -9,6 +9,7 @@ in a thread, which still lets the loop serve sockets between a bot's steps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -71,11 +72,32 @@ class BotRunner:
                 if self.pool is pool:
                     self.pool = self._new_pool()
                     self.restarts += 1
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    _stop_pool(pool)
                 chosen = await asyncio.get_running_loop().run_in_executor(
                     self.pool, decide, level, seed, observation, legal_json)
         return Action.from_json(chosen)
 
     def close(self) -> None:
+        """Stop the pool's processes and the forkserver that made them: a stopped server leaves no
+        process behind (a worker blocked on its queue would never see the server exit, and the
+        forkserver and resource tracker live as long as any worker)."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            _stop_pool(self.pool)
+            self.pool = None
+            from multiprocessing import forkserver
+            server = getattr(forkserver, "_forkserver", None)
+            if server is not None and getattr(server, "_forkserver_pid", None) is not None:
+                with contextlib.suppress(Exception):
+                    server._stop()  # the next pool (tests make many) starts another one
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting for a decision in progress (its table no longer needs it)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.join(timeout=2)

@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,6 +161,8 @@ class LiveTable:
         self._task: asyncio.Task | None = None
         self._sending = asyncio.Lock()
         self._holding = False  # a claim window bots close at once: no frame until they have (see _apply)
+        # seats whose 托管 ends once the held window closes: it answers the window it was never shown
+        self._auto_ends: set[int] = set()
         self.bot_wait = [bot_delay] * self.n  # this decision's pause for a bot, jittered
         self.chat_at = [-CHAT_GAP] * self.n  # monotonic second of each seat's last quick message
         self.dissolve: dict | None = None  # a 解散 vote: {"by": seat, "votes": {seat: True}, "until": t}
@@ -400,6 +403,10 @@ class LiveTable:
         # it stands after the change (one frame, however many windows the change passed through), so
         # nobody can tell a discard that somebody could have claimed from one nobody could.
         self._holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
+        if not self._holding and self._auto_ends:  # 托管 asked off during a held window: off now
+            for s in self._auto_ends:
+                self.auto[s], self.missed[s] = False, 0
+            self._auto_ends.clear()
         if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
             raise asyncio.CancelledError
 
@@ -431,6 +438,8 @@ class LiveTable:
 
     async def _broadcast(self) -> None:
         async with self.lock:  # not while a change waits for the store: nobody sees it before it is stored
+            if self._holding:  # a window began while this broadcast waited: the change closing it sends
+                return
             frames = self._frames()
         for c in list(self.connections):
             frame = frames.get(c.seat)
@@ -453,8 +462,12 @@ class LiveTable:
                     self.connections.remove(c)
 
     async def send_current(self, conn: Connection) -> None:
+        """The connection's first snapshot; in a held window none: the broadcast of the change that
+        closes it sends this connection (which has no frame yet) its whole snapshot."""
         async with self._sending:
             async with self.lock:
+                if self._holding:
+                    return
                 frame = Frame.of(snapshot(self, conn.seat))
             conn.last_sent, conn.last_data = frame.text, frame.data
             await conn.send(frame.with_clock())
@@ -469,7 +482,9 @@ class LiveTable:
         self.connections.append(conn)
         if conn.seat is not None:
             self.absent_since.pop(conn.seat, None)
-            if self.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
+            if self.auto[conn.seat] and self._holding:
+                self._auto_ends.add(conn.seat)  # after the held window, which 托管 answers
+            elif self.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
                 self.auto[conn.seat] = False
                 self.missed[conn.seat] = 0
                 asyncio.get_running_loop().create_task(self.broadcast())
@@ -522,7 +537,7 @@ class LiveTable:
             if self._pending_of(seat) is None:
                 raise MajiangError("you have no decision to make now")  # names nobody else
             if seq != self.decision_no[seat]:
-                raise MajiangError(f"stale action: that was decision {seq}, this is {self.decision_no[seat]}")
+                raise MajiangError(f"stale action: this is decision {self.decision_no[seat]}")  # not what was sent
             await self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
             self.missed[seat] = 0
@@ -531,6 +546,9 @@ class LiveTable:
 
     async def set_auto(self, seat: int, on: bool) -> None:
         """托管 asked for (the button) or ended (any tap on the page while it plays for you)."""
+        if not on and self._holding and self.auto[seat]:
+            self._auto_ends.add(seat)  # the window nobody was shown is still 托管's to answer
+            return
         self.auto[seat] = bool(on)
         self.missed[seat] = 0
         await self.broadcast()
@@ -615,19 +633,24 @@ class LiveTable:
         finishes this one; the seat's score so far stays the seat's). Returns the seat (the one already
         kept for them if they asked before), or None when no bot seat is left."""
         async with self.lock:
-            seats = self.room["seats"]
-            for i, s in enumerate(seats):
-                if s.get("player") == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
-                    return i
-            free = [i for i, s in enumerate(seats) if not s.get("player") and not s.get("next") and not s.get("for")]
-            if not free or self.room["status"] != "playing":
-                return None
-            i = free[0]
-            new = [dict(s) for s in seats]
-            new[i]["next"] = {"player": player["id"], "name": player["name"]}
-            self.store.take_seat(self.code, i, player, new, lease=self.code)  # StoreError: nothing changes
-            self.room["seats"] = new
+            i = self.reserve_next_hand(player)
         await self.broadcast()
+        return i
+
+    def reserve_next_hand(self, player: dict) -> int | None:
+        """``seat_next_hand`` for a caller that holds the table's lock (nothing is broadcast)."""
+        seats = self.room["seats"]
+        for i, s in enumerate(seats):
+            if s.get("player") == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
+                return i
+        free = [i for i, s in enumerate(seats) if not s.get("player") and not s.get("next") and not s.get("for")]
+        if not free or self.room["status"] != "playing":
+            return None
+        i = free[0]
+        new = [dict(s) for s in seats]
+        new[i]["next"] = {"player": player["id"], "name": player["name"]}
+        self.store.take_seat(self.code, i, player, new, lease=self.code)  # StoreError: nothing changes
+        self.room["seats"] = new
         return i
 
     def _next_lineup(self, seats: list[dict], g: Game) -> tuple[list[dict], dict | None]:
@@ -757,7 +780,8 @@ class LiveTable:
                 return 0
             return due - now
         g = self.game
-        if g is None or self.room["status"] != "playing" or self.paused:
+        # a held window is closed even at a paused table (a client connecting meanwhile waits for it)
+        if g is None or self.room["status"] != "playing" or (self.paused and not self._holding):
             return None
         if g.over:
             if self._all_away():
@@ -940,7 +964,13 @@ class Tables:
     worker holds to be handed over or to expire), renewed by ``keep_leases``, given up when the table
     leaves memory or another worker asks for it (the router sends the room's clients there), and the
     table is dropped at once if the lease was taken over. A table taken over resumes from its stored
-    log, exactly as after a restart."""
+    log, exactly as after a restart.
+
+    Nothing here waits on the database on the event loop: taking a lease and resuming a table
+    (``obtain``), renewing and giving up leases run in a small pool of threads of their own, and a
+    lease row another transaction holds is passed over, never waited for (``Store.take_lease``). A
+    worker that cannot renew a lease for its lease time steps down from that table (its sockets are
+    closed; they reconnect through the router)."""
 
     store: Store
     bot_delay: float = BOT_DELAY
@@ -951,13 +981,53 @@ class Tables:
     worker: str | None = None
     lease_seconds: float = LEASE_SECONDS
     moving: set[str] = field(default_factory=set)  # tables being handed over to another worker
+    db_threads: int = 4  # the pool that takes, renews and gives up leases and resumes tables
+    _db: ThreadPoolExecutor | None = None
+    _loading: dict = field(default_factory=dict)  # code -> the future of its table being loaded
+    renewed_at: float = field(default_factory=time.monotonic)  # the last renewal that reached the database
 
     def get(self, code: str) -> LiveTable | None:
-        """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease."""
+        """The live table (None: no such room); ``Elsewhere`` if another worker holds its lease.
+        Waits on the database on the caller's thread: the server uses ``obtain``."""
         if code in self.live:
             return self.live[code]
         if code in self.moving:
             raise Elsewhere(f"table {code} is being handed over")
+        return self._adopt(code, self._load(code))
+
+    async def off_loop(self, fn, *args):
+        """``fn(*args)`` in the database pool (bounded: a stalled database holds a few threads,
+        never the event loop)."""
+        if self._db is None:
+            self._db = ThreadPoolExecutor(self.db_threads, thread_name_prefix="majiang-db")
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _get_off_loop(self, code: str) -> LiveTable | None:
+        """``get`` with its database work in the pool; requests for one table share one load."""
+        if code in self.live:
+            return self.live[code]
+        if code in self.moving:
+            raise Elsewhere(f"table {code} is being handed over")
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self.off_loop(self._load, code))
+            loading.add_done_callback(lambda done: self._loaded(code, done))
+        return self._adopt(code, await asyncio.shield(loading))
+
+    def _loaded(self, code: str, done: asyncio.Future) -> None:
+        self._loading.pop(code, None)
+        if not done.cancelled() and done.exception() is None:
+            self._adopt(code, done.result())  # even if every request that wanted it went away
+
+    def _adopt(self, code: str, table: LiveTable | None) -> LiveTable | None:
+        if table is None or code in self.live:
+            return self.live.get(code)
+        table.on_lost = self.lost
+        self.live[code] = table
+        return table
+
+    def _load(self, code: str) -> LiveTable | None:
+        """The room's table taken (its lease) and resumed from the store; not yet live."""
         room = self.store.room(code)
         if room is None:
             return None
@@ -968,10 +1038,8 @@ class Tables:
             room = self.store.room(code) or room  # as stored once the lease is ours
         table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner,
                           journal=Journal.shared(self.store))
-        table.on_lost = self.lost
         if room["status"] in ("playing", "finished"):
             table.resume()
-        self.live[code] = table
         return table
 
     async def obtain(self, code: str, wait: float | None = None) -> LiveTable | None:
@@ -980,14 +1048,15 @@ class Tables:
         deadline = time.monotonic() + (self.lease_seconds + 3.0 if wait is None else wait)
         while True:
             try:
-                return self.get(code)
+                return await self._get_off_loop(code)
             except (Elsewhere, StoreError):  # a StoreError: two workers inserted the lease at once
                 if time.monotonic() >= deadline:
                     raise
             await asyncio.sleep(0.25)
 
     def lost(self, code: str) -> None:
-        """Another worker took this table over: drop our copy and close its sockets."""
+        """Another worker took this table over (or this one could not renew its lease): drop our copy
+        and close its sockets."""
         table = self.live.pop(code, None)
         if table is not None:
             log.warning("table %s: taken over by another worker", code)
@@ -1002,7 +1071,7 @@ class Tables:
         try:
             async with table.lock:  # not in the middle of an action
                 table.close(kick=True)
-            self.store.release_leases([code])
+            await self.off_loop(self.store.release_leases, [code])
         finally:
             self.moving.discard(code)
 
@@ -1016,9 +1085,15 @@ class Tables:
     async def renew(self) -> None:
         codes = list(self.live)
         try:
-            held = self.store.renew_leases(codes, self.lease_seconds)
+            held = await self.off_loop(self.store.renew_leases, codes, self.lease_seconds)
         except StoreError:
-            return  # the database is away: writes are refused meanwhile; try again
+            # the database is away (writes are refused meanwhile): try again, and past the lease time
+            # step down, since another worker may have taken these tables by now
+            if time.monotonic() - self.renewed_at > self.lease_seconds:
+                for code in codes:
+                    self.lost(code)
+            return
+        self.renewed_at = time.monotonic()
         for code in codes:
             if code not in held:
                 self.lost(code)
@@ -1051,4 +1126,6 @@ class Tables:
             except StoreError:
                 pass
         Journal.shared(self.store).close()
+        if self._db is not None:
+            self._db.shutdown(wait=False, cancel_futures=True)
         self.runner.close()

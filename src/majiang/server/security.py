@@ -49,12 +49,14 @@ class Guard:
         return name.lower().strip("[]") in self.hosts
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "websocket" and not self.host_allowed(scope):
+        if scope["type"] == "websocket" and not (self.host_allowed(scope) and canonical_path(scope)):
             return await send({"type": "websocket.close", "code": 1008})
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if not self.host_allowed(scope):
             return await _reply(send, 421, b'{"error":"this server does not answer to that host name"}')
+        if not canonical_path(scope):
+            return await _reply(send, 404, b'{"error":"no such room"}')
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -84,6 +86,23 @@ class Guard:
             await self.app(scope, bounded_receive, send_with_headers)
         except _TooBig:
             await _reply(send, 413, b'{"error":"request body too large"}')
+
+
+ROOM_PATHS = ("/ws/", "/api/rooms/")
+
+
+def canonical_path(scope) -> bool:
+    """A room's path as the router hashes it: the router sends each room to one worker by the raw
+    path, so a room path written another way (percent-encoded: ``/ws/AB%43D``) would reach the room
+    on another worker and pull its table there. Such a path is refused (as HAProxy refuses it too).
+
+    >>> canonical_path({"path": "/ws/ABCD", "raw_path": b"/ws/AB%43D"}), canonical_path({"path": "/ws/ABCD"})
+    (False, True)
+    """
+    raw = scope.get("raw_path")
+    if raw is None or not scope.get("path", "").startswith(ROOM_PATHS):
+        return True
+    return b"%" not in raw
 
 
 class _TooBig(Exception):

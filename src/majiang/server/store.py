@@ -127,6 +127,11 @@ class Append:
 
 
 LEASE_SECONDS = 10.0  # a table whose worker stops renewing is taken over this long after its last renewal
+# PostgreSQL bounds on every write transaction (seconds): no worker waits without end on a row that a
+# stalled worker holds, and the session of a worker stalled inside a transaction is ended (its locks
+# freed) after its lease time, so the table can be taken over.
+LOCK_TIMEOUT = 2.0
+STATEMENT_TIMEOUT = 5.0
 table_leases = Table(
     "table_leases", metadata,
     Column("code", String(16), primary_key=True),
@@ -226,7 +231,7 @@ class Store:
         self.url = url
         self.worker = worker
         self.lease_seconds = LEASE_SECONDS
-        kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True}
+        kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 5}
         self.engine = create_engine(url, **kwargs)
@@ -235,7 +240,9 @@ class Store:
             def _sqlite_pragmas(dbapi_conn, _record):  # WAL: readers do not wait for the writer
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
+                # FULL: a commit is on the disk before the action is acknowledged, even if the OS
+                # crashes (NORMAL could lose the last commits then; a commit costs one more fsync)
+                cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
         if upgrade is None:
             upgrade = url.startswith("sqlite")
@@ -265,12 +272,27 @@ class Store:
             return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
         return "((julianday('now') - 2440587.5) * 86400.0)"
 
+    def _skip_locked(self) -> str:
+        """``FOR UPDATE SKIP LOCKED`` on PostgreSQL: a lease row another transaction holds (a worker's
+        journal in the middle of a write, perhaps stalled) is passed over, never waited for. (SQLite
+        locks the whole file; its busy timeout bounds the wait.)"""
+        return " FOR UPDATE SKIP LOCKED" if self.engine.dialect.name == "postgresql" else ""
+
     def take_lease(self, code: str, seconds: float) -> tuple[bool, str | None]:
         """Take the table ``code`` for this worker if nobody holds it, its holder's lease expired, or it
-        is already ours; else ask the holder to hand it over. Returns (taken, the holder)."""
+        is already ours; else ask the holder to hand it over. Returns (taken, the holder). A lease row
+        locked by another transaction is not waited for: not taken (the caller tries again)."""
         assert self.worker is not None
         now = self._now()
         with self._write() as conn:
+            if self._skip_locked():
+                free = conn.execute(text(f"SELECT code FROM table_leases WHERE code = :c{self._skip_locked()}"),
+                                    {"c": code}).first()
+                if free is None:
+                    holder = conn.execute(text("SELECT worker FROM table_leases WHERE code = :c"),
+                                          {"c": code}).first()
+                    if holder is not None:  # locked: its holder is writing (or stalled there)
+                        return False, holder[0]
             taken = conn.execute(text(
                 f"UPDATE table_leases SET worker = :w, expires = {now} + :t, wanted = NULL "
                 f"WHERE code = :c AND (worker = :w OR expires < {now})"),
@@ -288,16 +310,23 @@ class Store:
 
     def renew_leases(self, codes: list[str], seconds: float) -> dict[str, str | None]:
         """Extend this worker's leases on ``codes``; returns the ones it still holds, each with the
-        worker that asks for it (None: nobody). A code missing from the answer was taken over."""
+        worker that asks for it (None: nobody). A code missing from the answer was taken over, or its
+        lease ran out while its row was locked (a stalled write): the worker steps down from it.
+        Locked rows are passed over, not waited for (this worker's own journal extends a row it
+        writes)."""
         assert self.worker is not None
         if not codes:
             return {}
+        now = self._now()
         with self._write() as conn:
-            conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t "
-                              "WHERE worker = :w AND code IN :codes").bindparams(bindparam("codes", expanding=True)),
+            conn.execute(text(f"UPDATE table_leases SET expires = {now} + :t WHERE code IN "
+                              "(SELECT code FROM table_leases WHERE worker = :w AND code IN :codes"
+                              f"{self._skip_locked()})")
+                         .bindparams(bindparam("codes", expanding=True)),
                          {"t": seconds, "w": self.worker, "codes": list(codes)})
-            rows = conn.execute(select(table_leases.c.code, table_leases.c.wanted).where(
-                table_leases.c.worker == self.worker, table_leases.c.code.in_(codes))).all()
+            rows = conn.execute(text(f"SELECT code, wanted FROM table_leases WHERE worker = :w AND code IN :codes "
+                                     f"AND expires > {now}").bindparams(bindparam("codes", expanding=True)),
+                                {"w": self.worker, "codes": list(codes)}).all()
         return {code: wanted for code, wanted in rows}
 
     def release_leases(self, codes: list[str] | None = None) -> None:
@@ -309,6 +338,14 @@ class Store:
             cond = and_(cond, table_leases.c.code.in_(codes))
         with self._write() as conn:
             conn.execute(table_leases.delete().where(cond))
+
+    def _bounds_sql(self) -> str:
+        """The timeouts of one write transaction on PostgreSQL (see ``LOCK_TIMEOUT``)."""
+        idle = max(1.0, self.lease_seconds)
+        # set_config(…, true) is SET LOCAL: the three in one round trip, ended with the transaction
+        return (f"SELECT set_config('lock_timeout', '{int(LOCK_TIMEOUT * 1000)}ms', true), "
+                f"set_config('statement_timeout', '{int(STATEMENT_TIMEOUT * 1000)}ms', true), "
+                f"set_config('idle_in_transaction_session_timeout', '{int(idle * 1000)}ms', true)")
 
     def lease_of(self, code: str) -> dict | None:
         with self.engine.connect() as conn:
@@ -562,6 +599,12 @@ class _Write:
             conn = self.ctx.__enter__()
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"the database is unavailable ({type(exc).__name__})") from exc
+        if self.store.engine.dialect.name == "postgresql":
+            try:
+                conn.exec_driver_sql(self.store._bounds_sql())
+            except BaseException as exc:
+                self.__exit__(type(exc), exc, exc.__traceback__)
+                raise
         if self.lease is not None:
             try:
                 self.store._fence(conn, self.lease)
