@@ -58,6 +58,19 @@ def test_liangdao_doubles_and_baohu():
     assert payments(g) == [(0, 1, 4, "包胡")]
 
 
+@pytest.mark.parametrize("preset, paid", [("suizhou", 16), ("standard", 32)])
+def test_baohu_under_the_cap_pays_both_capped_shares(preset, paid):
+    """满 caps a win at 8 × base, but a 包胡 payer pays both shares ("B要按照A的糊牌大小赔2倍"): seat 1's declared
+    清一色 × 卡五星 × 亮倒 = 16, 满 = 8 in ``suizhou``, so the undeclared dealer who discards 5p pays 2 × 8 = 16."""
+    g = game_with("kawuxing", [S0, "123p456p789p4688p", S2], draws="2s3s4s", preset=preset)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    discard(g, 2, "3s")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    assert payments(g) == [(0, 1, paid, "包胡")] and g.over
+
+
 def test_declared_hand_is_frozen():
     g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s3s")
     discard(g, 0, "3p")
