@@ -58,6 +58,19 @@ def test_liangdao_doubles_and_baohu():
     assert payments(g) == [(0, 1, 4, "包胡")]
 
 
+@pytest.mark.parametrize("preset, paid", [("suizhou", 16), ("standard", 32)])
+def test_baohu_under_the_cap_pays_both_capped_shares(preset, paid):
+    """满 caps a win at 8 × base, but a 包胡 payer pays both shares ("B要按照A的糊牌大小赔2倍"): seat 1's declared
+    清一色 × 卡五星 × 亮倒 = 16, 满 = 8 in ``suizhou``, so the undeclared dealer who discards 5p pays 2 × 8 = 16."""
+    g = game_with("kawuxing", [S0, "123p456p789p4688p", S2], draws="2s3s4s", preset=preset)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    discard(g, 2, "3s")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    assert payments(g) == [(0, 1, paid, "包胡")] and g.over
+
+
 def test_declared_hand_is_frozen():
     g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s3s")
     discard(g, 0, "3p")
@@ -175,6 +188,7 @@ def test_last_tile_must_be_discarded_and_last_discard_only_won():
 @pytest.mark.parametrize("mode, expected, dealer_next", [
     ("count", [(1, 0, 1, "亮倒荒庄"), (2, 0, 1, "亮倒荒庄")], 0),
     ("first", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 1),
+    ("first_pays", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 0),
 ])
 def test_draw_penalty_for_declared_hands(mode, expected, dealer_next):
     g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s", near_end=True, liangdao_draw_penalty=mode)
@@ -184,6 +198,24 @@ def test_draw_penalty_for_declared_hands(mode, expected, dealer_next):
     discard(g, 0, "9s")
     assert g.over and g.result == "draw"
     assert payments(g) == expected
+    assert g.next_dealer() == dealer_next
+
+
+@pytest.mark.parametrize("preset, expected, dealer_next", [
+    ("suizhou", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 0),
+    ("xiangyang", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 1),
+    ("standard", [(1, 0, 1, "亮倒荒庄"), (2, 0, 1, "亮倒荒庄")], 0),
+])
+def test_suizhou_first_declarer_pays_both_at_a_drawn_hand(preset, expected, dealer_next):
+    """The 随州 rules: "如果黄桩，第一个亮倒的赔两家钱": seat 1 declared first, seat 2 after it; at the drawn
+    hand seat 1 alone pays each of the two others one base (the amount the other texts give: "第一个亮倒的要赔
+    每家1个"), and, the 随州 rules naming no new dealer, the dealer stays (襄阳: the payer deals next)."""
+    g = game_with("kawuxing", [S0, S1, S2], draws="2s8p9s", near_end=True, preset=preset)
+    discard(g, 0, "3p")
+    act(g, 1, "declare", "2s")
+    act(g, 2, "declare", "8p")
+    discard(g, 0, "9s")
+    assert g.over and g.result == "draw" and payments(g) == expected and sum(g.totals()) == 0
     assert g.next_dealer() == dealer_next
 
 
@@ -391,3 +423,22 @@ def test_first_dealer_of_a_match_is_rolled_from_the_seed():
     replayed = rebuild(m.hands[0].records)  # the replay deals the same hand and settles the same money
     assert replayed.dealer == 2 and replayed.totals() == m.hands[0].totals and sum(replayed.totals()) == 0
     assert Match(rules_for("kawuxing"), seed=0, dealer=0).dealer == 0  # a caller may still choose
+
+
+@pytest.mark.parametrize("preset, dealer, dice", [("xiangyang", 0, None), ("suizhou", 2, (1, 5)), ("standard", 2, (1, 5))])
+def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
+    """The 襄阳 rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
+    roll would seat 2); the other presets keep the dice. The dealer takes 14 tiles, and a self-draw by another
+    seat has the dealer pay as any other."""
+    from majiang.bots import make_agent
+    from majiang.engine import first_dealer
+    from majiang.games.rules import rules_for
+    from majiang.play.match import Match
+    rules = rules_for("kawuxing", preset, rounds=1)
+    assert first_dealer(0, 3, rules) == (dealer, dice)
+    m = Match(rules, seed=0)
+    assert (m.dealer, m.dealer_dice) == (dealer, dice)
+    m.play([make_agent("greedy", s) for s in range(3)], keep_records=True)
+    start = m.hands[0].records[0]
+    assert start["dealer"] == dealer and start.get("dealer_dice") == (list(dice) if dice else None)
+    assert sum(m.hands[0].totals) == 0

@@ -394,3 +394,60 @@ def test_new_options_refuse_bad_values():
     with pytest.raises(RulesError, match="gangshangpao_chain"):
         rules_for("kawuxing", gangshangpao_chain="maybe")
     assert rules_for("kawuxing", "suizhou").cap == 8 and rules_for("kawuxing", "suizhou", cap=16).cap == 16
+
+
+ROBBER = "123m456m789m46p99p"  # waits 5p only: 456p + 99p (void s)
+
+
+@pytest.mark.parametrize("preset, paid", [("chengdu", 1), ("modern", 2)])
+def test_robbing_a_kong_adds_no_fan_in_chengdu(preset, paid):
+    """The 成都 texts allow robbing a 加杠 ("玩家面下杠时，他家可以抢杠而胡，刮风下雨无效") and list no 番 for it:
+    in ``chengdu`` a 平胡 on the robbed 5p is 0 番 (1 base); ``modern`` adds the apps' +1 番 (2). The kong is
+    void and pays nothing."""
+    g = game_with("sichuan", [PONG_DEALER, PONG_S1, ROBBER, PONG_S3], draws="9s8m6p5p", replacements="7p",
+                  preset=preset, exchange_three=False)
+    discard(g, 0, "5p")
+    act(g, 2, "pass")  # seat 2 could win on it; it waits for the fourth
+    act(g, 1, "pong", "5p")
+    discard(g, 1, "2p")
+    for seat in (2, 3, 0):
+        discard(g, seat, str(g.last_draw))
+    act(g, 1, "added_kong", "5p")
+    assert g.phase == "rob"
+    act(g, 2, "win", "5p")
+    assert payments(g) == [(1, 2, paid, "抢杠")]
+    assert [f.name for f in g.wins[0].score.fans] == (["平胡"] if preset == "chengdu" else ["抢杠"])
+
+
+KONG_CHAIN_DEALER = "9999m8888m123p456p"  # two concealed kongs, then 123p 456p + the two replacements
+KONG_CHAIN_S1 = "123m456m567m11p55p"  # waits 1p and 5p
+KONG_CHAIN_S2 = "234s567s678s999s6p"
+KONG_CHAIN_S3 = "111s222s333s444s6p"
+
+
+@pytest.mark.parametrize("options, bonus, each", [({}, 4, 64), ({"gangshang_chain": False}, 2, 16)])
+def test_gangshanghua_counts_per_kong_of_the_chain(options, bonus, each):
+    """The 成都 platform table: "杠上花（每杠＋2翻）": the dealer konges 9m, then 8m on the replacement, and wins on
+    the second replacement: 根 ×2 + 杠上花 2 × 2 kongs = 6 番 = 64 from each; with the flat bonus 4 番 = 16."""
+    g = game_with("sichuan", [KONG_CHAIN_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="7p7p", **options)
+    act(g, 0, "concealed_kong", "9m")
+    act(g, 0, "concealed_kong", "8m")
+    act(g, 0, "win", "7p")
+    assert payments(g)[6:] == [(1, 0, each, "自摸"), (2, 0, each, "自摸"), (3, 0, each, "自摸")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"根": 2, "杠上花": bonus}
+    assert sum(g.totals()) == 0
+
+
+@pytest.mark.parametrize("options, paid", [({}, 4), ({"gangshang_chain": False}, 2)])
+def test_gangshangpao_counts_per_kong_of_the_chain(options, paid):
+    """The 成都 platform table: "杠上炮（每杠＋1翻）": the dealer's discard after two chained kongs is won by seat 1,
+    a 平胡: 杠上炮 1 × 2 kongs = 2 番 = 4; with the flat bonus 1 番 = 2. The last kong's money is refunded."""
+    g = game_with("sichuan", [KONG_CHAIN_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="7p5p", **options)
+    act(g, 0, "concealed_kong", "9m")
+    act(g, 0, "concealed_kong", "8m")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    assert payments(g)[6:] == [(0, 1, paid, "点炮"), (0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]
+    assert sum(g.totals()) == 0

@@ -288,6 +288,8 @@ def _replay_natively(g: Game) -> None:
         ng.apply(seat, index)
         assert ng.totals() == py.totals(), (seat, action)
     assert ng.totals() == py.totals() == g.totals() and ng.over == py.over
+    if py.over:
+        assert ng.settlement()["next_dealer"] == py.next_dealer()
     assert ng.to_python().events == g.events
 
 
@@ -312,6 +314,16 @@ def _worked_hands():
           for o, p in [({}, 32), ({"earthly": "first_draw"}, 1)]],
         (s.test_no_earthly_hand_once_the_dealer_draws_again, {}),
         *[(s.test_no_haidi_in_chengdu, {"options": o, "each": e}) for o, e in [({}, 1), ({"haidi": True}, 2)]],
+        # issue 32's departures
+        *[(s.test_robbing_a_kong_adds_no_fan_in_chengdu, {"preset": p, "paid": paid}) for p, paid in
+          [("chengdu", 1), ("modern", 2)]],
+        *[(s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": o, "bonus": b, "each": e}) for o, b, e in
+          [({}, 4, 64), ({"gangshang_chain": False}, 2, 16)]],
+        *[(s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": o, "paid": p}) for o, p in
+          [({}, 4), ({"gangshang_chain": False}, 2)]],
+        *[(k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand, {"preset": p, "expected": e, "dealer_next": d})
+          for p, e, d in [("suizhou", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 0),
+                          ("xiangyang", [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], 1)]],
     ]
 
 

@@ -72,7 +72,12 @@ def test_situational_fans_and_presets():
     assert fans(full, win, self_draw=True, kong_chain=1)[0] == {"杠上花": 2}
     assert fans(full, win, preset="modern", self_draw=True, kong_chain=1)[0] == {"杠上花": 1}
     assert fans(full, win, kong_chain=1)[0] == {"杠上炮": 1}
-    assert fans(full, win, robbed_kong=True)[0] == {"抢杠": 1}
+    assert fans(full, win, robbed_kong=True)[0] == {"平胡": 0}  # chengdu: the 成都 texts give 抢杠 no 番
+    assert fans(full, win, preset="modern", robbed_kong=True)[0] == {"抢杠": 1}  # the apps' +1
+    assert fans(full, win, self_draw=True, kong_chain=3)[0] == {"杠上花": 6}  # "每杠＋2翻"
+    assert fans(full, win, kong_chain=2)[0] == {"杠上炮": 2}  # "每杠＋1翻"
+    assert fans(full, win, preset="modern", self_draw=True, kong_chain=3)[0] == {"杠上花": 1}  # flat
+    assert fans(full, win, preset="modern", kong_chain=2)[0] == {"杠上炮": 1}
     assert fans(full, win, preset="modern", self_draw=True, last_tile=True)[0] == {"海底捞月": 1}
     assert fans(full, win, opts={"haidi": True}, last_tile=True)[0] == {"海底炮": 1}
     assert fans(full, win, last_tile=True)[0] == {"平胡": 0}  # chengdu: the source has no 海底

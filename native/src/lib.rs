@@ -9,6 +9,8 @@
 //! built-in opponents, ``wall`` the shuffle, and ``spec`` every constant shared with Python.
 
 mod bots;
+#[cfg(test)]
+mod conformance;
 mod encode;
 mod game;
 mod games;

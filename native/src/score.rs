@@ -7,10 +7,10 @@ use crate::hand::{complete, readings, suits_ok, Counts, Reading};
 use crate::spec::{
     OPT_BASE, OPT_BLOOD_BATTLE, OPT_BLOOD_RIVER, OPT_CALL_TRANSFER, OPT_CAP, OPT_CAP_FAN, OPT_DIRECT_KONG_PAY,
     OPT_EARTHLY_FIRST_ROUND, OPT_EXCHANGE_THREE, OPT_FLOWER_PIG_PENALTY, OPT_GANGSHANGHUA_FAN, OPT_GANGSHANGPAO_CHAIN,
-    OPT_HEAVENLY_EARTHLY, OPT_KAWUXING_HAIDI, OPT_KONG_MONEY, OPT_LAST_FOUR_MUST_WIN, OPT_LATE_ADDED_KONG,
-    OPT_LIANGDAO_DRAW_PENALTY_FIRST, OPT_LOUHU_UNLESS_MORE, OPT_MAIMA, OPT_MIN_RON_MULTIPLIER,
-    OPT_PASS_WIN_UNLESS_MORE, OPT_PIAO, OPT_SELF_DRAW_BONUS, OPT_SHOUZHUAYI, OPT_SHUKAN, OPT_SICHUAN_HAIDI, OPT_SIGUI,
-    OPT_SING_DANCE, OPT_SUITS, OPT_VARIANT, VARIANT_KAWUXING,
+    OPT_GANGSHANG_CHAIN, OPT_HEAVENLY_EARTHLY, OPT_KAWUXING_HAIDI, OPT_KONG_MONEY, OPT_LAST_FOUR_MUST_WIN,
+    OPT_LATE_ADDED_KONG, OPT_LIANGDAO_DRAW_PENALTY, OPT_LOUHU_UNLESS_MORE, OPT_MAIMA, OPT_MIN_RON_MULTIPLIER,
+    OPT_PASS_WIN_UNLESS_MORE, OPT_PIAO, OPT_ROBBED_KONG_FAN, OPT_SELF_DRAW_BONUS, OPT_SHOUZHUAYI, OPT_SHUKAN,
+    OPT_SICHUAN_HAIDI, OPT_SIGUI, OPT_SING_DANCE, OPT_SUITS, OPT_VARIANT, VARIANT_KAWUXING,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,9 +45,9 @@ pub struct Rules {
     pub kinds: Vec<u8>,
     pub direct_kong_pay: i64,
     // Kawuxing
-    pub draw_penalty_first: bool,
-    pub sigui: i64, // 0 half, 1 full, 2 winning
-    pub cap: i64,   // 0: none
+    pub draw_penalty: i64, // LIANGDAO_DRAW_PENALTY_…: count, first (and deals next), first_pays
+    pub sigui: i64,        // 0 half, 1 full, 2 winning
+    pub cap: i64,          // 0: none
     pub min_ron: i64,
     pub shouzhuayi: i64,
     pub k_haidi: i64, // 0 self_draw, 1 both, 2 none
@@ -63,6 +63,8 @@ pub struct Rules {
     pub kong_money: bool,
     pub cap_fan: i64, // -1: none
     pub gangshanghua_fan: i64,
+    pub gangshang_chain: bool, // 杠上花/杠上炮 per kong of the chain
+    pub robbed_kong_fan: i64,
     pub call_transfer: bool,
     pub heavenly_earthly: bool,
     pub self_draw_bonus: i64, // 0 none, 1 base, 2 fan
@@ -92,7 +94,7 @@ impl Rules {
             base: c[OPT_BASE],
             direct_kong_pay: c[OPT_DIRECT_KONG_PAY],
             kinds,
-            draw_penalty_first: c[OPT_LIANGDAO_DRAW_PENALTY_FIRST] != 0,
+            draw_penalty: c[OPT_LIANGDAO_DRAW_PENALTY],
             sigui: c[OPT_SIGUI],
             cap: c[OPT_CAP],
             min_ron: c[OPT_MIN_RON_MULTIPLIER],
@@ -109,6 +111,8 @@ impl Rules {
             kong_money: c[OPT_KONG_MONEY] != 0,
             cap_fan: c[OPT_CAP_FAN],
             gangshanghua_fan: c[OPT_GANGSHANGHUA_FAN],
+            gangshang_chain: c[OPT_GANGSHANG_CHAIN] != 0,
+            robbed_kong_fan: c[OPT_ROBBED_KONG_FAN],
             call_transfer: c[OPT_CALL_TRANSFER] != 0,
             heavenly_earthly: c[OPT_HEAVENLY_EARTHLY] != 0,
             self_draw_bonus: c[OPT_SELF_DRAW_BONUS],

@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 1569488607;
+pub const ABI_VERSION: i64 = 3174711970;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -59,12 +59,12 @@ pub const SLOT_VOID: usize = 1115;
 pub const SLOT_SET_ASIDE: usize = 1118;
 pub const SLOT_HELD: usize = 1119;
 pub const SLOT_PRESENT: usize = 1120;
-pub const CONFIG_LEN: usize = 32;
+pub const CONFIG_LEN: usize = 33;
 pub const OPT_VARIANT: usize = 0;
 pub const OPT_BASE: usize = 1;
 pub const OPT_DIRECT_KONG_PAY: usize = 2;
 pub const OPT_SUITS: usize = 3;
-pub const OPT_LIANGDAO_DRAW_PENALTY_FIRST: usize = 4;
+pub const OPT_LIANGDAO_DRAW_PENALTY: usize = 4;
 pub const OPT_SIGUI: usize = 5;
 pub const OPT_CAP: usize = 6;
 pub const OPT_MIN_RON_MULTIPLIER: usize = 7;
@@ -91,8 +91,13 @@ pub const OPT_SING_DANCE: usize = 27;
 pub const OPT_LATE_ADDED_KONG: usize = 28;
 pub const OPT_GANGSHANGPAO_CHAIN: usize = 29;
 pub const OPT_EARTHLY_FIRST_ROUND: usize = 30;
+pub const OPT_GANGSHANG_CHAIN: usize = 31;
+pub const OPT_ROBBED_KONG_FAN: usize = 32;
 pub const VARIANT_KAWUXING: i64 = 0;
 pub const VARIANT_SICHUAN: i64 = 1;
+pub const LIANGDAO_DRAW_PENALTY_COUNT: i64 = 0;
+pub const LIANGDAO_DRAW_PENALTY_FIRST: i64 = 1;
+pub const LIANGDAO_DRAW_PENALTY_FIRST_PAYS: i64 = 2;
 pub const SIGUI_HALF: i64 = 0;
 pub const SIGUI_FULL: i64 = 1;
 pub const SIGUI_WINNING: i64 = 2;

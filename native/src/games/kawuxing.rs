@@ -7,7 +7,8 @@ use crate::game::{Game, KongKind, Payment, WinRecord};
 use crate::hand::{Counts, Reading};
 use crate::score::{complete_hand, suit_count, Ctx, Meld, MeldKind, Rules, Score};
 use crate::spec::{
-    ACTION_DECLARE, DECLARED_LIANGDAO, KAWUXING_HAIDI_BOTH, KAWUXING_HAIDI_NONE, SIGUI_FULL, SIGUI_HALF,
+    ACTION_DECLARE, DECLARED_LIANGDAO, KAWUXING_HAIDI_BOTH, KAWUXING_HAIDI_NONE, LIANGDAO_DRAW_PENALTY_COUNT,
+    LIANGDAO_DRAW_PENALTY_FIRST, SIGUI_FULL, SIGUI_HALF,
 };
 
 pub struct Kawuxing;
@@ -103,8 +104,8 @@ impl VariantPlay for Kawuxing {
         out
     }
 
-    /// Declared hands pay the undeclared ones, or (``liangdao_draw_penalty`` "first") the first to
-    /// declare pays everyone.
+    /// Declared hands pay the undeclared ones, or (``liangdao_draw_penalty`` "first" and
+    /// "first_pays") the first to declare pays everyone.
     fn draw_settlement(&self, g: &Game) -> Vec<Payment> {
         let r = &g.r;
         let mut out = Vec::new();
@@ -112,7 +113,7 @@ impl VariantPlay for Kawuxing {
         if declared.is_empty() {
             return out;
         }
-        if r.draw_penalty_first {
+        if r.draw_penalty != LIANGDAO_DRAW_PENALTY_COUNT {
             let first = g.declare_order[0];
             for s in 0..g.n {
                 if s != first {
@@ -133,7 +134,7 @@ impl VariantPlay for Kawuxing {
 
     /// After a draw with the "first" penalty, the first to declare deals.
     fn next_dealer(&self, g: &Game) -> usize {
-        if g.wins.is_empty() && g.r.draw_penalty_first && !g.declare_order.is_empty() {
+        if g.wins.is_empty() && g.r.draw_penalty == LIANGDAO_DRAW_PENALTY_FIRST && !g.declare_order.is_empty() {
             return g.declare_order[0];
         }
         super::next_dealer(g)

@@ -292,13 +292,14 @@ fn rank(t: u8) -> u8 {
 fn score_win(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ctx, rs: &[Reading]) -> Score {
     let roots_all = totals.iter().filter(|&&x| x == 4).count() as i64;
     let mut situation = 0i64;
+    let kongs = if r.gangshang_chain { ctx.kong_chain } else { 1 }; // 成都: "每杠", per kong of the chain
     if ctx.kong_chain > 0 && ctx.self_draw {
-        situation += r.gangshanghua_fan;
+        situation += r.gangshanghua_fan * kongs;
     } else if ctx.kong_chain > 0 {
-        situation += 1;
+        situation += kongs;
     }
     if ctx.robbed {
-        situation += 1;
+        situation += r.robbed_kong_fan;
     }
     if ctx.last_tile && r.s_haidi {
         situation += 1;

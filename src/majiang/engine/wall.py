@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from majiang.games import play_for
+
 RNG_VERSION = 1  # bump if the shuffle changes, so old logs are known to replay differently
 
 
@@ -29,9 +31,15 @@ def shuffled_wall(kinds, seed: Any, hand_index: int) -> tuple[list[int], tuple[i
     return wall, dice
 
 
-def first_dealer(seed: Any, players: int) -> tuple[int, tuple[int, int]]:
-    """第一局随机确定庄家: the first dealer of a match and the two dice that chose it, a function of
-    the match seed only. The dice total is counted round the table from seat 0 (seat 0 counts 1)."""
+def first_dealer(seed: Any, players: int, rules: Any = None) -> tuple[int, tuple[int, int] | None]:
+    """The first dealer of a match and the two dice that chose it (``None`` when the rules seat it
+    without dice, as 襄阳's "第一局东风位坐庄" does: ask ``rules``' game). 第一局随机确定庄家: the dice
+    are a function of the match seed only, their total counted round the table from seat 0 (seat 0
+    counts 1)."""
+    if rules is not None:
+        seated = play_for(rules).first_dealer_seat()
+        if seated is not None:
+            return seated, None
     rng = random.Random(f"majiang/{RNG_VERSION}/{seed}/first-dealer")
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     return (sum(dice) - 1) % players, dice

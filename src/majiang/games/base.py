@@ -255,6 +255,10 @@ class GamePlay:
     def draw_settlement(self, game) -> list[Payment]:
         return []
 
+    def first_dealer_seat(self) -> int | None:
+        """The seat that deals a match's first hand, or ``None``: rolled by the dice."""
+        return None
+
     def score(self, hand: Hand, tile: Tile, ctx: WinContext) -> Score:
         raise NotImplementedError
 

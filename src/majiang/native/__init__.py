@@ -149,7 +149,8 @@ def config_of(rules) -> np.ndarray:
     if rules.variant == "kawuxing":
         c[S.OPT_VARIANT] = S.VARIANT_KAWUXING
         c[S.OPT_SUITS] = sum(1 << "mps".index(s) for s in rules.suits)
-        c[S.OPT_LIANGDAO_DRAW_PENALTY_FIRST] = rules.liangdao_draw_penalty == "first"
+        c[S.OPT_LIANGDAO_DRAW_PENALTY] = {"count": S.LIANGDAO_DRAW_PENALTY_COUNT, "first": S.LIANGDAO_DRAW_PENALTY_FIRST,
+                                          "first_pays": S.LIANGDAO_DRAW_PENALTY_FIRST_PAYS}[rules.liangdao_draw_penalty]
         c[S.OPT_SIGUI] = {"half": S.SIGUI_HALF, "full": S.SIGUI_FULL, "winning": S.SIGUI_WINNING}[rules.sigui]
         c[S.OPT_CAP] = rules.cap or 0
         c[S.OPT_MIN_RON_MULTIPLIER] = rules.min_ron_multiplier
@@ -169,6 +170,8 @@ def config_of(rules) -> np.ndarray:
         c[S.OPT_KONG_MONEY] = rules.kong_money
         c[S.OPT_CAP_FAN] = S.CAP_FAN_NONE if rules.cap_fan is None else rules.cap_fan
         c[S.OPT_GANGSHANGHUA_FAN] = rules.gangshanghua_fan
+        c[S.OPT_GANGSHANG_CHAIN] = rules.gangshang_chain
+        c[S.OPT_ROBBED_KONG_FAN] = rules.robbed_kong_fan
         c[S.OPT_CALL_TRANSFER] = rules.call_transfer
         c[S.OPT_HEAVENLY_EARTHLY] = rules.heavenly_earthly
         c[S.OPT_SELF_DRAW_BONUS] = {"none": S.SELF_DRAW_BONUS_NONE, "base": S.SELF_DRAW_BONUS_BASE,

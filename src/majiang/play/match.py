@@ -21,8 +21,8 @@ class HandResult:
 
 @dataclass
 class Match:
-    """Hands in sequence. The first dealer is rolled from the seed (第一局随机确定庄家) unless
-    ``dealer`` is given; the first hand's start record keeps the roll (``dealer_dice``)."""
+    """Hands in sequence. The first dealer is rolled from the seed (第一局随机确定庄家), or seated by the
+    rules (``first_dealer``), unless ``dealer`` is given; the first hand's start record keeps the roll (``dealer_dice``)."""
 
     rules: object
     seed: object = 0
@@ -33,7 +33,7 @@ class Match:
     def __post_init__(self) -> None:
         if self.dealer is None:
             n = get_variant(self.rules.variant).players
-            self.dealer, self.dealer_dice = first_dealer(self.seed, n)
+            self.dealer, self.dealer_dice = first_dealer(self.seed, n, self.rules)
 
     @property
     def totals(self) -> list[int]:

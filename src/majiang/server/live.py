@@ -295,7 +295,7 @@ class LiveTable:
         seed = secrets.token_hex(16)
         dice = None
         if first:  # 第一局随机确定庄家: two dice, kept in the first hand's log
-            self.dealer, dice = first_dealer(seed, self.n)
+            self.dealer, dice = first_dealer(seed, self.n, self.rules)
         return Game(self.rules, seed=seed, hand_index=self.hand_index, dealer=self.dealer, dealer_dice=dice)
 
     def _store_new_hand(self, game: Game) -> Game:

@@ -23,7 +23,8 @@ SKIP = {"preset", "base", "rounds"}
 # The values offered for options that are not true/false (each one accepted by rules_for).
 CHOICES: dict[str, list[Any]] = {
     "suits": ["ps", "mp", "ms"],
-    "liangdao_draw_penalty": ["count", "first"],
+    "liangdao_draw_penalty": ["count", "first", "first_pays"],
+    "first_dealer": ["dice", "east"],
     "direct_kong_pay": [2, 1],
     "sigui": ["half", "full", "winning"],
     "cap": [None, 8, 16, 32, 64],
@@ -33,6 +34,7 @@ CHOICES: dict[str, list[Any]] = {
     "piao": [0, 1, 2, 3, 5],
     "cap_fan": [None, 3, 4, 5, 6],
     "gangshanghua_fan": [2, 1],
+    "robbed_kong_fan": [0, 1],
     "self_draw_bonus": ["none", "base", "fan"],
     "flower_pig_penalty": [16, 8],
 }

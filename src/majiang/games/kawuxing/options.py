@@ -18,7 +18,11 @@ class KawuxingRules:
     suits: str = "ps"  # any two of m/p/s, plus the three dragons
     base: int = 1  # 底: the unit every payment is counted in
     liangdao_hide_triplets: bool = True  # 三个的不亮: concealed triplets stay hidden after 亮倒
-    liangdao_draw_penalty: str = "count"  # "count" | "first": who pays at a drawn hand with 亮倒
+    liangdao_draw_penalty: str = "count"  # who pays at a drawn hand with 亮倒: "count" (each declared pays
+    # each undeclared one base) | "first" (the first to declare pays each other one base and deals next:
+    # 襄阳) | "first_pays" (the first to declare pays each other one base; the dealer stays: 随州)
+    first_dealer: str = "dice"  # the match's first dealer: "dice" (第一局随机确定庄家) | "east" (襄阳:
+    # "第一局东风位坐庄", the room's first seat)
     direct_kong_pay: int = 2  # 直杠: what the discarder pays (one source: 1)
     sigui: str = "half"  # 四归 kept in hand: "half" (big hands only, 半频道) | "full" (全频道) | "winning"
     cap: int | None = None  # 封顶/满: at most this many times the base per payer, wins and kong money alike
@@ -33,7 +37,8 @@ class KawuxingRules:
     rounds: int = 8  # hands in a match
 
     def __post_init__(self) -> None:
-        check_choice(self, "liangdao_draw_penalty", ("count", "first"))
+        check_choice(self, "liangdao_draw_penalty", ("count", "first", "first_pays"))
+        check_choice(self, "first_dealer", ("dice", "east"))
         check_choice(self, "sigui", ("half", "full", "winning"))
         check_choice(self, "haidi", ("self_draw", "both", "none"))
         if len(set(self.suits)) != 2 or any(s not in "mps" for s in self.suits):
@@ -52,7 +57,7 @@ class KawuxingRules:
 
 PRESETS: dict[str, dict] = {
     "standard": {},
-    "xiangyang": {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first"},
-    "suizhou": {"cap": 8, "haidi": "both", "gangshangpao_chain": True},
+    "xiangyang": {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first", "first_dealer": "east"},
+    "suizhou": {"cap": 8, "haidi": "both", "gangshangpao_chain": True, "liangdao_draw_penalty": "first_pays"},
 }
 DEFAULT_PRESET = "standard"

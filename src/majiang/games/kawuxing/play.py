@@ -126,11 +126,14 @@ class KawuxingPlay(GamePlay):
         base = self.rules.base
         if not declared:
             return []
-        if self.rules.liangdao_draw_penalty == "first":
+        if self.rules.liangdao_draw_penalty in ("first", "first_pays"):
             first = game.declare_order[0]
             return [Payment(first, s, base, "亮倒荒庄", "first to declare pays") for s in range(game.n) if s != first]
         undeclared = [s for s in range(game.n) if not game.seats[s].declared]
         return [Payment(d, u, base, "亮倒荒庄", "declared pays undeclared") for d in declared for u in undeclared]
+
+    def first_dealer_seat(self) -> int | None:
+        return 0 if self.rules.first_dealer == "east" else None
 
     def next_dealer(self, game) -> int:
         if not game.wins and self.rules.liangdao_draw_penalty == "first" and game.declare_order:

@@ -109,12 +109,13 @@ def _roots(full: Hand) -> int:
 
 def _situation_fans(ctx: WinContext, rules) -> list[Fan]:
     fans = []
+    kongs = ctx.kong_chain if rules.gangshang_chain else 1  # 成都: "每杠", per kong of the chain
     if ctx.after_kong and ctx.self_draw:
-        fans.append(_fan("杠上花", rules.gangshanghua_fan))
+        fans.append(_fan("杠上花", rules.gangshanghua_fan * kongs))
     elif ctx.after_kong:
-        fans.append(_fan("杠上炮"))
-    if ctx.robbed_kong:
-        fans.append(_fan("抢杠"))
+        fans.append(_fan("杠上炮", kongs))
+    if ctx.robbed_kong and rules.robbed_kong_fan:
+        fans.append(_fan("抢杠", rules.robbed_kong_fan))
     if ctx.last_tile and rules.haidi:
         fans.append(_fan("海底捞月" if ctx.self_draw else "海底炮"))
     if ctx.self_draw and rules.self_draw_bonus == "fan":

@@ -25,6 +25,9 @@ class SichuanRules:
     direct_kong_pay: int = 2  # 点杠: discarder pays (one source: 1)
     cap_fan: int | None = None  # 封顶 in 番 (3 common, 4), None: no cap
     gangshanghua_fan: int = 2  # 杠上花: +2 (成都 source) or +1 (modern)
+    gangshang_chain: bool = True  # 杠上花/杠上炮 count per kong of the chain (成都 platform table: "杠上花（每杠＋2翻）",
+    # "杠上炮（每杠＋1翻）"); off: the same bonus after one kong or several (the apps)
+    robbed_kong_fan: int = 0  # 抢杠: 0 (the 成都 texts allow it but give it no 番) or +1 (the apps)
     call_transfer: bool = False  # 呼叫转移: 杠上炮 hands that kong's money to the winner (else refunded)
     heavenly_earthly: bool = True  # 天胡/地胡 count 5 番 (seed 004 describes both; off: no such fan)
     earthly: str = "first_round"  # 地胡: "first_round" (成都: also a win on a discard in the first
@@ -47,6 +50,8 @@ class SichuanRules:
             raise RulesError(f"option cap_fan: at least 1, got {self.cap_fan!r}")
         if self.gangshanghua_fan not in (1, 2):
             raise RulesError(f"option gangshanghua_fan: 1 or 2, got {self.gangshanghua_fan!r}")
+        if self.robbed_kong_fan not in (0, 1):
+            raise RulesError(f"option robbed_kong_fan: 0 or 1, got {self.robbed_kong_fan!r}")
         if self.flower_pig_penalty not in (8, 16):
             raise RulesError(f"option flower_pig_penalty: 8 or 16, got {self.flower_pig_penalty!r}")
         if self.blood_river and not self.blood_battle:
@@ -58,6 +63,7 @@ class SichuanRules:
 PRESETS: dict[str, dict] = {
     "chengdu": {},
     "modern": {"exchange_three": True, "self_draw_bonus": "base", "cap_fan": 3, "gangshanghua_fan": 1,
-               "call_transfer": True, "earthly": "first_draw", "haidi": True},
+               "gangshang_chain": False, "robbed_kong_fan": 1, "call_transfer": True, "earthly": "first_draw",
+               "haidi": True},
 }
 DEFAULT_PRESET = "chengdu"

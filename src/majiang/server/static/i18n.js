@@ -119,7 +119,8 @@
   const OPT = {
     suits: ["花色", "用哪两门数牌 (加中发白)", "Suits", "which two numbered suits are played (with the dragons)"],
     liangdao_hide_triplets: ["亮倒不亮坎", "亮倒时暗刻可以不亮", "Hide triplets", "concealed triplets stay hidden after 亮倒"],
-    liangdao_draw_penalty: ["亮倒荒庄", "荒庄时谁赔亮倒: 按人数 / 先亮者", "Declared at a draw", "who pays when a declared hand draws"],
+    liangdao_draw_penalty: ["亮倒荒庄", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)", "Declared at a draw", "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first to declare (the dealer stays)"],
+    first_dealer: ["首局庄家", "第一局庄家: 掷骰子 / 东风位坐庄", "First dealer", "the first hand's dealer: by the dice, or the first seat (East)"],
     direct_kong_pay: ["直杠赔付", "点杠者付几倍底", "Direct kong pays", "what the discarder of a kong pays"],
     sigui: ["四归", "四归算法: 半频道 / 全频道 / 只算胡牌", "Four of a kind", "how 四归 counts"],
     cap: ["封顶", "每家最多赔几倍底", "Cap", "at most this many times the base per payer"],
@@ -136,6 +137,8 @@
     kong_money: ["刮风下雨", "杠牌立即收钱", "Kong money", "kongs are paid at once"],
     cap_fan: ["封顶番数", "最多算几番", "Fan cap", "a hand counts at most this many fan"],
     gangshanghua_fan: ["杠上花", "杠上开花加几番", "Win after a kong", "extra fan for 杠上花"],
+    gangshang_chain: ["每杠加番", "杠上花/杠上炮按连杠数每杠加番", "Per kong", "杠上花 and 杠上炮 count once per kong of a chain"],
+    robbed_kong_fan: ["抢杠", "抢杠胡加几番", "Robbing a kong", "extra fan for a win on a robbed kong"],
     call_transfer: ["呼叫转移", "杠上炮把杠钱转给胡家", "Call transfer", "杠上炮 hands the kong money to the winner"],
     heavenly_earthly: ["天胡地胡", "天胡/地胡算5番", "Heavenly hands", "天胡 and 地胡 count 5 fan"],
     self_draw_bonus: ["自摸加成", "不加 / 自摸加底 / 自摸加番", "Self-draw bonus", "none, one base, or one fan"],
@@ -145,7 +148,8 @@
     sing_dance: ["唱歌跳舞", "可以报听 (唱歌/跳舞)", "Sing and dance", "players may declare ready"],
   };
   const CHOICE = {
-    count: ["按人数", "by count"], first: ["先亮者", "first to declare"], half: ["半频道", "half"], full: ["全频道", "full"],
+    count: ["按人数", "by count"], first: ["先亮者坐庄", "first to declare, then deals"],
+    first_pays: ["先亮者赔", "first to declare, dealer stays"], dice: ["掷骰子", "by the dice"], east: ["东风位", "East (first seat)"], half: ["半频道", "half"], full: ["全频道", "full"],
     winning: ["只算胡牌", "winning tile"], self_draw: ["海底捞", "self-draw only"], both: ["捞和炮", "both"],
     none: ["无", "none"], base: ["自摸加底", "one base"], fan: ["自摸加番", "one fan"],
     ps: ["筒条", "dots + bamboo"], mp: ["万筒", "characters + dots"], ms: ["万条", "characters + bamboo"],

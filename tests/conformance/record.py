@@ -1,0 +1,101 @@
+"""Write ``worked_hands.jsonl``: the worked hands of the engine tests as data (the wall, the actions,
+the expected money), replayed by ``tests/test_conformance.py`` on the Python engine and by the Rust
+crate's ``cargo test`` (``native/src/conformance.rs``).
+
+    PYTHONPATH=src:tests python tests/conformance/record.py
+
+Each hand is recorded from the scenario test that asserts its money, so a fixture holds what a test
+has checked by hand; rerun this after adding a worked hand below.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import scenario
+from majiang.core.tiles import ALL_TILES
+from majiang.games.rules import rules_to_json
+from majiang.native import config_of
+
+OUT = Path(__file__).with_name("worked_hands.jsonl")
+
+
+def worked_hands():
+    """(test, its arguments): the five departures of issue 32 first, then classic worked hands."""
+    import test_engine_kawuxing as k
+    import test_engine_sichuan as s
+    return [
+        (s.test_robbing_a_kong_adds_no_fan_in_chengdu, {"preset": "chengdu", "paid": 1}),
+        (s.test_robbing_a_kong_adds_no_fan_in_chengdu, {"preset": "modern", "paid": 2}),
+        (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {}, "bonus": 4, "each": 64}),
+        (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "bonus": 2, "each": 16}),
+        (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {}, "paid": 4}),
+        (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "paid": 2}),
+        (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,
+         {"preset": "suizhou", "expected": [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], "dealer_next": 0}),
+        (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,
+         {"preset": "xiangyang", "expected": [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], "dealer_next": 1}),
+        (k.test_baohu_under_the_cap_pays_both_capped_shares, {"preset": "suizhou", "paid": 16}),
+        (k.test_baohu_under_the_cap_pays_both_capped_shares, {"preset": "standard", "paid": 32}),
+        (k.test_ron_discarder_pays_and_winner_deals, {}),
+        (k.test_self_draw_both_others_pay, {}),
+        (k.test_double_ron_each_paid_and_discarder_deals, {}),
+        (k.test_liangdao_doubles_and_baohu, {}),
+        (k.test_robbed_kong_pays_nothing, {}),
+        (k.test_gang_shang_pao_after_a_kong_chain, {"preset": "suizhou", "paid": 4}),
+        (k.test_man_caps_chained_kong_money, {"preset": "suizhou", "opts": {}, "fourth": 8}),
+        (s.test_multiple_ron_then_blood_battle_goes_on, {}),
+        (s.test_gang_shang_pao_refund_or_transfer,
+         {"transfer": False, "expected": [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]}),
+        (s.test_gang_shang_pao_refund_or_transfer, {"transfer": True, "expected": [(0, 1, 6, "呼叫转移")]}),
+        (s.test_draw_settlement_pig_and_ready_hands, {"fine": 16}),
+        (s.test_not_ready_kong_maker_refunds_at_the_draw, {}),
+    ]
+
+
+def fixture(name: str, g) -> dict:
+    return {
+        "name": name,
+        "rules": rules_to_json(g.rules),
+        "config": [int(x) for x in config_of(g.rules)],  # the native encoding (checked against config_of)
+        "dealer": g.dealer, "dice": list(g.dice), "front": getattr(g, "scripted_front", 0),
+        "wall": [str(ALL_TILES[t]) for t in g.wall],
+        "actions": [[seat, a.to_json()] for seat, a in g.actions],
+        "expected": {
+            "result": g.result, "totals": g.totals(),
+            "payments": [[p.payer, p.payee, p.amount, p.reason] for p in g.payments],
+            "wins": [[w.seat, w.score.multiplier] for w in g.wins],
+            "next_dealer": g.next_dealer() if g.over else None,
+        },
+    }
+
+
+def record() -> list[dict]:
+    out = []
+    for test, kwargs in worked_hands():
+        built = []
+        module = sys.modules[test.__module__]
+        original = module.game_with
+
+        def recording(*args, **options):
+            g = scenario.game_with(*args, **options)
+            built.append(g)
+            return g
+
+        module.game_with = recording
+        try:
+            test(**kwargs)
+        finally:
+            module.game_with = original
+        label = ",".join(f"{k}={v}" for k, v in kwargs.items() if k in ("preset", "options", "transfer", "fine"))
+        for i, g in enumerate(built):
+            out.append(fixture(f"{test.__name__}[{label}]" + (f"#{i}" if len(built) > 1 else ""), g))
+    return out
+
+
+if __name__ == "__main__":
+    lines = [json.dumps(f, ensure_ascii=False) for f in record()]
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {OUT} ({len(lines)} hands)")
