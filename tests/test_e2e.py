@@ -896,3 +896,38 @@ def test_a_double_tap_on_create_makes_one_room(server, browser):
     rows = api_in(page, "/api/tables")
     assert len(rows) == 1
     page.context.close()
+
+
+def test_four_friends_at_a_kawuxing_table_sit_out_in_turn(server, browser):
+    """卡五星 with four: three play each hand, the fourth sits out (told so on every screen); with
+    sit_out=rotate the first seat sits out the second hand and the fourth takes its place."""
+    host = new_player(browser, server, "Ann", size=(390, 844))
+    code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 2, "bots": "greedy", "people": 4,
+                                       "sit_out": "rotate", "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    host.goto(f"{server}/?room={code}")
+    host.wait_for_selector("#start", state="visible")
+    friends = []
+    for name in ("Ben", "Cat", "Dan"):
+        page = new_player(browser, server, name, size=(390, 844))
+        page.goto(f"{server}/?room={code}")  # known players: seated at once (Dan on the bench)
+        friends.append(page)
+    dan = friends[2]
+    wait_until(host, "document.querySelector('#bench-line').innerText.includes('Dan')")
+    for page in friends[:2]:
+        page.wait_for_selector("#ready-lobby", state="visible")
+        page.click("#ready-lobby")
+    wait_until(host, "!document.querySelector('#start').disabled")
+    host.click("#start")
+    for page in [host] + friends[:2]:
+        page.wait_for_selector(".seat.me .tile")
+        page.click("#auto")  # 托管 plays the hand for the test
+    wait_until(dan, "document.querySelector('#room-head').innerText.includes('你本局轮休')")
+    assert dan.locator(".seat.me").count() == 0
+    assert "Dan" in host.locator("#room-head").inner_text()  # everyone sees who sits out
+    host.wait_for_selector("#settlement[open]", timeout=120000)
+    host.click("#next")  # one 准备 is enough: the others are in 托管 with their pages open
+    dan.wait_for_selector(".seat.me .tile", timeout=30000)  # Dan plays the second hand in Ann's seat
+    wait_until(host, "document.querySelector('#room-head').innerText.includes('你本局轮休')")
+    assert "第 2/2 局" in dan.locator("#room-head").inner_text()
+    for page in [host] + friends:
+        page.context.close()

@@ -183,7 +183,9 @@
     try { schema = await api("/api/rules-schema"); } catch (e) { schema = null; }
     fillPresets(true); renderOptions();
   }
-  $("variant").onchange = () => { optValues = {}; fillPresets(false); renderOptions(); };
+  const showPeople = () => { $("people-field").hidden = $("variant").value !== "kawuxing"; };  // four friends: Kawuxing only
+  $("variant").onchange = () => { optValues = {}; fillPresets(false); renderOptions(); showPeople(); };
+  showPeople();
   $("preset").onchange = () => { optValues = {}; renderOptions(); };
 
   async function loadMe() {
@@ -240,7 +242,9 @@
     try {
       await ensurePlayer();
       const turn = +$("turn-seconds").value;
+      const four = $("variant").value === "kawuxing" && $("people").value !== "3";
       const r = await api("/api/rooms", "POST", { create_key: creating, variant: $("variant").value, preset: $("preset").value,
+        ...(four ? { people: 4, sit_out: $("people").value } : {}),
         bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,
         options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
         timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
@@ -533,11 +537,14 @@
       setText(e, `${t("seat_n", { n: it.i + 1 })} · ${open ? t("invite_free") : it.n}${tags ? " (" + tags + ")" : ""}`);
     });
     const waitingSeat = nextSeat != null;
-    $("invite-sit").hidden = waitingSeat || !free.length;
-    $("invite-name-row").hidden = !!me || waitingSeat || !free.length;
+    const benchFree = r.four && !r.resting && !free.length;  // four friends: the fourth sits out first
+    const canSit = free.length || benchFree;
+    $("invite-sit").hidden = waitingSeat || !canSit;
+    setText($("invite-sit"), benchFree ? t("sit_bench") : t("sit"));
+    $("invite-name-row").hidden = !!me || waitingSeat || !canSit;
     $("invite-watch").hidden = waitingSeat;
-    $("invite-watch").classList.toggle("primary", !free.length);
-    setText($("invite-note"), waitingSeat ? t("invite_next_wait", { n: nextSeat + 1 }) : !free.length ? t("invite_full")
+    $("invite-watch").classList.toggle("primary", !canSit);
+    setText($("invite-note"), waitingSeat ? t("invite_next_wait", { n: nextSeat + 1 }) : benchFree ? t("bench_free") : !free.length ? t("invite_full")
       : r.status === "playing" ? t("invite_next", { n: free[0] + 1 }) : "");
   }
   $("invite-sit").onclick = async () => {
@@ -555,15 +562,17 @@
     finally { b.disabled = false; }
   };
   $("invite-watch").onclick = () => { mode = "watch"; if (snap) render(); };
+  // sitting this hand out (a four-person room's bench): told so instead of "watching"
+  function restingMe(r) { return !!(r.resting && me && snap && snap.seat == null && r.resting.name === me.name); }
   function render() {
     const r = snap.room, v = snap.view, mySeat = snap.seat;
     const watching = mySeat == null;
     const inviting = watching && (mode === "invite" || nextSeat != null);
-    document.body.classList.toggle("watching", watching && !inviting);
+    document.body.classList.toggle("watching", watching && !inviting && !restingMe(r));
     document.body.classList.toggle("inviting", inviting);
     renderInvite(r, inviting);
     const joining = (r.joining || []).map((n, i) => (n ? `${t("seat_n", { n: i + 1 })} ${n}` : null)).filter(Boolean);
-    setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</span>${watching && !inviting ? h` · <span class="watch-tag">${t("watching")}</span>` : ""}${!watching && r.auto[mySeat] ? h` · <span class="auto-tag">${t("auto_on")}</span>` : ""}${joining.length ? h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>` : ""}`);
+    setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</span>${watching && !inviting && !restingMe(r) ? h` · <span class="watch-tag">${t("watching")}</span>` : ""}${!watching && r.auto[mySeat] ? h` · <span class="auto-tag">${t("auto_on")}</span>` : ""}${joining.length ? h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>` : ""}${r.resting && r.status !== "lobby" ? h` · <span class="rest-tag">${restingMe(r) ? t("resting_you", { s: signed(r.resting.total) }) : t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</span>` : ""}`);
     $("auto").hidden = watching || r.status !== "playing";
     setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
     $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
@@ -778,6 +787,8 @@
       const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot"), ready ? t("ready_tag") : ""].filter(Boolean).join(" · ");
       setText(e, `${t("seat_n", { n: it.i + 1 })}: ${it.n}${tags ? " (" + tags + ")" : ""}`);
     });
+    $("bench-line").hidden = !r.four;
+    if (r.four) setText($("bench-line"), r.resting ? t("bench_line", { n: r.resting.name }) : t("bench_free"));
     const free = r.humans.some((x) => !x) && mySeat == null;
     $("sit").hidden = !free;
     $("sit-name").parentElement.hidden = !!me;
@@ -824,7 +835,8 @@
     const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
       <tr><th>${t("hand_total")}</th>${s.totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr>
       <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table>`;
-    setHTML($("settlement-body"), h`<h2 id="settle-h">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</h2>${wins}
+    const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";
+    setHTML($("settlement-body"), h`<h2 id="settle-h">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</h2>${rest}${wins}
       ${pays.length ? h`<table class="pay">${pays}</table>` : ""}${totals}
       ${r.match_over ? h`<div id="summary"><h3>${t("match_over")}</h3></div>` : h`<p>${t("ready_list", { l: ready.join(", ") || "—" })} <span class="clock" data-clock="1"></span></p>`}`);
     if (r.match_over) loadSummary();
