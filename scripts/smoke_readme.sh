@@ -40,3 +40,40 @@ if pgrep -g "$pgid" >/dev/null; then
   echo "smoke: processes left after stopping the server:"; ps -o pid,cmd -g "$pgid"; kill -KILL -- "-$pgid"; exit 1
 fi
 echo "smoke: stopped cleanly"
+
+# The plain install (no extras, not editable): every command documented without an extra works.
+python3 -m venv "$work/plain"
+"$work/plain/bin/pip" install -q "$work/majiang" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
+plain=(
+  "analyze 1112345678999p --variant kawuxing"
+  "score 1122334456677p --win 5p --variant kawuxing"
+  "simulate --variant sichuan --games 3 --seed 1 --log $work/logs"
+  "arena --variant kawuxing --bots strong,greedy,greedy --games 2 --workers 1"
+  "play --help"
+)
+for cmd in "${plain[@]}"; do
+  ( cd "$work" && HOME="$work/home" "$work/plain/bin/majiang" $cmd >"$work/plain.log" 2>&1 ) \
+    || { echo "smoke: 'majiang $cmd' fails after the plain install:"; tail -5 "$work/plain.log"; exit 1; }
+done
+HOME="$work/home" "$work/plain/bin/majiang" replay "$(ls "$work"/logs/*.jsonl | head -1)" >/dev/null \
+  || { echo "smoke: 'majiang replay' fails after the plain install"; exit 1; }
+echo "smoke: the plain install runs analyze, score, simulate, replay, arena and play"
+
+# A built wheel, installed with the web extra (not editable), serves the page, its static files and
+# its database migrations.
+"$work/plain/bin/pip" wheel -q --no-deps -w "$work/wheel" "$work/majiang" >"$work/pip.log" 2>&1 \
+  || { tail -20 "$work/pip.log"; exit 1; }
+python3 -m venv "$work/wheelenv"
+"$work/wheelenv/bin/pip" install -q "$(ls "$work"/wheel/*.whl)[web]" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
+port2="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+mkdir -p "$work/home2"
+( cd "$work" && HOME="$work/home2" setsid bash -c "echo \$\$ >'$work/pgid2'; exec '$work/wheelenv/bin/majiang' serve --port $port2" \
+    >"$work/wheel.log" 2>&1 ) &
+for _ in $(seq 1 120); do
+  if python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=5)" "http://127.0.0.1:$port2/" 2>/dev/null; then break; fi
+  sleep 0.5
+done
+"$work/wheelenv/bin/python" "$root/scripts/smoke_check.py" "http://127.0.0.1:$port2" || { tail -30 "$work/wheel.log"; exit 1; }
+kill -INT -- "-$(cat "$work/pgid2")" 2>/dev/null || true
+for _ in $(seq 1 30); do pgrep -g "$(cat "$work/pgid2")" >/dev/null || break; sleep 0.5; done
+echo "smoke: the wheel serves the game (page, static files, migrations)"
