@@ -110,7 +110,7 @@ CHECK_PAGE = r"""() => {
     const code = text.match(/(^|[^0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])/);
     if (code) out.push('a raw tile code: ' + JSON.stringify(code[0]));
     const key = text.match(/\b(undefined|NaN|null|bot|liangdao|phase|claim|turn|exchange|greedy|strong|settlement|a_[a-z_]+|hint_[a-z]+|opt_[a-z]+)\b/);
-    if (key && document.documentElement.lang !== 'en') out.push('an untranslated word: ' + key[0]);
+    if (key && document.documentElement.lang !== 'en') out.push('an untranslated word: ' + key[0] + ' in ' + JSON.stringify(text.slice(Math.max(0, key.index - 60), key.index + 40)));
     return out;
 }"""
 
@@ -837,20 +837,29 @@ def test_a_friend_who_arrives_mid_match_sits_from_the_next_hand(server, browser)
 
 def test_one_missed_timer_is_played_safely_and_tuoguan_needs_two(server, browser):
     page = new_player(browser, server, "Dozy", size=(390, 844))
-    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
-                                       "timers": {"turn_seconds": 5, "claim_seconds": 3}})["code"]
-    page.goto(f"{server}/?room={code}")
-    page.wait_for_selector("#start", state="visible")
-    page.click("#start")
-    page.wait_for_selector(".seat.me .tile")
-    # the first turn runs out: a tile is played for us and we are warned, but not put in 托管
-    wait_until(page, "document.querySelector('#prompt').innerText.includes('超时')", timeout=20000)
-    assert not page.locator("#auto").inner_text().startswith("取消")
-    assert "托管" not in page.locator(".seat.me .who").inner_text()
-    # the second runs out too: now 托管 plays, and any tap gives the seat back at once
-    wait_until(page, "document.querySelector('#auto').textContent.includes('取消托管')", timeout=30000)
-    page.mouse.click(5, 300)
-    wait_until(page, "!document.querySelector('#auto').textContent.includes('取消托管')", timeout=5000)
+    for attempt in range(3):  # a bot may win before our timer ran out twice: then another hand
+        code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                           "timers": {"turn_seconds": 5, "claim_seconds": 3}})["code"]
+        page.goto(f"{server}/?room={code}")
+        page.wait_for_selector("#start", state="visible")
+        page.click("#start")
+        page.wait_for_selector(".seat.me .tile")
+        over = "!!document.querySelector('#settlement[open]')"
+        # the first turn runs out: a tile is played for us and we are warned, but not put in 托管
+        wait_until(page, f"document.querySelector('#prompt').innerText.includes('超时') || {over}", timeout=60000)
+        if page.evaluate(over):
+            continue
+        assert not page.locator("#auto").inner_text().startswith("取消")
+        assert "托管" not in page.locator(".seat.me .who").inner_text()
+        # the second runs out too: now 托管 plays, and any tap gives the seat back at once
+        wait_until(page, f"document.querySelector('#auto').textContent.includes('取消托管') || {over}", timeout=60000)
+        if page.evaluate(over):
+            continue
+        page.mouse.click(5, 300)
+        wait_until(page, "!document.querySelector('#auto').textContent.includes('取消托管')", timeout=10000)
+        break
+    else:
+        raise AssertionError("three hands ended before a player missed two timers")
     page.context.close()
 
 
@@ -861,9 +870,7 @@ def test_a_closed_page_goes_to_tuoguan_and_the_lobby_leads_back(server, browser)
     away.goto(f"{server}/?room={code}")
     away.wait_for_selector("#start", state="visible")
     stay = new_player(browser, server, "Stay")
-    stay.goto(f"{server}/?room={code}")
-    stay.wait_for_selector("#invite-sit", state="visible")
-    stay.click("#invite-sit")
+    stay.goto(f"{server}/?room={code}")  # a known player: seated at once in a room still gathering
     stay.wait_for_selector("#ready-lobby", state="visible")
     stay.click("#ready-lobby")
     wait_until(away, "!document.querySelector('#start').disabled")

@@ -289,3 +289,15 @@ def test_the_history_of_a_four_person_room_counts_each_person_over_the_hands_the
         store.append([Append(code, gid, 1, ("{}",), finished=True, totals=tuple(totals))])
     row = store.history(ps[0]["id"])[0]
     assert row["names"] == ["d", "b", "c", "a"] and row["totals"] == [3, -5, -2, 4] and row["seat"] == 3
+
+
+def test_only_a_kawuxing_room_takes_four_people(tmp_path):
+    c = client(tmp_path)
+    me = player(c)
+    h = {"X-Token": me["token"]}
+    sichuan = c.post("/api/rooms", json={"variant": "sichuan"}, headers=h).json()["code"]
+    assert "four" not in c.app.state.store.room(sichuan)["settings"]  # four seats, nobody sits out
+    assert c.post("/api/rooms", json={"variant": "sichuan", "people": 5}, headers=h).status_code == 400
+    assert c.post("/api/rooms", json={"variant": "kawuxing", "people": 4, "sit_out": "x"}, headers=h).status_code == 400
+    kawuxing = c.post("/api/rooms", json={"variant": "kawuxing", "people": 4}, headers=h).json()["code"]
+    assert c.app.state.store.room(kawuxing)["settings"]["four"]["rule"] == "winner"

@@ -341,7 +341,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         create_key = data.get("create_key")
         if create_key is not None and (not isinstance(create_key, str) or not CREATE_KEY.fullmatch(create_key)):
             raise HTTPException(400, "create_key is 8 to 40 letters, digits, - or _")
-        room_settings = settings.to_json() | ({"four": sitout.new_state(sit_out)} if people == 4 else {})
+        room_settings = settings.to_json() | ({"four": sitout.new_state(sit_out)} if people > plays else {})
         code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, room_settings,
                                  create_key=create_key)
         return {"code": code}
