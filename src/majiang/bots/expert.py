@@ -197,14 +197,7 @@ class ExpertAgent:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
         if obs["variant"] != self.resolved_for:
-            self.resolved_for = obs["variant"]
-            defaults = GAME_DEFAULTS[obs["variant"]]
-            if self.value_option == "auto":
-                self.value = defaults["value"]
-            if self.claims_option == "auto":
-                self.claims = defaults["claims"]
-            if self.search_option == "auto":
-                self.search_kinds = search_kinds(defaults["search"])
+            self._resolve_auto(obs["variant"])
         choice = self.strong.act(obs, legal)
         if self.value == "outlook":
             if view.phase == "turn":
@@ -221,6 +214,17 @@ class ExpertAgent:
         except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
             self.failures += 1
             return choice
+
+    def _resolve_auto(self, variant: str) -> None:
+        """The options left at "auto" as ``variant``'s ``GAME_DEFAULTS``."""
+        self.resolved_for = variant
+        defaults = GAME_DEFAULTS[variant]
+        if self.value_option == "auto":
+            self.value = defaults["value"]
+        if self.claims_option == "auto":
+            self.claims = defaults["claims"]
+        if self.search_option == "auto":
+            self.search_kinds = search_kinds(defaults["search"])
 
     def candidates(self, view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
         """The options worth a search: every claim; on a turn, ``strong``'s choice, every kong, the
