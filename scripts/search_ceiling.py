@@ -10,8 +10,6 @@ the same walls, dealers and agent seeds, ``expert`` (with ``--options``) as entr
 - ``none``: drawn as ``expert`` draws them (the fair agent: the same points as ``majiang arena``
   with ``--bots expert:OPTIONS,strong,…``, deal for deal, which ``tests/test_search_ceiling.py``
   checks);
-- ``shanten``: drawn as ``hands=played`` draws them, but each undeclared opponent's hand as far
-  from ready as its real one (what a perfect read of readiness, and nothing more, would give);
 - ``wall``: which of the unseen tiles are in the wall (the wall's real tiles in a shuffled order;
   the undeclared opponents' real hidden tiles as one pool, dealt among them at random): what
   knowing where the live tiles are is worth, without knowing who holds the rest;
@@ -21,7 +19,7 @@ the same walls, dealers and agent seeds, ``expert`` (with ``--options``) as entr
 
 No agent that plays fair can do better than ``hands`` with the same search and rollouts, so the
 difference between ``none`` and ``hands`` is what better opponent modelling in the samples can
-still win, and ``hands`` itself bounds what the search can reach (docs/BOTS.md, "How far search
+still win, and ``hands`` itself bounds what the search can reach (docs/BOTS-LAB.md, "How far search
 can go"). A diagnostic only: the peeking agent is not in ``majiang.bots`` and cannot be chosen in
 the arena or the web game.
 """
@@ -43,7 +41,7 @@ from majiang.engine.position import position_of
 from majiang.games.rules import rules_for, rules_to_json
 from majiang.play.arena import ArenaResult, empty_entry, tally
 
-PEEKS = ("none", "shanten", "wall", "hands", "all")
+PEEKS = ("none", "wall", "hands", "all")
 
 
 class PeekingExpert(ExpertAgent):
@@ -55,29 +53,16 @@ class PeekingExpert(ExpertAgent):
     def __init__(self, seed: int = 0, peek: str = "none", **options) -> None:
         if peek not in PEEKS:
             raise ValueError(f"peek must be one of {', '.join(PEEKS)}, not {peek!r}")
-        if peek == "shanten":
-            options["hands"] = "played"  # draws hands until one is as far from ready as the target
         super().__init__(seed, **options)
         self.peek = peek
         self.game: Game | None = None
 
     def prepare(self, obs: dict) -> tuple:
         self.seat = obs["seat"]
-        prepared = super().prepare(obs)
-        if self.peek != "shanten":
-            return prepared
-        pool, seats, head, dealer, targets = prepared
-        truth = position_of(self.game)
-        for s, fixed in enumerate(seats):
-            if s == obs["seat"] or not fixed[3] or obs["players"][s]["declared"]:
-                continue
-            real = truth.seats[s]
-            want = min(4, self._distance(real.counts, real.melds, real.void))
-            targets[s] = tuple(0.0 if d < want else 1.0 for d in range(5))  # that distance for certain
-        return pool, seats, head, dealer, targets
+        return super().prepare(obs)
 
     def sample(self, prepared: tuple, rng):
-        if self.peek in ("none", "shanten"):
+        if self.peek == "none":
             return super().sample(prepared, rng)
         pos = position_of(self.game)
         if self.peek == "all":
@@ -126,8 +111,8 @@ def play_deal(rules, options: dict, peek: str, seed, deal: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="peek: none = the fair agent (the arena's numbers); shanten = each opponent "
-                                        "as far from ready as its real hand; wall = which unseen tiles are in the "
+                                 epilog="peek: none = the fair agent (the arena's numbers); wall = which unseen "
+                                        "tiles are in the "
                                         "wall; hands = every opponent's real hand; all = the hands and the wall's "
                                         "real order. Example: --variant sichuan --peek hands --games 400 --seed "
                                         "2027 --out DIR, then majiang arena-merge DIR")

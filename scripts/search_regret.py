@@ -1,7 +1,7 @@
 """How good are ``expert``'s searched decisions, one by one? Regret against the real hands.
 
     python scripts/search_regret.py --variant sichuan --hands 60 --seed 2 \\
-        --try fair= --try read=hands=played,read=8 --try peek=peek=hands
+        --try fair= --try wall=peek=wall --try peek=peek=hands
 
 An arena run needs thousands of deals to see a tenth of a point a hand; this sees a change in how
 ``expert`` samples the hidden tiles in minutes. ``strong`` plays every seat of ``--hands`` hands;
@@ -10,13 +10,13 @@ at a share (``--rate``) of the decisions where the search has more than one cand
 position (the opponents' real hands, the wall shuffled anew for each rollout, every candidate on
 the same rollouts): the yardstick, what the search would conclude with a perfect read of the hands
 and a large budget. Then each ``--try`` entry (a label, ``=``, and ``expert``'s options as after
-``expert:`` in the arena, plus ``peek=`` as in ``scripts/search_ceiling.py``) searches the same
-decision its own way, and its choice scores its regret: the yardstick's best value less the
+``expert:`` in the arena, plus ``peek=``: none, wall, hands or all, as in ``scripts/search_ceiling.py``)
+searches the same decision its own way, and its choice scores its regret: the yardstick's best value less the
 yardstick's value of the candidate it chose. Lower is better; ``peek=hands`` shows how low a
 perfect read of the hands gets with the search's own budget. The differences are paired per
 decision against the first entry.
 
-A diagnostic for work on the search (docs/BOTS.md, "How far search can go"); the yardstick is the
+A diagnostic for work on the search (docs/BOTS-LAB.md, "How far search can go"); the yardstick is the
 search's own model of play (its rollout players), so a lower regret here says the search decides
 more as it would knowing the hands, not by itself that it plays better at the table.
 """
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", choices=("kawuxing", "sichuan"), required=True)
     ap.add_argument("--options", default="", help="expert options every entry (and the yardstick) starts from")
     ap.add_argument("--try", dest="tries", action="append", metavar="LABEL=OPTIONS",
-                    help="an entry: a label, '=', and expert options (peek=none|shanten|wall|hands|all too); "
+                    help="an entry: a label, '=', and expert options (peek=none|wall|hands|all too); "
                          "repeat it (default: fair= and peek=peek=hands)")
     ap.add_argument("--hands", type=int, default=40, help="hands of strong self-play (default 40)")
     ap.add_argument("--seed", type=int, default=0)

@@ -58,10 +58,10 @@ def test_peeks_see_the_real_position():
 
 def test_command_writes_an_arena_result(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "search_ceiling.py"), "--variant", "kawuxing",
-                          "--peek", "shanten", "--options", OPTIONS, "--games", "1", "--seed", "3",
+                          "--peek", "wall", "--options", OPTIONS, "--games", "1", "--seed", "3",
                           "--out", str(tmp_path), "--json"], capture_output=True, text=True, check=True)
     summary = json.loads(out.stdout)
-    assert summary["agents"][0]["agent"] == f"expert:{OPTIONS} [peek=shanten]" and summary["deals"] == 1
+    assert summary["agents"][0]["agent"] == f"expert:{OPTIONS} [peek=wall]" and summary["deals"] == 1
     merged = subprocess.run([sys.executable, "-m", "majiang", "arena-merge", str(tmp_path), "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(merged.stdout)["agents"][0]["mean_points"] == summary["agents"][0]["mean_points"]

@@ -47,7 +47,6 @@ from majiang.bots.expert_outlook import outlook_claim, outlook_turn, plans_mask
 from majiang.bots.expert_setup import exchange_search, void_search
 from majiang.bots.rollout import ROLLOUT_AGENTS, rollout_python
 from majiang.bots.strong import StrongAgent
-from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.analysis import waits as waits_of
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
@@ -56,7 +55,7 @@ from majiang.engine.position import Position, SeatPosition
 
 
 # What value="auto", search="auto" and claims="auto" mean in each game: its best setting as
-# measured against strong (docs/BOTS.md). In Kawuxing the outlook of the seat's own draws gains,
+# measured against strong (docs/BOTS-LAB.md). In Kawuxing the outlook of the seat's own draws gains,
 # its pongs add a little and whole-deal search adds nothing on top; in Sichuan the outlook gains
 # nothing measurable (blood battle's later wins and 查大叫 are what its model reads worst) and the
 # discard search is the best measured.
@@ -90,112 +89,96 @@ def _warn_python_engine() -> None:
                   RuntimeWarning, stacklevel=3)
 
 
+def _one_of(name: str, value, allowed: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``allowed``, else a ValueError naming the option and its choices."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]}, not {value!r}")
+    return value
+
+
+def _engine_for(option: str):
+    """The native library for ``engine=`` ("auto", "native" or "python"), or None for the Python engine."""
+    _one_of("engine", option, ("auto", "native", "python"))
+    native = None if option == "python" else native_engine()
+    if option == "native" and native is None:
+        raise RuntimeError("the native engine is not built (python -m majiang.native build)")
+    if option == "auto" and native is None:
+        _warn_python_engine()
+    return native
+
+
 class ExpertAgent:
+    """``strong`` steered by look-ahead (the module's docstring says how). The options a user
+    tunes are the budget (``orders``; ``samples``, ``first``, ``batch``, ``work``), how far the
+    look-ahead may overrule ``strong`` (``gain``, ``margin``) and which look-ahead decides where
+    (``value``, ``search``, ``claims``: "auto" is each game's best measured, ``GAME_DEFAULTS``).
+
+    >>> ExpertAgent(1, orders=50).orders
+    50
+    >>> ExpertAgent(1, search="discard+kong").search_kinds == {"discard", "kong"}
+    True
+    """
+
     name = "expert"
 
     def __init__(self, seed: int = 0, samples: int = 48, first: int = 12, batch: int = 12, width: int = 4,
-                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, ready_bias: int = 0,
-                 rollout: str = "greedy", safety: float = -1.0, engine: str = "auto", setup: str = "strong",
-                 play: str = "search", search: str = "auto", hands: str = "random", draws: int = 24,
+                 work: int = 240, margin: float = 1.0, discard_weight: float = 0.3, rollout: str = "greedy",
+                 engine: str = "auto", setup: str = "strong", play: str = "search", search: str = "auto",
                  value: str = "auto", orders: int = 100, gain: float = 0.3, plans: str = "all",
-                 declare: str = "strong", claims: str = "auto", hazard: float = 1.0, frozen: float = 0.0,
-                 passes: int = 0, read: int = 0, read_beta: float = 2.0, read_isolation: float = 0.5) -> None:
-        """``samples``: determinizations at most a decision; ``first`` of them for every
-        candidate, then ``batch`` more at a time while the best two are close, within ``work``
-        rollouts a decision; ``width``: plain discards kept besides ``strong``'s; ``margin``: leave
-        ``strong``'s choice only for a candidate better by that many standard errors;
-        ``discard_weight``: how likely an opponent is to hold a kind it discarded (its neighbours:
-        the square root), against 1 for other kinds (1: no weighting); ``ready_bias``: draw each
-        opponent's hand that many more times and keep the one nearest ready (real hands are
-        shaped by play, random ones are far from ready); ``rollout``: who plays the rollouts,
-        "careful" (``CarefulAgent``: greedy that never discards a revealed wait) or "greedy";
-        ``safety``: when 0 or more, search only discards at most that much more dangerous than
-        ``strong``'s choice by ``strong``'s danger estimate (the rollouts' sampled hands are
-        seldom ready, so they see little danger); ``engine``: "native", "python" or "auto" (native when built);
-        ``setup``: "strong" (定缺 and 换三张 as ``strong``) or "search" (both searched too, see
-        ``expert_setup``); ``play``: "search", or "strong" to play every later decision as
-        ``strong`` (measures the setup search alone);
-        ``search``: the decisions searched by whole-deal rollouts, "none", "all" or kinds joined by
-        "+" from "discard" (another plain discard than the choice so far), "declare", "kong",
-        "claim", or "auto": each game's best measured (``GAME_DEFAULTS``);
-        ``hands``: "random" (opponents' hidden tiles drawn by ``discard_weight`` alone) or "played"
-        (each undeclared opponent's shanten drawn first from how far real hands are from ready
-        after that many discards, ``PLAYED_SHANTEN``, then up to ``draws`` hands drawn until one
-        is that far; a 唱歌/跳舞 hand is drawn ready);
-        ``value``: "outlook" (discards weighed by ``majiang.bots.outlook``), "strong" or "auto"
-        (``GAME_DEFAULTS``);
-        ``orders``: the outlook's sampled orders of draws a decision; ``gain``: leave ``strong``'s
-        discard (or pong/pass) only for one the outlook values this many points higher;
-        ``plans``: the outlook's plans, "all", "none" (the hand as it is) or "flush"/"pairs"
-        joined by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the
-        "outlook"'s; ``claims``: pongs by "strong", the "outlook" or "auto" (``GAME_DEFAULTS``);
-        ``hazard``: a factor on the model's chance that another seat ends the hand each round;
-        ``frozen``: how much of the deal-ins a frozen hand cannot avoid once another hand is
-        declared is charged to 亮倒 (``StrongAgent._frozen_risk``; 0: none, 1: all; docs/BOTS.md);
-        ``passes``: redraw (up to that many times) a sampled opponent hand that would have won on a
-        tile discarded since that opponent's last turn (``passed_kinds``), 0 to draw as before;
-        ``read``: draw that many hands for each undeclared opponent (with ``hands=played``: that
-        many as far from ready as drawn) and keep one with the chance that its last discard was
-        the one to let go (``_discard_likelihood``: ``read_beta`` per step of shanten it keeps,
-        ``read_isolation`` per point of ``isolation``; without ``hands=played``, ``passes`` is not
-        applied to these draws), 0 to keep the first."""
+                 declare: str = "strong", claims: str = "auto") -> None:
+        """The search (``search=``): ``samples`` determinizations at most a decision, ``first``
+        of them for every candidate, then ``batch`` more at a time while the best two are close,
+        within ``work`` rollouts a decision; ``width`` plain discards kept besides ``strong``'s;
+        ``margin``: leave ``strong``'s choice only for a candidate better by that many standard
+        errors; ``discard_weight``: how likely an opponent is to hold a kind it discarded (its
+        neighbours: the square root), against 1 for other kinds (1: no weighting); ``rollout``:
+        who plays the rollouts, "greedy" or "careful" (``CarefulAgent``: greedy that never
+        discards a revealed wait); ``search``: the decisions searched, "none", "all", kinds
+        joined by "+" from "discard", "declare", "kong", "claim", or "auto" (``GAME_DEFAULTS``).
+
+        The outlook (``value="outlook"``): ``orders`` sampled orders of draws a decision;
+        ``gain``: leave ``strong``'s discard (or pong/pass) only for one the outlook values this
+        many points higher; ``plans``: "all", "none" (the hand as it is) or "flush"/"pairs" joined
+        by "+"; ``declare``: 亮倒 with an outlook discard by "strong"'s rule or the "outlook"'s;
+        ``value`` and ``claims`` (pongs): "outlook", "strong" or "auto" (``GAME_DEFAULTS``).
+
+        ``engine``: "native", "python" or "auto" (native when built; the same decisions either
+        way); ``setup``: 定缺 and 换三张 as "strong" or by "search" (``expert_setup``); ``play``:
+        "search", or "strong" to play every later decision as ``strong`` (measures the setup
+        search alone)."""
         self.rng = random.Random(seed)
-        self.strong = StrongAgent(seed, samples=0, frozen=frozen)  # its look-ahead: the search does better
-        self.samples = max(1, int(samples))
-        self.first = max(1, min(int(first), self.samples))
-        self.batch = max(1, int(batch))
-        self.work = max(1, int(work))
-        self.margin = float(margin)
+        self.strong = StrongAgent(seed, samples=0)  # its look-ahead: the search does better
+        self._set_search_budget(samples, first, batch, work, width, margin)
         self.discard_weight = min(1.0, max(1e-3, float(discard_weight)))
-        self.ready_bias = max(0, int(ready_bias))
-        self.width = max(1, int(width))
-        if rollout not in ROLLOUT_AGENTS:
-            raise ValueError(f"rollout must be {' or '.join(ROLLOUT_AGENTS)}, not {rollout!r}")
-        self.policy = rollout
-        self.safety = float(safety)
-        if engine not in ("auto", "native", "python"):
-            raise ValueError(f"engine must be auto, native or python, not {engine!r}")
-        self.native = None if engine == "python" else native_engine()
-        if engine == "native" and self.native is None:
-            raise RuntimeError("the native engine is not built (python -m majiang.native build)")
-        if engine == "auto" and self.native is None:
-            _warn_python_engine()
-        if setup not in ("strong", "search"):
-            raise ValueError(f"setup must be strong or search, not {setup!r}")
-        self.setup = setup
-        if play not in ("search", "strong"):
-            raise ValueError(f"play must be search or strong, not {play!r}")
-        self.play_search = play == "search"
+        self.policy = _one_of("rollout", rollout, tuple(ROLLOUT_AGENTS))
+        self.native = _engine_for(engine)
+        self.setup = _one_of("setup", setup, ("strong", "search"))
+        self.play_search = _one_of("play", play, ("search", "strong")) == "search"
+        self._set_outlook(orders, gain, plans, declare)
         self.search_option = str(search)
-        self.search_kinds: set[str] = set()  # search="auto": set by the game at its first decision
+        self.value_option = self.value = _one_of("value", value, ("outlook", "strong", "auto"))
+        self.claims_option = self.claims = _one_of("claims", claims, ("strong", "outlook", "auto"))
+        self.search_kinds: set[str] = set() if search == "auto" else search_kinds(self.search_option)
         self.resolved_for: str | None = None  # the game the "auto" options were last resolved for
-        if search != "auto":
-            self.search_kinds = search_kinds(self.search_option)
-        if hands not in ("random", "played"):
-            raise ValueError(f"hands must be random or played, not {hands!r}")
-        self.hands = hands
-        self.draws = max(1, int(draws))
-        if value not in ("outlook", "strong", "auto"):
-            raise ValueError(f"value must be outlook, strong or auto, not {value!r}")
-        self.value_option = self.value = value
-        self.orders = max(1, int(orders))
-        self.gain = float(gain)
-        self.plans = plans_mask(str(plans))
-        if declare not in ("strong", "outlook"):
-            raise ValueError(f"declare must be strong or outlook, not {declare!r}")
-        self.declare = declare
-        if claims not in ("strong", "outlook", "auto"):
-            raise ValueError(f"claims must be strong, outlook or auto, not {claims!r}")
-        self.claims_option = self.claims = claims
-        self.model_params = {} if float(hazard) == 1.0 else {"hazard_scale": float(hazard)}
-        self.passes = max(0, int(passes))
-        self.read = max(0, int(read))
-        self.read_beta = float(read_beta)
-        self.read_isolation = float(read_isolation)
         self.rollouts = 0  # played so far (for measurements)
         self.failures = 0  # searches abandoned for strong's choice
         self.outlooks = 0  # decisions the outlook valued
         self.overruled = 0  # ... where it left strong's choice
+
+    def _set_search_budget(self, samples, first, batch, work, width, margin) -> None:
+        self.samples = max(1, int(samples))
+        self.first = max(1, min(int(first), self.samples))
+        self.batch = max(1, int(batch))
+        self.work = max(1, int(work))
+        self.width = max(1, int(width))
+        self.margin = float(margin)
+
+    def _set_outlook(self, orders, gain, plans, declare) -> None:
+        self.orders = max(1, int(orders))
+        self.gain = float(gain)
+        self.plans = plans_mask(str(plans))
+        self.declare = _one_of("declare", declare, ("strong", "outlook"))
+        self.model_params: dict = {}  # outlook.model_for's parameters: its own defaults
 
     # -- the decision -----------------------------------------------------------------------------
 
@@ -214,14 +197,7 @@ class ExpertAgent:
             return self.strong.act(obs, legal)
         view = SeatView(obs)
         if obs["variant"] != self.resolved_for:
-            self.resolved_for = obs["variant"]
-            defaults = GAME_DEFAULTS[obs["variant"]]
-            if self.value_option == "auto":
-                self.value = defaults["value"]
-            if self.claims_option == "auto":
-                self.claims = defaults["claims"]
-            if self.search_option == "auto":
-                self.search_kinds = search_kinds(defaults["search"])
+            self._resolve_auto(obs["variant"])
         choice = self.strong.act(obs, legal)
         if self.value == "outlook":
             if view.phase == "turn":
@@ -238,6 +214,17 @@ class ExpertAgent:
         except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
             self.failures += 1
             return choice
+
+    def _resolve_auto(self, variant: str) -> None:
+        """The options left at "auto" as ``variant``'s ``GAME_DEFAULTS``."""
+        self.resolved_for = variant
+        defaults = GAME_DEFAULTS[variant]
+        if self.value_option == "auto":
+            self.value = defaults["value"]
+        if self.claims_option == "auto":
+            self.claims = defaults["claims"]
+        if self.search_option == "auto":
+            self.search_kinds = search_kinds(defaults["search"])
 
     def candidates(self, view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
         """The options worth a search: every claim; on a turn, ``strong``'s choice, every kong, the
@@ -260,9 +247,6 @@ class ExpertAgent:
         scored.sort(key=lambda x: x[:3])
         best = scored[0][0] if scored else 99
         keep = [x[3] for x in scored if x[0] == best]
-        if self.safety >= 0 and choice.tile is not None:
-            danger, _ = self.strong._danger(view, unseen)
-            keep = [a for a in keep if danger[a.tile] <= danger[choice.tile] + self.safety]
         keep = keep[:self.width]
         tiles = {a.tile for a in keep} | {choice.tile}
         out = [choice]
@@ -278,227 +262,102 @@ class ExpertAgent:
     # -- determinizations -------------------------------------------------------------------------
 
     def prepare(self, obs: dict) -> tuple:
-        """What every sample of this decision shares: the unseen tiles, and per seat its known
-        tiles and melds, its sets of unknown kind (concealed kongs, 亮倒's hidden triplets), how
-        many single tiles it hides and the suit it may not hold."""
-        me = obs["seat"]
-        pool = []
-        for k, c in obs["visible"].items():
-            pool.extend([int(Tile.parse(k))] * (4 - c))
-        seats = []
-        for p in obs["players"]:
-            s = p["seat"]
-            counts = [0] * 30
-            if s == me:
-                for t in parse_tiles(p["hand"]):
-                    counts[t] += 1
-            hidden = p.get("hidden", 0)
-            melds = []
-            for m in p["melds"]:
-                if m["tile"] is None:  # another seat's concealed kong: four copies of an unseen kind
-                    melds.append(None)
-                    hidden -= 4
-                else:
-                    melds.append(Meld.from_json(m))
-            waits: list[int] = []
-            triplets = 0
-            rev = p.get("revealed")
-            if rev:
-                waits = [int(Tile.parse(t)) for t in rev.get("waits", [])]
-                for t in parse_tiles(rev.get("tiles") or ""):
-                    counts[t] += 1
-                triplets = rev.get("hidden_triplets", 0)
-                hidden -= 3 * triplets
-            if s == me and p.get("declared"):  # our own declared waits (the engine keeps them)
-                held = list(counts)
-                if sum(held) % 3 == 2 and obs.get("drawn"):
-                    held[Tile.parse(obs["drawn"])] -= 1
-                hand = Hand(tuple(held), tuple(melds))
-                waits = [int(t) for t in waits_of(hand, SeatView(obs).variant, p.get("void"))]
-            weights = None  # how likely the seat is to hold each kind, relative to the others
-            if s != me and not p["out"] and hidden:
-                weights = [1.0] * 30
-                if p.get("void") and not holds_void(p):  # none of its void suit left (unless nothing else is)
-                    at = "mps".index(p["void"]) * 9
-                    weights[at:at + 9] = [1e-9] * 9
-                if self.discard_weight < 1.0:  # what a seat discarded it seldom still holds, nor next to it
-                    near = self.discard_weight ** 0.5
-                    for t in {int(Tile.parse(x)) for x in p["discards"]}:
-                        weights[t] = min(weights[t], self.discard_weight)
-                        for d in (-1, 1):
-                            u = t + d
-                            if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
-                                weights[u] = min(weights[u], near)
-            seats.append((counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
-                          p.get("declared"), waits,
-                          passed_kinds(obs, s) if weights is not None and self.passes else (),
-                          last_discard(p) if weights is not None and self.read else None))
-        if obs["phase"] == "claim":
-            ld = obs["last_discard"]
-            head = ("claim", ld["seat"], int(Tile.parse(ld["tile"])))
-        else:
-            drawn = obs.get("drawn")
-            head = ("turn", me, int(Tile.parse(drawn)) if drawn else None)
-        targets: list = [None] * len(seats)
-        if self.hands == "played":
-            table = PLAYED_SHANTEN.get(obs["variant"])
-            for p in obs["players"]:
-                s = p["seat"]
-                if s == me or p["out"] or not seats[s][3]:
-                    continue
-                if p.get("declared"):  # a 唱歌/跳舞 hand is ready
-                    targets[s] = (1.0,)
-                elif table is not None:
-                    row = table[min(len(p["discards"]), len(table) - 1)][1 if p["melds"] else 0]
-                    cum, acc = [], 0.0
-                    for x in row:
-                        acc += x
-                        cum.append(acc)
-                    targets[s] = tuple(cum)
-        if self.ready_bias or self.hands == "played" or self.passes or self.read:
-            view = SeatView(obs)
-            rules, variant = view.rules, view.variant
-            if self.native is not None:
-                native = self.native
+        """What every sample of this decision shares: the unseen tiles; per seat its known tiles
+        and melds, its sets of unknown kind (concealed kongs, 亮倒's hidden triplets), how many
+        single tiles it hides, how likely it is to hold each kind, and its void, out, declared
+        and waits; what is being decided (``_head``); the dealer."""
+        pool = [int(Tile.parse(k)) for k, c in obs["visible"].items() for _ in range(4 - c)]
+        seats = [self._known(obs, p) for p in obs["players"]]
+        return pool, seats, _head(obs), obs["dealer"]
 
-                def distance(counts, melds, void):
-                    return native.shanten(rules, counts, 4 - len(melds), void, None, not melds)
+    def _known(self, obs: dict, p: dict) -> tuple:
+        """One seat's share of ``prepare``: (counts, melds, triplets, hidden, weights, void, out,
+        declared, waits)."""
+        mine = p["seat"] == obs["seat"]
+        counts = [0] * 30
+        if mine:
+            for t in parse_tiles(p["hand"]):
+                counts[t] += 1
+        hidden = p.get("hidden", 0)
+        melds = []
+        for m in p["melds"]:
+            if m["tile"] is None:  # another seat's concealed kong: four copies of an unseen kind
+                melds.append(None)
+                hidden -= 4
             else:
-                def distance(counts, melds, void):
-                    return shanten_counts(counts, variant, 4 - len(melds), void, None, seven_pairs=not melds)
-            self._distance = distance
-        return pool, seats, head, obs["dealer"], targets
+                melds.append(Meld.from_json(m))
+        waits: list[int] = []
+        triplets = 0
+        rev = p.get("revealed")
+        if rev:
+            waits = [int(Tile.parse(t)) for t in rev.get("waits", [])]
+            for t in parse_tiles(rev.get("tiles") or ""):
+                counts[t] += 1
+            triplets = rev.get("hidden_triplets", 0)
+            hidden -= 3 * triplets
+        if mine and p.get("declared"):  # our own declared waits (the engine keeps them)
+            waits = _own_waits(obs, counts, melds, p.get("void"))
+        weights = self._weights(p) if not mine and not p["out"] and hidden else None
+        return (counts, melds, triplets, max(0, hidden), weights, p.get("void"), bool(p["out"]),
+                p.get("declared"), waits)
+
+    def _weights(self, p: dict) -> list[float]:
+        """How likely another seat still in the hand is to hold each kind, relative to the others:
+        none of its void suit once it holds none, and less of what it discarded and next to it."""
+        weights = [1.0] * 30
+        if p.get("void") and not holds_void(p):
+            at = "mps".index(p["void"]) * 9
+            weights[at:at + 9] = [1e-9] * 9
+        if self.discard_weight < 1.0:
+            near = self.discard_weight ** 0.5
+            for t in {int(Tile.parse(x)) for x in p["discards"]}:
+                weights[t] = min(weights[t], self.discard_weight)
+                for d in (-1, 1):
+                    u = t + d
+                    if t < 27 and 0 <= u < 27 and u // 9 == t // 9:
+                        weights[u] = min(weights[u], near)
+        return weights
 
     def sample(self, prepared: tuple, rng: random.Random) -> Position:
         """One arrangement of the tiles this seat cannot see, consistent with what it has seen."""
-        pool, fixed, head, dealer, targets = prepared
+        pool, fixed, head, dealer = prepared
         pool = list(pool)
         rng.shuffle(pool)
         left = [0] * 30
         for t in pool:
             left[t] += 1
-        seats: list[SeatPosition] = []
-        for counts, melds, triplets, _, _, void, out, declared, waits, _, _ in fixed:
-            counts = list(counts)
-            if None in melds:
-                melds = [m if m is not None else Meld.concealed_kong(self._take_set(left, 4, rng) or 0)
-                         for m in melds]
-            for _ in range(triplets):
-                k = self._take_set(left, 3, rng)
-                if k is not None:
-                    counts[k] += 3
-            seats.append(SeatPosition(counts, list(melds), void, out, declared, waits))
+        seats = [self._with_sets(f, left, rng) for f in fixed]
         rest = []  # what is left of the pool, in its shuffled order
         for t in pool:
             if left[t] > 0:
                 left[t] -= 1
                 rest.append(t)
-        for s, f in enumerate(fixed):
+        for seat, f in zip(seats, fixed):
             n, weights = f[3], f[4]
             if not n:
                 continue
             if weights is None:
                 grab, rest = rest[:n], rest[n:]
             else:
-                chosen = self._choose_hand(rest, n, weights, seats[s].counts, seats[s].melds, f[5], targets[s],
-                                           f[9], f[10], rng.random)
+                chosen = _weighted_draw(rest, n, weights, rng.random)
                 grab = [rest[i] for i in sorted(chosen)]
                 rest = [t for i, t in enumerate(rest) if i not in chosen]
-            c = seats[s].counts
             for t in grab:
-                c[t] += 1
+                seat.counts[t] += 1
         return Position(head[0], head[1], head[2], dealer, rest, seats)
 
-    def _choose_hand(self, rest: list[int], n: int, weights, held, melds, void, target, passed, last,
-                     rand) -> set[int]:
-        """Which ``n`` of the tiles ``rest`` an opponent holding ``held`` (and ``melds``) is dealt,
-        as indices into ``rest``: weighted draws without replacement (Efraimidis-Spirakis keys),
-        then, as the options say, the draw as far from ready as ``target`` wants (``hands=played``),
-        one of ``read`` by the likelihood of its ``last`` discard, the nearest ready of
-        1 + ``ready_bias``, or one not complete with a ``passed`` tile."""
-        def draw() -> set[int]:
-            keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
-            return {i for _, i in keys[:n]}
-
-        def hand(chosen: set[int]) -> list[int]:
-            c = list(held)
-            for i in chosen:
-                c[rest[i]] += 1
-            return c
-
-        read = self.read if last is not None else 0
-        matches: list[set[int]] = []  # the hands that are candidates for the read
-        if target is not None:  # of up to ``draws`` draws, the first that far from ready (else the nearest)
-            u = rand()
-            want = next((d for d, c in enumerate(target) if u < c), len(target) - 1)
-            best = None
-            for _ in range(self.draws * max(1, read)):
-                chosen = draw()
-                c = hand(chosen)
-                d = abs(min(4, self._distance(c, melds, void)) - want)
-                if passed and self._wins_on(c, melds, void, passed):
-                    d += 10  # it would have won on a tile let go since its last turn
-                if best is None or d < best[0]:
-                    best = (d, chosen)
-                if d == 0:
-                    matches.append(chosen)
-                    if len(matches) >= read:
-                        break
-            if not (read and matches):
-                return best[1]
-        elif read:
-            matches = [draw() for _ in range(read)]
-        if read:  # one of them by the chance its last discard was let go from it
-            odds = [self._discard_likelihood(hand(m), melds, void, last) for m in matches]
-            u = rand() * sum(odds)
-            for chosen, o in zip(matches, odds):
-                u -= o
-                if u <= 0:
-                    return chosen
-            return matches[-1]
-        if self.ready_bias:  # of several draws, the hand nearest ready
-            tries = [draw() for _ in range(1 + self.ready_bias)]
-            return min(tries, key=lambda c: self._distance(hand(c), melds, void))
-        chosen = draw()
-        if passed:  # a hand that would have won on a tile discarded since its last turn is redrawn
-            for _ in range(self.passes):
-                if not self._wins_on(hand(chosen), melds, void, passed):
-                    break
-                chosen = draw()
-        return chosen
-
-    def _discard_likelihood(self, counts, melds, void, discarded: int) -> float:
-        """How likely a player holding ``counts`` (3n+1, after its discard) was to let go of
-        ``discarded`` rather than any other kind of the 3n+2 it held: a softmax over the kinds
-        held, each scored by the shanten left without it (``read_beta`` a step) and how isolated
-        it was (``read_isolation`` a point of ``isolation``). A void-suit tile held goes first."""
-        held = list(counts)
-        held[discarded] += 1
-        if void:
-            at = "mps".index(void) * 9
-            if any(held[at:at + 9]):
-                return 1.0 if at <= discarded < at + 9 else 1e-6
-        scores = {}
-        for k in range(30):
-            if held[k]:
-                held[k] -= 1
-                s = min(6, self._distance(held, melds, void))
-                held[k] += 1
-                scores[k] = -self.read_beta * s - self.read_isolation * isolation(held, k)
-        top = max(scores.values())
-        return math.exp(scores[discarded] - top) / sum(math.exp(v - top) for v in scores.values())
-
-    def _wins_on(self, counts, melds, void, kinds) -> bool:
-        """Whether a hand waiting for a tile (3n+1) would be complete with any of ``kinds``."""
-        if self._distance(counts, melds, void) != 0:
-            return False
-        for k in kinds:
-            counts[k] += 1
-            done = self._distance(counts, melds, void) == -1
-            counts[k] -= 1
-            if done:
-                return True
-        return False
+    def _with_sets(self, fixed: tuple, left: list[int], rng: random.Random) -> SeatPosition:
+        """A seat's known tiles with its sets of unknown kind dealt from ``left``: a concealed
+        kong four of a kind, a hidden triplet three."""
+        counts, melds, triplets, _, _, void, out, declared, waits = fixed
+        counts = list(counts)
+        if None in melds:
+            melds = [m if m is not None else Meld.concealed_kong(self._take_set(left, 4, rng) or 0) for m in melds]
+        for _ in range(triplets):
+            k = self._take_set(left, 3, rng)
+            if k is not None:
+                counts[k] += 3
+        return SeatPosition(counts, list(melds), void, out, declared, waits)
 
     @staticmethod
     def _take_set(left, size: int, rng: random.Random):
@@ -508,7 +367,6 @@ class ExpertAgent:
         k = kinds[rng.randrange(len(kinds))]
         left[k] -= size
         return k
-
     # -- the search -------------------------------------------------------------------------------
 
     def search(self, obs: dict, candidates: list[Action], choice: Action) -> Action:
@@ -587,75 +445,28 @@ class ExpertAgent:
         return pts[:, obs["seat"]].tolist()
 
 
-# How far from ready (shanten 0, 1, 2, 3, 4 or more) an undeclared opponent's hand is, by how many
-# tiles it has discarded (the last row: that many or more) and whether it has melded (second
-# entry), in `strong` self-play (150 Kawuxing `standard`, 60 Sichuan `chengdu` deals, at every turn).
-PLAYED_SHANTEN = {
-    "kawuxing": (
-        ((0.00, 0.11, 0.42, 0.41, 0.05), (0.00, 0.11, 0.42, 0.41, 0.05)),  # 0
-        ((0.00, 0.24, 0.53, 0.23, 0.01), (0.00, 0.38, 0.62, 0.00, 0.00)),  # 1
-        ((0.00, 0.45, 0.47, 0.08, 0.00), (0.00, 0.74, 0.26, 0.00, 0.00)),  # 2
-        ((0.01, 0.62, 0.34, 0.04, 0.00), (0.04, 0.84, 0.12, 0.00, 0.00)),  # 3
-        ((0.06, 0.65, 0.28, 0.02, 0.00), (0.06, 0.85, 0.09, 0.00, 0.00)),  # 4
-        ((0.08, 0.77, 0.14, 0.01, 0.00), (0.08, 0.82, 0.10, 0.00, 0.00)),  # 5
-        ((0.11, 0.81, 0.07, 0.01, 0.00), (0.11, 0.80, 0.09, 0.00, 0.00)),  # 6
-        ((0.10, 0.85, 0.05, 0.00, 0.00), (0.27, 0.63, 0.10, 0.00, 0.00)),  # 7
-        ((0.10, 0.87, 0.03, 0.00, 0.00), (0.31, 0.58, 0.11, 0.00, 0.00)),  # 8
-        ((0.04, 0.94, 0.02, 0.00, 0.00), (0.34, 0.61, 0.05, 0.00, 0.00)),  # 9+
-    ),
-    "sichuan": (
-        ((0.00, 0.01, 0.15, 0.44, 0.40), (0.00, 0.01, 0.15, 0.44, 0.40)),  # 0
-        ((0.00, 0.04, 0.26, 0.52, 0.19), (0.00, 0.23, 0.18, 0.51, 0.08)),  # 1
-        ((0.01, 0.09, 0.33, 0.50, 0.07), (0.00, 0.21, 0.50, 0.27, 0.02)),  # 2
-        ((0.04, 0.14, 0.45, 0.33, 0.04), (0.01, 0.36, 0.52, 0.11, 0.00)),  # 3
-        ((0.04, 0.22, 0.45, 0.25, 0.03), (0.08, 0.47, 0.36, 0.08, 0.02)),  # 4
-        ((0.07, 0.35, 0.37, 0.21, 0.00), (0.11, 0.55, 0.28, 0.07, 0.00)),  # 5
-        ((0.11, 0.42, 0.37, 0.10, 0.00), (0.23, 0.47, 0.26, 0.03, 0.00)),  # 6
-        ((0.15, 0.45, 0.33, 0.08, 0.00), (0.27, 0.57, 0.16, 0.00, 0.00)),  # 7
-        ((0.24, 0.48, 0.28, 0.00, 0.00), (0.37, 0.49, 0.14, 0.00, 0.00)),  # 8
-        ((0.30, 0.57, 0.13, 0.00, 0.00), (0.43, 0.52, 0.06, 0.00, 0.00)),  # 9
-        ((0.39, 0.58, 0.03, 0.00, 0.00), (0.53, 0.44, 0.03, 0.00, 0.00)),  # 10
-        ((0.45, 0.53, 0.03, 0.00, 0.00), (0.64, 0.34, 0.03, 0.00, 0.00)),  # 11
-        ((0.60, 0.36, 0.03, 0.00, 0.00), (0.66, 0.34, 0.00, 0.00, 0.00)),  # 12
-        ((0.81, 0.19, 0.00, 0.00, 0.00), (0.79, 0.21, 0.00, 0.00, 0.00)),  # 13+
-    ),
-}
+def _head(obs: dict) -> tuple:
+    """What the decision is, as a position starts: ("claim", discarder, tile) or ("turn", seat, drawn)."""
+    if obs["phase"] == "claim":
+        ld = obs["last_discard"]
+        return "claim", ld["seat"], int(Tile.parse(ld["tile"]))
+    drawn = obs.get("drawn")
+    return "turn", obs["seat"], int(Tile.parse(drawn)) if drawn else None
 
 
-def passed_kinds(obs: dict, seat: int) -> tuple[int, ...]:
-    """The kinds ``seat``'s hand as it is now did not win on: every tile discarded by another seat
-    since its own last discard (a win beats every other claim, and a seat wins whenever it can:
-    a pass is rare), placed in time by the turn order (the i-th discard of a seat about i rounds
-    in; claims shift that a little). Empty where a discard may not be won (a minimum value for
-    wins on a discard)."""
-    if int((obs.get("rules") or {}).get("min_ron_multiplier", 1)) > 1:
-        return ()
-    players = obs["players"]
-    n = len(players)
-    dealer = obs["dealer"]
-
-    def when(p: int, i: int) -> int:
-        return i * n + (p - dealer) % n
-
-    mine = players[seat]["discards"]
-    since = when(seat, len(mine) - 1) if mine else -1
-    kinds: set[int] = set()
-    for p in players:
-        if p["seat"] == seat:
-            continue
-        for i in range(len(p["discards"]) - 1, -1, -1):
-            if when(p["seat"], i) <= since:
-                break
-            kinds.add(int(Tile.parse(p["discards"][i])))
-    return tuple(sorted(kinds))
+def _own_waits(obs: dict, counts: list[int], melds: list, void) -> list[int]:
+    """This seat's waits as declared: its hand without the tile just drawn."""
+    held = list(counts)
+    if sum(held) % 3 == 2 and obs.get("drawn"):
+        held[Tile.parse(obs["drawn"])] -= 1
+    return [int(t) for t in waits_of(Hand(tuple(held), tuple(melds)), SeatView(obs).variant, void)]
 
 
-def last_discard(player: dict) -> int | None:
-    """The kind a seat let go of last (its hand now is what it held then without it), or None
-    when it has not discarded or is declared (a declared hand's discards are forced)."""
-    if not player["discards"] or player.get("declared"):
-        return None
-    return int(Tile.parse(player["discards"][-1]))
+def _weighted_draw(rest: list[int], n: int, weights: list[float], rand) -> set[int]:
+    """Which ``n`` of the tiles ``rest`` a hand is dealt, as indices into ``rest``: weighted draws
+    without replacement (Efraimidis-Spirakis keys)."""
+    keys = sorted(((rand() ** (1.0 / weights[t]), i) for i, t in enumerate(rest)), reverse=True)
+    return {i for _, i in keys[:n]}
 
 
 def holds_void(player: dict) -> bool:

@@ -5,7 +5,7 @@ own sampled futures, the other seats as a model, against ``strong``'s choice.
 discard it would allow (never a revealed wait while another is legal) and leaves ``strong``'s
 choice only for one worth more than ``gain`` points more: its values are a model's, so small
 differences are noise and ``strong``'s speed is kept where the outlook sees no clear gain
-(measured in docs/BOTS.md). 亮倒 with the chosen tile is ``strong``'s decision by default
+(measured in docs/BOTS-LAB.md). 亮倒 with the chosen tile is ``strong``'s decision by default
 (``declare="strong"``), else the outlook's (the better of hidden and declared).
 """
 

@@ -380,7 +380,7 @@ def evaluate(rules: Rules, counts, melds, void: str | None, unseen, model: Model
 
 
 # -- the model of the other seats, from an observation ---------------------------------------------
-# Rates per round, measured in `strong` self-play (400 Kawuxing, 200 Sichuan hands; see docs/BOTS.md):
+# Rates per round, measured in `strong` self-play (400 Kawuxing, 200 Sichuan hands; see docs/BOTS-LAB.md):
 # an undeclared Kawuxing player declares within a round about 15% of the time, a declared one wins
 # about as often as its live waits are drawn, and a declared hand's win pays about 2.8 a payer.
 DEFAULTS = {

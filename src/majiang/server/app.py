@@ -46,6 +46,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import math
 import os
 import re
@@ -81,6 +82,8 @@ from majiang.server.security import (
 )
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 from majiang.server.views import Frame, PatchText
+
+log = logging.getLogger("majiang.server")
 
 BOT_LEVELS = ("random", "greedy", "strong", "expert")
 MAX_MESSAGE = 2048  # characters of one websocket message: an action needs about a hundred
@@ -134,6 +137,35 @@ def without_values(message: str) -> str:
     'option cap: expected a whole number'
     """
     return message.split(", got ", 1)[0][:600]
+
+
+_noted_python_engine = False
+
+
+def note_python_engine(native_built: bool | None = None) -> str | None:
+    """Log once per process, at the server's start, that the native engine is not built: the
+    greedy bots (普通, 托管) then decide in Python on the event loop and 大师 (``expert``) thinks
+    30-60x slower in the bot workers. Returns the line logged (None when built or said already).
+
+    >>> import logging; logging.disable(logging.WARNING)
+    >>> "python -m majiang.native build" in note_python_engine(native_built=False)
+    True
+    >>> note_python_engine(native_built=False) is None  # once
+    True
+    >>> logging.disable(logging.NOTSET)
+    """
+    global _noted_python_engine
+    if native_built is None:
+        from majiang.bots.base import native_engine
+
+        native_built = native_engine() is not None
+    if native_built or _noted_python_engine:
+        return None
+    _noted_python_engine = True
+    line = ("majiang: the native engine is not built, so the bots think in Python (the same moves; "
+            "大师/expert 30-60x slower, greedy on the event loop): build it with python -m majiang.native build")
+    log.warning(line)
+    return line
 
 
 async def gc_policy(full_every: float) -> None:
@@ -197,6 +229,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         sweeper = asyncio.get_event_loop().create_task(sweep())
         leases = asyncio.get_event_loop().create_task(tables.keep_leases()) if tables.worker else None
         collector = asyncio.get_event_loop().create_task(gc_policy(full_gc_seconds)) if full_gc_seconds else None
+        note_python_engine()
         tables.runner.warm()
         yield
         sweeper.cancel()
