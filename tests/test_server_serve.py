@@ -137,3 +137,23 @@ def test_sigterm_leaves_no_process_behind(served):
     for p in left:
         os.kill(p, signal.SIGKILL)
     assert not left, "processes of the stopped server are still running"
+
+
+def test_sigkill_leaves_no_process_behind(served):
+    """Killed outright (no handler runs), the server's bot pool still ends: its forkserver and
+    workers watch their parent and exit once it is gone (server/orphans.py)."""
+    proc, port, base = served
+    deadline = time.monotonic() + 20
+    while len(descendants(proc.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    started = descendants(proc.pid)
+    assert started, "the bot pool started no process"
+    proc.kill()
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 15
+    while any(alive(p) for p in started) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [p for p in started if alive(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert not left, "processes of the killed server are still running"

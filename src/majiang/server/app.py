@@ -712,8 +712,12 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                 waiting = [outbox.get_nowait() for _ in range(outbox.qsize())]
                 for m in [m for m in waiting if not isinstance(m, str)][-(OUTBOX // 2):]:
                     outbox.put_nowait(m)
-                if isinstance(msg, PatchText) and conn.last_data is not None:
-                    msg = Frame(conn.last_data).with_clock()  # the patches it missed are in this
+                # frames were dropped (patches among them): the client gets the table as it stands,
+                # whole, whatever this message is (``last_data`` already holds the newest frame)
+                if any(isinstance(m, str) for m in waiting) and conn.last_data is not None:
+                    outbox.put_nowait(Frame(conn.last_data).with_clock())
+                    if isinstance(msg, str):
+                        return  # a frame: the whole snapshot just queued includes it
             outbox.put_nowait(msg)
 
         async def reader() -> None:

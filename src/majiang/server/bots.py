@@ -18,6 +18,7 @@ from typing import Any
 
 from majiang.bots import make_agent
 from majiang.engine import Action
+from majiang.server.orphans import watch_parent
 
 _AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
 
@@ -48,7 +49,11 @@ class BotRunner:
     def _new_pool(self) -> ProcessPoolExecutor:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        return ProcessPoolExecutor(self.workers, mp_context=context)
+        if context.get_start_method() == "forkserver":
+            # the forkserver watches the server too (orphans.py): nothing outlives a killed server
+            os.environ["MAJIANG_FORKSERVER_WATCH"] = "1"
+            context.set_forkserver_preload(["majiang.server.orphans"])
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=watch_parent)
 
     def warm(self) -> None:
         """Start the workers now rather than at the first bot decision."""
