@@ -688,6 +688,56 @@ def test_sounds_for_discards_and_ones_turn_and_a_mute_remembered(server, browser
     page.context.close()
 
 
+# The browser's speech synthesis stubbed: a Chinese voice listed, each utterance counted (and never
+# spoken); each callout's animation recorded as it starts.
+STUB_SPEECH = """(() => {
+    window.__spoken = [];
+    window.__callAnimations = [];
+    const voice = {lang: 'zh-CN', name: 'test voice', voiceURI: 'test', localService: true, default: true};
+    if (window.speechSynthesis) {
+        const own = (name, f) => Object.defineProperty(window.speechSynthesis, name, {value: f, configurable: true});
+        own('getVoices', () => [voice]);
+        own('speak', (u) => { window.__spoken.push(u.text); });
+        own('cancel', () => {});
+    }
+    document.addEventListener('animationstart', (e) => {
+        if (e.target.classList && e.target.classList.contains('call')) window.__callAnimations.push(e.target.textContent);
+    }, true);
+})();"""
+CALL_WORDS = {"碰", "杠", "胡", "自摸", "亮倒", "唱歌", "跳舞"}
+CALLOUTS = "+(document.documentElement.dataset.callouts || 0)"
+
+
+def play_until_callout(page, seconds=150):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not page.evaluate(CALLOUTS) and not page.locator("#settlement[open]").count():
+        answer_once(page)
+        page.wait_for_timeout(60)
+    wait_until(page, CALLOUTS + " >= 1", timeout=3000)
+
+
+def test_calls_are_animated_at_the_seat_and_spoken_unless_muted(server, browser):
+    """碰/杠/胡/亮倒/自摸 at the caller's seat: the word animated there and spoken in zh-CN (the stubbed
+    voice); with 静音 nothing is spoken, and with reduced motion the word shows without animating."""
+    page = start_solo(browser, server, "Caller", init=STUB_SPEECH)
+    play_until_callout(page)
+    animated = page.evaluate("window.__callAnimations")
+    assert animated and set(animated) <= CALL_WORDS, animated
+    spoken = page.evaluate("window.__spoken")
+    assert spoken and set(spoken) <= CALL_WORDS, spoken
+    check_page(page)
+    page.context.close()
+
+    quiet = start_solo(browser, server, "Hush", reduced=True, init=STUB_SPEECH + "localStorage.setItem('majiang.mute', '1');")
+    assert quiet.locator("#mute").get_attribute("aria-pressed") == "true"
+    play_until_callout(quiet)
+    assert quiet.evaluate("window.__spoken") == []
+    assert quiet.evaluate("window.__callAnimations") == []  # reduced motion: shown, not moved
+    assert quiet.evaluate("(document.documentElement.dataset.sounds || '')") == ""
+    check_page(quiet)
+    quiet.context.close()
+
+
 def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
     """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
     summary and joins it, each in the seat they had; the bot keeps the bot's seat."""

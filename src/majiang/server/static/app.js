@@ -462,14 +462,11 @@
       if (prev && ctx.live) {
         const pp = prev.players[s];
         if (p.discards.length > pp.discards.length) Sound.play("discard");
-        if (p.melds.length > pp.melds.length) {
-          const m = p.melds[p.melds.length - 1];
-          callout(seat, m.kind === "pong" ? t("a_pong").split(" ").pop() : t("a_kong").split(" ").pop());
-          Sound.play(m.kind === "pong" ? "pong" : "kong");
-        } else if (p.melds.some((m, i) => pp.melds[i] && pp.melds[i].kind !== m.kind)) { callout(seat, "杠"); Sound.play("kong"); }
-        const wonBefore = (prev.wins || []).filter((w) => w.seat === s).length;
-        if ((v.wins || []).filter((w) => w.seat === s).length > wonBefore) { callout(seat, "胡"); Sound.play("win"); }
-        if (p.declared && !pp.declared) callout(seat, t(p.declared).split(" ")[0]);
+        if (p.melds.length > pp.melds.length) announce(seat, p.melds[p.melds.length - 1].kind === "pong" ? "pong" : "kong");
+        else if (p.melds.some((m, i) => pp.melds[i] && pp.melds[i].kind !== m.kind)) announce(seat, "kong");
+        const wonBefore = (prev.wins || []).filter((w) => w.seat === s).length, wonNow = (v.wins || []).filter((w) => w.seat === s);
+        if (wonNow.length > wonBefore) announce(seat, wonNow[wonNow.length - 1].self_draw ? "zimo" : "win");
+        if (p.declared && !pp.declared && CALLS[p.declared]) announce(seat, p.declared);
       }
     });
     prevView = v;
@@ -502,11 +499,23 @@
       bump("flights");
     });
   }
-  function callout(seat, text) {
+  function callout(seat, text, kind) {
     const c = seat.querySelector(".call");
     c.textContent = text;
-    c.classList.remove("show"); void c.offsetWidth; c.classList.add("show");
+    c.className = "call" + (kind ? " k-" + kind : "");
+    void c.offsetWidth; c.classList.add("show");
     clearTimeout(c._t); c._t = setTimeout(() => c.classList.remove("show"), 1200);
+  }
+  // A claim, kong, win or declaration said at the caller's seat, as the apps do: the game's own word drawn
+  // large there and spoken (sound.js: a zh-CN voice where the browser has one, else its synthesised
+  // sound; 静音 silences both). Counted on <html data-callouts> for the tests.
+  const CALLS = { pong: ["碰", "pong"], kong: ["杠", "kong"], win: ["胡", "win"], zimo: ["自摸", "win"],
+    liangdao: ["亮倒", "declare"], sing: ["唱歌", "declare"], dance: ["跳舞", "declare"] };
+  function announce(seat, kind) {
+    const [word, sound] = CALLS[kind];
+    callout(seat, word, kind);
+    Sound.say(word, sound);
+    bump("callouts");
   }
 
   // ---------------------------------------------------------------- live render
