@@ -738,6 +738,60 @@ def test_calls_are_animated_at_the_seat_and_spoken_unless_muted(server, browser)
     quiet.context.close()
 
 
+# Chinese the English page keeps on purpose, always beside English: the game's own terms (the names of
+# the games and regions, the calls, 庄, 托管 …), the fans and the payment reasons (their English first).
+# Tile names (一万 … 九条, 二五八筒) and the faces drawn on the tiles are allowed too.
+EN_PAGE_TERMS = {
+    "卡五星", "血战到底", "中文", "标准", "襄阳", "随州", "成都", "换三张", "定缺", "万", "筒", "条", "白板", "发财", "红中",
+    "碰", "杠", "胡", "自摸", "暗杠", "加杠", "过", "亮倒", "唱歌", "跳舞", "庄", "托管", "结算", "荒庄", "底分", "战绩",
+    "准备", "再来一局", "回放", "解散", "漂",
+    "点杠", "直杠", "蓄杠", "点炮", "包胡", "抢杠", "呼叫转移", "退杠", "花猪", "大叫", "亮倒荒庄", "数坎", "买马",
+    "刮风", "下雨", "查花猪", "查大叫", "自摸加底", "满", "坎", "马", "杠上杠", "杠上炮",
+}
+CHINESE_ON_EN_PAGE = r"""(allowed) => {
+    const out = new Set();
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const e = n.parentElement;
+        if (!e || e.closest('svg') || !e.checkVisibility({visibilityProperty: true})) continue;
+        for (const run of n.data.match(/[\u3400-\u9fff]+/g) || [])
+            if (!allowed.includes(run) && !/^[一二三四五六七八九]+[万筒条]$/.test(run)) out.add(run + ' in ' + JSON.stringify(n.data.slice(0, 60)));
+    }
+    return [...out];
+}"""
+
+
+def english_page_terms():
+    from majiang.games.kawuxing.fans import FAN_NAMES as KAWUXING_FANS
+    from majiang.games.sichuan.fans import FAN_NAMES as SICHUAN_FANS
+    return sorted(EN_PAGE_TERMS | set(KAWUXING_FANS) | set(SICHUAN_FANS))
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(server, browser, variant):
+    """In English, a whole hand and its settlement: every Chinese word on the page is a tile's name or
+    one of the game's terms given beside English (fans and payment reasons included)."""
+    page = new_player(browser, server, f"Eng-{variant}", SIZES["landscape"])
+    page.click("#lang")
+    wait_until(page, "document.querySelector('#history').textContent.includes('No matches')")  # reloaded in English
+    allowed = english_page_terms()
+    assert page.evaluate(CHINESE_ON_EN_PAGE, allowed) == []
+    create_room(page, variant)
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    deadline, seen = time.monotonic() + 240, set()
+    while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
+        seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
+        answer_once(page)
+        page.wait_for_timeout(60)
+    assert page.locator("#settlement[open]").count()
+    page.wait_for_timeout(300)
+    seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
+    assert not seen, sorted(seen)
+    check_page(page)
+    page.context.close()
+
+
 def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
     """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
     summary and joins it, each in the seat they had; the bot keeps the bot's seat."""

@@ -813,7 +813,8 @@
     const melds = p.melds.map((m) => tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small"));
     return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
   }
-  function detailText(d) { return !d ? "" : I18N.lang === "en" || !/[A-Za-z]/.test(d) ? d : ""; }
+  function detailText(d, fans) { return I18N.paymentDetail(d, fans); }
+  function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
   function showSettlement() {
     const s = snap.settlement, r = snap.room, names = namesOf(r), v = snap.view;
     if (!s) {  // dissolved mid-hand: the match totals and the summary
@@ -827,8 +828,8 @@
     }
     const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
       ${v ? winHand(v.players[w.seat], w) : ""}
-      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan ? f.fan + "番" : ""}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
-    const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${p.reason} ${detailText(p.detail)}</td></tr>`);
+      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan ? t("fan_n", { n: f.fan }) : ""}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
+    const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${I18N.reasonName(p.reason)} ${detailText(p.detail, fanEnglish(s.wins))}</td></tr>`);
     const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
     const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
       <tr><th>${t("hand_total")}</th>${s.totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr>
@@ -1067,7 +1068,7 @@
         $("prompt").appendChild(slider);
       }
       slider.max = String(last); slider.value = String(i);
-      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
+      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
     };
     const stop = () => { clearInterval(timer); timer = null; };
     const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
