@@ -792,6 +792,55 @@ def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(serve
     page.context.close()
 
 
+# The key elements of the table: one's own hand, each other seat, the centre, and the dock's prompt,
+# hint bar and buttons (each one box); all inside the viewport, no two overlapping.
+TABLE_BOXES = """() => {
+    const W = innerWidth, H = innerHeight, boxes = [], out = [];
+    const add = (name, e) => {
+        if (!e || !e.checkVisibility({visibilityProperty: true})) return;
+        const r = e.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) return;
+        boxes.push({name, l: r.left, t: r.top, r: r.right, b: r.bottom});
+    };
+    add('hand', document.querySelector('.seat.me .row.hand'));
+    document.querySelectorAll('.board .seat:not(.me)').forEach((e) => add([...e.classList].find((c) => c.startsWith('pos-')), e));
+    add('center', document.querySelector('.board .center'));
+    for (const id of ['prompt', 'hints', 'actions']) if (document.getElementById(id).children.length || document.getElementById(id).textContent.trim()) add(id, document.getElementById(id));
+    for (const b of boxes) if (b.l < -0.5 || b.t < -0.5 || b.r > W + 0.5 || b.b > H + 0.5) out.push(b.name + ' outside the viewport ' + JSON.stringify(b));
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], c = boxes[j];
+        const x = Math.min(a.r, c.r) - Math.max(a.l, c.l), y = Math.min(a.b, c.b) - Math.max(a.t, c.t);
+        if (x > 1 && y > 1) out.push(a.name + ' overlaps ' + c.name + ` by ${x.toFixed(0)}×${y.toFixed(0)}`);
+    }
+    return {names: boxes.map((b) => b.name), problems: out};
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
+def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
+    """A four-seat hand with hints on, looked at after each move: the key elements' bounding boxes are
+    inside the screen and pairwise apart (the dock has a row of its own above one's seat)."""
+    page = new_player(browser, server, f"Boxes-{size[0]}", size)
+    create_room(page, "sichuan")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    page.click("#hint-toggle")
+    seen, problems = set(), set()
+    for _ in range(30):
+        if page.locator("#settlement[open]").count():
+            break
+        boxes = page.evaluate(TABLE_BOXES)
+        seen.update(boxes["names"])
+        problems.update(boxes["problems"])
+        answer_once(page)
+        page.wait_for_timeout(80)
+    assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints"} <= seen, seen
+    assert not problems, sorted(problems)
+    page.screenshot(path=os.path.join(SHOTS, f"boxes_{size[0]}x{size[1]}.png"))
+    check_page(page)
+    page.context.close()
+
+
 def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
     """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
     summary and joins it, each in the seat they had; the bot keeps the bot's seat."""

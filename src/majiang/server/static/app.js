@@ -602,6 +602,18 @@
     if (!seat) return;
     const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
     if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
+    reserveDock();
+  }
+  // The board keeps a row above one's seat as tall as the dock has been this hand (style.css: the
+  // "dock" area), so that the prompt and buttons cover no other seat nor the centre, and the table
+  // does not jump each time a prompt comes and goes.
+  let dockFor = null, dockMax = 0;
+  function reserveDock() {
+    const hand = snap && snap.room ? `${snap.room.code}|${snap.room.hand_index}|${innerWidth}x${innerHeight}` : null;
+    if (dockFor !== hand) { dockFor = hand; dockMax = 0; }
+    dockMax = Math.max(dockMax, Math.ceil($("dock").getBoundingClientRect().height));
+    const px = `${dockMax}px`;
+    if ($("room").style.getPropertyValue("--dock-h") !== px) $("room").style.setProperty("--dock-h", px);
   }
   window.addEventListener("resize", () => { if (snap && !replay) placeDock(); });
   function renderDock(v, legal, r) {
