@@ -323,6 +323,7 @@
     center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
     center.appendChild(node("div", "secs"));
     center.appendChild(node("div", "wall"));
+    center.appendChild(node("div", "wall-edge"));
     center.appendChild(node("div", "dealer-name"));
     center.appendChild(node("div", "dice"));
     center.appendChild(node("div", "phase"));
@@ -332,7 +333,7 @@
       const seat = node("div", `seat pos-${POS[n][d]}`);
       seat.dataset.seat = String(s);
       const who = node("div", "who");
-      who.appendChild(node("span", "name")); who.appendChild(node("span", "badges")); who.appendChild(node("span", "score"));
+      who.appendChild(node("span", "avatar")); who.appendChild(node("span", "name")); who.appendChild(node("span", "badges")); who.appendChild(node("span", "score"));
       const row = node("div", "row hand");
       row.appendChild(node("span", "concealed")); row.appendChild(node("span", "drawn")); row.appendChild(node("span", "melds")); row.appendChild(node("span", "wins"));
       seat.appendChild(who); seat.appendChild(row); seat.appendChild(node("div", "waits")); seat.appendChild(node("div", "pond"));
@@ -349,6 +350,37 @@
     const PIPS = { 1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
       5: [[5, 5], [15, 5], [10, 10], [5, 15], [15, 15]], 6: [[5, 5], [15, 5], [5, 10], [15, 10], [5, 15], [15, 15]] };
     e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6).map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("")}</svg>`).join("");
+  }
+  // A seat's avatar, generated: the name's initials (a Chinese name's first character) in a circle of a
+  // colour taken from the name, the same at every table; a bot's seat shows its number.
+  const AVATAR_COLOURS = 8;  // .avatar.c0 … .c7 in style.css
+  function paintAvatar(e, name, bot) {
+    const trimmed = name.trim();
+    let text = "?";
+    if (bot && /\d/.test(trimmed)) text = trimmed.match(/\d/)[0];
+    else if (/^[\u3400-\u9fff]/.test(trimmed)) text = trimmed[0];
+    else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
+    let hash = 0;
+    for (const ch of trimmed) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+    const key = `${text}|${hash % AVATAR_COLOURS}|${bot ? 1 : 0}`;
+    if (e.dataset.key === key) return;
+    e.dataset.key = key;
+    e.textContent = text;
+    e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
+    e.setAttribute("aria-hidden", "true");
+  }
+  // The wall on the table's edge: a row of tile backs, each a share of the wall as dealt, emptying as it is drawn.
+  let wallFull = 1, wallLast = -1;
+  function drawWall(e, left) {
+    const slots = 18;
+    if (left > wallLast || !e.firstChild) wallFull = Math.max(left, 1);  // a new hand (or a new board): the wall as dealt
+    wallLast = left;
+    const filled = Math.ceil((slots * left) / wallFull);
+    if (e.dataset.key === String(filled)) return;
+    e.dataset.key = String(filled);
+    let out = "";
+    for (let i = 0; i < slots; i++) out += `<rect x="${i * 6 + 0.5}" y="0.5" width="5" height="8" rx="1" class="${i < filled ? "w-on" : "w-off"}"/>`;
+    e.innerHTML = `<svg viewBox="0 0 ${slots * 6} 9" aria-hidden="true">${out}</svg>`;
   }
   function tileItems(list, prefix) { return keyed(list).map((x) => ({ ...x, key: prefix + x.key })); }
   function syncTiles(container, items, decorate) {
@@ -370,6 +402,7 @@
     const d = acting == null ? null : (acting - ctx.bottom + n) % n;
     center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
     setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
+    drawWall(center.querySelector(".wall-edge"), v.tiles_left);
     setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
     drawDice(center.querySelector(".dice"), ctx.dice);
     setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
@@ -386,6 +419,7 @@
       seat.classList.toggle("out", !!p.out);
       seat.classList.toggle("dealer", s === v.dealer);
       setText(seat.querySelector(".name"), ctx.names[s] || "");
+      paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", ctx.humans ? !ctx.humans[s] : false);
       setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
       seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
       const badges = [];
