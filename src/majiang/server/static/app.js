@@ -932,7 +932,7 @@
     // as the match row shows them
     const stake = r.stake || 1;
     const people = games.length && games[0].people ? games[0].people : null;
-    const cols = people || names;
+    const cols = people ? people.map(botName) : names;  // the server names bots in English: say it in the page's language
     const cell = (g, c) => { const i = people ? g.lineup.indexOf(c) : c; return i >= 0 && i < g.totals.length ? g.totals[i] * stake : null; };
     const run = cols.map(() => [0]);
     games.forEach((g) => cols.forEach((_, c) => run[c].push(run[c][run[c].length - 1] + (cell(g, c) || 0))));
