@@ -229,7 +229,7 @@
   }
   // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
   // own terms): English says what each is, with the term beside it.
-  const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares (declared hand)",
+  const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
     点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
     呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
     亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
@@ -244,11 +244,13 @@
       const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
       if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
       if (lang !== "en") return w;
-      if (fans && fans[bare]) return `${fans[bare]} (${bare})${tail}`;
+      if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
       return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
     }).join(" ");
   }
-  function fanName(f) { return lang === "en" && f.english ? `${f.name} ${f.english}` : f.name; }
+  // English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
+  function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
+  function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
   function setLang(l) { lang = l === "en" ? "en" : "zh"; localStorage.setItem("majiang.lang", lang); }
   window.I18N = { t, errorText, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, reasonName, paymentDetail, setLang,
     get lang() { return lang; }, known: (name) => name in OPT, keys: (l) => Object.keys(M[l] || {}) };
