@@ -688,6 +688,159 @@ def test_sounds_for_discards_and_ones_turn_and_a_mute_remembered(server, browser
     page.context.close()
 
 
+# The browser's speech synthesis stubbed: a Chinese voice listed, each utterance counted (and never
+# spoken); each callout's animation recorded as it starts.
+STUB_SPEECH = """(() => {
+    window.__spoken = [];
+    window.__callAnimations = [];
+    const voice = {lang: 'zh-CN', name: 'test voice', voiceURI: 'test', localService: true, default: true};
+    if (window.speechSynthesis) {
+        const own = (name, f) => Object.defineProperty(window.speechSynthesis, name, {value: f, configurable: true});
+        own('getVoices', () => [voice]);
+        own('speak', (u) => { window.__spoken.push(u.text); });
+        own('cancel', () => {});
+    }
+    document.addEventListener('animationstart', (e) => {
+        if (e.target.classList && e.target.classList.contains('call')) window.__callAnimations.push(e.target.textContent);
+    }, true);
+})();"""
+CALL_WORDS = {"碰", "杠", "胡", "自摸", "亮倒", "唱歌", "跳舞"}
+CALLOUTS = "+(document.documentElement.dataset.callouts || 0)"
+
+
+def play_until_callout(page, seconds=150):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not page.evaluate(CALLOUTS) and not page.locator("#settlement[open]").count():
+        answer_once(page)
+        page.wait_for_timeout(60)
+    wait_until(page, CALLOUTS + " >= 1", timeout=3000)
+
+
+def test_calls_are_animated_at_the_seat_and_spoken_unless_muted(server, browser):
+    """碰/杠/胡/亮倒/自摸 at the caller's seat: the word animated there and spoken in zh-CN (the stubbed
+    voice); with 静音 nothing is spoken, and with reduced motion the word shows without animating."""
+    page = start_solo(browser, server, "Caller", init=STUB_SPEECH)
+    play_until_callout(page)
+    animated = page.evaluate("window.__callAnimations")
+    assert animated and set(animated) <= CALL_WORDS, animated
+    spoken = page.evaluate("window.__spoken")
+    assert spoken and set(spoken) <= CALL_WORDS, spoken
+    check_page(page)
+    page.context.close()
+
+    quiet = start_solo(browser, server, "Hush", reduced=True, init=STUB_SPEECH + "localStorage.setItem('majiang.mute', '1');")
+    assert quiet.locator("#mute").get_attribute("aria-pressed") == "true"
+    play_until_callout(quiet)
+    assert quiet.evaluate("window.__spoken") == []
+    assert quiet.evaluate("window.__callAnimations") == []  # reduced motion: shown, not moved
+    assert quiet.evaluate("(document.documentElement.dataset.sounds || '')") == ""
+    check_page(quiet)
+    quiet.context.close()
+
+
+# Chinese the English page keeps on purpose, always beside English: the game's own terms (the names of
+# the games and regions, the calls, 庄, 托管 …), the fans and the payment reasons (their English first).
+# Tile names (一万 … 九条, 二五八筒) and the faces drawn on the tiles are allowed too.
+EN_PAGE_TERMS = {
+    "卡五星", "血战到底", "中文", "标准", "襄阳", "随州", "成都", "换三张", "定缺", "万", "筒", "条", "白板", "发财", "红中",
+    "碰", "杠", "胡", "自摸", "暗杠", "加杠", "过", "亮倒", "唱歌", "跳舞", "庄", "托管", "结算", "荒庄", "底分", "战绩",
+    "准备", "再来一局", "回放", "解散", "漂",
+    "点杠", "直杠", "蓄杠", "点炮", "包胡", "抢杠", "呼叫转移", "退杠", "花猪", "大叫", "亮倒荒庄", "数坎", "买马",
+    "刮风", "下雨", "查花猪", "查大叫", "自摸加底", "满", "坎", "马", "杠上杠", "杠上炮",
+}
+CHINESE_ON_EN_PAGE = r"""(allowed) => {
+    const out = new Set();
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const e = n.parentElement;
+        if (!e || e.closest('svg') || !e.checkVisibility({visibilityProperty: true})) continue;
+        for (const run of n.data.match(/[\u3400-\u9fff]+/g) || [])
+            if (!allowed.includes(run) && !/^[一二三四五六七八九]+[万筒条]$/.test(run)) out.add(run + ' in ' + JSON.stringify(n.data.slice(0, 60)));
+    }
+    return [...out];
+}"""
+
+
+def english_page_terms():
+    from majiang.games.kawuxing.fans import FAN_NAMES as KAWUXING_FANS
+    from majiang.games.sichuan.fans import FAN_NAMES as SICHUAN_FANS
+    return sorted(EN_PAGE_TERMS | set(KAWUXING_FANS) | set(SICHUAN_FANS))
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(server, browser, variant):
+    """In English, a whole hand and its settlement: every Chinese word on the page is a tile's name or
+    one of the game's terms given beside English (fans and payment reasons included)."""
+    page = new_player(browser, server, f"Eng-{variant}", SIZES["landscape"])
+    page.click("#lang")
+    wait_until(page, "document.querySelector('#history').textContent.includes('No matches')")  # reloaded in English
+    allowed = english_page_terms()
+    assert page.evaluate(CHINESE_ON_EN_PAGE, allowed) == []
+    create_room(page, variant)
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    deadline, seen = time.monotonic() + 240, set()
+    while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
+        seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
+        answer_once(page)
+        page.wait_for_timeout(60)
+    assert page.locator("#settlement[open]").count()
+    page.wait_for_timeout(300)
+    seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
+    assert not seen, sorted(seen)
+    check_page(page)
+    page.context.close()
+
+
+# The key elements of the table: one's own hand, each other seat, the centre, and the dock's prompt,
+# hint bar and buttons (each one box); all inside the viewport, no two overlapping.
+TABLE_BOXES = """() => {
+    const W = innerWidth, H = innerHeight, boxes = [], out = [];
+    const add = (name, e) => {
+        if (!e || !e.checkVisibility({visibilityProperty: true})) return;
+        const r = e.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) return;
+        boxes.push({name, l: r.left, t: r.top, r: r.right, b: r.bottom});
+    };
+    add('hand', document.querySelector('.seat.me .row.hand'));
+    document.querySelectorAll('.board .seat:not(.me)').forEach((e) => add([...e.classList].find((c) => c.startsWith('pos-')), e));
+    add('center', document.querySelector('.board .center'));
+    for (const id of ['prompt', 'hints', 'actions']) if (document.getElementById(id).children.length || document.getElementById(id).textContent.trim()) add(id, document.getElementById(id));
+    for (const b of boxes) if (b.l < -0.5 || b.t < -0.5 || b.r > W + 0.5 || b.b > H + 0.5) out.push(b.name + ' outside the viewport ' + JSON.stringify(b));
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], c = boxes[j];
+        const x = Math.min(a.r, c.r) - Math.max(a.l, c.l), y = Math.min(a.b, c.b) - Math.max(a.t, c.t);
+        if (x > 1 && y > 1) out.push(a.name + ' overlaps ' + c.name + ` by ${x.toFixed(0)}×${y.toFixed(0)}`);
+    }
+    return {names: boxes.map((b) => b.name), problems: out};
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
+def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
+    """A four-seat hand with hints on, looked at after each move: the key elements' bounding boxes are
+    inside the screen and pairwise apart (the dock has a row of its own above one's seat)."""
+    page = new_player(browser, server, f"Boxes-{size[0]}", size)
+    create_room(page, "sichuan")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    page.click("#hint-toggle")
+    seen, problems = set(), set()
+    for _ in range(30):
+        if page.locator("#settlement[open]").count():
+            break
+        boxes = page.evaluate(TABLE_BOXES)
+        seen.update(boxes["names"])
+        problems.update(boxes["problems"])
+        answer_once(page)
+        page.wait_for_timeout(80)
+    assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints"} <= seen, seen
+    assert not problems, sorted(problems)
+    page.screenshot(path=os.path.join(SHOTS, f"boxes_{size[0]}x{size[1]}.png"))
+    check_page(page)
+    page.context.close()
+
+
 def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
     """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
     summary and joins it, each in the seat they had; the bot keeps the bot's seat."""

@@ -327,6 +327,7 @@
     center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
     center.appendChild(node("div", "secs"));
     center.appendChild(node("div", "wall"));
+    center.appendChild(node("div", "wall-edge"));
     center.appendChild(node("div", "dealer-name"));
     center.appendChild(node("div", "dice"));
     center.appendChild(node("div", "phase"));
@@ -336,7 +337,7 @@
       const seat = node("div", `seat pos-${POS[n][d]}`);
       seat.dataset.seat = String(s);
       const who = node("div", "who");
-      who.appendChild(node("span", "name")); who.appendChild(node("span", "badges")); who.appendChild(node("span", "score"));
+      who.appendChild(node("span", "avatar")); who.appendChild(node("span", "name")); who.appendChild(node("span", "badges")); who.appendChild(node("span", "score"));
       const row = node("div", "row hand");
       row.appendChild(node("span", "concealed")); row.appendChild(node("span", "drawn")); row.appendChild(node("span", "melds")); row.appendChild(node("span", "wins"));
       seat.appendChild(who); seat.appendChild(row); seat.appendChild(node("div", "waits")); seat.appendChild(node("div", "pond"));
@@ -353,6 +354,37 @@
     const PIPS = { 1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
       5: [[5, 5], [15, 5], [10, 10], [5, 15], [15, 15]], 6: [[5, 5], [15, 5], [5, 10], [15, 10], [5, 15], [15, 15]] };
     e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6).map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("")}</svg>`).join("");
+  }
+  // A seat's avatar, generated: the name's initials (a Chinese name's first character) in a circle of a
+  // colour taken from the name, the same at every table; a bot's seat shows its number.
+  const AVATAR_COLOURS = 8;  // .avatar.c0 … .c7 in style.css
+  function paintAvatar(e, name, bot) {
+    const trimmed = name.trim();
+    let text = "?";
+    if (bot && /\d/.test(trimmed)) text = trimmed.match(/\d/)[0];
+    else if (/^[\u3400-\u9fff]/.test(trimmed)) text = trimmed[0];
+    else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
+    let hash = 0;
+    for (const ch of trimmed) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+    const key = `${text}|${hash % AVATAR_COLOURS}|${bot ? 1 : 0}`;
+    if (e.dataset.key === key) return;
+    e.dataset.key = key;
+    e.textContent = text;
+    e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
+    e.setAttribute("aria-hidden", "true");
+  }
+  // The wall on the table's edge: a row of tile backs, each a share of the wall as dealt, emptying as it is drawn.
+  let wallFull = 1, wallLast = -1;
+  function drawWall(e, left) {
+    const slots = 18;
+    if (left > wallLast || !e.firstChild) wallFull = Math.max(left, 1);  // a new hand (or a new board): the wall as dealt
+    wallLast = left;
+    const filled = Math.ceil((slots * left) / wallFull);
+    if (e.dataset.key === String(filled)) return;
+    e.dataset.key = String(filled);
+    let out = "";
+    for (let i = 0; i < slots; i++) out += `<rect x="${i * 6 + 0.5}" y="0.5" width="5" height="8" rx="1" class="${i < filled ? "w-on" : "w-off"}"/>`;
+    e.innerHTML = `<svg viewBox="0 0 ${slots * 6} 9" aria-hidden="true">${out}</svg>`;
   }
   function tileItems(list, prefix) { return keyed(list).map((x) => ({ ...x, key: prefix + x.key })); }
   function syncTiles(container, items, decorate) {
@@ -374,6 +406,7 @@
     const d = acting == null ? null : (acting - ctx.bottom + n) % n;
     center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
     setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
+    drawWall(center.querySelector(".wall-edge"), v.tiles_left);
     setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
     drawDice(center.querySelector(".dice"), ctx.dice);
     setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
@@ -390,6 +423,7 @@
       seat.classList.toggle("out", !!p.out);
       seat.classList.toggle("dealer", s === v.dealer);
       setText(seat.querySelector(".name"), ctx.names[s] || "");
+      paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", ctx.humans ? !ctx.humans[s] : false);
       setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
       seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
       const badges = [];
@@ -466,14 +500,11 @@
       if (prev && ctx.live) {
         const pp = prev.players[s];
         if (p.discards.length > pp.discards.length) Sound.play("discard");
-        if (p.melds.length > pp.melds.length) {
-          const m = p.melds[p.melds.length - 1];
-          callout(seat, m.kind === "pong" ? t("a_pong").split(" ").pop() : t("a_kong").split(" ").pop());
-          Sound.play(m.kind === "pong" ? "pong" : "kong");
-        } else if (p.melds.some((m, i) => pp.melds[i] && pp.melds[i].kind !== m.kind)) { callout(seat, "杠"); Sound.play("kong"); }
-        const wonBefore = (prev.wins || []).filter((w) => w.seat === s).length;
-        if ((v.wins || []).filter((w) => w.seat === s).length > wonBefore) { callout(seat, "胡"); Sound.play("win"); }
-        if (p.declared && !pp.declared) callout(seat, t(p.declared).split(" ")[0]);
+        if (p.melds.length > pp.melds.length) announce(seat, p.melds[p.melds.length - 1].kind === "pong" ? "pong" : "kong");
+        else if (p.melds.some((m, i) => pp.melds[i] && pp.melds[i].kind !== m.kind)) announce(seat, "kong");
+        const wonBefore = (prev.wins || []).filter((w) => w.seat === s).length, wonNow = (v.wins || []).filter((w) => w.seat === s);
+        if (wonNow.length > wonBefore) announce(seat, wonNow[wonNow.length - 1].self_draw ? "zimo" : "win");
+        if (p.declared && !pp.declared && CALLS[p.declared]) announce(seat, p.declared);
       }
     });
     prevView = v;
@@ -506,11 +537,23 @@
       bump("flights");
     });
   }
-  function callout(seat, text) {
+  function callout(seat, text, kind) {
     const c = seat.querySelector(".call");
     c.textContent = text;
-    c.classList.remove("show"); void c.offsetWidth; c.classList.add("show");
+    c.className = "call" + (kind ? " k-" + kind : "");
+    void c.offsetWidth; c.classList.add("show");
     clearTimeout(c._t); c._t = setTimeout(() => c.classList.remove("show"), 1200);
+  }
+  // A claim, kong, win or declaration said at the caller's seat, as the apps do: the game's own word drawn
+  // large there and spoken (sound.js: a zh-CN voice where the browser has one, else its synthesised
+  // sound; 静音 silences both). Counted on <html data-callouts> for the tests.
+  const CALLS = { pong: ["碰", "pong"], kong: ["杠", "kong"], win: ["胡", "win"], zimo: ["自摸", "win"],
+    liangdao: ["亮倒", "declare"], sing: ["唱歌", "declare"], dance: ["跳舞", "declare"] };
+  function announce(seat, kind) {
+    const [word, sound] = CALLS[kind];
+    callout(seat, word, kind);
+    Sound.say(word, sound);
+    bump("callouts");
   }
 
   // ---------------------------------------------------------------- live render
@@ -602,6 +645,18 @@
     if (!seat) return;
     const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
     if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
+    reserveDock();
+  }
+  // The board keeps a row above one's seat as tall as the dock has been this hand (style.css: the
+  // "dock" area), so that the prompt and buttons cover no other seat nor the centre, and the table
+  // does not jump each time a prompt comes and goes.
+  let dockFor = null, dockMax = 0;
+  function reserveDock() {
+    const hand = snap && snap.room ? `${snap.room.code}|${snap.room.hand_index}|${innerWidth}x${innerHeight}` : null;
+    if (dockFor !== hand) { dockFor = hand; dockMax = 0; }
+    dockMax = Math.max(dockMax, Math.ceil($("dock").getBoundingClientRect().height));
+    const px = `${dockMax}px`;
+    if ($("room").style.getPropertyValue("--dock-h") !== px) $("room").style.setProperty("--dock-h", px);
   }
   window.addEventListener("resize", () => { if (snap && !replay) placeDock(); });
   function renderDock(v, legal, r) {
@@ -815,7 +870,8 @@
     const melds = p.melds.map((m) => tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small"));
     return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
   }
-  function detailText(d) { return !d ? "" : I18N.lang === "en" || !/[A-Za-z]/.test(d) ? d : ""; }
+  function detailText(d, fans) { return I18N.paymentDetail(d, fans); }
+  function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
   function showSettlement() {
     const s = snap.settlement, r = snap.room, names = namesOf(r), v = snap.view;
     if (!s) {  // dissolved mid-hand: the match totals and the summary
@@ -829,8 +885,8 @@
     }
     const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
       ${v ? winHand(v.players[w.seat], w) : ""}
-      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan ? f.fan + "番" : ""}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
-    const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${p.reason} ${detailText(p.detail)}</td></tr>`);
+      <p class="fans">${w.fans.map((f) => h`<span class="fan">${I18N.fanName(f)} ${r.variant === "kawuxing" ? "×" + f.multiplier : f.fan ? t("fan_n", { n: f.fan }) : ""}${f.count > 1 ? " ×" + f.count : ""}</span>`)} → <b>${r.variant === "kawuxing" ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
+    const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${I18N.reasonName(p.reason)} ${detailText(p.detail, fanEnglish(s.wins))}</td></tr>`);
     const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
     const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
       <tr><th>${t("hand_total")}</th>${s.totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr>
@@ -888,7 +944,7 @@
     // as the match row shows them
     const stake = r.stake || 1;
     const people = games.length && games[0].people ? games[0].people : null;
-    const cols = people || names;
+    const cols = people ? people.map(botName) : names;  // the server names bots in English: say it in the page's language
     const cell = (g, c) => { const i = people ? g.lineup.indexOf(c) : c; return i >= 0 && i < g.totals.length ? g.totals[i] * stake : null; };
     const run = cols.map(() => [0]);
     games.forEach((g) => cols.forEach((_, c) => run[c].push(run[c][run[c].length - 1] + (cell(g, c) || 0))));
@@ -1070,7 +1126,7 @@
         $("prompt").appendChild(slider);
       }
       slider.max = String(last); slider.value = String(i);
-      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${p.reason}`).join(" · ") || t("drawn_hand") : "";
+      $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
     };
     const stop = () => { clearInterval(timer); timer = null; };
     const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };

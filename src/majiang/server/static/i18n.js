@@ -8,7 +8,7 @@
   const DRAGON_EN = { 5: "White", 6: "Green", 7: "Red" };
   const M = {
     zh: {
-      title: "卡五星 · 血战到底", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
+      title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
       your_name: "昵称", save: "保存", name_ph: "你的名字", new_table: "开桌", game: "玩法", preset: "规则",
       kawuxing: "卡五星", sichuan: "血战到底", players: "{n}人", bots: "空位机器人", bot_random: "随机",
       bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
@@ -28,10 +28,10 @@
       hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌 ({n}向听)", hint_count: "{n}张",
       hint_waits: "听牌: {w}", hint_left: "{t}剩{n}", last_discard: "{who} 打出 {t}",
       settlement: "结算", drawn_hand: "荒庄", win_by: "{who} 胡 {t}", zimo: "自摸", dianpao: "{who} 点炮",
-      robbed: "抢杠", fan_total: "共 {n} 番", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
+      robbed: "抢杠", fan_total: "共 {n} 番", fan_n: "{n}番", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
       hand_total: "本局", match_total: "总分", ready: "准备", ready_done: "已准备, 等待其他玩家", ready_list: "已准备: {l}",
       next_hand: "下一局", to_lobby: "回大厅", rematch: "再来一局", rematch_offer: "{who} 邀请大家再来一局 (同样的规则和座位)", rematch_join: "加入再来一局", close: "关闭", match_over: "终局",
-      summary: "对局总结", winner: "{who} 赢了", hand_col: "局", total_col: "合计",
+      summary: "对局总结", rest_cell: "休", winner: "{who} 赢了", hand_col: "局", total_col: "合计",
       err_code: "房间号是6位数字", err_replay: "不是回放链接", replay_title: "回放", step: "第 {i}/{n} 步",
       play: "播放", pause: "暂停", first: "开头", prev: "上一步", next: "下一步", last: "结尾", speed: "速度",
       deal: "发牌", r_draw: "{who} 摸牌", r_act: "{who} {a}", seconds: "{n}秒", spectators: "观众",
@@ -56,12 +56,12 @@
       hint_win: "可以胡牌! 点「{a}」", out_note: "你已胡牌 ({t}), 本局出局: 看其他{n}家继续打", out_note_done: "你已胡牌 ({t})",
       joining_tag: "下一局入座: {n}", reconnect: "重新连接…", claim_prompt: "{t}: 要吗?", people: "人数", people_3: "3人", people_4w: "4人 · 赢家休息", people_4r: "4人 · 轮流休息",
       resting: "本局轮休: {n} ({s})", resting_you: "你本局轮休 ({s}), 下一局上桌", bench: "轮休席", bench_free: "轮休席: 空 (第4位朋友坐这里)",
-      bench_line: "轮休席: {n}", rest_cell: "休", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
+      bench_line: "轮休席: {n}", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
       declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
       declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
     },
     en: {
-      title: "Kawuxing · Blood battle", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
+      title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
       your_name: "Your name", save: "Save", name_ph: "your name", new_table: "New table", game: "Game", preset: "Rules",
       kawuxing: "卡五星 Kawuxing", sichuan: "血战到底 Sichuan", players: "{n} players", bots: "Bots for empty seats",
       bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master", hands: "Hands", stake: "Stake 底分",
@@ -85,11 +85,11 @@
       hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
       hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
       settlement: "Settlement 结算", drawn_hand: "Drawn hand 荒庄", win_by: "{who} wins on {t}", zimo: "self-drawn 自摸",
-      dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", mult_total: "×{n} total",
+      dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", mult_total: "×{n} total",
       pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready 准备",
       ready_done: "Ready, waiting for the others", ready_list: "Ready: {l}", next_hand: "Next hand",
       to_lobby: "Back to the lobby", rematch: "Rematch 再来一局", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
-      summary: "Match summary", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
+      summary: "Match summary", rest_cell: "sat out", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
       err_code: "a room code is six digits", err_replay: "not a replay link", replay_title: "Replay 回放",
       step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
       speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n}\u00a0sec",
@@ -114,7 +114,7 @@
       hint_win: "You can win! Press \u201c{a}\u201d", out_note: "You have won ({t}) and are out of this hand: the other {n} play on", out_note_done: "You have won ({t})",
       joining_tag: "joins next hand: {n}", reconnect: "Reconnecting…", claim_prompt: "{t}: take it?", people: "Players", people_3: "3", people_4w: "4 · the winner sits out", people_4r: "4 · sit out in turn",
       resting: "Sitting out this hand: {n} ({s})", resting_you: "You sit out this hand ({s}); you play the next", bench: "bench", bench_free: "Bench: free (for a fourth friend)",
-      bench_line: "Bench: {n}", rest_cell: "out", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
+      bench_line: "Bench: {n}", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
       declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
       declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
     },
@@ -227,9 +227,35 @@
     const c = CHOICE[v];
     return c ? (lang === "en" ? c[1] : c[0]) : String(v);
   }
-  function presetName(p) { const c = PRESET[p]; return c ? (lang === "en" ? `${c[0]} ${c[1]}` : c[0]) : p; }
-  function fanName(f) { return lang === "en" && f.english ? `${f.name} ${f.english}` : f.name; }
+  function presetName(p) {  // English with the regional name beside it (an English name that has it already stands alone)
+    const c = PRESET[p];
+    return c ? (lang === "en" ? (/[\u4e00-\u9fff]/.test(c[1]) ? c[1] : `${c[0]} ${c[1]}`) : c[0]) : p;
+  }
+  // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
+  // own terms): English says what each is, with the term beside it.
+  const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
+    点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
+    呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
+    亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
+  const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
+    自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
+  function reasonName(r) { return lang === "en" && REASON[r] ? `${REASON[r]} (${r})` : r; }
+  // fans: a fan's Chinese name → its English, from the settlement's wins
+  function paymentDetail(d, fans) {
+    if (!d) return "";
+    if (lang !== "en" && /[A-Za-z]{2}/.test(d)) return "";  // an English-only note of the engine
+    return d.split(" ").map((w) => {
+      const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
+      if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
+      if (lang !== "en") return w;
+      if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
+      return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
+    }).join(" ");
+  }
+  // English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
+  function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
+  function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
   function setLang(l) { lang = l === "en" ? "en" : "zh"; localStorage.setItem("majiang.lang", lang); }
-  window.I18N = { t, errorText, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, setLang,
-    get lang() { return lang; }, known: (name) => name in OPT };
+  window.I18N = { t, errorText, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, reasonName, paymentDetail, setLang,
+    get lang() { return lang; }, known: (name) => name in OPT, keys: (l) => Object.keys(M[l] || {}) };
 })();

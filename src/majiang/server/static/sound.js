@@ -1,5 +1,6 @@
 // Sound effects synthesised here with Web Audio (no recordings): a tile click, calls, a win, your turn.
-// Muting is remembered in this browser.
+// Calls (碰, 杠, 胡 …) are spoken by the browser's own speech synthesis when it has a Chinese voice.
+// Muting silences both and is remembered in this browser.
 (function () {
   let ctx = null;
   let muted = localStorage.getItem("majiang.mute") === "1";
@@ -44,7 +45,16 @@
     win: () => { [523, 659, 784, 1046].forEach((f, i) => tone(f, i * 0.09, 0.35, "triangle", 0.15)); },
     turn: () => { tone(1320, 0, 0.12, "sine", 0.1); tone(1760, 0.08, 0.18, "sine", 0.08); },
     draw: () => { tone(300, 0, 0.05, "triangle", 0.06, 1.6); },
+    declare: () => { [392, 523, 659].forEach((f, i) => tone(f, i * 0.07, 0.3, "triangle", 0.1)); },
   };
+  // a Chinese voice of the browser's speech synthesis, or null (none installed, or not listed yet)
+  function chineseVoice() {
+    const synth = window.speechSynthesis;
+    if (!synth || typeof window.SpeechSynthesisUtterance !== "function") return null;
+    const voices = synth.getVoices() || [];
+    return voices.find((x) => /^zh[-_]CN/i.test(x.lang)) || voices.find((x) => /^zh/i.test(x.lang)) || null;
+  }
+  try { if (window.speechSynthesis) window.speechSynthesis.getVoices(); } catch (e) { /* Chromium loads its list on the first ask */ }
   // the last sounds played, newest last, on <html data-sounds> (a page's own record; tests read it)
   const played = [];
   function note(name) {
@@ -60,8 +70,25 @@
       note(name);
       try { SOUNDS[name](); } catch (e) { /* no audio device */ }
     },
+    // speak a call in Chinese, or play the named sound where no Chinese voice is present
+    say(text, fallback) {
+      if (muted) return;
+      const voice = chineseVoice();
+      if (!voice) { this.play(fallback); return; }
+      note("say");
+      try {
+        const u = new SpeechSynthesisUtterance(text);
+        u.lang = "zh-CN"; u.rate = 1.15;
+        try { u.voice = voice; } catch (e) { /* a voice list of plain objects: the language is enough */ }
+        window.speechSynthesis.cancel();  // a call is news only now: never queue behind an older one
+        window.speechSynthesis.speak(u);
+      } catch (e) { this.play(fallback); }
+    },
     get muted() { return muted; },
-    setMuted(m) { muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0"); },
+    setMuted(m) {
+      muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0");
+      try { if (muted && window.speechSynthesis) window.speechSynthesis.cancel(); } catch (e) { /* no speech */ }
+    },
     unlock() { if (!muted) audio(); },
   };
 })();
