@@ -1,0 +1,144 @@
+"""The optional C path of hand analysis (``core/_speedups.c``) gives exactly what the Python path
+gives: shanten and waits of random hands of both games, every hand size, with and without a
+void suit and melds; and bad input still raises the Python path's errors."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from majiang.core import analysis
+from majiang.core.errors import MajiangError
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.core.variants import KAWUXING, SICHUAN, Variant
+
+NO_EXT = bool(os.environ.get("MAJIANG_NO_EXT"))
+THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)
+VARIANTS = ["kawuxing", "sichuan", KAWUXING, SICHUAN, KAWUXING.with_suits("ms"), THREE_SUITS]
+
+
+def speedups():
+    analysis.shanten(Hand.parse("1112345678999p"), "kawuxing")  # the first call binds the C path
+    return analysis.speedups
+
+
+def test_c_path_is_loaded():
+    """Wherever the tests run (CI's editable install builds it), the C path is what answers."""
+    if NO_EXT:
+        assert speedups() is None
+        pytest.skip("MAJIANG_NO_EXT is set: the Python path alone")
+    assert speedups() is not None, (
+        "the C extension majiang.core._speedups is not built here: pip install -e . "
+        "(or python setup.py build_ext --inplace) builds it; MAJIANG_NO_EXT=1 tests without it")
+
+
+needs_c = pytest.mark.skipif(NO_EXT, reason="MAJIANG_NO_EXT is set")
+
+
+def random_hand(rnd: random.Random, variant: Variant) -> Hand:
+    """Any size the analysis takes (3n+1 or 3n+2 concealed tiles, 0-4 melds, at most 14 in all),
+    often built from sets so that ready and winning hands are common."""
+    kinds = [int(t) for t in variant.kinds]
+    if variant.two_suit_rule and rnd.random() < 0.6:
+        keep = rnd.sample(variant.suits, 2)
+        kinds = [k for k in kinds if k >= 27 or "mps"[k // 9] in keep]
+    left = {k: 4 for k in kinds}
+    melds = []
+    for _ in range(rnd.choice([0, 0, 0, 1, 2, 3, 4])):
+        k = rnd.choice(kinds)
+        kind = rnd.choice([MeldKind.PONG, MeldKind.PONG, MeldKind.KONG, MeldKind.CONCEALED_KONG])
+        size = 3 if kind is MeldKind.PONG else 4
+        if left[k] >= size:
+            left[k] -= size
+            melds.append(Meld(kind, k))
+    sizes = [n for n in range(1, 15 - 3 * len(melds)) if n % 3]
+    n = rnd.choice(sizes)
+    counts = [0] * 30
+    held = 0
+
+    def take(k: int) -> bool:
+        nonlocal held
+        if held < n and left.get(k, 0) > 0:
+            left[k] -= 1
+            counts[k] += 1
+            held += 1
+            return True
+        return False
+
+    if rnd.random() < 0.6:  # sets and a pair, then random tiles for what is missing
+        for _ in range(6):
+            k = rnd.choice(kinds)
+            if k < 27 and k % 9 <= 6 and rnd.random() < 0.6:
+                if all(left.get(x, 0) > 0 for x in (k, k + 1, k + 2)) and held + 3 <= n:
+                    for x in (k, k + 1, k + 2):
+                        take(x)
+            else:
+                for _ in range(rnd.choice([2, 3])):
+                    take(k)
+    while held < n:
+        take(rnd.choice(kinds))
+    return Hand(tuple(counts), tuple(melds))
+
+
+def voids_of(variant: Variant) -> list:
+    return [None, *variant.suits] if variant.two_suit_rule else [None]
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=400, deadline=None)
+def test_c_shanten_and_waits_equal_python(seed, which):
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(8):
+        hand = random_hand(rnd, resolved)
+        for void in voids_of(resolved):
+            got = c.shanten(hand, variant, void)
+            assert got is not None  # the C path answered, rather than handing back to Python
+            assert got == analysis._shanten_python(hand, variant, void), (hand, variant, void)
+            if hand.concealed_count % 3 == 1:
+                w = c.waits(hand, variant, void)
+                assert w == analysis._waits_python(hand, variant, void), (hand, variant, void)
+                assert all(type(t) is type(e) for t, e in zip(w, analysis._waits_python(hand, variant, void)))
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except (MajiangError, AttributeError) as e:
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("text, melds, variant, void", [
+    ("1112345678999m", (), "kawuxing", None),         # m is not a kawuxing suit
+    ("1112345678999p", (), "kawuxing", "p"),          # kawuxing has no void
+    ("1112345678999m", (), "sichuan", "z"),           # not a suit
+    ("1112345678999m", (), "sichuan", "mp"),          # (the Python path takes it as no void)
+    ("1112345678999m5z", (), "sichuan", None),        # no dragons in sichuan
+    ("111234567899m", (), "sichuan", None),           # 3n tiles
+    ("11122m", [Meld.pong(t) for t in ("1p", "2p", "3p", "4p")], "sichuan", None),  # too many tiles
+    ("1112345678999m", (), "riichi", None),           # unknown variant
+    ("1112345678999m", (), 7, None),
+])
+def test_bad_input_raises_as_the_python_path(text, melds, variant, void):
+    try:
+        hand = Hand.parse(text, list(melds))
+    except MajiangError:
+        pytest.skip("the hand itself is refused")
+    assert _outcome(analysis.shanten, hand, variant, void) == _outcome(analysis._shanten_python, hand, variant, void)
+    assert _outcome(analysis.waits, hand, variant, void) == _outcome(analysis._waits_python, hand, variant, void)
+
+
+@needs_c
+def test_variant_names_built_at_run_time_share_one_plan():
+    hand = Hand.parse("123m456m789m111p2p")
+    for _ in range(100):
+        name = "".join(["sich", "uan"])  # a new string object each time
+        assert speedups().shanten(hand, name, None) == 0
+    assert speedups().shanten(hand, "SICHUAN", None) == 0
