@@ -22,18 +22,24 @@ VARIANTS = ["kawuxing", "sichuan", KAWUXING, SICHUAN, KAWUXING.with_suits("ms"),
 
 
 def speedups():
-    analysis.shanten(Hand.parse("1112345678999p"), "kawuxing")  # the first call binds the C path
     return analysis.speedups
 
 
 def test_c_path_is_loaded():
-    """Wherever the tests run (CI's editable install builds it), the C path is what answers."""
+    """Wherever the tests run (CI's editable install builds it), the C path is what answers:
+    the public functions are the C ones, with no Python frame around them."""
+    import majiang
     if NO_EXT:
-        assert speedups() is None
+        assert speedups() is None and majiang.shanten is analysis._shanten_python
         pytest.skip("MAJIANG_NO_EXT is set: the Python path alone")
     assert speedups() is not None, (
         "the C extension majiang.core._speedups is not built here: pip install -e . "
         "(or python setup.py build_ext --inplace) builds it; MAJIANG_NO_EXT=1 tests without it")
+    assert majiang.shanten is analysis.shanten is speedups().shanten
+    assert majiang.waits is analysis.waits is speedups().waits
+    before = speedups().forwarded()
+    assert majiang.shanten(Hand.parse("1112345678999p"), "kawuxing") == 0
+    assert speedups().forwarded() == before  # answered in C
 
 
 needs_c = pytest.mark.skipif(NO_EXT, reason="MAJIANG_NO_EXT is set")
@@ -99,13 +105,14 @@ def test_c_shanten_and_waits_equal_python(seed, which):
     for _ in range(8):
         hand = random_hand(rnd, resolved)
         for void in voids_of(resolved):
-            got = c.shanten(hand, variant, void)
-            assert got is not None  # the C path answered, rather than handing back to Python
+            before = c.forwarded()
+            got = c.shanten(hand, variant, void) if void is None else c.shanten(hand, variant, void=void)
             assert got == analysis._shanten_python(hand, variant, void), (hand, variant, void)
             if hand.concealed_count % 3 == 1:
                 w = c.waits(hand, variant, void)
                 assert w == analysis._waits_python(hand, variant, void), (hand, variant, void)
                 assert all(type(t) is type(e) for t, e in zip(w, analysis._waits_python(hand, variant, void)))
+            assert c.forwarded() == before  # the C path answered, rather than handing the call to Python
 
 
 def _outcome(fn, *args):
@@ -138,7 +145,21 @@ def test_bad_input_raises_as_the_python_path(text, melds, variant, void):
 @needs_c
 def test_variant_names_built_at_run_time_share_one_plan():
     hand = Hand.parse("123m456m789m111p2p")
+    before = speedups().forwarded()
     for _ in range(100):
         name = "".join(["sich", "uan"])  # a new string object each time
         assert speedups().shanten(hand, name, None) == 0
     assert speedups().shanten(hand, "SICHUAN", None) == 0
+    assert speedups().forwarded() == before
+
+
+def test_odd_arguments_go_to_python():
+    hand = Hand.parse("1112345678999p")
+    assert analysis.shanten(hand=hand, variant="kawuxing") == 0
+    assert analysis.shanten(hand, variant="kawuxing", void=None) == 0
+    with pytest.raises(TypeError):
+        analysis.shanten(hand)
+    with pytest.raises(TypeError):
+        analysis.shanten(hand, "kawuxing", None, 1)
+    with pytest.raises(TypeError):
+        analysis.waits(hand, "kawuxing", colour="red")

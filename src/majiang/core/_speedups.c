@@ -2,9 +2,9 @@
  *
  * An optional accelerator of the pure-Python analysis (which stays the reference and the
  * fallback): the same shipped tables, handed over once by analysis.py, and the same arithmetic.
- * Whatever this module cannot decide (a bad hand, an unknown variant, a bad void) it answers
- * None, and the Python path then gives the result or raises its usual error; so validation
- * messages live in one place. A variant's plan (groups, win choices per void) is resolved once
+ * Whatever this module cannot decide (a bad hand, an unknown variant, a bad void, odd
+ * arguments) it hands, as called, to the Python function, which gives the result or raises its
+ * usual error; so validation messages live in one place. A variant's plan (groups, win choices per void) is resolved once
  * by a Python callback and kept here, keyed by the variant object.
  */
 #define PY_SSIZE_T_CLEAN
@@ -21,15 +21,22 @@
 #define MAX_CHOICES 8
 #define MAX_PLANS 32
 
-static const uint16_t *suit_table; /* class | pairs << 8, by base-5 suit vector */
-static Py_ssize_t suit_len;
-static const uint16_t *honour_table;
-static Py_ssize_t honour_len;
+/* A suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
+ * 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not) */
+#define SUIT_VECTORS 405350
+static uint8_t *suit_class;
+static int rank_step[9][15][5]; /* rank = sum over kinds i of rank_step[i][tiles before i][count at i] */
+static uint8_t honour_class[125];
 static uint8_t rows[MAX_CLASSES][ROW];
 static int n_classes;
 static uint8_t *pair_rows; /* min-plus of two classes: [a * n_classes + b][ROW] */
-static PyObject *table_owner; /* keeps the buffers above alive */
+static int disabled; /* the tables could not be set up: every call goes to Python */
 static PyObject *resolver;     /* variant -> plan tuple (analysis._speedup_plan) */
+static PyObject *shanten_fallback, *waits_fallback; /* the Python functions, for what C does not decide */
+static PyObject *loader;       /* () -> the tables, called on the first call */
+static unsigned long long forwarded;
+static PyObject *small_int[5]; /* the interpreter's cached 0..4, to read counts by identity */
+static PyObject *str_arg[3];   /* "hand", "variant", "void" */
 static PyObject *all_tiles;    /* ALL_TILES */
 static PyObject *pong_kind;    /* MeldKind.PONG */
 static PyObject *str_counts, *str_melds, *str_tile, *str_kind;
@@ -50,16 +57,37 @@ static int n_plans, next_evict;
 
 /* ------------------------------------------------------------------------------------------ */
 
-static inline int suit_key(const int *c, int s) {
-    int k = 0;
-    for (int i = 0; i < 9; i++) k = k * 5 + c[s + i];
-    return k;
+/* the rank of nine counts holding at most 14 tiles */
+static inline int suit_rank(const int *c) {
+    int r = 0, before = 0;
+    for (int i = 0; i < 9; i++) {
+        r += rank_step[i][before][c[i]];
+        before += c[i];
+    }
+    return r;
 }
 
-static inline uint16_t packed_of(const Plan *p, int g, const int *c) {
+static void fill_rank_steps(void) {
+    int fit[10][15]; /* fit[k][s]: vectors of k counts (0-4) holding at most s tiles */
+    for (int s = 0; s < 15; s++) fit[0][s] = 1;
+    for (int k = 1; k < 10; k++)
+        for (int s = 0; s < 15; s++) {
+            fit[k][s] = 0;
+            for (int v = 0; v <= 4 && v <= s; v++) fit[k][s] += fit[k - 1][s - v];
+        }
+    for (int i = 0; i < 9; i++)
+        for (int before = 0; before < 15; before++)
+            for (int c = 0; c < 5; c++) {
+                int r = 0;
+                for (int v = 0; v < c && before + v <= 14; v++) r += fit[8 - i][14 - before - v];
+                rank_step[i][before][c] = r;
+            }
+}
+
+static inline int class_of(const Plan *p, int g, const int *c) {
     int s = p->start[g];
-    if (p->size[g] == 9) return suit_table[suit_key(c, s)];
-    return honour_table[(c[s] * 5 + c[s + 1]) * 5 + c[s + 2]];
+    if (p->size[g] == 9) return suit_class[suit_rank(c + s)];
+    return honour_class[(c[s] * 5 + c[s + 1]) * 5 + c[s + 2]];
 }
 
 static void min_plus(const uint8_t *a, const uint8_t *b, uint8_t *out) {
@@ -261,11 +289,16 @@ static int read_hand(PyObject *hand, HandView *h) {
     h->n = 0;
     for (int k = 0; k < KINDS; k++) {
         PyObject *x = PyTuple_GET_ITEM(counts, k);
-        if (!PyLong_CheckExact(x)) {
-            Py_DECREF(counts);
-            return -1;
+        /* counts are the interpreter's shared small ints: read them by identity, without branches
+         * (random hands would mispredict a chain of tests on every kind) */
+        long c = (x == small_int[1]) + 2 * (x == small_int[2]) + 3 * (x == small_int[3]) + 4 * (x == small_int[4]);
+        if (!((x == small_int[0]) | (c != 0))) {
+            if (!PyLong_CheckExact(x)) {
+                Py_DECREF(counts);
+                return -1;
+            }
+            c = PyLong_AsLong(x);
         }
-        long c = PyLong_AsLong(x);
         if (c < 0 || c > 4) {
             Py_DECREF(counts);
             PyErr_Clear();
@@ -310,8 +343,9 @@ fail:
 
 /* Hand.check: every tile (melds too) of the variant; the size is one of `sizes` (bit r: n % 3 == r). */
 static int hand_fits(const Plan *p, const HandView *h, int sizes) {
-    for (int k = 0; k < KINDS; k++)
-        if (h->totals[k] && !(p->kinds >> k & 1)) return 0;
+    uint32_t held = 0;
+    for (int k = 0; k < KINDS; k++) held |= (uint32_t)(h->totals[k] != 0) << k;
+    if (held & ~p->kinds) return 0;
     return h->n != 0 && (sizes >> (h->n % 3) & 1) && h->n + 3 * h->n_melds <= 14;
 }
 
@@ -347,10 +381,10 @@ static int shanten_of(const Plan *p, const HandView *h, int v) {
             row[g] = capped[g];
             cls[g] = -1;
         } else {
-            uint16_t packed = packed_of(p, g, h->counts);
-            cls[g] = packed & 255;
+            cls[g] = class_of(p, g, h->counts);
             row[g] = rows[cls[g]];
-            pairs[g] = packed >> 8;
+            pairs[g] = 0; /* a four counts as two pairs */
+            for (int i = 0; i < n; i++) pairs[g] += h->counts[s + i] >> 1;
         }
         int t = 0;
         for (int i = 0; i < n; i++) t += h->counts[s + i];
@@ -415,11 +449,10 @@ static int waits_of(const Plan *p, const HandView *h, int v, int *out) {
     for (int g = 0; g < p->n_groups; g++) {
         int s = p->start[g], n = 0;
         for (int i = 0; i < p->size[g]; i++) n += h->counts[s + i];
-        uint16_t packed = packed_of(p, g, h->counts);
         int r = n % 3;
         n_of[g] = n;
         rem[g] = r;
-        done[g] = r != 1 && rows[packed & 255][(n / 3) * 2 + (r == 2)] == 0;
+        done[g] = r != 1 && rows[class_of(p, g, h->counts)][(n / 3) * 2 + (r == 2)] == 0;
         if (!done[g]) {
             if (first_unfinished < 0) first_unfinished = g;
             unfinished++;
@@ -438,14 +471,19 @@ static int waits_of(const Plan *p, const HandView *h, int v, int *out) {
             int idx = ((n + 1) / 3) * 2 + ((n + 1) % 3 == 2);
             int s = p->start[g];
             if (p->size[g] == 9) {
-                int key = suit_key(h->counts, s), pow = 390625; /* 5 ** 8 */
-                for (int r = 0; r < 9; r++, pow /= 5)
-                    if (h->totals[s + r] < 4 && rows[suit_table[key + pow] & 255][idx] == 0) out[found++] = s + r;
+                int c[9];
+                memcpy(c, h->counts + s, sizeof c);
+                for (int r = 0; r < 9; r++) {
+                    if (h->totals[s + r] >= 4) continue;
+                    c[r]++;
+                    if (rows[suit_class[suit_rank(c)]][idx] == 0) out[found++] = s + r;
+                    c[r]--;
+                }
             } else {
                 static const int pows[3] = {25, 5, 1};
                 int key = (h->counts[s] * 5 + h->counts[s + 1]) * 5 + h->counts[s + 2];
                 for (int r = 0; r < 3; r++)
-                    if (h->totals[s + r] < 4 && rows[honour_table[key + pows[r]] & 255][idx] == 0)
+                    if (h->totals[s + r] < 4 && rows[honour_class[key + pows[r]]][idx] == 0)
                         out[found++] = s + r;
             }
         }
@@ -470,38 +508,56 @@ static int waits_of(const Plan *p, const HandView *h, int v, int *out) {
 
 /* ------------------------------------------------------------------------------------------ */
 
-static int parse_args(PyObject *const *args, Py_ssize_t nargs, const char *name, PyObject **hand,
-                      PyObject **variant, PyObject **void_) {
-    if (nargs < 2 || nargs > 3) {
-        PyErr_Format(PyExc_TypeError, "%s(hand, variant, void=None)", name);
-        return -1;
+/* The arguments (hand, variant, void=None), positional or by name; 0, or -1 when they are
+ * anything else (the Python function then gets the call, and raises its own TypeError). */
+static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out) {
+    out[0] = out[1] = NULL;
+    out[2] = Py_None;
+    if (nargs > 3) return -1;
+    for (Py_ssize_t i = 0; i < nargs; i++) out[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 3; j++)
+            if (name == str_arg[j] || PyUnicode_Compare(name, str_arg[j]) == 0) at = j;
+        if (at < nargs) return -1; /* unknown, or given twice */
+        out[at] = args[nargs + i];
     }
-    *hand = args[0];
-    *variant = args[1];
-    *void_ = nargs == 3 ? args[2] : Py_None;
-    return 0;
+    return out[0] && out[1] ? 0 : -1;
 }
 
-static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    PyObject *hand, *variant, *void_;
-    if (parse_args(args, nargs, "shanten", &hand, &variant, &void_) < 0) return NULL;
-    const Plan *p = plan_for(variant);
-    int v = void_index(void_);
+static int ensure_tables(void);
+
+/* Hand the call, unchanged, to the Python function: what C does not decide, Python does. */
+static PyObject *forward(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    forwarded++;
+    return PyObject_Vectorcall(fallback, args, (size_t)nargs, kwnames);
+}
+
+static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    PyObject *a[3];
+    if (ensure_tables() < 0) return NULL;
+    const Plan *p;
+    int v;
     HandView h;
-    if (p == NULL || v < 0 || p->n_choices[v] < 0 || read_hand(hand, &h) < 0 || !hand_fits(p, &h, 6))
-        Py_RETURN_NONE;
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL || (v = void_index(a[2])) < 0 ||
+        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
+        return forward(shanten_fallback, args, nargs, kwnames);
     return PyLong_FromLong(shanten_of(p, &h, v));
 }
 
-static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    PyObject *hand, *variant, *void_;
-    if (parse_args(args, nargs, "waits", &hand, &variant, &void_) < 0) return NULL;
-    const Plan *p = plan_for(variant);
-    int v = void_index(void_);
+static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    PyObject *a[3];
+    if (ensure_tables() < 0) return NULL;
+    const Plan *p;
+    int v;
     HandView h;
-    if (p == NULL || all_tiles == NULL || v < 0 || p->n_choices[v] < 0 || read_hand(hand, &h) < 0 ||
-        !hand_fits(p, &h, 2))
-        Py_RETURN_NONE;
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL || (v = void_index(a[2])) < 0 ||
+        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
+        return forward(waits_fallback, args, nargs, kwnames);
     int out[KINDS];
     int n = waits_of(p, &h, v, out);
     PyObject *list = PyList_New(n);
@@ -514,9 +570,9 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return list;
 }
 
-static PyObject *py_setup(PyObject *self, PyObject *args) {
-    /* setup(suit: bytes-like uint16, honour: uint16, rows: bytes (classes x 10), resolver,
-     *       all_tiles, pong_kind): the tables once, from analysis.py */
+static PyObject *setup_tables(PyObject *args) {
+    /* (suit: buffer of uint16, honour: uint16, rows: bytes (classes x 10), resolver, all_tiles,
+     *  pong_kind): the tables, once, from analysis.py's loader */
     PyObject *suit, *honour, *row_bytes, *res, *tiles, *pong;
     if (!PyArg_ParseTuple(args, "OOSOO!O", &suit, &honour, &row_bytes, &res, &PyTuple_Type, &tiles, &pong))
         return NULL;
@@ -530,37 +586,59 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     int ok = sb.len == 2 * 1953125 && hb.len == 2 * 125 && rl % ROW == 0 && rl / ROW <= MAX_CLASSES &&
              PyTuple_GET_SIZE(tiles) == KINDS;
     const uint16_t *s = sb.buf, *hn = hb.buf;
-    Py_ssize_t sl = sb.len / 2, hl = hb.len / 2;
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&hb);
     if (!ok) {
+        PyBuffer_Release(&sb);
+        PyBuffer_Release(&hb);
         PyErr_SetString(PyExc_ValueError, "tables of the wrong size");
         return NULL;
     }
     int nc = (int)(rl / ROW);
-    for (Py_ssize_t i = 0; i < sl; i++)
-        if ((s[i] & 255) >= nc) ok = 0;
-    for (Py_ssize_t i = 0; i < hl; i++)
-        if ((hn[i] & 255) >= nc) ok = 0;
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "a table names a class that does not exist");
+    uint8_t *sc = PyMem_Malloc(SUIT_VECTORS);
+    uint8_t *pr = PyMem_Malloc((size_t)nc * nc * ROW);
+    if (sc == NULL || pr == NULL) {
+        PyMem_Free(sc);
+        PyMem_Free(pr);
+        PyBuffer_Release(&sb);
+        PyBuffer_Release(&hb);
+        return PyErr_NoMemory();
+    }
+    /* every vector of at most 14 tiles, by rank; the pair counts (high byte) must be what this
+     * file computes from the counts */
+    fill_rank_steps();
+    int c[9] = {0}, filled = 0;
+    for (int key = 0; key < 1953125; key++) {
+        int total = 0, pairs = 0;
+        for (int i = 0, k = key; i < 9; i++, k /= 5) {
+            c[8 - i] = k % 5;
+            total += k % 5;
+            pairs += (k % 5) >> 1;
+        }
+        if (total > 14) continue;
+        if ((s[key] & 255) >= nc || s[key] >> 8 != pairs) ok = 0;
+        sc[suit_rank(c)] = (uint8_t)(s[key] & 255);
+        filled++;
+    }
+    for (int key = 0; key < 125; key++) {
+        int pairs = (key / 25) / 2 + (key / 5 % 5) / 2 + (key % 5) / 2;
+        if ((hn[key] & 255) >= nc || hn[key] >> 8 != pairs) ok = 0;
+        honour_class[key] = (uint8_t)(hn[key] & 255);
+    }
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&hb);
+    if (!ok || filled != SUIT_VECTORS) {
+        PyMem_Free(sc);
+        PyMem_Free(pr);
+        PyErr_SetString(PyExc_ValueError, "the tables do not fit this extension");
         return NULL;
     }
-    uint8_t *pr = PyMem_Malloc((size_t)nc * nc * ROW);
-    if (pr == NULL) return PyErr_NoMemory();
     memcpy(rows, PyBytes_AS_STRING(row_bytes), (size_t)rl);
     for (int a = 0; a < nc; a++)
         for (int b = 0; b < nc; b++) min_plus(rows[a], rows[b], pr + ((size_t)a * nc + b) * ROW);
     PyMem_Free(pair_rows);
     pair_rows = pr;
+    PyMem_Free(suit_class);
+    suit_class = sc;
     n_classes = nc;
-    /* the buffers stay valid while their owners live: keep them */
-    Py_XSETREF(table_owner, Py_BuildValue("(OO)", suit, honour));
-    if (table_owner == NULL) return NULL;
-    suit_table = s;
-    suit_len = sl;
-    honour_table = hn;
-    honour_len = hl;
     Py_INCREF(res);
     Py_XSETREF(resolver, res);
     Py_INCREF(tiles);
@@ -573,12 +651,59 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The tables load on the first call, not at import (``import majiang`` stays light). */
+static int ensure_tables(void) {
+    if (pair_rows != NULL || disabled) return 0;
+    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "majiang.core._speedups is used before analysis.py configured it");
+        return -1;
+    }
+    PyObject *spec = PyObject_CallNoArgs(loader);
+    PyObject *done = spec && PyTuple_Check(spec) ? setup_tables(spec) : NULL;
+    Py_XDECREF(spec);
+    Py_XDECREF(done);
+    if (done == NULL) { /* the Python path answers from now on (and raises, if the tables are broken) */
+        PyErr_Clear();
+        disabled = 1;
+    }
+    return 0;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *s, *w, *l;
+    if (!PyArg_ParseTuple(args, "OOO", &s, &w, &l)) return NULL;
+    Py_INCREF(s);
+    Py_XSETREF(shanten_fallback, s);
+    Py_INCREF(w);
+    Py_XSETREF(waits_fallback, w);
+    Py_INCREF(l);
+    Py_XSETREF(loader, l);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_forwarded(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(forwarded);
+}
+
 static PyMethodDef methods[] = {
-    {"setup", py_setup, METH_VARARGS, "Hand over the shipped tables and the plan resolver (analysis.py does)."},
-    {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL,
-     "shanten(hand, variant, void=None): as analysis.shanten, or None when the Python path must answer."},
-    {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL,
-     "waits(hand, variant, void=None): as analysis.waits, or None when the Python path must answer."},
+    {"configure", py_configure, METH_VARARGS,
+     "configure(shanten, waits, loader): the Python functions that answer what C does not, and the "
+     "table loader called on the first call (analysis.py does this at import)."},
+    {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
+     "shanten($module, /, hand, variant, void=None)\n--\n\n"
+     "Distance to ready of a 3n+1 or 3n+2 hand (best of standard and seven pairs); -1 is a win.\n\n"
+     "Sichuan hands must drop one suit (the declared void, or whichever is cheapest); a hand whose\n"
+     "melds already hold three suits, or the void suit, can never win and gets NO_WIN (98).\n"
+     "Computed in C; bad input goes to the Python function (analysis._shanten_python), which raises."},
+    {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL | METH_KEYWORDS,
+     "waits($module, /, hand, variant, void=None)\n--\n\n"
+     "Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist\n"
+     "(not all four already in the player's own hand and melds).\n"
+     "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises."},
+    {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -590,6 +715,11 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     str_melds = PyUnicode_InternFromString("melds");
     str_tile = PyUnicode_InternFromString("tile");
     str_kind = PyUnicode_InternFromString("kind");
-    if (!str_counts || !str_melds || !str_tile || !str_kind) return NULL;
+    str_arg[0] = PyUnicode_InternFromString("hand");
+    str_arg[1] = PyUnicode_InternFromString("variant");
+    str_arg[2] = PyUnicode_InternFromString("void");
+    if (!str_counts || !str_melds || !str_tile || !str_kind || !str_arg[0] || !str_arg[1] || !str_arg[2]) return NULL;
+    for (int i = 0; i < 5; i++)
+        if ((small_int[i] = PyLong_FromLong(i)) == NULL) return NULL;
     return PyModule_Create(&module);
 }

@@ -32,6 +32,7 @@ import zlib
 from array import array
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from majiang.core.errors import HandError
 from majiang.core.hand import Hand, MeldKind
@@ -391,12 +392,6 @@ def shanten(hand: Hand, variant: Variant | str, void: str | None = None) -> int:
     Sichuan hands must drop one suit (the declared void, or whichever is cheapest); a hand whose
     melds already hold three suits, or the void suit, can never win and gets ``NO_WIN`` (98).
     """
-    answer = _c_shanten(hand, variant, void)
-    return _shanten_python(hand, variant, void) if answer is None else answer
-
-
-def _shanten_python(hand: Hand, variant: Variant | str, void: str | None = None) -> int:
-    """``shanten`` in Python: the reference of the C path, and what answers (or raises) without it."""
     variant = get_variant(variant)
     hand.check(variant)
     void = _check_void(variant, void)
@@ -465,12 +460,6 @@ def is_winning(hand: Hand, variant: Variant | str, void: str | None = None) -> b
 def waits(hand: Hand, variant: Variant | str, void: str | None = None) -> list[Tile]:
     """Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist
     (not all four already in the player's own hand and melds)."""
-    answer = _c_waits(hand, variant, void)
-    return _waits_python(hand, variant, void) if answer is None else answer
-
-
-def _waits_python(hand: Hand, variant: Variant | str, void: str | None = None) -> list[Tile]:
-    """``waits`` in Python: the reference of the C path, and what answers (or raises) without it."""
     variant = get_variant(variant)
     hand.check(variant, sizes=(1,))
     void = _check_void(variant, void)
@@ -528,8 +517,9 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
 
 # ---------------------------------------------------------------------------------------------
 # The optional C path (``_speedups.c``, built by setup.py when a compiler is there): ``shanten``
-# and ``waits`` of one hand in a single call. It answers None for whatever it cannot decide, and
-# the Python functions above answer instead, so results and errors are the same either way.
+# and ``waits`` of one hand in one call into C, with no Python frame around it. Whatever it
+# cannot decide (bad input) it hands, as called, to the Python functions above, kept as
+# ``_shanten_python`` and ``_waits_python``: they are the reference, and raise the usual errors.
 # ``MAJIANG_NO_EXT=1`` leaves it unloaded (to test or time the Python path).
 
 
@@ -549,45 +539,28 @@ def _speedup_plan(variant: Variant | str) -> tuple:
             variant.two_suit_rule, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
 
 
-def _no_answer(hand, variant, void=None) -> None:
-    return None
+def _speedup_tables() -> tuple:
+    """The tables, as the C path takes them on its first call."""
+    t = tables()
+    return (t.suit, t.honour, bytes(v for row in t.rows for v in row), _speedup_plan, ALL_TILES, MeldKind.PONG)
 
 
-def _load_speedups():
-    """The C module with the tables handed over, or None (not built, or ``MAJIANG_NO_EXT``)."""
+def _load_speedups() -> Any:
     if os.environ.get("MAJIANG_NO_EXT"):
         return None
     try:
         from majiang.core import _speedups  # type: ignore[attr-defined]
     except ImportError:
         return None
-    t = tables()
-    _speedups.setup(t.suit, t.honour, bytes(v for row in t.rows for v in row), _speedup_plan, ALL_TILES,
-                    MeldKind.PONG)
     return _speedups
 
 
-def _first_shanten(hand, variant, void=None):
-    _bind_speedups()
-    return _c_shanten(hand, variant, void)
-
-
-def _first_waits(hand, variant, void=None):
-    _bind_speedups()
-    return _c_waits(hand, variant, void)
-
-
-def _bind_speedups() -> None:
-    """On the first call (the tables load then, not at import): point the hot path at C or at nothing."""
-    global _c_shanten, _c_waits, speedups
-    speedups = _load_speedups()
-    _c_shanten = speedups.shanten if speedups is not None else _no_answer
-    _c_waits = speedups.waits if speedups is not None else _no_answer
-
-
-speedups = None  # the loaded C module, once a call has bound it (``_bind_speedups``)
-_c_shanten = _first_shanten
-_c_waits = _first_waits
+_shanten_python = shanten
+_waits_python = waits
+speedups = _load_speedups()  # the C module, or None
+if speedups is not None:
+    speedups.configure(_shanten_python, _waits_python, _speedup_tables)
+    globals().update(shanten=speedups.shanten, waits=speedups.waits)
 
 
 # ---------------------------------------------------------------------------------------------
