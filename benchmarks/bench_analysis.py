@@ -1,12 +1,14 @@
 """Hand-analysis speed per call: ours (the public functions) beside the peers, in one run on the same hands.
 
     pip install -e '.[bench]'            # the mahjong package; also: pip install xiangting riichienv
-    python benchmarks/bench_analysis.py [--repeats 5] [--seconds 0.04] [--seed 1] [--json]
+    python benchmarks/bench_analysis.py [--repeats 21] [--chunk 500] [--seed 1] [--json]
 
-Each row times one function over the same hands, every implementation in turn, ``--repeats``
-times interleaved (so a change in the machine's load falls on all of them alike); it prints the
-min / median / max of the calls per second and the ratio of our median to the best peer's.
-Peers that are not installed are left out. Rows:
+Each row times one function on the same hands, every implementation in turn, ``--repeats``
+rounds interleaved (so a change in the machine's load falls on all of them alike); a round times
+a short run of calls (up to ``--chunk`` hands, about 2 ms: a busy shared machine pauses longer
+runs), each round on the next slice of the hands. It prints the min / median / max of the calls
+per second and the ratio of our median to the best peer's. Peers that are not installed are left
+out. Rows:
 
   shanten/kawuxing  random 14-tile Kawuxing hands (dots, bamboo, dragons): ours is the public
                     ``majiang.shanten(hand, "kawuxing")`` on a ``Hand``; the peers get the same
@@ -19,8 +21,8 @@ Peers that are not installed are left out. Rows:
   waits/sichuan     ready 13-tile hands of two suits: ours the public ``majiang.waits(hand, "sichuan")``
                     (a list of tiles); xiangting ``calculate_necessary_tiles``, riichienv
                     ``HandEvaluator(tiles).get_waits()``, mahjong ``Agari.is_agari`` on every tile.
-  batch_shanten/N   ``majiang.core.batch.batch_shanten`` on N closed Sichuan hands a call, per hand,
-                    beside our own one-hand call (N = 1, 32, 1024).
+  batch_shanten/N   ``majiang.core.batch.batch_shanten`` on N closed Sichuan hands a call, hands
+                    per second, beside our own one-hand call (N = 1, 32, 1024).
 """
 
 from __future__ import annotations
@@ -142,18 +144,10 @@ def rate(fn, inputs: list) -> float:
     return len(inputs) / (time.perf_counter() - t)
 
 
-def batch_rate(batch_shanten, arr, n: int) -> float:
-    chunks = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)] or [arr[:n]]
-    t = time.perf_counter()
-    for chunk in chunks:
-        batch_shanten(chunk, "sichuan")
-    return len(chunks) * n / (time.perf_counter() - t)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=0.04, help="about how long one timing of one function takes")
+    ap.add_argument("--repeats", type=int, default=21)
+    ap.add_argument("--chunk", type=int, default=500, help="most calls in one timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -165,15 +159,15 @@ def main() -> None:
     from majiang.core import analysis
     path = "C extension" if analysis.speedups is not None else "pure Python"
 
-    # (row, [(label, fn, inputs)]): ours first
+    # (row, [(label, fn, inputs, hands per input)]): ours first
     rows = []
     for name, hands, variant in (("shanten/kawuxing", kawuxing, "kawuxing"), ("shanten/sichuan", sichuan, "sichuan")):
         impls = [(f'majiang.shanten(hand, "{variant}")', lambda h, v=variant: majiang.shanten(h, v),
-                  [as_hand(c) for c in hands])]
-        impls += [(label, fn, [conv(c) for c in hands]) for label, (conv, fn) in peers_shanten().items()]
+                  [as_hand(c) for c in hands], 1)]
+        impls += [(label, fn, [conv(c) for c in hands], 1) for label, (conv, fn) in peers_shanten().items()]
         rows.append((name, impls))
-    impls = [('majiang.waits(hand, "sichuan")', lambda h: majiang.waits(h, "sichuan"), [as_hand(c) for c in ready])]
-    impls += [(label, fn, [conv(c) for c in ready]) for label, (conv, fn) in peers_waits().items()]
+    impls = [('majiang.waits(hand, "sichuan")', lambda h: majiang.waits(h, "sichuan"), [as_hand(c) for c in ready], 1)]
+    impls += [(label, fn, [conv(c) for c in ready], 1) for label, (conv, fn) in peers_waits().items()]
     rows.append(("waits/sichuan", impls))
     try:
         import numpy as np
@@ -183,45 +177,47 @@ def main() -> None:
         arr = np.array(sichuan, dtype=np.int8)[:, :30]
         one = [as_hand(c) for c in sichuan]
         for n in (1, 32, 1024):
+            arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]
             rows.append((f"batch_shanten/{n}", [
-                (f"batch_shanten, {n} a call", None, (batch_shanten, arr, n)),
-                ('majiang.shanten(hand, "sichuan")', lambda h: majiang.shanten(h, "sichuan"), one)]))
+                (f"batch_shanten, {n} a call", lambda a, b=batch_shanten: b(a, "sichuan"), arrays, n),
+                ('majiang.shanten(hand, "sichuan")', lambda h: majiang.shanten(h, "sichuan"), one, 1)]))
     except ImportError:
         pass
 
-    # size each timing to about --seconds, from a short first run
+    # calls in one timing: about 2 ms of them (from a first short run), at most --chunk
     sized = []
     for name, impls in rows:
         out = []
-        for label, fn, inputs in impls:
-            if fn is None:
-                out.append((label, fn, inputs))
-                continue
-            r = rate(fn, inputs[:64])
-            out.append((label, fn, inputs[:max(64, min(len(inputs), int(r * args.seconds)))]))
+        for label, fn, inputs, per_input in impls:
+            calls = max(1, min(args.chunk, len(inputs), int(rate(fn, inputs[:8]) * 0.002)))
+            out.append((label, fn, inputs, per_input, calls))
         sized.append((name, out))
-    results: dict = {name: {label: [] for label, _, _ in impls} for name, impls in sized}
-    for _ in range(args.repeats):
+    results: dict = {name: {label: [] for label, *_ in impls} for name, impls in sized}
+    for round_ in range(args.repeats):
         for name, impls in sized:
-            for label, fn, inputs in impls:
-                results[name][label].append(batch_rate(*inputs) if fn is None else rate(fn, inputs))
+            for label, fn, inputs, per_input, calls in impls:
+                at = round_ * calls % (len(inputs) - calls + 1)
+                results[name][label].append(rate(fn, inputs[at:at + calls]) * per_input)
 
     report = []
     for name, impls in sized:
         entries = []
-        for label, _, _ in impls:
+        for label, *_ in impls:
             v = results[name][label]
             entries.append({"function": label, "min": min(v), "median": statistics.median(v), "max": max(v)})
         ours = entries[0]
         best = max(entries[1:], key=lambda e: e["median"]) if len(entries) > 1 else None
         report.append({"row": name, "ours": ours, "peers": entries[1:],
-                       "ratio_to_best": ours["median"] / best["median"] if best else None})
+                       "ratio_to_best": ours["median"] / best["median"] if best else None,
+                       "ratio_of_mins": ours["max"] / best["max"] if best else None})
     if args.json:
         print(json.dumps({"analysis_path": path, "repeats": args.repeats, "rows": report}, indent=2))
         return
     print(f"analysis on its {path} path; calls/s, min / median / max over {args.repeats} interleaved repeats, one core")
     for r in report:
-        print(f"\n{r['row']}" + (f"  (ours / best peer, medians: {r['ratio_to_best']:.2f}x)" if r["ratio_to_best"] else ""))
+        against = "our one-hand call" if r["row"].startswith("batch") else "best peer"
+        print(f"\n{r['row']}" + (f"  (ours / {against}: {r['ratio_to_best']:.2f}x medians, "
+                                 f"{r['ratio_of_mins']:.2f}x best runs)" if r["ratio_to_best"] else ""))
         for e in [r["ours"], *r["peers"]]:
             print(f"  {e['function']:<42}{e['min']:>12,.0f}{e['median']:>12,.0f}{e['max']:>12,.0f}"
                   f"   {1e9 / e['median']:>7,.0f} ns")

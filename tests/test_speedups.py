@@ -163,3 +163,13 @@ def test_odd_arguments_go_to_python():
         analysis.shanten(hand, "kawuxing", None, 1)
     with pytest.raises(TypeError):
         analysis.waits(hand, "kawuxing", colour="red")
+
+
+def test_counts_that_are_not_plain_small_ints():
+    """Counts the C path does not read by identity (bools, numpy integers) give the same answers."""
+    np = pytest.importorskip("numpy")
+    plain = Hand.parse("1112345678999p")
+    for counts in (tuple(np.array(plain.counts, dtype=np.int64)), tuple(bool(c) for c in plain.counts)):
+        hand = Hand(counts)
+        assert analysis.shanten(hand, "kawuxing") == analysis._shanten_python(hand, "kawuxing")
+        assert analysis.waits(hand, "kawuxing") == analysis._waits_python(hand, "kawuxing")

@@ -36,6 +36,7 @@ static PyObject *shanten_fallback, *waits_fallback; /* the Python functions, for
 static PyObject *loader;       /* () -> the tables, called on the first call */
 static unsigned long long forwarded;
 static PyObject *small_int[5]; /* the interpreter's cached 0..4, to read counts by identity */
+static int small_shift;        /* log2 of the distance between them, when they lie evenly apart; else 0 */
 static PyObject *str_arg[3];   /* "hand", "variant", "void" */
 static PyObject *all_tiles;    /* ALL_TILES */
 static PyObject *pong_kind;    /* MeldKind.PONG */
@@ -287,6 +288,18 @@ static int read_hand(PyObject *hand, HandView *h) {
         return -1;
     }
     h->n = 0;
+    if (small_shift > 0) { /* the small ints lie side by side: a count is its offset from 0's */
+        uintptr_t bad = 0, mask = ((uintptr_t)1 << small_shift) - 1;
+        for (int k = 0; k < KINDS; k++) {
+            uintptr_t d = (uintptr_t)PyTuple_GET_ITEM(counts, k) - (uintptr_t)small_int[0];
+            bad |= (d & mask) | ((d >> small_shift) > 4);
+            int c = (int)((d >> small_shift) & 7);
+            h->counts[k] = h->totals[k] = c;
+            h->n += c;
+        }
+        if (!bad) goto counted;
+        h->n = 0; /* not all of them 0-4: read them one by one */
+    }
     for (int k = 0; k < KINDS; k++) {
         PyObject *x = PyTuple_GET_ITEM(counts, k);
         /* counts are the interpreter's shared small ints: read them by identity, without branches
@@ -307,6 +320,7 @@ static int read_hand(PyObject *hand, HandView *h) {
         h->counts[k] = h->totals[k] = (int)c;
         h->n += (int)c;
     }
+counted:
     Py_DECREF(counts);
     PyObject *melds = PyObject_GetAttr(hand, str_melds);
     if (melds == NULL) goto fail;
@@ -349,11 +363,11 @@ static int hand_fits(const Plan *p, const HandView *h, int sizes) {
     return h->n != 0 && (sizes >> (h->n % 3) & 1) && h->n + 3 * h->n_melds <= 14;
 }
 
-static int seven_pairs_distance(int pairs, int tiles) {
+static inline int seven_pairs_distance(int pairs, int tiles) {
     int need = 7 - pairs;
-    if (need <= 0) return 0;
-    int singles = tiles - 2 * pairs;
-    return need + (need - singles > 0 ? need - singles : 0);
+    int short_of = need - (tiles - 2 * pairs); /* singles missing to pair up */
+    int d = need + (short_of > 0 ? short_of : 0);
+    return need > 0 ? d : 0;
 }
 
 /* analysis.shanten_counts on a read hand */
@@ -420,12 +434,12 @@ static int shanten_of(const Plan *p, const HandView *h, int v) {
                 pr += pairs[idx[i]];
                 tl += tiles[idx[i]];
             }
-            if (7 - pr < d) {
-                int d7 = seven_pairs_distance(pr, tl);
-                if (d7 < d) d = d7;
-            }
+            /* the Python path takes this only when 7 - pairs < d; as the distance is at least
+             * 7 - pairs, taking the least of the two always is the same, and has no branch */
+            int d7 = seven_pairs_distance(pr, tl);
+            d = d7 < d ? d7 : d;
         }
-        if (d < best) best = d;
+        best = d < best ? d : best;
     }
     return best - 1;
 }
@@ -721,5 +735,9 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     if (!str_counts || !str_melds || !str_tile || !str_kind || !str_arg[0] || !str_arg[1] || !str_arg[2]) return NULL;
     for (int i = 0; i < 5; i++)
         if ((small_int[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    uintptr_t stride = (uintptr_t)small_int[1] - (uintptr_t)small_int[0];
+    int even = stride > 0 && (stride & (stride - 1)) == 0 && small_int[0] != small_int[1];
+    for (int i = 2; i < 5; i++) even &= (uintptr_t)small_int[i] - (uintptr_t)small_int[i - 1] == stride;
+    for (uintptr_t s = stride; even && s > 1; s >>= 1) small_shift++;
     return PyModule_Create(&module);
 }
