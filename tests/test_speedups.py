@@ -168,8 +168,8 @@ def test_odd_arguments_go_to_python():
 def test_counts_that_are_not_plain_small_ints():
     """Counts the C path does not read by identity (bools, numpy integers) give the same answers."""
     np = pytest.importorskip("numpy")
-    plain = Hand.parse("1112345678999p")
-    for counts in (tuple(np.array(plain.counts, dtype=np.int64)), tuple(bool(c) for c in plain.counts)):
+    plain, singles = Hand.parse("1112345678999p"), Hand.parse("123456789p1234s")
+    for counts in (tuple(np.array(plain.counts, dtype=np.int64)), tuple(bool(c) for c in singles.counts)):
         hand = Hand(counts)
         assert analysis.shanten(hand, "kawuxing") == analysis._shanten_python(hand, "kawuxing")
         assert analysis.waits(hand, "kawuxing") == analysis._waits_python(hand, "kawuxing")
