@@ -86,18 +86,18 @@ def peers_shanten() -> dict:
     found = {}
     try:
         import riichienv
-        found["riichienv calculate_shanten"] = (as_136, riichienv.calculate_shanten)
+        found["riichienv calculate_shanten"] = (as_136, riichienv.calculate_shanten, None)
     except ImportError:
         pass
     try:
         import xiangting
         four = xiangting.PlayerCount.FOUR
-        found["xiangting calculate_replacement_number"] = (list, lambda c: xiangting.calculate_replacement_number(c, four))
+        found["xiangting calculate_replacement_number"] = (list, xiangting.calculate_replacement_number, four)
     except ImportError:
         pass
     try:
         from mahjong.shanten import Shanten
-        found["mahjong Shanten.calculate_shanten"] = (list, Shanten().calculate_shanten)
+        found["mahjong Shanten.calculate_shanten"] = (list, Shanten().calculate_shanten, None)
     except ImportError:
         pass
     return found
@@ -108,13 +108,13 @@ def peers_waits() -> dict:
     try:
         import xiangting
         four = xiangting.PlayerCount.FOUR
-        found["xiangting calculate_necessary_tiles"] = (list, lambda c: xiangting.calculate_necessary_tiles(c, four))
+        found["xiangting calculate_necessary_tiles"] = (list, xiangting.calculate_necessary_tiles, four)
     except ImportError:
         pass
     try:
         import riichienv
         evaluator = riichienv.HandEvaluator
-        found["riichienv HandEvaluator.get_waits"] = (as_136, lambda t: evaluator(t).get_waits())
+        found["riichienv HandEvaluator.get_waits"] = (as_136, lambda t: evaluator(t).get_waits(), None)
     except ImportError:
         pass
     try:
@@ -130,17 +130,22 @@ def peers_waits() -> dict:
                         out.append(k)
                     c[k] -= 1
             return out
-        found["mahjong Agari.is_agari on every tile"] = (list, agari_waits)
+        found["mahjong Agari.is_agari on every tile"] = (list, agari_waits, None)
     except ImportError:
         pass
     return found
 
 
-def rate(fn, inputs: list) -> float:
-    """Calls per second over ``inputs`` (the loop's own cost included, alike for all)."""
+def rate(fn, inputs: list, arg=None) -> float:
+    """Calls per second of ``fn(x)``, or ``fn(x, arg)``, over ``inputs``: each function called
+    directly, with no wrapper of ours (the loop's own cost is included, alike for all)."""
     t = time.perf_counter()
-    for x in inputs:
-        fn(x)
+    if arg is None:
+        for x in inputs:
+            fn(x)
+    else:
+        for x in inputs:
+            fn(x, arg)
     return len(inputs) / (time.perf_counter() - t)
 
 
@@ -159,15 +164,14 @@ def main() -> None:
     from majiang.core import analysis
     path = "C extension" if analysis.speedups is not None else "pure Python"
 
-    # (row, [(label, fn, inputs, hands per input)]): ours first
+    # (row, [(label, fn, second argument, inputs, hands per input)]): ours first
     rows = []
     for name, hands, variant in (("shanten/kawuxing", kawuxing, "kawuxing"), ("shanten/sichuan", sichuan, "sichuan")):
-        impls = [(f'majiang.shanten(hand, "{variant}")', lambda h, v=variant: majiang.shanten(h, v),
-                  [as_hand(c) for c in hands], 1)]
-        impls += [(label, fn, [conv(c) for c in hands], 1) for label, (conv, fn) in peers_shanten().items()]
+        impls = [(f'majiang.shanten(hand, "{variant}")', majiang.shanten, variant, [as_hand(c) for c in hands], 1)]
+        impls += [(label, fn, arg, [conv(c) for c in hands], 1) for label, (conv, fn, arg) in peers_shanten().items()]
         rows.append((name, impls))
-    impls = [('majiang.waits(hand, "sichuan")', lambda h: majiang.waits(h, "sichuan"), [as_hand(c) for c in ready], 1)]
-    impls += [(label, fn, [conv(c) for c in ready], 1) for label, (conv, fn) in peers_waits().items()]
+    impls = [('majiang.waits(hand, "sichuan")', majiang.waits, "sichuan", [as_hand(c) for c in ready], 1)]
+    impls += [(label, fn, arg, [conv(c) for c in ready], 1) for label, (conv, fn, arg) in peers_waits().items()]
     rows.append(("waits/sichuan", impls))
     try:
         import numpy as np
@@ -179,8 +183,8 @@ def main() -> None:
         for n in (1, 32, 1024):
             arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]
             rows.append((f"batch_shanten/{n}", [
-                (f"batch_shanten, {n} a call", lambda a, b=batch_shanten: b(a, "sichuan"), arrays, n),
-                ('majiang.shanten(hand, "sichuan")', lambda h: majiang.shanten(h, "sichuan"), one, 1)]))
+                (f"batch_shanten, {n} a call", batch_shanten, "sichuan", arrays, n),
+                ('majiang.shanten(hand, "sichuan")', majiang.shanten, "sichuan", one, 1)]))
     except ImportError:
         pass
 
@@ -188,16 +192,16 @@ def main() -> None:
     sized = []
     for name, impls in rows:
         out = []
-        for label, fn, inputs, per_input in impls:
-            calls = max(1, min(args.chunk, len(inputs), int(rate(fn, inputs[:8]) * 0.002)))
-            out.append((label, fn, inputs, per_input, calls))
+        for label, fn, arg, inputs, per_input in impls:
+            calls = max(1, min(args.chunk, len(inputs), int(rate(fn, inputs[:8], arg) * 0.002)))
+            out.append((label, fn, arg, inputs, per_input, calls))
         sized.append((name, out))
     results: dict = {name: {label: [] for label, *_ in impls} for name, impls in sized}
     for round_ in range(args.repeats):
         for name, impls in sized:
-            for label, fn, inputs, per_input, calls in impls:
+            for label, fn, arg, inputs, per_input, calls in impls:
                 at = round_ * calls % (len(inputs) - calls + 1)
-                results[name][label].append(rate(fn, inputs[at:at + calls]) * per_input)
+                results[name][label].append(rate(fn, inputs[at:at + calls], arg) * per_input)
 
     report = []
     for name, impls in sized:

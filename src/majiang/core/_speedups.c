@@ -278,6 +278,7 @@ typedef struct {
     int n;            /* concealed tiles */
     int n_melds;
     int meld_tile[4];
+    uint32_t held; /* bit k: kind k is in the hand or its melds */
 } HandView;
 
 static int read_hand(PyObject *hand, HandView *h) {
@@ -288,6 +289,7 @@ static int read_hand(PyObject *hand, HandView *h) {
         return -1;
     }
     h->n = 0;
+    h->held = 0;
     if (small_shift > 0) { /* the small ints lie side by side: a count is its offset from 0's */
         uintptr_t bad = 0, mask = ((uintptr_t)1 << small_shift) - 1;
         for (int k = 0; k < KINDS; k++) {
@@ -296,9 +298,11 @@ static int read_hand(PyObject *hand, HandView *h) {
             int c = (int)((d >> small_shift) & 7);
             h->counts[k] = h->totals[k] = c;
             h->n += c;
+            h->held |= (uint32_t)(c != 0) << k;
         }
         if (!bad) goto counted;
         h->n = 0; /* not all of them 0-4: read them one by one */
+        h->held = 0;
     }
     for (int k = 0; k < KINDS; k++) {
         PyObject *x = PyTuple_GET_ITEM(counts, k);
@@ -319,6 +323,7 @@ static int read_hand(PyObject *hand, HandView *h) {
         }
         h->counts[k] = h->totals[k] = (int)c;
         h->n += (int)c;
+        h->held |= (uint32_t)(c != 0) << k;
     }
 counted:
     Py_DECREF(counts);
@@ -343,6 +348,7 @@ counted:
         }
         h->meld_tile[i] = (int)t;
         h->totals[t] += size;
+        h->held |= (uint32_t)1 << t;
         if (h->totals[t] > 4) {
             Py_DECREF(melds);
             return -1;
@@ -357,9 +363,7 @@ fail:
 
 /* Hand.check: every tile (melds too) of the variant; the size is one of `sizes` (bit r: n % 3 == r). */
 static int hand_fits(const Plan *p, const HandView *h, int sizes) {
-    uint32_t held = 0;
-    for (int k = 0; k < KINDS; k++) held |= (uint32_t)(h->totals[k] != 0) << k;
-    if (held & ~p->kinds) return 0;
+    if (h->held & ~p->kinds) return 0;
     return h->n != 0 && (sizes >> (h->n % 3) & 1) && h->n + 3 * h->n_melds <= 14;
 }
 
