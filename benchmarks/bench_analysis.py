@@ -1,6 +1,6 @@
 """Hand-analysis speed per call: ours (the public functions) beside the peers, in one run on the same hands.
 
-    pip install -e '.[bench]'            # the mahjong package; also: pip install xiangting riichienv
+    pip install -e '.[bench]'            # the peers: mahjong, xiangting, riichienv
     python benchmarks/bench_analysis.py [--repeats 21] [--chunk 500] [--seed 1] [--json]
 
 Each row times one function on the same hands, every implementation in turn, ``--repeats``
