@@ -173,3 +173,40 @@ def test_counts_that_are_not_plain_small_ints():
         hand = Hand(counts)
         assert analysis.shanten(hand, "kawuxing") == analysis._shanten_python(hand, "kawuxing")
         assert analysis.waits(hand, "kawuxing") == analysis._waits_python(hand, "kawuxing")
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1),
+       dtype=st.sampled_from(["int8", "uint8", "int16", "int32", "int64"]))
+@settings(max_examples=60, deadline=None)
+def test_c_batch_equals_numpy(seed, which, dtype):
+    """batch_shanten in one call into C gives what its numpy path gives, for every closed size."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    hands = [random_hand(rnd, resolved) for _ in range(40)]
+    closed = np.array([h.counts for h in hands if not h.melds], dtype=dtype)
+    if not len(closed):
+        return
+    for void in voids_of(resolved):
+        for sets in (1, 3, 4):
+            got = batch.batch_shanten(closed, variant, void, sets)
+            assert got.dtype == np.int8
+            assert got.tolist() == batch._batch_shanten_numpy(closed, resolved, void, sets).tolist()
+            assert speedups().shanten_rows(np.ascontiguousarray(closed), np.empty(len(closed), dtype=np.int8),
+                                           resolved, void, sets)  # C did it
+
+
+@needs_c
+def test_c_batch_leaves_odd_arrays_to_numpy():
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    five = np.zeros((1, 30), dtype=np.int8)
+    five[0, 0] = 5  # not a count
+    assert not speedups().shanten_rows(five, np.empty(1, dtype=np.int8), "sichuan", None, 4)
+    floats = np.zeros((2, 30), dtype=np.float64)
+    assert not speedups().shanten_rows(floats, np.empty(2, dtype=np.int8), "sichuan", None, 4)
+    ints = np.array([Hand.parse("1112345678999m").counts], dtype=np.int64)
+    assert batch.batch_shanten(ints[:, :27], "sichuan").tolist() == [0]

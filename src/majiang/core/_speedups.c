@@ -375,9 +375,8 @@ static inline int seven_pairs_distance(int pairs, int tiles) {
 }
 
 /* analysis.shanten_counts on a read hand */
-static int shanten_of(const Plan *p, const HandView *h, int v) {
-    int sets = (h->n - 1) / 3;
-    int seven = h->n_melds == 0 && h->n >= 13;
+/* analysis.shanten_counts: ``sets`` sets and a pair, seven pairs when ``seven`` */
+static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int seven) {
     int need_mask = 0; /* groups a Sichuan hand must keep: those its melds are in */
     if (p->two_suit)
         for (int i = 0; i < h->n_melds; i++) {
@@ -563,7 +562,7 @@ static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL || (v = void_index(a[2])) < 0 ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
         return forward(shanten_fallback, args, nargs, kwnames);
-    return PyLong_FromLong(shanten_of(p, &h, v));
+    return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13));
 }
 
 static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -586,6 +585,70 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyList_SET_ITEM(list, i, t);
     }
     return list;
+}
+
+/* shanten_rows(counts, out, variant, void, sets): batch.batch_shanten over an (N, 27 or 30) array
+ * of closed hands' counts (any integer type), into ``out`` (N int8); True when done, False when
+ * the numpy path must answer (a variant or void it does not take, a count out of 0-4, a group
+ * of more than 14 tiles). */
+static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *counts, *out, *variant, *void_;
+    int sets;
+    if (!PyArg_ParseTuple(args, "OOOOi", &counts, &out, &variant, &void_, &sets)) return NULL;
+    if (ensure_tables() < 0) return NULL;
+    const Plan *p = disabled ? NULL : plan_for(variant);
+    int v = void_index(void_);
+    if (p == NULL || v < 0 || p->n_choices[v] < 0 || sets < 0 || sets > 4) Py_RETURN_FALSE;
+    for (int c = 0; c < p->n_choices[v]; c++) /* the numpy path refuses a single group */
+        if (!(p->choice[v][c] & (p->choice[v][c] - 1))) Py_RETURN_FALSE;
+    Py_buffer cb, ob;
+    if (PyObject_GetBuffer(counts, &cb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(out, &ob, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&cb);
+        return NULL;
+    }
+    /* the integer type: a native-order format letter, after an optional byte-order mark */
+    char type = cb.format ? cb.format[cb.format[0] == '<' || cb.format[0] == '=' || cb.format[0] == '@'] : 0;
+    int ok = cb.ndim == 2 && (cb.shape[1] == 30 || cb.shape[1] == 27) && ob.ndim == 1 && ob.shape[0] == cb.shape[0] &&
+             ob.itemsize == 1 && ob.format && (ob.format[0] == 'b' || ob.format[0] == 'c') && type &&
+             strchr("bBhHiIlLqQ", type) && (cb.itemsize == 1 || cb.itemsize == 2 || cb.itemsize == 4 || cb.itemsize == 8);
+    for (int g = 0; ok && g < p->n_groups; g++) ok = p->start[g] + p->size[g] <= cb.shape[1];
+    Py_ssize_t n = ok ? cb.shape[0] : 0, width = ok ? cb.shape[1] : 0;
+    int is_signed = ok && strchr("bhilq", type);
+    HandView h;
+    memset(&h, 0, sizeof h);
+    int8_t *dst = ob.buf;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        const char *row = (const char *)cb.buf + i * width * cb.itemsize;
+        unsigned bad = 0;
+        h.n = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            long long x;
+            switch (cb.itemsize) {
+            case 1: x = is_signed ? (long long)((const int8_t *)row)[k] : (long long)((const uint8_t *)row)[k]; break;
+            case 2: x = is_signed ? (long long)((const int16_t *)row)[k] : (long long)((const uint16_t *)row)[k]; break;
+            case 4: x = is_signed ? (long long)((const int32_t *)row)[k] : (long long)((const uint32_t *)row)[k]; break;
+            default: x = ((const int64_t *)row)[k]; break;
+            }
+            bad |= (unsigned long long)x > 4;
+            h.counts[k] = h.totals[k] = (int)(x & 7);
+            h.n += (int)(x & 7);
+        }
+        for (int g = 0; g < p->n_groups; g++) {
+            int t = 0;
+            for (int k = 0; k < p->size[g]; k++) t += h.counts[p->start[g] + k];
+            bad |= t > 14;
+        }
+        if (bad) {
+            ok = 0;
+            break;
+        }
+        dst[i] = (int8_t)shanten_sets(p, &h, v, sets, sets == 4);
+    }
+    PyBuffer_Release(&cb);
+    PyBuffer_Release(&ob);
+    return PyBool_FromLong(ok);
 }
 
 static PyObject *setup_tables(PyObject *args) {
@@ -721,6 +784,8 @@ static PyMethodDef methods[] = {
      "Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist\n"
      "(not all four already in the player's own hand and melds).\n"
      "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises."},
+    {"shanten_rows", py_shanten_rows, METH_VARARGS,
+     "shanten_rows(counts, out, variant, void, sets): batch_shanten of closed hands into out; False: not done."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},
 };
