@@ -388,6 +388,26 @@ static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int s
     int pairs[MAX_GROUPS], tiles[MAX_GROUPS], cls[MAX_GROUPS];
     for (int g = 0; g < p->n_groups; g++) {
         int s = p->start[g], n = p->size[g];
+        const int *c = h->counts + s;
+        if (h->n_melds == 0) { /* closed: every copy can still come; rank, pairs and tiles in one pass */
+            int r = 0, before = 0, pr = 0;
+            if (n == 9) {
+                for (int i = 0; i < 9; i++) {
+                    r += rank_step[i][before][c[i]];
+                    before += c[i];
+                    pr += c[i] >> 1;
+                }
+                cls[g] = suit_class[r];
+            } else {
+                before = c[0] + c[1] + c[2];
+                pr = (c[0] >> 1) + (c[1] >> 1) + (c[2] >> 1);
+                cls[g] = honour_class[(c[0] * 5 + c[1]) * 5 + c[2]];
+            }
+            row[g] = rows[cls[g]];
+            pairs[g] = pr;
+            tiles[g] = before;
+            continue;
+        }
         int caps[9], low = 0;
         for (int i = 0; i < n; i++) {
             caps[i] = 4 - (h->totals[s + i] - h->counts[s + i]);
