@@ -178,7 +178,7 @@ def main() -> None:
 
         from majiang.core.batch import _arrays, batch_shanten
         _arrays()
-        arr = np.array(sichuan, dtype=np.int8)[:, :30]
+        arr = np.ascontiguousarray(np.array(sichuan, dtype=np.int8)[:, :30])  # (N, 30) rows, as callers keep them
         one = [as_hand(c) for c in sichuan]
         for n in (1, 32, 1024):
             arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]

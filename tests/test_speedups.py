@@ -210,3 +210,16 @@ def test_c_batch_leaves_odd_arrays_to_numpy():
     assert not speedups().shanten_rows(floats, np.empty(2, dtype=np.int8), "sichuan", None, 4)
     ints = np.array([Hand.parse("1112345678999m").counts], dtype=np.int64)
     assert batch.batch_shanten(ints[:, :27], "sichuan").tolist() == [0]
+
+
+def test_batch_of_views_and_lists():
+    """Strided views and plain lists (which the C path does not take) give the same answers."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    rows = [Hand.parse("1112345678999m").counts, Hand.parse("123m456p789s11m23p").counts]
+    wide = np.zeros((2, 60), dtype=np.int64)
+    wide[:, ::2] = rows
+    assert batch.batch_shanten(wide[:, ::2], "sichuan").tolist() == [0, 3]
+    assert batch.batch_shanten([list(r) for r in rows], "sichuan").tolist() == [0, 3]
+    with pytest.raises(MajiangError):
+        batch.batch_shanten(np.array(rows), "riichi")

@@ -623,10 +623,15 @@ static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
     for (int c = 0; c < p->n_choices[v]; c++) /* the numpy path refuses a single group */
         if (!(p->choice[v][c] & (p->choice[v][c] - 1))) Py_RETURN_FALSE;
     Py_buffer cb, ob;
-    if (PyObject_GetBuffer(counts, &cb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    /* not a contiguous buffer (a strided view, a list): the numpy path takes it */
+    if (PyObject_GetBuffer(counts, &cb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
     if (PyObject_GetBuffer(out, &ob, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
         PyBuffer_Release(&cb);
-        return NULL;
+        PyErr_Clear();
+        Py_RETURN_FALSE;
     }
     /* the integer type: a native-order format letter, after an optional byte-order mark */
     char type = cb.format ? cb.format[cb.format[0] == '<' || cb.format[0] == '=' || cb.format[0] == '@'] : 0;

@@ -54,6 +54,7 @@ def _arrays():
 
 
 _POW = 5 ** np.arange(8, -1, -1, dtype=np.int64)
+_speedups = analysis.speedups  # the C extension, or None
 _POW3 = np.array([25, 5, 1], dtype=np.int64)
 
 
@@ -63,13 +64,16 @@ def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets:
     Seven pairs is included when ``sets`` is 4 (a full closed hand). With the C extension built
     (``analysis.speedups``) one call into C does the batch, small or large; otherwise numpy does.
     """
-    variant = get_variant(variant)
-    counts = np.asarray(counts)
-    if analysis.speedups is not None and counts.ndim == 2:
+    if not isinstance(counts, np.ndarray):
+        counts = np.asarray(counts)
+    if _speedups is not None and counts.ndim == 2:  # the C path resolves the variant itself, once
         out = np.empty(len(counts), dtype=np.int8)
-        if analysis.speedups.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets):
+        # a strided view (a slice of columns) is copied once into rows C reads straight
+        if _speedups.shanten_rows(counts, out, variant, void, sets) or (
+                not counts.flags.c_contiguous
+                and _speedups.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets)):
             return out
-    return _batch_shanten_numpy(counts, variant, void, sets)
+    return _batch_shanten_numpy(counts, get_variant(variant), void, sets)
 
 
 def _batch_shanten_numpy(counts: np.ndarray, variant: Variant, void: str | None, sets: int) -> np.ndarray:
