@@ -4,8 +4,9 @@
  * fallback): the same shipped tables, handed over once by analysis.py, and the same arithmetic.
  * Whatever this module cannot decide (a bad hand, an unknown variant, a bad void, odd
  * arguments) it hands, as called, to the Python function, which gives the result or raises its
- * usual error; so validation messages live in one place. A variant's plan (groups, win choices per void) is resolved once
- * by a Python callback and kept here, keyed by the variant object.
+ * usual error; so validation messages live in one place. A variant's plan (groups, win choices
+ * per void) is resolved once by a Python callback and kept here, keyed by the variant object.
+ * Also batch.batch_shanten's loop (shanten_rows), over a numpy array in one call.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -579,7 +580,8 @@ static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t na
     const Plan *p;
     int v;
     HandView h;
-    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL || (v = void_index(a[2])) < 0 ||
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
+        (v = void_index(a[2])) < 0 ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
         return forward(shanten_fallback, args, nargs, kwnames);
     return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13));
@@ -592,7 +594,8 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
     const Plan *p;
     int v;
     HandView h;
-    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL || (v = void_index(a[2])) < 0 ||
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
+        (v = void_index(a[2])) < 0 ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
         return forward(waits_fallback, args, nargs, kwnames);
     int out[KINDS];
@@ -637,7 +640,8 @@ static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
     char type = cb.format ? cb.format[cb.format[0] == '<' || cb.format[0] == '=' || cb.format[0] == '@'] : 0;
     int ok = cb.ndim == 2 && (cb.shape[1] == 30 || cb.shape[1] == 27) && ob.ndim == 1 && ob.shape[0] == cb.shape[0] &&
              ob.itemsize == 1 && ob.format && (ob.format[0] == 'b' || ob.format[0] == 'c') && type &&
-             strchr("bBhHiIlLqQ", type) && (cb.itemsize == 1 || cb.itemsize == 2 || cb.itemsize == 4 || cb.itemsize == 8);
+             strchr("bBhHiIlLqQ", type) &&
+             (cb.itemsize == 1 || cb.itemsize == 2 || cb.itemsize == 4 || cb.itemsize == 8);
     for (int g = 0; ok && g < p->n_groups; g++) ok = p->start[g] + p->size[g] <= cb.shape[1];
     Py_ssize_t n = ok ? cb.shape[0] : 0, width = ok ? cb.shape[1] : 0;
     int is_signed = ok && strchr("bhilq", type);
