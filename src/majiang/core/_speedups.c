@@ -224,7 +224,8 @@ static int fill_plan(Plan *p, PyObject *spec) {
     return 0;
 }
 
-/* The plan of a variant, or NULL (no exception set) when the Python path must answer. */
+/* The plan of a variant, or NULL (no exception set) when the Python path must answer. Callers
+ * copy it: Python code run later in the call (an attribute, a buffer) could reuse its slot. */
 static const Plan *plan_for(PyObject *variant) {
     for (int i = 0; i < n_plans; i++)
         if (plans[i].key == variant) return &plans[i];
@@ -579,9 +580,10 @@ static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (ensure_tables() < 0) return NULL;
     const Plan *p;
     int v;
+    Plan plan;
     HandView h;
     if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
-        (v = void_index(a[2])) < 0 ||
+        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
         return forward(shanten_fallback, args, nargs, kwnames);
     return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13));
@@ -593,9 +595,10 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (ensure_tables() < 0) return NULL;
     const Plan *p;
     int v;
+    Plan plan;
     HandView h;
     if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
-        (v = void_index(a[2])) < 0 ||
+        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
         return forward(waits_fallback, args, nargs, kwnames);
     int out[KINDS];
@@ -620,9 +623,11 @@ static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
     int sets;
     if (!PyArg_ParseTuple(args, "OOOOi", &counts, &out, &variant, &void_, &sets)) return NULL;
     if (ensure_tables() < 0) return NULL;
-    const Plan *p = disabled ? NULL : plan_for(variant);
+    const Plan *found = disabled ? NULL : plan_for(variant);
     int v = void_index(void_);
-    if (p == NULL || v < 0 || p->n_choices[v] < 0 || sets < 0 || sets > 4) Py_RETURN_FALSE;
+    if (found == NULL || v < 0 || found->n_choices[v] < 0 || sets < 0 || sets > 4) Py_RETURN_FALSE;
+    Plan plan = *found;
+    const Plan *p = &plan;
     for (int c = 0; c < p->n_choices[v]; c++) /* the numpy path refuses a single group */
         if (!(p->choice[v][c] & (p->choice[v][c] - 1))) Py_RETURN_FALSE;
     Py_buffer cb, ob;
