@@ -223,3 +223,44 @@ def test_batch_of_views_and_lists():
     assert batch.batch_shanten([list(r) for r in rows], "sichuan").tolist() == [0, 3]
     with pytest.raises(MajiangError):
         batch.batch_shanten(np.array(rows), "riichi")
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_c_shanten_counts_equals_python(seed, which):
+    """shanten_counts, the engine's and bots' fast path, in C gives what the Python one gives:
+    every hand size, with and without caps (melds), seven pairs on or off, meld suits."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(6):
+        hand = random_hand(rnd, resolved)
+        counts = list(hand.counts) + ([0] * 4 if rnd.random() < 0.3 else [])  # 34-kind vectors too
+        caps = analysis._caps(hand)
+        sets = hand.sets_needed
+        meld_suits = analysis._meld_suits(hand, resolved)
+        for void in voids_of(resolved):
+            for seven in (None, True, False):
+                args = (counts, variant, sets, void, caps, seven, meld_suits)
+                before = c.forwarded()
+                assert c.shanten_counts(*args) == analysis._shanten_counts_python(*args), args
+                assert c.forwarded() == before
+                kwargs = {"sets": sets, "void": void, "caps": caps, "seven_pairs": seven, "meld_suits": meld_suits}
+                assert c.shanten_counts(tuple(counts), variant, **kwargs) == \
+                    analysis._shanten_counts_python(counts, variant, **kwargs)
+
+
+@needs_c
+def test_c_shanten_counts_hands_odd_input_to_python():
+    counts = list(Hand.parse("1112345678999m").counts)
+    before = speedups().forwarded()
+    assert analysis.shanten_counts(counts, "sichuan") == 0
+    assert speedups().forwarded() == before
+    assert analysis.shanten_counts(counts, "sichuan", meld_suits="z") == \
+        analysis._shanten_counts_python(counts, "sichuan", meld_suits="z")
+    assert analysis.shanten_counts(counts, "sichuan", seven_pairs=1) == 0  # not a bool: Python answers
+    with pytest.raises(MajiangError):
+        analysis.shanten_counts(counts, "riichi")
+    assert speedups().forwarded() == before + 3

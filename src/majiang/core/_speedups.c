@@ -378,20 +378,26 @@ static inline int seven_pairs_distance(int pairs, int tiles) {
 
 /* analysis.shanten_counts on a read hand */
 /* analysis.shanten_counts: ``sets`` sets and a pair, seven pairs when ``seven`` */
-static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int seven) {
+static int meld_groups(const Plan *p, const HandView *h) {
     int need_mask = 0; /* groups a Sichuan hand must keep: those its melds are in */
     if (p->two_suit)
         for (int i = 0; i < h->n_melds; i++) {
             int t = h->meld_tile[i];
             if (t < 27) need_mask |= 1 << p->suit_group[t / 9];
         }
+    return need_mask;
+}
+
+/* ``capped``: some kinds have fewer than four copies left (totals - counts are held elsewhere);
+ * ``need_mask``: the groups every win must use */
+static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int seven, int capped_any, int need_mask) {
     const uint8_t *row[MAX_GROUPS];
     uint8_t capped[MAX_GROUPS][ROW];
     int pairs[MAX_GROUPS], tiles[MAX_GROUPS], cls[MAX_GROUPS];
     for (int g = 0; g < p->n_groups; g++) {
         int s = p->start[g], n = p->size[g];
         const int *c = h->counts + s;
-        if (h->n_melds == 0) { /* closed: every copy can still come; rank, pairs and tiles in one pass */
+        if (!capped_any) { /* every copy can still come: rank, pairs and tiles in one pass */
             int r = 0, before = 0, pr = 0;
             if (n == 9) {
                 for (int i = 0; i < 9; i++) {
@@ -422,9 +428,9 @@ static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int s
         } else {
             cls[g] = class_of(p, g, h->counts);
             row[g] = rows[cls[g]];
-            pairs[g] = 0; /* a four counts as two pairs */
-            for (int i = 0; i < n; i++) pairs[g] += h->counts[s + i] >> 1;
         }
+        pairs[g] = 0; /* a four counts as two pairs */
+        for (int i = 0; i < n; i++) pairs[g] += h->counts[s + i] >> 1;
         int t = 0;
         for (int i = 0; i < n; i++) t += h->counts[s + i];
         tiles[g] = t;
@@ -586,7 +592,8 @@ static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t na
         (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
         return forward(shanten_fallback, args, nargs, kwnames);
-    return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13));
+    return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13, h.n_melds > 0,
+                                        meld_groups(p, &h)));
 }
 
 static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -611,6 +618,99 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyList_SET_ITEM(list, i, t);
     }
     return list;
+}
+
+/* counts (or caps) as a list or tuple of at least 30 small ints; 0 on success */
+static int read_vector(PyObject *seq, int *out) {
+    if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)) || PySequence_Fast_GET_SIZE(seq) < KINDS) return -1;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int k = 0; k < KINDS; k++) {
+        PyObject *x = items[k];
+        if (!PyLong_CheckExact(x)) return -1;
+        long c = PyLong_AsLong(x);
+        if (c < 0 || c > 4) {
+            PyErr_Clear();
+            return -1;
+        }
+        out[k] = (int)c;
+    }
+    return 0;
+}
+
+static PyObject *shanten_counts_fallback;
+static PyObject *str_counts_args[7]; /* counts, variant, sets, void, caps, seven_pairs, meld_suits */
+
+/* analysis.shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None,
+ * meld_suits=""): count vectors as lists or tuples; anything else goes to the Python function. */
+static PyObject *py_shanten_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (ensure_tables() < 0) return NULL;
+    PyObject *a[7] = {NULL, NULL, NULL, Py_None, Py_None, Py_None, NULL};
+    int ok = !disabled && nargs <= 7;
+    for (Py_ssize_t i = 0; ok && i < nargs; i++) a[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; ok && i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 7; j++)
+            if (name == str_counts_args[j] || PyUnicode_Compare(name, str_counts_args[j]) == 0) at = j;
+        if (at < nargs) ok = 0;
+        else a[at] = args[nargs + i];
+    }
+    ok = ok && a[0] && a[1];
+    HandView h;
+    int sets = 4, v = -1, seven = -1, capped_any = 0, need_mask = 0;
+    const Plan *found = NULL;
+    if (ok && a[2]) {
+        sets = (int)PyLong_AsLong(a[2]);
+        if (PyErr_Occurred() || sets < 0 || sets > 4 || !PyLong_CheckExact(a[2])) ok = 0;
+        PyErr_Clear();
+    }
+    if (ok) v = void_index(a[3]);
+    if (ok && a[5] != Py_None) seven = a[5] == Py_True ? 1 : a[5] == Py_False ? 0 : (ok = 0, 0);
+    ok = ok && v >= 0 && read_vector(a[0], h.counts) == 0;
+    if (ok && a[4] != Py_None) {
+        int caps[KINDS];
+        ok = read_vector(a[4], caps) == 0;
+        for (int k = 0; ok && k < KINDS; k++) {
+            h.totals[k] = h.counts[k] + 4 - caps[k];
+            capped_any |= caps[k] < 4;
+        }
+    } else if (ok) {
+        memcpy(h.totals, h.counts, sizeof h.counts);
+    }
+    if (ok) {
+        h.n = 0;
+        for (int k = 0; k < KINDS; k++) h.n += h.counts[k];
+        if (seven < 0) seven = sets == 4 && a[4] == Py_None;
+        found = plan_for(a[1]);
+        ok = found != NULL && found->n_choices[v] >= 0;
+    }
+    Plan plan;
+    if (ok) {
+        plan = *found;
+        for (int g = 0; ok && g < plan.n_groups; g++) { /* the ranked table holds groups of at most 14 tiles */
+            int t = 0;
+            for (int k = 0; k < plan.size[g]; k++) t += h.counts[plan.start[g] + k];
+            ok = t <= 14;
+        }
+    }
+    if (ok && a[6]) { /* the suits of the melds, which every win must use */
+        if (!PyUnicode_Check(a[6])) ok = 0;
+        Py_ssize_t len = ok ? PyUnicode_GET_LENGTH(a[6]) : 0;
+        for (Py_ssize_t i = 0; ok && i < len; i++) {
+            Py_UCS4 ch = PyUnicode_READ_CHAR(a[6], i);
+            int suit = ch == 'm' ? 0 : ch == 'p' ? 1 : ch == 's' ? 2 : -1;
+            if (suit < 0) ok = 0;
+            else need_mask |= plan.suit_group[suit] < 0 ? 1 << 7 : 1 << plan.suit_group[suit];
+        }
+    }
+    if (!ok) {
+        PyErr_Clear();
+        forwarded++;
+        return PyObject_Vectorcall(shanten_counts_fallback, args, (size_t)nargs, kwnames);
+    }
+    return PyLong_FromLong(shanten_sets(&plan, &h, v, sets, seven, capped_any, need_mask));
 }
 
 /* shanten_rows(counts, out, variant, void, sets): batch.batch_shanten over an (N, 27 or 30) array
@@ -678,7 +778,7 @@ static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
             ok = 0;
             break;
         }
-        dst[i] = (int8_t)shanten_sets(p, &h, v, sets, sets == 4);
+        dst[i] = (int8_t)shanten_sets(p, &h, v, sets, sets == 4, 0, 0);
     }
     PyBuffer_Release(&cb);
     PyBuffer_Release(&ob);
@@ -769,7 +869,7 @@ static PyObject *setup_tables(PyObject *args) {
 /* The tables load on the first call, not at import (``import majiang`` stays light). */
 static int ensure_tables(void) {
     if (pair_rows != NULL || disabled) return 0;
-    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL) {
+    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL || shanten_counts_fallback == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "majiang.core._speedups is used before analysis.py configured it");
         return -1;
     }
@@ -786,8 +886,10 @@ static int ensure_tables(void) {
 
 static PyObject *py_configure(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *s, *w, *l;
-    if (!PyArg_ParseTuple(args, "OOO", &s, &w, &l)) return NULL;
+    PyObject *s, *w, *l, *sc;
+    if (!PyArg_ParseTuple(args, "OOOO", &s, &w, &l, &sc)) return NULL;
+    Py_INCREF(sc);
+    Py_XSETREF(shanten_counts_fallback, sc);
     Py_INCREF(s);
     Py_XSETREF(shanten_fallback, s);
     Py_INCREF(w);
@@ -805,7 +907,7 @@ static PyObject *py_forwarded(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
-     "configure(shanten, waits, loader): the Python functions that answer what C does not, and the "
+     "configure(shanten, waits, loader, shanten_counts): the Python functions that answer what C does not, the "
      "table loader called on the first call (analysis.py does this at import)."},
     {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
      "shanten($module, /, hand, variant, void=None)\n--\n\n"
@@ -818,6 +920,9 @@ static PyMethodDef methods[] = {
      "Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist\n"
      "(not all four already in the player's own hand and melds).\n"
      "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises."},
+    {"shanten_counts", (PyCFunction)(void (*)(void))py_shanten_counts, METH_FASTCALL | METH_KEYWORDS,
+     "shanten_counts($module, /, counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits='')"
+     "\n--\n\nanalysis.shanten_counts in C (count lists or tuples); anything else goes to the Python function."},
     {"shanten_rows", py_shanten_rows, METH_VARARGS,
      "shanten_rows(counts, out, variant, void, sets): batch_shanten of closed hands into out; False: not done."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
@@ -832,6 +937,9 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     str_melds = PyUnicode_InternFromString("melds");
     str_tile = PyUnicode_InternFromString("tile");
     str_kind = PyUnicode_InternFromString("kind");
+    static const char *counts_names[7] = {"counts", "variant", "sets", "void", "caps", "seven_pairs", "meld_suits"};
+    for (int i = 0; i < 7; i++)
+        if ((str_counts_args[i] = PyUnicode_InternFromString(counts_names[i])) == NULL) return NULL;
     str_arg[0] = PyUnicode_InternFromString("hand");
     str_arg[1] = PyUnicode_InternFromString("variant");
     str_arg[2] = PyUnicode_InternFromString("void");
