@@ -820,18 +820,24 @@ static PyObject *setup_tables(PyObject *args) {
     /* every vector of at most 14 tiles, by rank; the pair counts (high byte) must be what this
      * file computes from the counts */
     fill_rank_steps();
-    int c[9] = {0}, filled = 0;
-    for (int key = 0; key < 1953125; key++) {
-        int total = 0, pairs = 0;
-        for (int i = 0, k = key; i < 9; i++, k /= 5) {
-            c[8 - i] = k % 5;
-            total += k % 5;
-            pairs += (k % 5) >> 1;
+    int c[9] = {0}, filled = 0, total = 0;
+    for (int key = 0; key < 1953125; key++) { /* c counts in base 5 alongside key, last kind lowest */
+        if (total <= 14) {
+            int pairs = 0;
+            for (int i = 0; i < 9; i++) pairs += c[i] >> 1;
+            if ((s[key] & 255) >= nc || s[key] >> 8 != pairs) ok = 0;
+            sc[suit_rank(c)] = (uint8_t)(s[key] & 255);
+            filled++;
         }
-        if (total > 14) continue;
-        if ((s[key] & 255) >= nc || s[key] >> 8 != pairs) ok = 0;
-        sc[suit_rank(c)] = (uint8_t)(s[key] & 255);
-        filled++;
+        for (int i = 8; i >= 0; i--) {
+            if (c[i] < 4) {
+                c[i]++;
+                total++;
+                break;
+            }
+            total -= c[i];
+            c[i] = 0;
+        }
     }
     for (int key = 0; key < 125; key++) {
         int pairs = (key / 25) / 2 + (key / 5 % 5) / 2 + (key % 5) / 2;
