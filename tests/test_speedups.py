@@ -264,3 +264,35 @@ def test_c_shanten_counts_hands_odd_input_to_python():
     with pytest.raises(MajiangError):
         analysis.shanten_counts(counts, "riichi")
     assert speedups().forwarded() == before + 3
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_c_waits_counts_equals_python(seed, which):
+    """waits_counts, the engine's fast path, in C gives what the Python one gives."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(8):
+        hand = random_hand(rnd, resolved)
+        if hand.concealed_count % 3 != 1:
+            continue
+        counts, totals = list(hand.counts), hand.all_counts()
+        for void in voids_of(resolved):
+            for closed in (True, False):
+                before = c.forwarded()
+                got = c.waits_counts(counts, totals, resolved, void, closed)
+                assert got == analysis._waits_counts_python(counts, totals, resolved, void, closed)
+                assert c.forwarded() == before
+                assert c.waits_counts(tuple(counts), totals, resolved, void=void, closed=closed) == got
+
+
+@needs_c
+def test_c_waits_counts_hands_odd_input_to_python():
+    counts = list(Hand.parse("1112345678999p").counts)
+    with pytest.raises(AttributeError):  # a name, not a Variant: the Python function's own error
+        analysis.waits_counts(counts, counts, "kawuxing")
+    assert analysis.waits_counts(counts, counts, KAWUXING, closed=1) == \
+        analysis._waits_counts_python(counts, counts, KAWUXING, closed=1)

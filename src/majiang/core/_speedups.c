@@ -476,7 +476,7 @@ static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int s
 }
 
 /* analysis.waits_counts on a read hand: kinds in order, written to out; returns how many */
-static int waits_of(const Plan *p, const HandView *h, int v, int *out) {
+static int waits_of(const Plan *p, const HandView *h, int v, int closed, int *out) {
     if (p->two_suit) {
         int present = 0, void_present = 0;
         for (int s = 0; s < 3; s++) {
@@ -532,7 +532,7 @@ static int waits_of(const Plan *p, const HandView *h, int v, int *out) {
                         out[found++] = s + r;
             }
         }
-    if (h->n_melds == 0 && h->n == 13) { /* seven pairs: six pairs and one odd tile */
+    if (closed && h->n == 13) { /* seven pairs: six pairs and one odd tile */
         int pairs = 0, odd = -1;
         for (int k = 0; k < KINDS; k++) {
             pairs += h->counts[k] / 2;
@@ -609,7 +609,7 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
         p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
         return forward(waits_fallback, args, nargs, kwnames);
     int out[KINDS];
-    int n = waits_of(p, &h, v, out);
+    int n = waits_of(p, &h, v, h.n_melds == 0, out);
     PyObject *list = PyList_New(n);
     if (list == NULL) return NULL;
     for (int i = 0; i < n; i++) {
@@ -711,6 +711,63 @@ static PyObject *py_shanten_counts(PyObject *self, PyObject *const *args, Py_ssi
         return PyObject_Vectorcall(shanten_counts_fallback, args, (size_t)nargs, kwnames);
     }
     return PyLong_FromLong(shanten_sets(&plan, &h, v, sets, seven, capped_any, need_mask));
+}
+
+static PyObject *waits_counts_fallback;
+static PyObject *str_waits_args[5]; /* counts, totals, variant, void, closed */
+
+/* analysis.waits_counts(counts, totals, variant, void=None, closed=True) on lists or tuples and
+ * a Variant (a name goes to Python, which takes only a Variant here) */
+static PyObject *py_waits_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (ensure_tables() < 0) return NULL;
+    PyObject *a[5] = {NULL, NULL, NULL, Py_None, Py_True};
+    int ok = !disabled && nargs <= 5;
+    for (Py_ssize_t i = 0; ok && i < nargs; i++) a[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; ok && i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 5; j++)
+            if (name == str_waits_args[j] || PyUnicode_Compare(name, str_waits_args[j]) == 0) at = j;
+        if (at < nargs) ok = 0;
+        else a[at] = args[nargs + i];
+    }
+    ok = ok && a[0] && a[1] && a[2] && !PyUnicode_Check(a[2]) && (a[4] == Py_True || a[4] == Py_False);
+    HandView h;
+    int v = ok ? void_index(a[3]) : -1;
+    ok = ok && v >= 0 && read_vector(a[0], h.counts) == 0 && read_vector(a[1], h.totals) == 0;
+    const Plan *found = ok ? plan_for(a[2]) : NULL;
+    Plan plan;
+    ok = found != NULL && found->n_choices[v] >= 0;
+    if (ok) {
+        plan = *found;
+        h.n = 0;
+        for (int k = 0; k < KINDS; k++) h.n += h.counts[k];
+        for (int g = 0; ok && g < plan.n_groups; g++) { /* a drawn tile must stay in the ranked table */
+            int t = 0;
+            for (int k = 0; k < plan.size[g]; k++) t += h.counts[plan.start[g] + k];
+            ok = t <= 13;
+        }
+    }
+    if (!ok) {
+        PyErr_Clear();
+        forwarded++;
+        return PyObject_Vectorcall(waits_counts_fallback, args, (size_t)nargs, kwnames);
+    }
+    int out[KINDS];
+    int n = waits_of(&plan, &h, v, a[4] == Py_True, out);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = PyLong_FromLong(out[i]);
+        if (t == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
 }
 
 /* shanten_rows(counts, out, variant, void, sets): batch.batch_shanten over an (N, 27 or 30) array
@@ -875,7 +932,8 @@ static PyObject *setup_tables(PyObject *args) {
 /* The tables load on the first call, not at import (``import majiang`` stays light). */
 static int ensure_tables(void) {
     if (pair_rows != NULL || disabled) return 0;
-    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL || shanten_counts_fallback == NULL) {
+    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL || shanten_counts_fallback == NULL ||
+        waits_counts_fallback == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "majiang.core._speedups is used before analysis.py configured it");
         return -1;
     }
@@ -892,10 +950,12 @@ static int ensure_tables(void) {
 
 static PyObject *py_configure(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *s, *w, *l, *sc;
-    if (!PyArg_ParseTuple(args, "OOOO", &s, &w, &l, &sc)) return NULL;
+    PyObject *s, *w, *l, *sc, *wc;
+    if (!PyArg_ParseTuple(args, "OOOOO", &s, &w, &l, &sc, &wc)) return NULL;
     Py_INCREF(sc);
     Py_XSETREF(shanten_counts_fallback, sc);
+    Py_INCREF(wc);
+    Py_XSETREF(waits_counts_fallback, wc);
     Py_INCREF(s);
     Py_XSETREF(shanten_fallback, s);
     Py_INCREF(w);
@@ -913,7 +973,8 @@ static PyObject *py_forwarded(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
-     "configure(shanten, waits, loader, shanten_counts): the Python functions that answer what C does not, the "
+     "configure(shanten, waits, loader, shanten_counts, waits_counts): the Python functions that answer what "
+     "C does not, the "
      "table loader called on the first call (analysis.py does this at import)."},
     {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
      "shanten($module, /, hand, variant, void=None)\n--\n\n"
@@ -929,6 +990,9 @@ static PyMethodDef methods[] = {
     {"shanten_counts", (PyCFunction)(void (*)(void))py_shanten_counts, METH_FASTCALL | METH_KEYWORDS,
      "shanten_counts($module, /, counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits='')"
      "\n--\n\nanalysis.shanten_counts in C (count lists or tuples); anything else goes to the Python function."},
+    {"waits_counts", (PyCFunction)(void (*)(void))py_waits_counts, METH_FASTCALL | METH_KEYWORDS,
+     "waits_counts($module, /, counts, totals, variant, void=None, closed=True)\n--\n\n"
+     "analysis.waits_counts in C (count lists or tuples, a Variant); anything else goes to the Python function."},
     {"shanten_rows", py_shanten_rows, METH_VARARGS,
      "shanten_rows(counts, out, variant, void, sets): batch_shanten of closed hands into out; False: not done."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
@@ -943,6 +1007,9 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     str_melds = PyUnicode_InternFromString("melds");
     str_tile = PyUnicode_InternFromString("tile");
     str_kind = PyUnicode_InternFromString("kind");
+    static const char *waits_names[5] = {"counts", "totals", "variant", "void", "closed"};
+    for (int i = 0; i < 5; i++)
+        if ((str_waits_args[i] = PyUnicode_InternFromString(waits_names[i])) == NULL) return NULL;
     static const char *counts_names[7] = {"counts", "variant", "sets", "void", "caps", "seven_pairs", "meld_suits"};
     for (int i = 0; i < 7; i++)
         if ((str_counts_args[i] = PyUnicode_InternFromString(counts_names[i])) == NULL) return NULL;

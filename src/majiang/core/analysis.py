@@ -517,10 +517,10 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
 
 # ---------------------------------------------------------------------------------------------
 # The optional C path (``_speedups.c``, built by setup.py when a compiler is there): ``shanten``
-# and ``waits`` of one hand, and ``shanten_counts``, in one call into C, with no Python frame
-# around it. Whatever it cannot decide (bad input) it hands, as called, to the Python functions
-# above, kept as ``_shanten_python``, ``_waits_python`` and ``_shanten_counts_python``: they are
-# the reference, and raise the usual errors.
+# and ``waits`` of one hand, ``shanten_counts`` and ``waits_counts``, in one call into C, with no
+# Python frame around it. Whatever it cannot decide (bad input) it hands, as called, to the
+# Python functions above, kept as ``_shanten_python``, ``_waits_python``,
+# ``_shanten_counts_python`` and ``_waits_counts_python``: the reference, raising the usual errors.
 # ``MAJIANG_NO_EXT=1`` leaves it unloaded (to test or time the Python path).
 
 
@@ -559,10 +559,12 @@ def _load_speedups() -> Any:
 _shanten_python = shanten
 _waits_python = waits
 _shanten_counts_python = shanten_counts
+_waits_counts_python = waits_counts
 speedups = _load_speedups()  # the C module, or None
 if speedups is not None:
-    speedups.configure(_shanten_python, _waits_python, _speedup_tables, _shanten_counts_python)
-    globals().update(shanten=speedups.shanten, waits=speedups.waits, shanten_counts=speedups.shanten_counts)
+    speedups.configure(_shanten_python, _waits_python, _speedup_tables, _shanten_counts_python, _waits_counts_python)
+    globals().update(shanten=speedups.shanten, waits=speedups.waits, shanten_counts=speedups.shanten_counts,
+                     waits_counts=speedups.waits_counts)
 
 
 # ---------------------------------------------------------------------------------------------
