@@ -9,6 +9,11 @@ place, for editable installs.
 rules engine and hand analysis with mypyc: the same behaviour (``scripts/engine_fingerprint.py``
 gives the same hash), about twice the engine speed. Without the variable nothing is compiled.
 Not for editable installs: compiled modules would shadow the edited sources.
+
+Always, when a C compiler is there: the hand analysis' hot path (``src/majiang/core/_speedups.c``,
+shanten and waits of one hand per call) as an extension module. It is optional: if it does not
+compile, the install goes on and the pure-Python analysis (the reference) answers. Editable
+installs build it in place; ``python setup.py build_ext --inplace`` rebuilds it in a checkout.
 """
 
 import os
@@ -17,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import Distribution, setup
+from setuptools import Distribution, Extension, setup
 from setuptools.command.build_py import build_py
 
 COMPILED = ["core/hand", "core/analysis", "engine/game", "engine/claims", "engine/settlement", "games/scoring",
@@ -51,10 +56,11 @@ class MaybeBinaryDistribution(Distribution):
         return bool(os.environ.get("MAJIANG_NATIVE")) or super().has_ext_modules()
 
 
-ext_modules = []
+# optional: a failed compile is a warning, and analysis.py then runs on its Python path
+ext_modules = [Extension("majiang.core._speedups", ["src/majiang/core/_speedups.c"], optional=True)]
 if os.environ.get("MAJIANG_COMPILE"):
     from mypyc.build import mypycify
 
-    ext_modules = mypycify(["--config-file", "mypyc.ini"] + [f"src/majiang/{m}.py" for m in COMPILED])
+    ext_modules += mypycify(["--config-file", "mypyc.ini"] + [f"src/majiang/{m}.py" for m in COMPILED])
 
 setup(ext_modules=ext_modules, cmdclass={"build_py": BuildWithNative}, distclass=MaybeBinaryDistribution)

@@ -1,168 +1,230 @@
-"""Hand-analysis throughput, ours beside the `mahjong` package's, measured in one run on the same hands.
+"""Hand-analysis speed per call: ours (the public functions) beside the peers, in one run on the same hands.
 
-    pip install -e '.[bench]'
-    python benchmarks/bench_analysis.py [--hands 100000] [--seed 1] [--json]
+    pip install -e '.[bench]'            # the peers: mahjong, xiangting, riichienv
+    python benchmarks/bench_analysis.py [--repeats 21] [--chunk 500] [--seed 1] [--json]
 
-Rows:
-  shanten        random 13-tile m/p/s hands; ours = closed-hand shanten with the same rules as the
-                 reference (three suits, seven pairs); reference = Shanten.calculate_shanten.
-  shanten/sichuan ours under Sichuan's two-suit rule (a harder question), same hands.
-  batch shanten  ours vectorised with numpy (majiang.batch), per hand, vs the reference per hand.
-  waits          ready hands; ours = majiang.analysis.waits_counts; reference = Agari.is_agari on
-                 every candidate tile.
-  cli --batch    `majiang analyze --batch` end to end (process start, parse, analyse, JSON out) vs
-                 the reference's in-process waits rate.
-  tables         resident memory and time of import + first call, in a fresh process.
+Each row times one function on the same hands, every implementation in turn, ``--repeats``
+rounds interleaved (so a change in the machine's load falls on all of them alike); a round times
+a short run of calls (up to ``--chunk`` hands, about 2 ms: a busy shared machine pauses longer
+runs), each round on the next slice of the hands. It prints the min / median / max of the calls
+per second and the ratio of our median to the best peer's. Peers that are not installed are left
+out. Rows:
+
+  shanten/kawuxing  random 14-tile Kawuxing hands (dots, bamboo, dragons): ours is the public
+                    ``majiang.shanten(hand, "kawuxing")`` on a ``Hand``; the peers get the same
+                    tiles in their own form (riichienv ``calculate_shanten`` on 136-tile ids,
+                    xiangting ``calculate_replacement_number``, mahjong ``Shanten.calculate_shanten``
+                    on 34 counts) and answer under riichi rules, which agree on these hands but for
+                    seven pairs with a four of a kind.
+  shanten/sichuan   random 14-tile hands of three suits: ours ``majiang.shanten(hand, "sichuan")``
+                    (the two-suit rule: a harder question), the peers the same tiles as above.
+  waits/sichuan     ready 13-tile hands of two suits: ours the public ``majiang.waits(hand, "sichuan")``
+                    (a list of tiles); xiangting ``calculate_necessary_tiles``, riichienv
+                    ``HandEvaluator(tiles).get_waits()``, mahjong ``Agari.is_agari`` on every tile.
+  batch_shanten/N   ``majiang.core.batch.batch_shanten`` on N closed Sichuan hands a call, hands
+                    per second, beside our own one-hand call (N = 1, 32, 1024).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
-import sys
-import tempfile
+import statistics
 import time
 
-from majiang.core.analysis import closed_shanten_function, tables, waits_counts
-from majiang.core.tiles import format_tiles, from_counts
-from majiang.core.variants import SICHUAN, Variant
+import majiang
+from majiang.core.hand import Hand
 
-THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)
+KINDS_KAWUXING = list(range(9, 30))
+KINDS_SICHUAN = list(range(27))
 
 
-def random_hands(n: int, rnd: random.Random) -> list[list[int]]:
-    wall = [k for k in range(27) for _ in range(4)]
+def random_hands(n: int, kinds: list[int], size: int, rnd: random.Random) -> list[list[int]]:
+    wall = [k for k in kinds for _ in range(4)]
     out = []
     for _ in range(n):
-        rnd.shuffle(wall)
         c = [0] * 34
-        for t in wall[:13]:
+        for t in rnd.sample(wall, size):
             c[t] += 1
         out.append(c)
     return out
 
 
 def ready_hands(n: int, rnd: random.Random) -> list[list[int]]:
-    """Complete hands (four sets + pair) with one tile removed."""
+    """Complete two-suit hands (four sets and a pair) with one tile taken out."""
     out = []
     while len(out) < n:
+        suits = rnd.sample(range(3), 2)
         c = [0] * 34
         for _ in range(4):
+            s = rnd.choice(suits) * 9
             if rnd.random() < 0.5:
-                k = rnd.randrange(27)
-                c[k] += 3
+                c[s + rnd.randrange(9)] += 3
             else:
-                s = rnd.randrange(3) * 9 + rnd.randrange(7)
-                for x in (s, s + 1, s + 2):
+                k = s + rnd.randrange(7)
+                for x in (k, k + 1, k + 2):
                     c[x] += 1
-        c[rnd.randrange(27)] += 2
+        c[rnd.choice(suits) * 9 + rnd.randrange(9)] += 2
         if max(c) > 4:
             continue
-        tiles = [k for k in range(27) for _ in range(c[k])]
+        tiles = [k for k in range(34) for _ in range(c[k])]
         c[rnd.choice(tiles)] -= 1
         out.append(c)
     return out
 
 
-def timed(fn, *args) -> float:
+def as_hand(c: list[int]) -> Hand:
+    return Hand(tuple(c[:30]))
+
+
+def as_136(c: list[int]) -> list[int]:
+    return [4 * k + j for k in range(34) for j in range(c[k])]
+
+
+def peers_shanten() -> dict:
+    found = {}
+    try:
+        import riichienv
+        found["riichienv calculate_shanten"] = (as_136, riichienv.calculate_shanten, None)
+    except ImportError:
+        pass
+    try:
+        import xiangting
+        four = xiangting.PlayerCount.FOUR
+        found["xiangting calculate_replacement_number"] = (list, xiangting.calculate_replacement_number, four)
+    except ImportError:
+        pass
+    try:
+        from mahjong.shanten import Shanten
+        found["mahjong Shanten.calculate_shanten"] = (list, Shanten().calculate_shanten, None)
+    except ImportError:
+        pass
+    return found
+
+
+def peers_waits() -> dict:
+    found = {}
+    try:
+        import xiangting
+        four = xiangting.PlayerCount.FOUR
+        found["xiangting calculate_necessary_tiles"] = (list, xiangting.calculate_necessary_tiles, four)
+    except ImportError:
+        pass
+    try:
+        import riichienv
+        evaluator = riichienv.HandEvaluator
+        found["riichienv HandEvaluator.get_waits"] = (as_136, lambda t: evaluator(t).get_waits(), None)
+    except ImportError:
+        pass
+    try:
+        from mahjong.agari import Agari
+        agari = Agari()
+
+        def agari_waits(c):
+            out = []
+            for k in range(34):
+                if c[k] < 4:
+                    c[k] += 1
+                    if agari.is_agari(c):
+                        out.append(k)
+                    c[k] -= 1
+            return out
+        found["mahjong Agari.is_agari on every tile"] = (list, agari_waits, None)
+    except ImportError:
+        pass
+    return found
+
+
+def rate(fn, inputs: list, arg=None) -> float:
+    """Calls per second of ``fn(x)``, or ``fn(x, arg)``, over ``inputs``: each function called
+    directly, with no wrapper of ours (the loop's own cost is included, alike for all)."""
     t = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t
+    if arg is None:
+        for x in inputs:
+            fn(x)
+    else:
+        for x in inputs:
+            fn(x, arg)
+    return len(inputs) / (time.perf_counter() - t)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=100_000)
+    ap.add_argument("--repeats", type=int, default=21)
+    ap.add_argument("--chunk", type=int, default=500, help="most calls in one timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    try:
-        from mahjong.agari import Agari
-        from mahjong.shanten import Shanten
-    except ImportError:
-        sys.exit("the reference needs the mahjong package: pip install -e '.[bench]'")
     rnd = random.Random(args.seed)
-    hands = random_hands(args.hands, rnd)
-    ready = ready_hands(max(1000, args.hands // 10), rnd)
-    tables()
+    kawuxing = random_hands(4096, KINDS_KAWUXING, 14, rnd)
+    sichuan = random_hands(4096, KINDS_SICHUAN, 14, rnd)
+    ready = ready_hands(4096, rnd)
+    majiang.shanten(as_hand(kawuxing[0]), "kawuxing")  # tables load (and the C path binds) before timing
+    from majiang.core import analysis
+    path = "C extension" if analysis.speedups is not None else "pure Python"
+
+    # (row, [(label, fn, second argument, inputs, hands per input)]): ours first
     rows = []
-
-    ref = Shanten()
-    t_ref = timed(lambda: [ref.calculate_shanten(h) for h in hands])
-    ours_fn = closed_shanten_function(THREE_SUITS)
-    t_ours = timed(lambda: [ours_fn(h) for h in hands])
-    ref_vals = [ref.calculate_shanten(h) for h in hands[:5000]]
-    our_vals = [ours_fn(h) for h in hands[:5000]]
-    agree = sum(a == b for a, b in zip(ref_vals, our_vals)) / len(ref_vals)
-    rows.append(("shanten", len(hands) / t_ours, len(hands) / t_ref, f"agree {agree:.2%} (4-of-a-kind as 2 pairs differs)"))
-
-    sich = closed_shanten_function(SICHUAN)
-    t_s = timed(lambda: [sich(h) for h in hands])
-    rows.append(("shanten/sichuan", len(hands) / t_s, len(hands) / t_ref, "two-suit rule"))
-
+    for name, hands, variant in (("shanten/kawuxing", kawuxing, "kawuxing"), ("shanten/sichuan", sichuan, "sichuan")):
+        impls = [(f'majiang.shanten(hand, "{variant}")', majiang.shanten, variant, [as_hand(c) for c in hands], 1)]
+        impls += [(label, fn, arg, [conv(c) for c in hands], 1) for label, (conv, fn, arg) in peers_shanten().items()]
+        rows.append((name, impls))
+    impls = [('majiang.waits(hand, "sichuan")', majiang.waits, "sichuan", [as_hand(c) for c in ready], 1)]
+    impls += [(label, fn, arg, [conv(c) for c in ready], 1) for label, (conv, fn, arg) in peers_waits().items()]
+    rows.append(("waits/sichuan", impls))
     try:
         import numpy as np
 
         from majiang.core.batch import _arrays, batch_shanten
         _arrays()
-        arr = np.array(hands, dtype=np.int8)[:, :27]
-        t_b = timed(batch_shanten, arr, THREE_SUITS)
-        same = (batch_shanten(arr[:5000], THREE_SUITS).tolist() == our_vals)
-        rows.append(("batch shanten", len(hands) / t_b, len(hands) / t_ref, f"numpy; equals scalar: {same}"))
+        arr = np.ascontiguousarray(np.array(sichuan, dtype=np.int8)[:, :30])  # (N, 30) rows, as callers keep them
+        one = [as_hand(c) for c in sichuan]
+        for n in (1, 32, 1024):
+            arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]
+            rows.append((f"batch_shanten/{n}", [
+                (f"batch_shanten, {n} a call", batch_shanten, "sichuan", arrays, n),
+                ('majiang.shanten(hand, "sichuan")', majiang.shanten, "sichuan", one, 1)]))
     except ImportError:
-        rows.append(("batch shanten", float("nan"), len(hands) / t_ref, "numpy not installed"))
+        pass
 
-    agari = Agari()
-
-    def ref_waits(c):
+    # calls in one timing: about 2 ms of them (from a first short run), at most --chunk
+    sized = []
+    for name, impls in rows:
         out = []
-        for k in range(27):
-            if c[k] < 4:
-                c[k] += 1
-                if agari.is_agari(c):
-                    out.append(k)
-                c[k] -= 1
-        return out
+        for label, fn, arg, inputs, per_input in impls:
+            calls = max(1, min(args.chunk, len(inputs), int(rate(fn, inputs[:8], arg) * 0.002)))
+            out.append((label, fn, arg, inputs, per_input, calls))
+        sized.append((name, out))
+    results: dict = {name: {label: [] for label, *_ in impls} for name, impls in sized}
+    for round_ in range(args.repeats):
+        for name, impls in sized:
+            for label, fn, arg, inputs, per_input, calls in impls:
+                at = round_ * calls % (len(inputs) - calls + 1)
+                results[name][label].append(rate(fn, inputs[at:at + calls], arg) * per_input)
 
-    t_rw = timed(lambda: [ref_waits(h) for h in ready])
-    t_ow = timed(lambda: [waits_counts(h, h, THREE_SUITS) for h in ready])
-    same_w = sum(ref_waits(h) == waits_counts(h, h, THREE_SUITS) for h in ready[:2000]) / 2000
-    rows.append(("waits (ready)", len(ready) / t_ow, len(ready) / t_rw, f"agree {same_w:.2%} (4-of-a-kind as 2 pairs differs)"))
-
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        for h in ready:
-            f.write(format_tiles(from_counts(h[:30])) + "\n")
-        path = f.name
-    cmd = [sys.executable, "-m", "majiang", "analyze", "--batch", path, "--variant", "sichuan"]
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    t_cli = time.perf_counter() - t
-    os.unlink(path)
-    rows.append(("cli --batch", len(ready) / t_cli, len(ready) / t_rw, "whole process vs in-process waits"))
-
-    # current resident size (ru_maxrss would inherit this big parent's peak across fork/exec)
-    rss_now = "int([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])"
-    probe = ("import time; t=time.perf_counter(); import majiang.core.analysis as a; "
-             "from majiang.core.hand import Hand; a.shanten(Hand.parse('1112345678999m'), 'sichuan'); "
-             f"print(time.perf_counter()-t, {rss_now})")
-    base = f"print(0, {rss_now})"
-    first, rss = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
-    _, rss0 = subprocess.run([sys.executable, "-c", base], capture_output=True, text=True, check=True).stdout.split()
-    table_mb = (int(rss) - int(rss0)) / 1024  # KiB
-
+    report = []
+    for name, impls in sized:
+        entries = []
+        for label, *_ in impls:
+            v = results[name][label]
+            entries.append({"function": label, "min": min(v), "median": statistics.median(v), "max": max(v)})
+        ours = entries[0]
+        best = max(entries[1:], key=lambda e: e["median"]) if len(entries) > 1 else None
+        report.append({"row": name, "ours": ours, "peers": entries[1:],
+                       "ratio_to_best": ours["median"] / best["median"] if best else None,
+                       "ratio_of_mins": ours["max"] / best["max"] if best else None})
     if args.json:
-        print(json.dumps({"hands": len(hands), "rows": [
-            {"name": n, "ours_per_s": o, "reference_per_s": r, "speedup": o / r, "note": note} for n, o, r, note in rows],
-            "tables_mb": table_mb, "import_first_call_s": float(first)}, indent=2))
+        print(json.dumps({"analysis_path": path, "repeats": args.repeats, "rows": report}, indent=2))
         return
-    print(f"{len(hands):,} random hands, {len(ready):,} ready hands, one core, seed {args.seed}")
-    print(f"{'':<17}{'ours/s':>12}{'mahjong/s':>12}{'speedup':>9}  note")
-    for n, o, r, note in rows:
-        print(f"{n:<17}{o:>12,.0f}{r:>12,.0f}{o / r:>8.1f}x  {note}")
-    print(f"tables: {table_mb:.1f} MB resident over a bare interpreter; import + first call {float(first) * 1000:.0f} ms")
+    print(f"analysis on its {path} path; calls/s, min / median / max over {args.repeats} interleaved repeats, one core")
+    for r in report:
+        against = "our one-hand call" if r["row"].startswith("batch") else "best peer"
+        print(f"\n{r['row']}" + (f"  (ours / {against}: {r['ratio_to_best']:.2f}x medians, "
+                                 f"{r['ratio_of_mins']:.2f}x best runs)" if r["ratio_to_best"] else ""))
+        for e in [r["ours"], *r["peers"]]:
+            print(f"  {e['function']:<42}{e['min']:>12,.0f}{e['median']:>12,.0f}{e['max']:>12,.0f}"
+                  f"   {1e9 / e['median']:>7,.0f} ns")
 
 
 if __name__ == "__main__":

@@ -26,14 +26,16 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import sys
 import zlib
 from array import array
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from majiang.core.errors import HandError
-from majiang.core.hand import Hand
+from majiang.core.hand import Hand, MeldKind
 from majiang.core.tiles import ALL_TILES, Tile
 from majiang.core.variants import Variant, get_variant
 
@@ -511,6 +513,58 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
                 out.append(odd)
                 out.sort()
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The optional C path (``_speedups.c``, built by setup.py when a compiler is there): ``shanten``
+# and ``waits`` of one hand, ``shanten_counts`` and ``waits_counts``, in one call into C, with no
+# Python frame around it. Whatever it cannot decide (bad input) it hands, as called, to the
+# Python functions above, kept as ``_shanten_python``, ``_waits_python``,
+# ``_shanten_counts_python`` and ``_waits_counts_python``: the reference, raising the usual errors.
+# ``MAJIANG_NO_EXT=1`` leaves it unloaded (to test or time the Python path).
+
+
+def _speedup_plan(variant: Variant | str) -> tuple:
+    """What the C path needs of a variant, asked once per variant object: the kinds as a bit
+    mask, the groups, the two-suit rule, the group of each suit, and per void (none, m, p, s)
+    the group sets a win may use as bit masks, or None where that void is not allowed."""
+    variant = get_variant(variant)
+    names = _groups_for(variant)
+    per_void: list[tuple[int, ...] | None] = []
+    for void in (None, "m", "p", "s"):
+        if void is not None and not (variant.two_suit_rule and void in variant.suits):
+            per_void.append(None)
+            continue
+        per_void.append(tuple(sum(1 << g for g in choice) for choice in _plan(variant, void)[1]))
+    return (sum(1 << int(t) for t in variant.kinds), tuple((g.start, g.size) for g in _plan(variant, None)[0]),
+            variant.two_suit_rule, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
+
+
+def _speedup_tables() -> tuple:
+    """The tables, as the C path takes them on its first call."""
+    t = tables()
+    return (t.suit, t.honour, bytes(v for row in t.rows for v in row), _speedup_plan, ALL_TILES, MeldKind.PONG)
+
+
+def _load_speedups() -> Any:
+    if os.environ.get("MAJIANG_NO_EXT"):
+        return None
+    try:
+        from majiang.core import _speedups  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _speedups
+
+
+_shanten_python = shanten
+_waits_python = waits
+_shanten_counts_python = shanten_counts
+_waits_counts_python = waits_counts
+speedups = _load_speedups()  # the C module, or None
+if speedups is not None:
+    speedups.configure(_shanten_python, _waits_python, _speedup_tables, _shanten_counts_python, _waits_counts_python)
+    globals().update(shanten=speedups.shanten, waits=speedups.waits, shanten_counts=speedups.shanten_counts,
+                     waits_counts=speedups.waits_counts)
 
 
 # ---------------------------------------------------------------------------------------------

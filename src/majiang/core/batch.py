@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from majiang.core import analysis
 from majiang.core.analysis import INF, _plan, tables
 from majiang.core.variants import Variant, get_variant
 
@@ -53,16 +54,30 @@ def _arrays():
 
 
 _POW = 5 ** np.arange(8, -1, -1, dtype=np.int64)
+_speedups = analysis.speedups  # the C extension, or None
 _POW3 = np.array([25, 5, 1], dtype=np.int64)
 
 
 def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets: int = 4) -> np.ndarray:
     """Shanten of each row of an (N, 30) or (N, 27) count array of closed hands.
 
-    Seven pairs is included when ``sets`` is 4 (a full closed hand).
+    Seven pairs is included when ``sets`` is 4 (a full closed hand). With the C extension built
+    (``analysis.speedups``) one call into C does the batch, small or large; otherwise numpy does.
     """
-    variant = get_variant(variant)
-    counts = np.asarray(counts)
+    if not isinstance(counts, np.ndarray):
+        counts = np.asarray(counts)
+    if _speedups is not None and counts.ndim == 2:  # the C path resolves the variant itself, once
+        out = np.empty(len(counts), dtype=np.int8)
+        # a strided view (a slice of columns) is copied once into rows C reads straight
+        if _speedups.shanten_rows(counts, out, variant, void, sets) or (
+                not counts.flags.c_contiguous
+                and _speedups.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets)):
+            return out
+    return _batch_shanten_numpy(counts, get_variant(variant), void, sets)
+
+
+def _batch_shanten_numpy(counts: np.ndarray, variant: Variant, void: str | None, sets: int) -> np.ndarray:
+    """``batch_shanten`` with numpy alone: the reference of the C path, and what answers without it."""
     suit, honour, pair_ids, two, three = _arrays()
     groups, choices = _plan(variant, void)
     packed = []

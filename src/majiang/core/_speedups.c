@@ -1,0 +1,1027 @@
+/* The hot path of majiang.core.analysis in C: shanten and waits of one hand per call.
+ *
+ * An optional accelerator of the pure-Python analysis (which stays the reference and the
+ * fallback): the same shipped tables, handed over once by analysis.py, and the same arithmetic.
+ * Whatever this module cannot decide (a bad hand, an unknown variant, a bad void, odd
+ * arguments) it hands, as called, to the Python function, which gives the result or raises its
+ * usual error; so validation messages live in one place. A variant's plan (groups, win choices
+ * per void) is resolved once by a Python callback and kept here, keyed by the variant object.
+ * Also batch.batch_shanten's loop (shanten_rows), over a numpy array in one call.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define KINDS 30
+#define ROW 10
+#define INF 99
+#define NO_WIN (INF - 1)
+#define MAX_CLASSES 256
+#define MAX_GROUPS 4
+#define MAX_CHOICES 8
+#define MAX_PLANS 32
+
+/* A suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
+ * 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not) */
+#define SUIT_VECTORS 405350
+static uint8_t *suit_class;
+static int rank_step[9][15][5]; /* rank = sum over kinds i of rank_step[i][tiles before i][count at i] */
+static uint8_t honour_class[125];
+static uint8_t rows[MAX_CLASSES][ROW];
+static int n_classes;
+static uint8_t *pair_rows; /* min-plus of two classes: [a * n_classes + b][ROW] */
+static int disabled; /* the tables could not be set up: every call goes to Python */
+static PyObject *resolver;     /* variant -> plan tuple (analysis._speedup_plan) */
+static PyObject *shanten_fallback, *waits_fallback; /* the Python functions, for what C does not decide */
+static PyObject *loader;       /* () -> the tables, called on the first call */
+static unsigned long long forwarded;
+static PyObject *small_int[5]; /* the interpreter's cached 0..4, to read counts by identity */
+static int small_shift;        /* log2 of the distance between them, when they lie evenly apart; else 0 */
+static PyObject *str_arg[3];   /* "hand", "variant", "void" */
+static PyObject *all_tiles;    /* ALL_TILES */
+static PyObject *pong_kind;    /* MeldKind.PONG */
+static PyObject *str_counts, *str_melds, *str_tile, *str_kind;
+
+typedef struct {
+    PyObject *key; /* the variant object as given (str or Variant), owned */
+    uint32_t kinds; /* bit k: kind k is a tile of the variant */
+    int n_groups;
+    int start[MAX_GROUPS], size[MAX_GROUPS];
+    int two_suit;
+    int suit_group[3]; /* group of suit m, p, s, or -1 */
+    int n_choices[4];  /* per void: none, m, p, s; -1 when that void is not allowed */
+    uint8_t choice[4][MAX_CHOICES]; /* bit g: group g is used */
+} Plan;
+
+static Plan plans[MAX_PLANS];
+static int n_plans, next_evict;
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* the rank of nine counts holding at most 14 tiles */
+static inline int suit_rank(const int *c) {
+    int r = 0, before = 0;
+    for (int i = 0; i < 9; i++) {
+        r += rank_step[i][before][c[i]];
+        before += c[i];
+    }
+    return r;
+}
+
+static void fill_rank_steps(void) {
+    int fit[10][15]; /* fit[k][s]: vectors of k counts (0-4) holding at most s tiles */
+    for (int s = 0; s < 15; s++) fit[0][s] = 1;
+    for (int k = 1; k < 10; k++)
+        for (int s = 0; s < 15; s++) {
+            fit[k][s] = 0;
+            for (int v = 0; v <= 4 && v <= s; v++) fit[k][s] += fit[k - 1][s - v];
+        }
+    for (int i = 0; i < 9; i++)
+        for (int before = 0; before < 15; before++)
+            for (int c = 0; c < 5; c++) {
+                int r = 0;
+                for (int v = 0; v < c && before + v <= 14; v++) r += fit[8 - i][14 - before - v];
+                rank_step[i][before][c] = r;
+            }
+}
+
+static inline int class_of(const Plan *p, int g, const int *c) {
+    int s = p->start[g];
+    if (p->size[g] == 9) return suit_class[suit_rank(c + s)];
+    return honour_class[(c[s] * 5 + c[s + 1]) * 5 + c[s + 2]];
+}
+
+static void min_plus(const uint8_t *a, const uint8_t *b, uint8_t *out) {
+    for (int m = 0; m < 5; m++)
+        for (int p = 0; p < 2; p++) {
+            int best = INF;
+            for (int m1 = 0; m1 <= m; m1++)
+                for (int p1 = 0; p1 <= p; p1++) {
+                    int v = a[m1 * 2 + p1] + b[(m - m1) * 2 + p - p1];
+                    if (v < best) best = v;
+                }
+            out[m * 2 + p] = (uint8_t)best;
+        }
+}
+
+/* sets sets and one pair from two rows (the pair in either) */
+static inline int final_two(const uint8_t *a, const uint8_t *b, int sets) {
+    int best = INF;
+    for (int m = 0; m <= sets; m++) {
+        int v = a[m * 2] + b[(sets - m) * 2 + 1];
+        if (v < best) best = v;
+        v = a[m * 2 + 1] + b[(sets - m) * 2];
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* One group's row when some kinds have fewer than four copies left: the same left-to-right
+ * programme as analysis.capped_row (state: sequences pending from the last two kinds, sets,
+ * pairs; value: most held tiles used). Results are kept in a small direct-mapped cache. */
+#define CAP_CACHE 4096
+static struct { uint64_t key; uint8_t row[ROW]; } cap_cache[CAP_CACHE];
+
+static void capped_row(const int *counts, const int *caps, int n, int sequences, uint8_t *out) {
+    uint64_t key = 1;
+    for (int i = 0; i < n; i++) key = key * 25 + (uint64_t)(counts[i] * 5 + caps[i]);
+    key = key * 2 + (uint64_t)sequences;
+    unsigned slot = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 52) & (CAP_CACHE - 1);
+    if (cap_cache[slot].key == key) {
+        memcpy(out, cap_cache[slot].row, ROW);
+        return;
+    }
+    int cur[5][5][5][2], nxt[5][5][5][2];
+    memset(cur, -1, sizeof cur);
+    cur[0][0][0][0] = 0;
+    for (int i = 0; i < n; i++) {
+        int h = counts[i], cap = caps[i];
+        int seq = sequences && i <= n - 3;
+        memset(nxt, -1, sizeof nxt);
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++) {
+                int base = a + b, room = cap - base;
+                if (room < 0) continue;
+                for (int m = 0; m < 5; m++)
+                    for (int p = 0; p < 2; p++) {
+                        int ov = cur[a][b][m][p];
+                        if (ov < 0) continue;
+                        for (int k = 0; k < (seq ? 5 : 1); k++)
+                            for (int trip = 0; trip < 2; trip++)
+                                for (int pr = 0; pr < 2; pr++) {
+                                    int add = k + 3 * trip + 2 * pr;
+                                    if (add > room) continue;
+                                    int m2 = m + k + trip, p2 = p + pr;
+                                    if (m2 > 4 || p2 > 1) continue;
+                                    int t = base + add;
+                                    int val = ov + (h < t ? h : t);
+                                    if (nxt[k][a][m2][p2] < val) nxt[k][a][m2][p2] = val;
+                                }
+                    }
+            }
+        memcpy(cur, nxt, sizeof cur);
+    }
+    for (int j = 0; j < ROW; j++) {
+        int ov = cur[0][0][j / 2][j % 2];
+        out[j] = (uint8_t)(ov < 0 ? INF : 3 * (j / 2) + 2 * (j % 2) - ov);
+    }
+    cap_cache[slot].key = key;
+    memcpy(cap_cache[slot].row, out, ROW);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Plans: what analysis._plan says of a variant, resolved once. */
+
+static int fill_plan(Plan *p, PyObject *spec) {
+    /* spec: (kinds mask, ((start, size), ...), two_suit, (group of m, p, s), (choices per void)) */
+    PyObject *groups, *suit_groups, *per_void;
+    unsigned long kinds;
+    int two_suit;
+    if (!PyArg_ParseTuple(spec, "kO!pO!O!", &kinds, &PyTuple_Type, &groups, &two_suit, &PyTuple_Type,
+                          &suit_groups, &PyTuple_Type, &per_void))
+        return -1;
+    Py_ssize_t ng = PyTuple_GET_SIZE(groups);
+    /* at most three groups: with four, the Python path's table lookups are what the results are */
+    if (ng < 1 || ng > 3 || PyTuple_GET_SIZE(suit_groups) != 3 || PyTuple_GET_SIZE(per_void) != 4) {
+        PyErr_SetString(PyExc_ValueError, "plan out of range");
+        return -1;
+    }
+    p->kinds = (uint32_t)kinds;
+    p->two_suit = two_suit;
+    p->n_groups = (int)ng;
+    for (Py_ssize_t g = 0; g < ng; g++) {
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(groups, g), "ii", &p->start[g], &p->size[g])) return -1;
+        if (!((p->size[g] == 9 && p->start[g] >= 0 && p->start[g] <= 18) || (p->size[g] == 3 && p->start[g] == 27))) {
+            PyErr_SetString(PyExc_ValueError, "plan group out of range");
+            return -1;
+        }
+    }
+    for (int s = 0; s < 3; s++) {
+        p->suit_group[s] = (int)PyLong_AsLong(PyTuple_GET_ITEM(suit_groups, s));
+        if (PyErr_Occurred()) return -1;
+    }
+    for (int v = 0; v < 4; v++) {
+        PyObject *choices = PyTuple_GET_ITEM(per_void, v);
+        if (choices == Py_None) {
+            p->n_choices[v] = -1;
+            continue;
+        }
+        if (!PyTuple_Check(choices) || PyTuple_GET_SIZE(choices) > MAX_CHOICES) {
+            PyErr_SetString(PyExc_ValueError, "plan choices out of range");
+            return -1;
+        }
+        p->n_choices[v] = (int)PyTuple_GET_SIZE(choices);
+        for (int i = 0; i < p->n_choices[v]; i++) {
+            long mask = PyLong_AsLong(PyTuple_GET_ITEM(choices, i));
+            if (mask <= 0 || mask >= (1 << ng)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "plan choice out of range");
+                return -1;
+            }
+            p->choice[v][i] = (uint8_t)mask;
+        }
+    }
+    return 0;
+}
+
+/* The plan of a variant, or NULL (no exception set) when the Python path must answer. Callers
+ * copy it: Python code run later in the call (an attribute, a buffer) could reuse its slot. */
+static const Plan *plan_for(PyObject *variant) {
+    for (int i = 0; i < n_plans; i++)
+        if (plans[i].key == variant) return &plans[i];
+    if (PyUnicode_CheckExact(variant)) { /* the same name built anew (CLI arguments, JSON) */
+        for (int i = 0; i < n_plans; i++)
+            if (PyUnicode_CheckExact(plans[i].key) && PyUnicode_Compare(plans[i].key, variant) == 0)
+                return &plans[i];
+    }
+    if (resolver == NULL) return NULL;
+    PyObject *spec = PyObject_CallOneArg(resolver, variant);
+    if (spec == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Plan fresh;
+    int bad = !PyTuple_Check(spec) || fill_plan(&fresh, spec) < 0;
+    Py_DECREF(spec);
+    if (bad) {
+        PyErr_Clear();
+        return NULL;
+    }
+    int slot;
+    if (n_plans < MAX_PLANS) {
+        slot = n_plans++;
+    } else { /* many throwaway Variant objects: reuse slots in turn */
+        slot = next_evict;
+        next_evict = (next_evict + 1) % MAX_PLANS;
+        Py_DECREF(plans[slot].key);
+    }
+    Py_INCREF(variant);
+    fresh.key = variant;
+    plans[slot] = fresh;
+    return &plans[slot];
+}
+
+/* void: None -> 0, "m" / "p" / "s" -> 1..3, anything else -> -1 */
+static int void_index(PyObject *v) {
+    if (v == Py_None) return 0;
+    if (!PyUnicode_Check(v) || PyUnicode_GET_LENGTH(v) != 1) return -1;
+    switch (PyUnicode_READ_CHAR(v, 0)) {
+    case 'm': return 1;
+    case 'p': return 2;
+    case 's': return 3;
+    }
+    return -1;
+}
+
+/* The hand's concealed counts, meld tiles and sizes; 0 on success, -1 for "let Python answer". */
+typedef struct {
+    int counts[KINDS];
+    int totals[KINDS];
+    int n;            /* concealed tiles */
+    int n_melds;
+    int meld_tile[4];
+    uint32_t held; /* bit k: kind k is in the hand or its melds */
+} HandView;
+
+static int read_hand(PyObject *hand, HandView *h) {
+    PyObject *counts = PyObject_GetAttr(hand, str_counts);
+    if (counts == NULL) goto fail;
+    if (!PyTuple_CheckExact(counts) || PyTuple_GET_SIZE(counts) != KINDS) {
+        Py_DECREF(counts);
+        return -1;
+    }
+    h->n = 0;
+    h->held = 0;
+    if (small_shift > 0) { /* the small ints lie side by side: a count is its offset from 0's */
+        uintptr_t bad = 0, mask = ((uintptr_t)1 << small_shift) - 1;
+        for (int k = 0; k < KINDS; k++) {
+            uintptr_t d = (uintptr_t)PyTuple_GET_ITEM(counts, k) - (uintptr_t)small_int[0];
+            bad |= (d & mask) | ((d >> small_shift) > 4);
+            int c = (int)((d >> small_shift) & 7);
+            h->counts[k] = h->totals[k] = c;
+            h->n += c;
+            h->held |= (uint32_t)(c != 0) << k;
+        }
+        if (!bad) goto counted;
+        h->n = 0; /* not all of them 0-4: read them one by one */
+        h->held = 0;
+    }
+    for (int k = 0; k < KINDS; k++) {
+        PyObject *x = PyTuple_GET_ITEM(counts, k);
+        /* counts are the interpreter's shared small ints: read them by identity, without branches
+         * (random hands would mispredict a chain of tests on every kind) */
+        long c = (x == small_int[1]) + 2 * (x == small_int[2]) + 3 * (x == small_int[3]) + 4 * (x == small_int[4]);
+        if (!((x == small_int[0]) | (c != 0))) {
+            if (!PyLong_CheckExact(x)) {
+                Py_DECREF(counts);
+                return -1;
+            }
+            c = PyLong_AsLong(x);
+        }
+        if (c < 0 || c > 4) {
+            Py_DECREF(counts);
+            PyErr_Clear();
+            return -1;
+        }
+        h->counts[k] = h->totals[k] = (int)c;
+        h->n += (int)c;
+        h->held |= (uint32_t)(c != 0) << k;
+    }
+counted:
+    Py_DECREF(counts);
+    PyObject *melds = PyObject_GetAttr(hand, str_melds);
+    if (melds == NULL) goto fail;
+    if (!PyTuple_CheckExact(melds) || PyTuple_GET_SIZE(melds) > 4) {
+        Py_DECREF(melds);
+        return -1;
+    }
+    h->n_melds = (int)PyTuple_GET_SIZE(melds);
+    for (int i = 0; i < h->n_melds; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        PyObject *tile = PyObject_GetAttr(m, str_tile);
+        PyObject *kind = tile ? PyObject_GetAttr(m, str_kind) : NULL;
+        long t = tile ? PyLong_AsLong(tile) : -1;
+        int size = kind == pong_kind ? 3 : 4;
+        Py_XDECREF(tile);
+        Py_XDECREF(kind);
+        if (kind == NULL || t < 0 || t >= KINDS) {
+            Py_DECREF(melds);
+            goto fail;
+        }
+        h->meld_tile[i] = (int)t;
+        h->totals[t] += size;
+        h->held |= (uint32_t)1 << t;
+        if (h->totals[t] > 4) {
+            Py_DECREF(melds);
+            return -1;
+        }
+    }
+    Py_DECREF(melds);
+    return 0;
+fail:
+    PyErr_Clear();
+    return -1;
+}
+
+/* Hand.check: every tile (melds too) of the variant; the size is one of `sizes` (bit r: n % 3 == r). */
+static int hand_fits(const Plan *p, const HandView *h, int sizes) {
+    if (h->held & ~p->kinds) return 0;
+    return h->n != 0 && (sizes >> (h->n % 3) & 1) && h->n + 3 * h->n_melds <= 14;
+}
+
+static inline int seven_pairs_distance(int pairs, int tiles) {
+    int need = 7 - pairs;
+    int short_of = need - (tiles - 2 * pairs); /* singles missing to pair up */
+    int d = need + (short_of > 0 ? short_of : 0);
+    return need > 0 ? d : 0;
+}
+
+/* analysis.shanten_counts on a read hand */
+/* analysis.shanten_counts: ``sets`` sets and a pair, seven pairs when ``seven`` */
+static int meld_groups(const Plan *p, const HandView *h) {
+    int need_mask = 0; /* groups a Sichuan hand must keep: those its melds are in */
+    if (p->two_suit)
+        for (int i = 0; i < h->n_melds; i++) {
+            int t = h->meld_tile[i];
+            if (t < 27) need_mask |= 1 << p->suit_group[t / 9];
+        }
+    return need_mask;
+}
+
+/* ``capped``: some kinds have fewer than four copies left (totals - counts are held elsewhere);
+ * ``need_mask``: the groups every win must use */
+static int shanten_sets(const Plan *p, const HandView *h, int v, int sets, int seven, int capped_any, int need_mask) {
+    const uint8_t *row[MAX_GROUPS];
+    uint8_t capped[MAX_GROUPS][ROW];
+    int pairs[MAX_GROUPS], tiles[MAX_GROUPS], cls[MAX_GROUPS];
+    for (int g = 0; g < p->n_groups; g++) {
+        int s = p->start[g], n = p->size[g];
+        const int *c = h->counts + s;
+        if (!capped_any) { /* every copy can still come: rank, pairs and tiles in one pass */
+            int r = 0, before = 0, pr = 0;
+            if (n == 9) {
+                for (int i = 0; i < 9; i++) {
+                    r += rank_step[i][before][c[i]];
+                    before += c[i];
+                    pr += c[i] >> 1;
+                }
+                cls[g] = suit_class[r];
+            } else {
+                before = c[0] + c[1] + c[2];
+                pr = (c[0] >> 1) + (c[1] >> 1) + (c[2] >> 1);
+                cls[g] = honour_class[(c[0] * 5 + c[1]) * 5 + c[2]];
+            }
+            row[g] = rows[cls[g]];
+            pairs[g] = pr;
+            tiles[g] = before;
+            continue;
+        }
+        int caps[9], low = 0;
+        for (int i = 0; i < n; i++) {
+            caps[i] = 4 - (h->totals[s + i] - h->counts[s + i]);
+            low |= caps[i] < 4;
+        }
+        if (low) {
+            capped_row(h->counts + s, caps, n, n == 9, capped[g]);
+            row[g] = capped[g];
+            cls[g] = -1;
+        } else {
+            cls[g] = class_of(p, g, h->counts);
+            row[g] = rows[cls[g]];
+        }
+        pairs[g] = 0; /* a four counts as two pairs */
+        for (int i = 0; i < n; i++) pairs[g] += h->counts[s + i] >> 1;
+        int t = 0;
+        for (int i = 0; i < n; i++) t += h->counts[s + i];
+        tiles[g] = t;
+    }
+    int best = NO_WIN + 1;
+    for (int c = 0; c < p->n_choices[v]; c++) {
+        int mask = p->choice[v][c];
+        if ((mask & need_mask) != need_mask) continue;
+        int idx[MAX_GROUPS] = {0}, k = 0;
+        for (int g = 0; g < p->n_groups; g++)
+            if (mask >> g & 1) idx[k++] = g;
+        int d;
+        if (k == 1) {
+            d = row[idx[0]][sets * 2 + 1];
+        } else {
+            uint8_t acc[ROW];
+            const uint8_t *left = row[idx[0]];
+            int i = 1;
+            if (k >= 3 && cls[idx[0]] >= 0 && cls[idx[1]] >= 0) { /* the two first groups' combination, precomputed */
+                left = pair_rows + ((size_t)cls[idx[0]] * n_classes + cls[idx[1]]) * ROW;
+                i = 2;
+            }
+            for (; i < k - 1; i++) {
+                min_plus(left, row[idx[i]], acc);
+                left = acc;
+            }
+            d = final_two(left, row[idx[k - 1]], sets);
+        }
+        if (seven) { /* closed: every row came from the table, with its pair count */
+            int pr = 0, tl = 0;
+            for (int i = 0; i < k; i++) {
+                pr += pairs[idx[i]];
+                tl += tiles[idx[i]];
+            }
+            /* the Python path takes this only when 7 - pairs < d; as the distance is at least
+             * 7 - pairs, taking the least of the two always is the same, and has no branch */
+            int d7 = seven_pairs_distance(pr, tl);
+            d = d7 < d ? d7 : d;
+        }
+        best = d < best ? d : best;
+    }
+    return best - 1;
+}
+
+/* analysis.waits_counts on a read hand: kinds in order, written to out; returns how many */
+static int waits_of(const Plan *p, const HandView *h, int v, int closed, int *out) {
+    if (p->two_suit) {
+        int present = 0, void_present = 0;
+        for (int s = 0; s < 3; s++) {
+            if (p->suit_group[s] < 0) continue;
+            int any = 0;
+            for (int i = 0; i < 9; i++) any |= h->totals[s * 9 + i];
+            if (any) {
+                present++;
+                if (v == s + 1) void_present = 1;
+            }
+        }
+        if (present > 2 || void_present) return 0;
+    }
+    int n_of[MAX_GROUPS], rem[MAX_GROUPS], done[MAX_GROUPS], unfinished = 0, first_unfinished = -1;
+    for (int g = 0; g < p->n_groups; g++) {
+        int s = p->start[g], n = 0;
+        for (int i = 0; i < p->size[g]; i++) n += h->counts[s + i];
+        int r = n % 3;
+        n_of[g] = n;
+        rem[g] = r;
+        done[g] = r != 1 && rows[class_of(p, g, h->counts)][(n / 3) * 2 + (r == 2)] == 0;
+        if (!done[g]) {
+            if (first_unfinished < 0) first_unfinished = g;
+            unfinished++;
+        }
+    }
+    int found = 0;
+    if (unfinished < 2)
+        for (int g = 0; g < p->n_groups; g++) {
+            int n = n_of[g];
+            if ((n + 1) % 3 == 1 || (unfinished && first_unfinished != g)) continue;
+            int pair_groups = (n + 1) % 3 == 2;
+            for (int j = 0; j < p->n_groups; j++)
+                if (j != g && rem[j] == 2) pair_groups++;
+            if (pair_groups != 1) continue;
+            if (p->two_suit && n == 0) continue;
+            int idx = ((n + 1) / 3) * 2 + ((n + 1) % 3 == 2);
+            int s = p->start[g];
+            if (p->size[g] == 9) {
+                int c[9];
+                memcpy(c, h->counts + s, sizeof c);
+                for (int r = 0; r < 9; r++) {
+                    if (h->totals[s + r] >= 4) continue;
+                    c[r]++;
+                    if (rows[suit_class[suit_rank(c)]][idx] == 0) out[found++] = s + r;
+                    c[r]--;
+                }
+            } else {
+                static const int pows[3] = {25, 5, 1};
+                int key = (h->counts[s] * 5 + h->counts[s + 1]) * 5 + h->counts[s + 2];
+                for (int r = 0; r < 3; r++)
+                    if (h->totals[s + r] < 4 && rows[honour_class[key + pows[r]]][idx] == 0)
+                        out[found++] = s + r;
+            }
+        }
+    if (closed && h->n == 13) { /* seven pairs: six pairs and one odd tile */
+        int pairs = 0, odd = -1;
+        for (int k = 0; k < KINDS; k++) {
+            pairs += h->counts[k] / 2;
+            if (odd < 0 && h->counts[k] % 2) odd = k;
+        }
+        if (pairs == 6 && h->totals[odd] < 4) {
+            int at = 0;
+            while (at < found && out[at] < odd) at++;
+            if (at == found || out[at] != odd) {
+                memmove(out + at + 1, out + at, (size_t)(found - at) * sizeof(int));
+                out[at] = odd;
+                found++;
+            }
+        }
+    }
+    return found;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* The arguments (hand, variant, void=None), positional or by name; 0, or -1 when they are
+ * anything else (the Python function then gets the call, and raises its own TypeError). */
+static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out) {
+    out[0] = out[1] = NULL;
+    out[2] = Py_None;
+    if (nargs > 3) return -1;
+    for (Py_ssize_t i = 0; i < nargs; i++) out[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 3; j++)
+            if (name == str_arg[j] || PyUnicode_Compare(name, str_arg[j]) == 0) at = j;
+        if (at < nargs) return -1; /* unknown, or given twice */
+        out[at] = args[nargs + i];
+    }
+    return out[0] && out[1] ? 0 : -1;
+}
+
+static int ensure_tables(void);
+
+/* Hand the call, unchanged, to the Python function: what C does not decide, Python does. */
+static PyObject *forward(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    forwarded++;
+    return PyObject_Vectorcall(fallback, args, (size_t)nargs, kwnames);
+}
+
+static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    PyObject *a[3];
+    if (ensure_tables() < 0) return NULL;
+    const Plan *p;
+    int v;
+    Plan plan;
+    HandView h;
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
+        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
+        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
+        return forward(shanten_fallback, args, nargs, kwnames);
+    return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13, h.n_melds > 0,
+                                        meld_groups(p, &h)));
+}
+
+static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    PyObject *a[3];
+    if (ensure_tables() < 0) return NULL;
+    const Plan *p;
+    int v;
+    Plan plan;
+    HandView h;
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
+        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
+        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
+        return forward(waits_fallback, args, nargs, kwnames);
+    int out[KINDS];
+    int n = waits_of(p, &h, v, h.n_melds == 0, out);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(all_tiles, out[i]);
+        Py_INCREF(t);
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+/* counts (or caps) as a list or tuple of at least 30 small ints; 0 on success */
+static int read_vector(PyObject *seq, int *out) {
+    if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)) || PySequence_Fast_GET_SIZE(seq) < KINDS) return -1;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int k = 0; k < KINDS; k++) {
+        PyObject *x = items[k];
+        if (!PyLong_CheckExact(x)) return -1;
+        long c = PyLong_AsLong(x);
+        if (c < 0 || c > 4) {
+            PyErr_Clear();
+            return -1;
+        }
+        out[k] = (int)c;
+    }
+    return 0;
+}
+
+static PyObject *shanten_counts_fallback;
+static PyObject *str_counts_args[7]; /* counts, variant, sets, void, caps, seven_pairs, meld_suits */
+
+/* analysis.shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None,
+ * meld_suits=""): count vectors as lists or tuples; anything else goes to the Python function. */
+static PyObject *py_shanten_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (ensure_tables() < 0) return NULL;
+    PyObject *a[7] = {NULL, NULL, NULL, Py_None, Py_None, Py_None, NULL};
+    int ok = !disabled && nargs <= 7;
+    for (Py_ssize_t i = 0; ok && i < nargs; i++) a[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; ok && i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 7; j++)
+            if (name == str_counts_args[j] || PyUnicode_Compare(name, str_counts_args[j]) == 0) at = j;
+        if (at < nargs) ok = 0;
+        else a[at] = args[nargs + i];
+    }
+    ok = ok && a[0] && a[1];
+    HandView h;
+    int sets = 4, v = -1, seven = -1, capped_any = 0, need_mask = 0;
+    const Plan *found = NULL;
+    if (ok && a[2]) {
+        sets = (int)PyLong_AsLong(a[2]);
+        if (PyErr_Occurred() || sets < 0 || sets > 4 || !PyLong_CheckExact(a[2])) ok = 0;
+        PyErr_Clear();
+    }
+    if (ok) v = void_index(a[3]);
+    if (ok && a[5] != Py_None) seven = a[5] == Py_True ? 1 : a[5] == Py_False ? 0 : (ok = 0, 0);
+    ok = ok && v >= 0 && read_vector(a[0], h.counts) == 0;
+    if (ok && a[4] != Py_None) {
+        int caps[KINDS];
+        ok = read_vector(a[4], caps) == 0;
+        for (int k = 0; ok && k < KINDS; k++) {
+            h.totals[k] = h.counts[k] + 4 - caps[k];
+            capped_any |= caps[k] < 4;
+        }
+    } else if (ok) {
+        memcpy(h.totals, h.counts, sizeof h.counts);
+    }
+    if (ok) {
+        h.n = 0;
+        for (int k = 0; k < KINDS; k++) h.n += h.counts[k];
+        if (seven < 0) seven = sets == 4 && a[4] == Py_None;
+        found = plan_for(a[1]);
+        ok = found != NULL && found->n_choices[v] >= 0;
+    }
+    Plan plan;
+    if (ok) {
+        plan = *found;
+        for (int g = 0; ok && g < plan.n_groups; g++) { /* the ranked table holds groups of at most 14 tiles */
+            int t = 0;
+            for (int k = 0; k < plan.size[g]; k++) t += h.counts[plan.start[g] + k];
+            ok = t <= 14;
+        }
+    }
+    if (ok && a[6]) { /* the suits of the melds, which every win must use */
+        if (!PyUnicode_Check(a[6])) ok = 0;
+        Py_ssize_t len = ok ? PyUnicode_GET_LENGTH(a[6]) : 0;
+        for (Py_ssize_t i = 0; ok && i < len; i++) {
+            Py_UCS4 ch = PyUnicode_READ_CHAR(a[6], i);
+            int suit = ch == 'm' ? 0 : ch == 'p' ? 1 : ch == 's' ? 2 : -1;
+            if (suit < 0) ok = 0;
+            else need_mask |= plan.suit_group[suit] < 0 ? 1 << 7 : 1 << plan.suit_group[suit];
+        }
+    }
+    if (!ok) {
+        PyErr_Clear();
+        forwarded++;
+        return PyObject_Vectorcall(shanten_counts_fallback, args, (size_t)nargs, kwnames);
+    }
+    return PyLong_FromLong(shanten_sets(&plan, &h, v, sets, seven, capped_any, need_mask));
+}
+
+static PyObject *waits_counts_fallback;
+static PyObject *str_waits_args[5]; /* counts, totals, variant, void, closed */
+
+/* analysis.waits_counts(counts, totals, variant, void=None, closed=True) on lists or tuples and
+ * a Variant (a name goes to Python, which takes only a Variant here) */
+static PyObject *py_waits_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (ensure_tables() < 0) return NULL;
+    PyObject *a[5] = {NULL, NULL, NULL, Py_None, Py_True};
+    int ok = !disabled && nargs <= 5;
+    for (Py_ssize_t i = 0; ok && i < nargs; i++) a[i] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; ok && i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 5; j++)
+            if (name == str_waits_args[j] || PyUnicode_Compare(name, str_waits_args[j]) == 0) at = j;
+        if (at < nargs) ok = 0;
+        else a[at] = args[nargs + i];
+    }
+    ok = ok && a[0] && a[1] && a[2] && !PyUnicode_Check(a[2]) && (a[4] == Py_True || a[4] == Py_False);
+    HandView h;
+    int v = ok ? void_index(a[3]) : -1;
+    ok = ok && v >= 0 && read_vector(a[0], h.counts) == 0 && read_vector(a[1], h.totals) == 0;
+    const Plan *found = ok ? plan_for(a[2]) : NULL;
+    Plan plan;
+    ok = found != NULL && found->n_choices[v] >= 0;
+    if (ok) {
+        plan = *found;
+        h.n = 0;
+        for (int k = 0; k < KINDS; k++) h.n += h.counts[k];
+        for (int g = 0; ok && g < plan.n_groups; g++) { /* a drawn tile must stay in the ranked table */
+            int t = 0;
+            for (int k = 0; k < plan.size[g]; k++) t += h.counts[plan.start[g] + k];
+            ok = t <= 13;
+        }
+    }
+    if (!ok) {
+        PyErr_Clear();
+        forwarded++;
+        return PyObject_Vectorcall(waits_counts_fallback, args, (size_t)nargs, kwnames);
+    }
+    int out[KINDS];
+    int n = waits_of(&plan, &h, v, a[4] == Py_True, out);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = PyLong_FromLong(out[i]);
+        if (t == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+/* shanten_rows(counts, out, variant, void, sets): batch.batch_shanten over an (N, 27 or 30) array
+ * of closed hands' counts (any integer type), into ``out`` (N int8); True when done, False when
+ * the numpy path must answer (a variant or void it does not take, a count out of 0-4, a group
+ * of more than 14 tiles). */
+static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *counts, *out, *variant, *void_;
+    int sets;
+    if (!PyArg_ParseTuple(args, "OOOOi", &counts, &out, &variant, &void_, &sets)) return NULL;
+    if (ensure_tables() < 0) return NULL;
+    const Plan *found = disabled ? NULL : plan_for(variant);
+    int v = void_index(void_);
+    if (found == NULL || v < 0 || found->n_choices[v] < 0 || sets < 0 || sets > 4) Py_RETURN_FALSE;
+    Plan plan = *found;
+    const Plan *p = &plan;
+    for (int c = 0; c < p->n_choices[v]; c++) /* the numpy path refuses a single group */
+        if (!(p->choice[v][c] & (p->choice[v][c] - 1))) Py_RETURN_FALSE;
+    Py_buffer cb, ob;
+    /* not a contiguous buffer (a strided view, a list): the numpy path takes it */
+    if (PyObject_GetBuffer(counts, &cb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    if (PyObject_GetBuffer(out, &ob, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&cb);
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    /* the integer type: a native-order format letter, after an optional byte-order mark */
+    char type = cb.format ? cb.format[cb.format[0] == '<' || cb.format[0] == '=' || cb.format[0] == '@'] : 0;
+    int ok = cb.ndim == 2 && (cb.shape[1] == 30 || cb.shape[1] == 27) && ob.ndim == 1 && ob.shape[0] == cb.shape[0] &&
+             ob.itemsize == 1 && ob.format && (ob.format[0] == 'b' || ob.format[0] == 'c') && type &&
+             strchr("bBhHiIlLqQ", type) &&
+             (cb.itemsize == 1 || cb.itemsize == 2 || cb.itemsize == 4 || cb.itemsize == 8);
+    for (int g = 0; ok && g < p->n_groups; g++) ok = p->start[g] + p->size[g] <= cb.shape[1];
+    Py_ssize_t n = ok ? cb.shape[0] : 0, width = ok ? cb.shape[1] : 0;
+    int is_signed = ok && strchr("bhilq", type);
+    HandView h;
+    memset(&h, 0, sizeof h);
+    int8_t *dst = ob.buf;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        const char *row = (const char *)cb.buf + i * width * cb.itemsize;
+        unsigned bad = 0;
+        h.n = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            long long x;
+            switch (cb.itemsize) {
+            case 1: x = is_signed ? (long long)((const int8_t *)row)[k] : (long long)((const uint8_t *)row)[k]; break;
+            case 2: x = is_signed ? (long long)((const int16_t *)row)[k] : (long long)((const uint16_t *)row)[k]; break;
+            case 4: x = is_signed ? (long long)((const int32_t *)row)[k] : (long long)((const uint32_t *)row)[k]; break;
+            default: x = ((const int64_t *)row)[k]; break;
+            }
+            bad |= (unsigned long long)x > 4;
+            h.counts[k] = h.totals[k] = (int)(x & 7);
+            h.n += (int)(x & 7);
+        }
+        for (int g = 0; g < p->n_groups; g++) {
+            int t = 0;
+            for (int k = 0; k < p->size[g]; k++) t += h.counts[p->start[g] + k];
+            bad |= t > 14;
+        }
+        if (bad) {
+            ok = 0;
+            break;
+        }
+        dst[i] = (int8_t)shanten_sets(p, &h, v, sets, sets == 4, 0, 0);
+    }
+    PyBuffer_Release(&cb);
+    PyBuffer_Release(&ob);
+    return PyBool_FromLong(ok);
+}
+
+static PyObject *setup_tables(PyObject *args) {
+    /* (suit: buffer of uint16, honour: uint16, rows: bytes (classes x 10), resolver, all_tiles,
+     *  pong_kind): the tables, once, from analysis.py's loader */
+    PyObject *suit, *honour, *row_bytes, *res, *tiles, *pong;
+    if (!PyArg_ParseTuple(args, "OOSOO!O", &suit, &honour, &row_bytes, &res, &PyTuple_Type, &tiles, &pong))
+        return NULL;
+    Py_buffer sb, hb;
+    if (PyObject_GetBuffer(suit, &sb, PyBUF_CONTIG_RO) < 0) return NULL;
+    if (PyObject_GetBuffer(honour, &hb, PyBUF_CONTIG_RO) < 0) {
+        PyBuffer_Release(&sb);
+        return NULL;
+    }
+    Py_ssize_t rl = PyBytes_GET_SIZE(row_bytes);
+    int ok = sb.len == 2 * 1953125 && hb.len == 2 * 125 && rl % ROW == 0 && rl / ROW <= MAX_CLASSES &&
+             PyTuple_GET_SIZE(tiles) == KINDS;
+    const uint16_t *s = sb.buf, *hn = hb.buf;
+    if (!ok) {
+        PyBuffer_Release(&sb);
+        PyBuffer_Release(&hb);
+        PyErr_SetString(PyExc_ValueError, "tables of the wrong size");
+        return NULL;
+    }
+    int nc = (int)(rl / ROW);
+    uint8_t *sc = PyMem_Malloc(SUIT_VECTORS);
+    uint8_t *pr = PyMem_Malloc((size_t)nc * nc * ROW);
+    if (sc == NULL || pr == NULL) {
+        PyMem_Free(sc);
+        PyMem_Free(pr);
+        PyBuffer_Release(&sb);
+        PyBuffer_Release(&hb);
+        return PyErr_NoMemory();
+    }
+    /* every vector of at most 14 tiles, by rank; the pair counts (high byte) must be what this
+     * file computes from the counts */
+    fill_rank_steps();
+    int c[9] = {0}, filled = 0, total = 0;
+    for (int key = 0; key < 1953125; key++) { /* c counts in base 5 alongside key, last kind lowest */
+        if (total <= 14) {
+            int pairs = 0;
+            for (int i = 0; i < 9; i++) pairs += c[i] >> 1;
+            if ((s[key] & 255) >= nc || s[key] >> 8 != pairs) ok = 0;
+            sc[suit_rank(c)] = (uint8_t)(s[key] & 255);
+            filled++;
+        }
+        for (int i = 8; i >= 0; i--) {
+            if (c[i] < 4) {
+                c[i]++;
+                total++;
+                break;
+            }
+            total -= c[i];
+            c[i] = 0;
+        }
+    }
+    for (int key = 0; key < 125; key++) {
+        int pairs = (key / 25) / 2 + (key / 5 % 5) / 2 + (key % 5) / 2;
+        if ((hn[key] & 255) >= nc || hn[key] >> 8 != pairs) ok = 0;
+        honour_class[key] = (uint8_t)(hn[key] & 255);
+    }
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&hb);
+    if (!ok || filled != SUIT_VECTORS) {
+        PyMem_Free(sc);
+        PyMem_Free(pr);
+        PyErr_SetString(PyExc_ValueError, "the tables do not fit this extension");
+        return NULL;
+    }
+    memcpy(rows, PyBytes_AS_STRING(row_bytes), (size_t)rl);
+    for (int a = 0; a < nc; a++)
+        for (int b = 0; b < nc; b++) min_plus(rows[a], rows[b], pr + ((size_t)a * nc + b) * ROW);
+    PyMem_Free(pair_rows);
+    pair_rows = pr;
+    PyMem_Free(suit_class);
+    suit_class = sc;
+    n_classes = nc;
+    Py_INCREF(res);
+    Py_XSETREF(resolver, res);
+    Py_INCREF(tiles);
+    Py_XSETREF(all_tiles, tiles);
+    Py_INCREF(pong);
+    Py_XSETREF(pong_kind, pong);
+    for (int i = 0; i < n_plans; i++) Py_DECREF(plans[i].key);
+    n_plans = next_evict = 0;
+    memset(cap_cache, 0, sizeof cap_cache);
+    Py_RETURN_NONE;
+}
+
+/* The tables load on the first call, not at import (``import majiang`` stays light). */
+static int ensure_tables(void) {
+    if (pair_rows != NULL || disabled) return 0;
+    if (loader == NULL || shanten_fallback == NULL || waits_fallback == NULL || shanten_counts_fallback == NULL ||
+        waits_counts_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "majiang.core._speedups is used before analysis.py configured it");
+        return -1;
+    }
+    PyObject *spec = PyObject_CallNoArgs(loader);
+    PyObject *done = spec && PyTuple_Check(spec) ? setup_tables(spec) : NULL;
+    Py_XDECREF(spec);
+    Py_XDECREF(done);
+    if (done == NULL) { /* the Python path answers from now on (and raises, if the tables are broken) */
+        PyErr_Clear();
+        disabled = 1;
+    }
+    return 0;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *s, *w, *l, *sc, *wc;
+    if (!PyArg_ParseTuple(args, "OOOOO", &s, &w, &l, &sc, &wc)) return NULL;
+    Py_INCREF(sc);
+    Py_XSETREF(shanten_counts_fallback, sc);
+    Py_INCREF(wc);
+    Py_XSETREF(waits_counts_fallback, wc);
+    Py_INCREF(s);
+    Py_XSETREF(shanten_fallback, s);
+    Py_INCREF(w);
+    Py_XSETREF(waits_fallback, w);
+    Py_INCREF(l);
+    Py_XSETREF(loader, l);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_forwarded(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(forwarded);
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS,
+     "configure(shanten, waits, loader, shanten_counts, waits_counts): the Python functions that answer what "
+     "C does not, the "
+     "table loader called on the first call (analysis.py does this at import)."},
+    {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
+     "shanten($module, /, hand, variant, void=None)\n--\n\n"
+     "Distance to ready of a 3n+1 or 3n+2 hand (best of standard and seven pairs); -1 is a win.\n\n"
+     "Sichuan hands must drop one suit (the declared void, or whichever is cheapest); a hand whose\n"
+     "melds already hold three suits, or the void suit, can never win and gets NO_WIN (98).\n"
+     "Computed in C; bad input goes to the Python function (analysis._shanten_python), which raises."},
+    {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL | METH_KEYWORDS,
+     "waits($module, /, hand, variant, void=None)\n--\n\n"
+     "Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist\n"
+     "(not all four already in the player's own hand and melds).\n"
+     "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises."},
+    {"shanten_counts", (PyCFunction)(void (*)(void))py_shanten_counts, METH_FASTCALL | METH_KEYWORDS,
+     "shanten_counts($module, /, counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits='')"
+     "\n--\n\nanalysis.shanten_counts in C (count lists or tuples); anything else goes to the Python function."},
+    {"waits_counts", (PyCFunction)(void (*)(void))py_waits_counts, METH_FASTCALL | METH_KEYWORDS,
+     "waits_counts($module, /, counts, totals, variant, void=None, closed=True)\n--\n\n"
+     "analysis.waits_counts in C (count lists or tuples, a Variant); anything else goes to the Python function."},
+    {"shanten_rows", py_shanten_rows, METH_VARARGS,
+     "shanten_rows(counts, out, variant, void, sets): batch_shanten of closed hands into out; False: not done."},
+    {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
+                                    "The C hot path of majiang.core.analysis (optional).", -1, methods};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    str_counts = PyUnicode_InternFromString("counts");
+    str_melds = PyUnicode_InternFromString("melds");
+    str_tile = PyUnicode_InternFromString("tile");
+    str_kind = PyUnicode_InternFromString("kind");
+    static const char *waits_names[5] = {"counts", "totals", "variant", "void", "closed"};
+    for (int i = 0; i < 5; i++)
+        if ((str_waits_args[i] = PyUnicode_InternFromString(waits_names[i])) == NULL) return NULL;
+    static const char *counts_names[7] = {"counts", "variant", "sets", "void", "caps", "seven_pairs", "meld_suits"};
+    for (int i = 0; i < 7; i++)
+        if ((str_counts_args[i] = PyUnicode_InternFromString(counts_names[i])) == NULL) return NULL;
+    str_arg[0] = PyUnicode_InternFromString("hand");
+    str_arg[1] = PyUnicode_InternFromString("variant");
+    str_arg[2] = PyUnicode_InternFromString("void");
+    if (!str_counts || !str_melds || !str_tile || !str_kind || !str_arg[0] || !str_arg[1] || !str_arg[2]) return NULL;
+    for (int i = 0; i < 5; i++)
+        if ((small_int[i] = PyLong_FromLong(i)) == NULL) return NULL;
+    uintptr_t stride = (uintptr_t)small_int[1] - (uintptr_t)small_int[0];
+    int even = stride > 0 && (stride & (stride - 1)) == 0 && small_int[0] != small_int[1];
+    for (int i = 2; i < 5; i++) even &= (uintptr_t)small_int[i] - (uintptr_t)small_int[i - 1] == stride;
+    for (uintptr_t s = stride; even && s > 1; s >>= 1) small_shift++;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,298 @@
+"""The optional C path of hand analysis (``core/_speedups.c``) gives exactly what the Python path
+gives: shanten and waits of random hands of both games, every hand size, with and without a
+void suit and melds; and bad input still raises the Python path's errors."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from majiang.core import analysis
+from majiang.core.errors import MajiangError
+from majiang.core.hand import Hand, Meld, MeldKind
+from majiang.core.variants import KAWUXING, SICHUAN, Variant
+
+NO_EXT = bool(os.environ.get("MAJIANG_NO_EXT"))
+THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)
+VARIANTS = ["kawuxing", "sichuan", KAWUXING, SICHUAN, KAWUXING.with_suits("ms"), THREE_SUITS]
+
+
+def speedups():
+    return analysis.speedups
+
+
+def test_c_path_is_loaded():
+    """Wherever the tests run (CI's editable install builds it), the C path is what answers:
+    the public functions are the C ones, with no Python frame around them."""
+    import majiang
+    if NO_EXT:
+        assert speedups() is None and majiang.shanten is analysis._shanten_python
+        pytest.skip("MAJIANG_NO_EXT is set: the Python path alone")
+    assert speedups() is not None, (
+        "the C extension majiang.core._speedups is not built here: pip install -e . "
+        "(or python setup.py build_ext --inplace) builds it; MAJIANG_NO_EXT=1 tests without it")
+    assert majiang.shanten is analysis.shanten is speedups().shanten
+    assert majiang.waits is analysis.waits is speedups().waits
+    before = speedups().forwarded()
+    assert majiang.shanten(Hand.parse("1112345678999p"), "kawuxing") == 0
+    assert speedups().forwarded() == before  # answered in C
+
+
+needs_c = pytest.mark.skipif(NO_EXT, reason="MAJIANG_NO_EXT is set")
+
+
+def random_hand(rnd: random.Random, variant: Variant) -> Hand:
+    """Any size the analysis takes (3n+1 or 3n+2 concealed tiles, 0-4 melds, at most 14 in all),
+    often built from sets so that ready and winning hands are common."""
+    kinds = [int(t) for t in variant.kinds]
+    if variant.two_suit_rule and rnd.random() < 0.6:
+        keep = rnd.sample(variant.suits, 2)
+        kinds = [k for k in kinds if k >= 27 or "mps"[k // 9] in keep]
+    left = {k: 4 for k in kinds}
+    melds = []
+    for _ in range(rnd.choice([0, 0, 0, 1, 2, 3, 4])):
+        k = rnd.choice(kinds)
+        kind = rnd.choice([MeldKind.PONG, MeldKind.PONG, MeldKind.KONG, MeldKind.CONCEALED_KONG])
+        size = 3 if kind is MeldKind.PONG else 4
+        if left[k] >= size:
+            left[k] -= size
+            melds.append(Meld(kind, k))
+    sizes = [n for n in range(1, 15 - 3 * len(melds)) if n % 3]
+    n = rnd.choice(sizes)
+    counts = [0] * 30
+    held = 0
+
+    def take(k: int) -> bool:
+        nonlocal held
+        if held < n and left.get(k, 0) > 0:
+            left[k] -= 1
+            counts[k] += 1
+            held += 1
+            return True
+        return False
+
+    if rnd.random() < 0.6:  # sets and a pair, then random tiles for what is missing
+        for _ in range(6):
+            k = rnd.choice(kinds)
+            if k < 27 and k % 9 <= 6 and rnd.random() < 0.6:
+                if all(left.get(x, 0) > 0 for x in (k, k + 1, k + 2)) and held + 3 <= n:
+                    for x in (k, k + 1, k + 2):
+                        take(x)
+            else:
+                for _ in range(rnd.choice([2, 3])):
+                    take(k)
+    while held < n:
+        take(rnd.choice(kinds))
+    return Hand(tuple(counts), tuple(melds))
+
+
+def voids_of(variant: Variant) -> list:
+    return [None, *variant.suits] if variant.two_suit_rule else [None]
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=400, deadline=None)
+def test_c_shanten_and_waits_equal_python(seed, which):
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(8):
+        hand = random_hand(rnd, resolved)
+        for void in voids_of(resolved):
+            before = c.forwarded()
+            got = c.shanten(hand, variant, void) if void is None else c.shanten(hand, variant, void=void)
+            assert got == analysis._shanten_python(hand, variant, void), (hand, variant, void)
+            if hand.concealed_count % 3 == 1:
+                w = c.waits(hand, variant, void)
+                assert w == analysis._waits_python(hand, variant, void), (hand, variant, void)
+                assert all(type(t) is type(e) for t, e in zip(w, analysis._waits_python(hand, variant, void)))
+            assert c.forwarded() == before  # the C path answered, rather than handing the call to Python
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except (MajiangError, AttributeError) as e:
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("text, melds, variant, void", [
+    ("1112345678999m", (), "kawuxing", None),         # m is not a kawuxing suit
+    ("1112345678999p", (), "kawuxing", "p"),          # kawuxing has no void
+    ("1112345678999m", (), "sichuan", "z"),           # not a suit
+    ("1112345678999m", (), "sichuan", "mp"),          # (the Python path takes it as no void)
+    ("1112345678999m5z", (), "sichuan", None),        # no dragons in sichuan
+    ("111234567899m", (), "sichuan", None),           # 3n tiles
+    ("11122m", [Meld.pong(t) for t in ("1p", "2p", "3p", "4p")], "sichuan", None),  # too many tiles
+    ("1112345678999m", (), "riichi", None),           # unknown variant
+    ("1112345678999m", (), 7, None),
+])
+def test_bad_input_raises_as_the_python_path(text, melds, variant, void):
+    try:
+        hand = Hand.parse(text, list(melds))
+    except MajiangError:
+        pytest.skip("the hand itself is refused")
+    assert _outcome(analysis.shanten, hand, variant, void) == _outcome(analysis._shanten_python, hand, variant, void)
+    assert _outcome(analysis.waits, hand, variant, void) == _outcome(analysis._waits_python, hand, variant, void)
+
+
+@needs_c
+def test_variant_names_built_at_run_time_share_one_plan():
+    hand = Hand.parse("123m456m789m111p2p")
+    before = speedups().forwarded()
+    for _ in range(100):
+        name = "".join(["sich", "uan"])  # a new string object each time
+        assert speedups().shanten(hand, name, None) == 0
+    assert speedups().shanten(hand, "SICHUAN", None) == 0
+    assert speedups().forwarded() == before
+
+
+def test_odd_arguments_go_to_python():
+    hand = Hand.parse("1112345678999p")
+    assert analysis.shanten(hand=hand, variant="kawuxing") == 0
+    assert analysis.shanten(hand, variant="kawuxing", void=None) == 0
+    with pytest.raises(TypeError):
+        analysis.shanten(hand)
+    with pytest.raises(TypeError):
+        analysis.shanten(hand, "kawuxing", None, 1)
+    with pytest.raises(TypeError):
+        analysis.waits(hand, "kawuxing", colour="red")
+
+
+def test_counts_that_are_not_plain_small_ints():
+    """Counts the C path does not read by identity (bools, numpy integers) give the same answers."""
+    np = pytest.importorskip("numpy")
+    plain, singles = Hand.parse("1112345678999p"), Hand.parse("123456789p1234s")
+    for counts in (tuple(np.array(plain.counts, dtype=np.int64)), tuple(bool(c) for c in singles.counts)):
+        hand = Hand(counts)
+        assert analysis.shanten(hand, "kawuxing") == analysis._shanten_python(hand, "kawuxing")
+        assert analysis.waits(hand, "kawuxing") == analysis._waits_python(hand, "kawuxing")
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1),
+       dtype=st.sampled_from(["int8", "uint8", "int16", "int32", "int64"]))
+@settings(max_examples=60, deadline=None)
+def test_c_batch_equals_numpy(seed, which, dtype):
+    """batch_shanten in one call into C gives what its numpy path gives, for every closed size."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    hands = [random_hand(rnd, resolved) for _ in range(40)]
+    closed = np.array([h.counts for h in hands if not h.melds], dtype=dtype)
+    if not len(closed):
+        return
+    for void in voids_of(resolved):
+        for sets in (1, 3, 4):
+            got = batch.batch_shanten(closed, variant, void, sets)
+            assert got.dtype == np.int8
+            assert got.tolist() == batch._batch_shanten_numpy(closed, resolved, void, sets).tolist()
+            assert speedups().shanten_rows(np.ascontiguousarray(closed), np.empty(len(closed), dtype=np.int8),
+                                           resolved, void, sets)  # C did it
+
+
+@needs_c
+def test_c_batch_leaves_odd_arrays_to_numpy():
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    five = np.zeros((1, 30), dtype=np.int8)
+    five[0, 0] = 5  # not a count
+    assert not speedups().shanten_rows(five, np.empty(1, dtype=np.int8), "sichuan", None, 4)
+    floats = np.zeros((2, 30), dtype=np.float64)
+    assert not speedups().shanten_rows(floats, np.empty(2, dtype=np.int8), "sichuan", None, 4)
+    ints = np.array([Hand.parse("1112345678999m").counts], dtype=np.int64)
+    assert batch.batch_shanten(ints[:, :27], "sichuan").tolist() == [0]
+
+
+def test_batch_of_views_and_lists():
+    """Strided views and plain lists (which the C path does not take) give the same answers."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    rows = [Hand.parse("1112345678999m").counts, Hand.parse("123m456p789s11m23p").counts]
+    wide = np.zeros((2, 60), dtype=np.int64)
+    wide[:, ::2] = rows
+    assert batch.batch_shanten(wide[:, ::2], "sichuan").tolist() == [0, 3]
+    assert batch.batch_shanten([list(r) for r in rows], "sichuan").tolist() == [0, 3]
+    with pytest.raises(MajiangError):
+        batch.batch_shanten(np.array(rows), "riichi")
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_c_shanten_counts_equals_python(seed, which):
+    """shanten_counts, the engine's and bots' fast path, in C gives what the Python one gives:
+    every hand size, with and without caps (melds), seven pairs on or off, meld suits."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(6):
+        hand = random_hand(rnd, resolved)
+        counts = list(hand.counts) + ([0] * 4 if rnd.random() < 0.3 else [])  # 34-kind vectors too
+        caps = analysis._caps(hand)
+        sets = hand.sets_needed
+        meld_suits = analysis._meld_suits(hand, resolved)
+        for void in voids_of(resolved):
+            for seven in (None, True, False):
+                args = (counts, variant, sets, void, caps, seven, meld_suits)
+                before = c.forwarded()
+                assert c.shanten_counts(*args) == analysis._shanten_counts_python(*args), args
+                assert c.forwarded() == before
+                kwargs = {"sets": sets, "void": void, "caps": caps, "seven_pairs": seven, "meld_suits": meld_suits}
+                assert c.shanten_counts(tuple(counts), variant, **kwargs) == \
+                    analysis._shanten_counts_python(counts, variant, **kwargs)
+
+
+@needs_c
+def test_c_shanten_counts_hands_odd_input_to_python():
+    counts = list(Hand.parse("1112345678999m").counts)
+    before = speedups().forwarded()
+    assert analysis.shanten_counts(counts, "sichuan") == 0
+    assert speedups().forwarded() == before
+    assert analysis.shanten_counts(counts, "sichuan", meld_suits="z") == \
+        analysis._shanten_counts_python(counts, "sichuan", meld_suits="z")
+    assert analysis.shanten_counts(counts, "sichuan", seven_pairs=1) == 0  # not a bool: Python answers
+    with pytest.raises(MajiangError):
+        analysis.shanten_counts(counts, "riichi")
+    assert speedups().forwarded() == before + 3
+
+
+@needs_c
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_c_waits_counts_equals_python(seed, which):
+    """waits_counts, the engine's fast path, in C gives what the Python one gives."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    c = speedups()
+    for _ in range(8):
+        hand = random_hand(rnd, resolved)
+        if hand.concealed_count % 3 != 1:
+            continue
+        counts, totals = list(hand.counts), hand.all_counts()
+        for void in voids_of(resolved):
+            for closed in (True, False):
+                before = c.forwarded()
+                got = c.waits_counts(counts, totals, resolved, void, closed)
+                assert got == analysis._waits_counts_python(counts, totals, resolved, void, closed)
+                assert c.forwarded() == before
+                assert c.waits_counts(tuple(counts), totals, resolved, void=void, closed=closed) == got
+
+
+@needs_c
+def test_c_waits_counts_hands_odd_input_to_python():
+    counts = list(Hand.parse("1112345678999p").counts)
+    with pytest.raises(AttributeError):  # a name, not a Variant: the Python function's own error
+        analysis.waits_counts(counts, counts, "kawuxing")
+    assert analysis.waits_counts(counts, counts, KAWUXING, closed=1) == \
+        analysis._waits_counts_python(counts, counts, KAWUXING, closed=1)
