@@ -279,3 +279,21 @@ def test_auto_says_once_that_it_fell_back_to_python(monkeypatch):
         assert backends._backend("python") == "python"
     assert len(seen) == 1 and issubclass(seen[0].category, RuntimeWarning)
     assert "backend='python'" in str(seen[0].message)
+
+
+def test_masks_are_int8_zero_or_one_in_every_env():
+    """The README's promise: one mask type, int8 of 0/1, in the AEC env, the single-agent env and BatchEnv."""
+    import numpy as np
+
+    from majiang.rl import BatchEnv, make, single_agent
+
+    env = make("kawuxing")
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask.dtype == np.int8 and set(np.unique(mask)) <= {0, 1}
+    single = single_agent("sichuan")
+    obs, _ = single.reset(seed=1)
+    assert obs["action_mask"].dtype == np.int8
+    with BatchEnv("kawuxing", 4) as batch:
+        _, masks = batch.reset()
+        assert masks.dtype == np.int8 and set(np.unique(masks)) <= {0, 1}
