@@ -212,11 +212,10 @@ def _declare_waits(table: "LiveTable", seat: int, view: dict) -> dict:
     return cache[key]
 
 
-def _unseen(g: Any, seat: int) -> list[int]:
-    """Per tile kind, the copies this seat cannot see (not in its hand or melds, the ponds or shown melds)."""
+def _visible(g: Any, seat: int) -> list[int]:
+    """Per tile kind, the copies this seat sees outside its own tiles: the ponds and others' shown melds."""
     visible = [0] * 30
-    obs = g.observation(seat)
-    for p in obs["players"]:
+    for p in g.observation(seat)["players"]:
         for t, claimed in zip(p["discards"], p["claimed"]):
             if not claimed:
                 visible[Tile.parse(t)] += 1
@@ -224,7 +223,12 @@ def _unseen(g: Any, seat: int) -> list[int]:
             for m in p["melds"]:
                 if m["tile"] is not None:
                     visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
-    own = g.hand(seat).all_counts()
+    return visible
+
+
+def _unseen(g: Any, seat: int) -> list[int]:
+    """Per tile kind, the copies this seat cannot see (not in its hand or melds, the ponds or shown melds)."""
+    visible, own = _visible(g, seat), g.hand(seat).all_counts()
     return [max(0, 4 - own[t] - visible[t]) for t in range(30)]
 
 
@@ -233,16 +237,7 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
     waits and how many of each this seat cannot see."""
     from majiang.core.analysis import discard_advice, effective_tiles
     hand = g.hand(seat)
-    visible = [0] * 30
-    obs = g.observation(seat)
-    for p in obs["players"]:
-        for t, claimed in zip(p["discards"], p["claimed"]):
-            if not claimed:
-                visible[Tile.parse(t)] += 1
-        if p["seat"] != seat:
-            for m in p["melds"]:
-                if m["tile"] is not None:
-                    visible[Tile.parse(m["tile"])] += 4 if m["kind"] != "pong" else 3
+    visible = _visible(g, seat)
     legal_now = g.legal_actions(seat)
     if any(a.type == "win" for a in legal_now):
         # a win on offer outranks any discard advice: the hint says 胡 (the page names the tile)
