@@ -721,6 +721,7 @@ def test_calls_are_animated_at_the_seat_and_spoken_unless_muted(server, browser)
     voice); with 静音 nothing is spoken, and with reduced motion the word shows without animating."""
     page = start_solo(browser, server, "Caller", init=STUB_SPEECH)
     play_until_callout(page)
+    wait_until(page, "window.__callAnimations.length >= 1", timeout=5000)  # animationstart comes a frame later
     animated = page.evaluate("window.__callAnimations")
     assert animated and set(animated) <= CALL_WORDS, animated
     spoken = page.evaluate("window.__spoken")
