@@ -312,3 +312,17 @@ def test_shanten_far_hands_sane():
             assert 0 <= s <= 6
             _, eff = effective_tiles(h, variant)
             assert eff, "every non-winning hand has some tile that helps"
+
+
+def test_a_void_is_one_suit():
+    """定缺 names one suit: "mp" or "" is refused, not read as no void (the C path hands these to Python)."""
+    import pytest as _pytest
+
+    from majiang.core.errors import HandError
+    from majiang.core.hand import Hand
+    import majiang
+
+    hand = Hand.parse("1112345678999m")
+    for bad in ("mp", "", "ps"):
+        with _pytest.raises(HandError, match="void suit"):
+            majiang.shanten(hand, "sichuan", bad)

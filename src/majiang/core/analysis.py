@@ -258,8 +258,8 @@ def _check_void(variant: Variant, void: str | None) -> str | None:
         return None
     if not variant.two_suit_rule:
         raise HandError(f"{variant.name} has no void suit (定缺 is a Sichuan rule)")
-    if void not in variant.suits:
-        raise HandError(f"void suit must be one of {', '.join(variant.suits)}, got {void!r}")
+    if not isinstance(void, str) or len(void) != 1 or void not in variant.suits:  # one suit, not "mp" or ""
+        raise HandError(f"void suit must be one of {', '.join(variant.suits)}, got {str(void)[:8]!r}")
     return void
 
 
