@@ -121,21 +121,28 @@ def test_silent_and_slow_connections_are_closed_and_websockets_are_not(served):
     assert proc.poll() is None
 
 
-def test_sigterm_leaves_no_process_behind(served):
-    proc, port, base = served
+def stop_and_find_leftovers(proc, stop, settle: float) -> list[int]:
+    """Wait for the bot pool to start, stop the server with ``stop``, and return the processes of
+    its pool still alive ``settle`` seconds later (killed, so a failing test leaves none)."""
     deadline = time.monotonic() + 20
-    while len(descendants(proc.pid)) < 2 and time.monotonic() < deadline:
+    while len(descendants(proc.pid)) < 3 and time.monotonic() < deadline:
         time.sleep(0.2)  # the bot pool starts with the server (its forkserver and workers)
     started = descendants(proc.pid)
     assert started, "the bot pool started no process"
-    proc.send_signal(signal.SIGTERM)
+    stop()
     assert proc.wait(timeout=30) is not None
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + settle
     while any(alive(p) for p in started) and time.monotonic() < deadline:
         time.sleep(0.2)
     left = [p for p in started if alive(p)]
     for p in left:
         os.kill(p, signal.SIGKILL)
+    return left
+
+
+def test_sigterm_leaves_no_process_behind(served):
+    proc, port, base = served
+    left = stop_and_find_leftovers(proc, lambda: proc.send_signal(signal.SIGTERM), settle=10)
     assert not left, "processes of the stopped server are still running"
 
 
@@ -143,17 +150,5 @@ def test_sigkill_leaves_no_process_behind(served):
     """Killed outright (no handler runs), the server's bot pool still ends: its forkserver and
     workers watch their parent and exit once it is gone (server/orphans.py)."""
     proc, port, base = served
-    deadline = time.monotonic() + 20
-    while len(descendants(proc.pid)) < 3 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    started = descendants(proc.pid)
-    assert started, "the bot pool started no process"
-    proc.kill()
-    proc.wait(timeout=10)
-    deadline = time.monotonic() + 15
-    while any(alive(p) for p in started) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    left = [p for p in started if alive(p)]
-    for p in left:
-        os.kill(p, signal.SIGKILL)
+    left = stop_and_find_leftovers(proc, proc.kill, settle=15)
     assert not left, "processes of the killed server are still running"
