@@ -234,7 +234,11 @@ def test_room_options_and_hints(tmp_path):
             snap = ws.receive_json()
 
 
-def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):
+def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path, monkeypatch):
+    from majiang.server.security import Bucket
+    # a slow refill (2 messages/s, burst 40): a loaded machine that takes seconds to deliver the
+    # flood must not refill the budget under it, and one second's pause still earns a reply
+    monkeypatch.setattr(Bucket.__init__, "__defaults__", (2.0, 40.0, 4096.0, 16384.0))
     c = client(tmp_path)
     code = make_room(c, player(c)["token"])
     with c.websocket_connect(f"/ws/{code}") as ws:
@@ -242,7 +246,6 @@ def test_a_flood_is_dropped_quietly_and_the_connection_lives(tmp_path):
         for _ in range(100):
             ws.send_json({"type": "ping"})
         ws.send_json({"type": "ping", "last": True})
-        import time
         time.sleep(1.0)
         ws.send_json({"type": "ping"})  # after a pause the connection answers again
         replies = []
