@@ -18,7 +18,12 @@ class HandError(MajiangError):
 
 
 class RulesError(MajiangError):
-    """An unknown preset or option, or an impossible combination of options."""
+    """An unknown preset or option, or an impossible combination of options. ``option``: the name of
+    the option at fault, when one is (``None``: an unknown game or preset)."""
+
+    def __init__(self, message: str = "", option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalActionError(MajiangError):

@@ -48,7 +48,7 @@ class Variant:
 
 KAWUXING = Variant("kawuxing", "卡五星", "ps", True, 3, False)
 SICHUAN = Variant("sichuan", "血战到底", "mps", False, 4, True)
-VARIANTS = {"kawuxing": KAWUXING, "sichuan": SICHUAN}
+VARIANTS: dict[str, Variant] = {"kawuxing": KAWUXING, "sichuan": SICHUAN}  # and every registered game's
 
 
 def get_variant(name: str | Variant) -> Variant:
@@ -57,4 +57,4 @@ def get_variant(name: str | Variant) -> Variant:
     try:
         return VARIANTS[name.lower()]
     except KeyError:
-        raise RulesError(f"unknown variant {name!r} (kawuxing or sichuan)") from None
+        raise RulesError(f"unknown variant {name!r} ({' or '.join(VARIANTS)})") from None

@@ -1,5 +1,5 @@
-"""Rules options: one frozen object per game (its ``options`` module), presets by name, overrides
-validated up front.
+"""Rules options: one frozen object per game (its ``options`` module, every option declared there
+with ``majiang.games.declare.option``), presets by name, overrides validated up front.
 
 Every point where the source documents disagree is an option here; ``docs/RULES.md`` says what
 each one means and which preset sets what.
@@ -39,17 +39,12 @@ class Rules(Protocol):
 MAX_NUMBER = 1_000_000  # the largest whole-number option value
 
 
-def check_choice(obj, name: str, choices: tuple[str, ...]) -> None:
-    if getattr(obj, name) not in choices:
-        raise RulesError(f"option {name}: one of {', '.join(choices)}, got {getattr(obj, name)!r}")
-
-
 def _coerce(cls, name: str, value: Any) -> Any:
     """Turn text (from a CLI flag or file) into the option's type."""
     field = {f.name: f for f in fields(cls)}.get(name)
     if field is None or name == "preset":
         known = ", ".join(f.name for f in fields(cls) if f.name != "preset")
-        raise RulesError(f"unknown option {name!r} for {cls.variant} (known: {known})")
+        raise RulesError(f"unknown option {name!r} for {cls.variant} (known: {known})", option=name)
     typ = str(field.type)
     if "bool" in typ:
         if isinstance(value, bool):
@@ -58,19 +53,19 @@ def _coerce(cls, name: str, value: Any) -> Any:
             return True
         if str(value).lower() in ("0", "false", "no", "off"):
             return False
-        raise RulesError(f"option {name}: expected true or false, got {value!r}")
+        raise RulesError(f"option {name}: expected true or false, got {value!r}", option=name)
     if "int" in typ:
         if (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))) and "None" in typ:
             return None
         suffix = " or none" if "None" in typ else ""
         if value is None or isinstance(value, (bool, list, dict)) or (isinstance(value, float) and not value.is_integer()):
-            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}")
+            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}", option=name)
         try:
             number = int(value)
         except (TypeError, ValueError, OverflowError):
-            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}") from None
+            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}", option=name) from None
         if not -MAX_NUMBER <= number <= MAX_NUMBER:  # money must stay exact and printable
-            raise RulesError(f"option {name}: at most {MAX_NUMBER:,} in size")
+            raise RulesError(f"option {name}: at most {MAX_NUMBER:,} in size", option=name)
         return number
     return str(value)
 
@@ -82,7 +77,7 @@ def rules_for(variant: str, preset: str | None = None, **overrides: Any) -> Rule
     if preset not in game.presets:
         raise RulesError(f"unknown preset {preset!r} for {variant} (known: {', '.join(game.presets)})")
     cls = game.options
-    values = dict(game.presets[preset])
+    values = dict(game.presets[preset].values)
     for k, v in overrides.items():
         values[k] = _coerce(cls, k, v)
     return cls(preset=preset, **values)

@@ -7,6 +7,9 @@ from majiang.games.kawuxing.options import DEFAULT_PRESET, PRESETS, KawuxingRule
 from majiang.games.kawuxing.play import KawuxingPlay
 from majiang.games.registry import GameSpec, register
 
-register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win, FAN_NAMES, True))
+PAYMENTS = ("暗杠", "蓄杠", "直杠", "自摸", "点炮", "包胡", "抢杠", "漂", "数坎", "买马", "亮倒荒庄")
+
+register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win,
+                  FAN_NAMES, True, name_en="Kawuxing", native=True, payments=PAYMENTS))
 
 __all__ = ["FAN_NAMES", "KawuxingRules", "KawuxingPlay", "score_win"]

@@ -1,12 +1,13 @@
-"""卡五星 options: every point where the regional rule texts disagree, and the
-named presets (``docs/RULES.md`` says what each one means)."""
+"""卡五星 options: every point where the regional rule texts disagree, declared once (type, values,
+labels, help, source), and the named presets (``docs/RULES.md`` says what each one means)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from majiang.core.errors import RulesError
-from majiang.games.rules import check_choice
+from majiang.games.declare import Preset, check_options, option, presets
+
+HOUSE = "the commercial apps"
 
 
 @dataclass(frozen=True)
@@ -15,49 +16,69 @@ class KawuxingRules:
 
     variant = "kawuxing"
     preset: str = "standard"
-    suits: str = "ps"  # any two of m/p/s, plus the three dragons
-    base: int = 1  # 底: the unit every payment is counted in
-    liangdao_hide_triplets: bool = True  # 三个的不亮: concealed triplets stay hidden after 亮倒
-    liangdao_draw_penalty: str = "count"  # who pays at a drawn hand with 亮倒: "count" (each declared pays
-    # each undeclared one base) | "first" (the first to declare pays each other one base and deals next:
-    # 襄阳) | "first_pays" (the first to declare pays each other one base; the dealer stays: 随州)
-    first_dealer: str = "dice"  # the match's first dealer: "dice" (第一局随机确定庄家) | "east" (襄阳:
-    # "第一局东风位坐庄", the room's first seat)
-    direct_kong_pay: int = 2  # 直杠: what the discarder pays (one source: 1)
-    sigui: str = "half"  # 四归 kept in hand: "half" (big hands only, 半频道) | "full" (全频道) | "winning"
-    cap: int | None = None  # 封顶/满: at most this many times the base per payer, wins and kong money alike
-    gangshangpao_chain: bool = False  # 杠上炮 doubles per kong in the chain like 杠上开花 (随州), else ×2 flat
-    min_ron_multiplier: int = 1  # a win on a discard must be worth at least this (2 = 屁胡只能自摸)
-    shouzhuayi: int = 4  # 手抓一 multiplier (襄阳: 2)
-    haidi: str = "self_draw"  # "self_draw" (海底捞) | "both" (also 海底炮) | "none" (襄阳)
-    louhu_unless_more: bool = False  # 漏胡: may a passed player still win a bigger discard?
-    piao: int = 0  # 漂 (固定漂): every player floats this many base; a win adds both floats per payer
-    maima: bool = False  # 自摸买马: a self-draw turns over the next wall tile; its rank (dragons 10) is added
-    shukan: bool = False  # 数坎: each concealed triplet (坎) of the winner adds one base per payer
-    rounds: int = 8  # hands in a match
+    suits: str = option("ps", "花色", "Suits", "用哪两门数牌 (加中发白)",
+                        "which two numbered suits are played (with the dragons)", kind="suits", count=2,
+                        offered=("ps", "mp", "ms"), source="the 卡五星 texts play 筒 and 条; some tables use 万",
+                        choices=(("ps", "筒条", "dots + bamboo"), ("mp", "万筒", "characters + dots"),
+                                 ("ms", "万条", "characters + bamboo")))
+    base: int = option(1, "底分", "Base", "每次付钱的单位", "the unit every payment is counted in", minimum=1,
+                       form=False)
+    liangdao_hide_triplets: bool = option(True, "亮倒不亮坎", "Hide triplets", "亮倒时暗刻可以不亮",
+                                          "concealed triplets stay hidden after 亮倒", source="三个的不亮")
+    liangdao_draw_penalty: str = option(
+        "count", "亮倒荒庄", "Declared at a draw", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)",
+        "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first "
+        "to declare (the dealer stays)",
+        choices=(("count", "按人数", "by count"), ("first", "先亮者坐庄", "first to declare, then deals"),
+                 ("first_pays", "先亮者赔", "first to declare, dealer stays")),
+        source="count: the 卡五星 rule text; first: the 襄阳 text; first_pays: the 随州 rules")
+    first_dealer: str = option("dice", "首局庄家", "First dealer", "第一局庄家: 掷骰子 / 东风位坐庄",
+                               "the first hand's dealer: by the dice, or the first seat (East)",
+                               choices=(("dice", "掷骰子", "by the dice"), ("east", "东风位", "East (first seat)")),
+                               source="east: the 襄阳 rules' 第一局东风位坐庄")
+    direct_kong_pay: int = option(2, "直杠赔付", "Direct kong pays", "点杠者付几倍底",
+                                  "what the discarder of a kong pays", allowed=(2, 1), source="one text: 1")
+    sigui: str = option("half", "四归", "Four of a kind", "四归算法: 半频道 / 全频道 / 只算胡牌", "how 四归 counts",
+                        choices=(("half", "半频道", "half"), ("full", "全频道", "full"),
+                                 ("winning", "只算胡牌", "winning tile")),
+                        source="the texts disagree (半频道, 全频道)")
+    cap: int | None = option(None, "封顶", "Cap", "每家最多赔几倍底", "at most this many times the base per payer",
+                             minimum=1, offered=(None, 8, 16, 32, 64), source="满: the 随州 rules; 封顶: " + HOUSE)
+    gangshangpao_chain: bool = option(False, "杠上炮连翻", "Chained kong discard",
+                                      "杠上炮按连杠数翻倍", "杠上炮 doubles per kong of the chain, as 杠上开花",
+                                      source="the 随州 rules' 放炮也翻")
+    min_ron_multiplier: int = option(1, "点炮起胡", "Minimum on a discard", "点炮至少几倍 (2 = 屁胡只能自摸)",
+                                     "2: a plain hand wins only by self-draw", minimum=1, offered=(1, 2),
+                                     source=HOUSE)
+    shouzhuayi: int = option(4, "手抓一", "Single wait in hand", "手抓一的倍数", "multiplier of 手抓一",
+                             allowed=(4, 2), source="2: the 襄阳 rules")
+    haidi: str = option("self_draw", "海底", "Last tile", "海底捞月 / 也算海底炮 / 不算",
+                        "海底捞 only, also 海底炮, or neither",
+                        choices=(("self_draw", "海底捞", "self-draw only"), ("both", "捞和炮", "both"),
+                                 ("none", "无", "none")),
+                        source="both: the 随州 rules; none: the 襄阳 rules' 无海捞")
+    louhu_unless_more: bool = option(False, "漏胡可胡大", "Passed win", "过胡后更大的牌还能胡",
+                                     "after passing a win, a bigger one may still be taken",
+                                     source="the 卡五星（卡五心）rules' 除非…牌大")
+    piao: int = option(0, "漂", "Float 漂", "每家固定漂几底", "each player floats this many base", minimum=0,
+                       offered=(0, 1, 2, 3, 5), source=HOUSE)
+    maima: bool = option(False, "买马", "Buy a horse", "自摸翻一张马牌加分",
+                         "a self-draw turns the next wall tile for extra points", source=HOUSE)
+    shukan: bool = option(False, "数坎", "Count triplets", "赢家每个暗刻加一底",
+                          "each concealed triplet of the winner adds one base", source=HOUSE)
+    rounds: int = option(8, "局数", "Hands", "一场打几局", "hands in a match", minimum=1, form=False)
 
     def __post_init__(self) -> None:
-        check_choice(self, "liangdao_draw_penalty", ("count", "first", "first_pays"))
-        check_choice(self, "first_dealer", ("dice", "east"))
-        check_choice(self, "sigui", ("half", "full", "winning"))
-        check_choice(self, "haidi", ("self_draw", "both", "none"))
-        if len(set(self.suits)) != 2 or any(s not in "mps" for s in self.suits):
-            raise RulesError(f"option suits: two of m, p, s, got {self.suits!r}")
-        if self.direct_kong_pay not in (1, 2):
-            raise RulesError(f"option direct_kong_pay: 1 or 2, got {self.direct_kong_pay!r}")
-        if self.cap is not None and self.cap < 1:
-            raise RulesError(f"option cap: at least 1, got {self.cap!r}")
-        if self.min_ron_multiplier < 1 or self.base < 1 or self.rounds < 1:
-            raise RulesError("options min_ron_multiplier, base and rounds must be at least 1")
-        if self.piao < 0:
-            raise RulesError(f"option piao: 0 or more, got {self.piao!r}")
-        if self.shouzhuayi not in (2, 4):
-            raise RulesError(f"option shouzhuayi: 2 or 4, got {self.shouzhuayi!r}")
+        check_options(self)
 
 
-PRESETS: dict[str, dict] = {
-    "standard": {},
-    "xiangyang": {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first", "first_dealer": "east"},
-    "suizhou": {"cap": 8, "haidi": "both", "gangshangpao_chain": True, "liangdao_draw_penalty": "first_pays"},
-}
+PRESETS = presets(
+    Preset("standard", "标准", "standard", {}, "the 卡五星规则汇总 list and the 卡五星 rule text"),
+    Preset("xiangyang", "襄阳", "Xiangyang",
+           {"shouzhuayi": 2, "haidi": "none", "liangdao_draw_penalty": "first", "first_dealer": "east"},
+           "the 襄阳 rules"),
+    Preset("suizhou", "随州", "Suizhou",
+           {"cap": 8, "haidi": "both", "gangshangpao_chain": True, "liangdao_draw_penalty": "first_pays"},
+           "the 随州 rules"),
+)
 DEFAULT_PRESET = "standard"
