@@ -418,7 +418,7 @@ impl Game {
     }
 
     /// 地胡: a non-dealer's win after its first draw, nothing claimed, konged or won before it: a
-    /// self-draw on that draw, or (``earthly_first_round``) a win on a discard made before the
+    /// self-draw on that draw, or (``earthly`` first_round) a win on a discard made before the
     /// dealer draws again.
     fn earthly(&self, seat: usize, self_draw: bool) -> bool {
         if seat == self.dealer

@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 3174711970;
+pub const ABI_VERSION: i64 = 1073415448;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -59,58 +59,6 @@ pub const SLOT_VOID: usize = 1115;
 pub const SLOT_SET_ASIDE: usize = 1118;
 pub const SLOT_HELD: usize = 1119;
 pub const SLOT_PRESENT: usize = 1120;
-pub const CONFIG_LEN: usize = 33;
-pub const OPT_VARIANT: usize = 0;
-pub const OPT_BASE: usize = 1;
-pub const OPT_DIRECT_KONG_PAY: usize = 2;
-pub const OPT_SUITS: usize = 3;
-pub const OPT_LIANGDAO_DRAW_PENALTY: usize = 4;
-pub const OPT_SIGUI: usize = 5;
-pub const OPT_CAP: usize = 6;
-pub const OPT_MIN_RON_MULTIPLIER: usize = 7;
-pub const OPT_SHOUZHUAYI: usize = 8;
-pub const OPT_KAWUXING_HAIDI: usize = 9;
-pub const OPT_LOUHU_UNLESS_MORE: usize = 10;
-pub const OPT_PIAO: usize = 11;
-pub const OPT_MAIMA: usize = 12;
-pub const OPT_SHUKAN: usize = 13;
-pub const OPT_EXCHANGE_THREE: usize = 14;
-pub const OPT_BLOOD_BATTLE: usize = 15;
-pub const OPT_BLOOD_RIVER: usize = 16;
-pub const OPT_KONG_MONEY: usize = 17;
-pub const OPT_CAP_FAN: usize = 18;
-pub const OPT_GANGSHANGHUA_FAN: usize = 19;
-pub const OPT_CALL_TRANSFER: usize = 20;
-pub const OPT_HEAVENLY_EARTHLY: usize = 21;
-pub const OPT_SELF_DRAW_BONUS: usize = 22;
-pub const OPT_SICHUAN_HAIDI: usize = 23;
-pub const OPT_FLOWER_PIG_PENALTY: usize = 24;
-pub const OPT_PASS_WIN_UNLESS_MORE: usize = 25;
-pub const OPT_LAST_FOUR_MUST_WIN: usize = 26;
-pub const OPT_SING_DANCE: usize = 27;
-pub const OPT_LATE_ADDED_KONG: usize = 28;
-pub const OPT_GANGSHANGPAO_CHAIN: usize = 29;
-pub const OPT_EARTHLY_FIRST_ROUND: usize = 30;
-pub const OPT_GANGSHANG_CHAIN: usize = 31;
-pub const OPT_ROBBED_KONG_FAN: usize = 32;
-pub const VARIANT_KAWUXING: i64 = 0;
-pub const VARIANT_SICHUAN: i64 = 1;
-pub const LIANGDAO_DRAW_PENALTY_COUNT: i64 = 0;
-pub const LIANGDAO_DRAW_PENALTY_FIRST: i64 = 1;
-pub const LIANGDAO_DRAW_PENALTY_FIRST_PAYS: i64 = 2;
-pub const SIGUI_HALF: i64 = 0;
-pub const SIGUI_FULL: i64 = 1;
-pub const SIGUI_WINNING: i64 = 2;
-pub const KAWUXING_HAIDI_SELF_DRAW: i64 = 0;
-pub const KAWUXING_HAIDI_BOTH: i64 = 1;
-pub const KAWUXING_HAIDI_NONE: i64 = 2;
-pub const CAP_FAN_NONE: i64 = -1;
-pub const SELF_DRAW_BONUS_NONE: i64 = 0;
-pub const SELF_DRAW_BONUS_BASE: i64 = 1;
-pub const SELF_DRAW_BONUS_FAN: i64 = 2;
-pub const LATE_ADDED_KONG_NONE: i64 = 0;
-pub const LATE_ADDED_KONG_COLLECT: i64 = 1;
-pub const LATE_ADDED_KONG_FORBID: i64 = 2;
 pub const OPPONENTS_RANDOM: i64 = 0;
 pub const OPPONENTS_GREEDY: i64 = 1;
 pub const SUIT_TABLE_LEN: usize = 1953125;
@@ -192,3 +140,158 @@ pub const OUTLOOK_PLAN_ALL: usize = 0;
 pub const OUTLOOK_PLAN_FLUSH: usize = 1;
 pub const OUTLOOK_PLAN_PAIRS: usize = 4;
 pub const OUTLOOK_DECLARES: usize = 8;
+pub const CONFIG_LEN: usize = 36;
+pub const OPT_VARIANT: usize = 0;
+pub const OPT_SUITS: usize = 1;
+pub const OPT_BASE: usize = 2;
+pub const OPT_LIANGDAO_HIDE_TRIPLETS: usize = 3;
+pub const OPT_LIANGDAO_DRAW_PENALTY: usize = 4;
+pub const OPT_FIRST_DEALER: usize = 5;
+pub const OPT_DIRECT_KONG_PAY: usize = 6;
+pub const OPT_SIGUI: usize = 7;
+pub const OPT_CAP: usize = 8;
+pub const OPT_GANGSHANGPAO_CHAIN: usize = 9;
+pub const OPT_MIN_RON_MULTIPLIER: usize = 10;
+pub const OPT_SHOUZHUAYI: usize = 11;
+pub const OPT_KAWUXING_HAIDI: usize = 12;
+pub const OPT_LOUHU_UNLESS_MORE: usize = 13;
+pub const OPT_PIAO: usize = 14;
+pub const OPT_MAIMA: usize = 15;
+pub const OPT_SHUKAN: usize = 16;
+pub const OPT_ROUNDS: usize = 17;
+pub const OPT_EXCHANGE_THREE: usize = 18;
+pub const OPT_BLOOD_BATTLE: usize = 19;
+pub const OPT_BLOOD_RIVER: usize = 20;
+pub const OPT_KONG_MONEY: usize = 21;
+pub const OPT_LATE_ADDED_KONG: usize = 22;
+pub const OPT_CAP_FAN: usize = 23;
+pub const OPT_GANGSHANGHUA_FAN: usize = 24;
+pub const OPT_GANGSHANG_CHAIN: usize = 25;
+pub const OPT_ROBBED_KONG_FAN: usize = 26;
+pub const OPT_CALL_TRANSFER: usize = 27;
+pub const OPT_HEAVENLY_EARTHLY: usize = 28;
+pub const OPT_EARTHLY: usize = 29;
+pub const OPT_SELF_DRAW_BONUS: usize = 30;
+pub const OPT_SICHUAN_HAIDI: usize = 31;
+pub const OPT_FLOWER_PIG_PENALTY: usize = 32;
+pub const OPT_PASS_WIN_UNLESS_MORE: usize = 33;
+pub const OPT_LAST_FOUR_MUST_WIN: usize = 34;
+pub const OPT_SING_DANCE: usize = 35;
+pub const VARIANT_KAWUXING: i64 = 0;
+pub const VARIANT_SICHUAN: i64 = 1;
+pub const LIANGDAO_DRAW_PENALTY_COUNT: i64 = 0;
+pub const LIANGDAO_DRAW_PENALTY_FIRST: i64 = 1;
+pub const LIANGDAO_DRAW_PENALTY_FIRST_PAYS: i64 = 2;
+pub const FIRST_DEALER_DICE: i64 = 0;
+pub const FIRST_DEALER_EAST: i64 = 1;
+pub const SIGUI_HALF: i64 = 0;
+pub const SIGUI_FULL: i64 = 1;
+pub const SIGUI_WINNING: i64 = 2;
+pub const CAP_NONE: i64 = -1;
+pub const KAWUXING_HAIDI_SELF_DRAW: i64 = 0;
+pub const KAWUXING_HAIDI_BOTH: i64 = 1;
+pub const KAWUXING_HAIDI_NONE: i64 = 2;
+pub const LATE_ADDED_KONG_NONE: i64 = 0;
+pub const LATE_ADDED_KONG_COLLECT: i64 = 1;
+pub const LATE_ADDED_KONG_FORBID: i64 = 2;
+pub const CAP_FAN_NONE: i64 = -1;
+pub const EARTHLY_FIRST_ROUND: i64 = 0;
+pub const EARTHLY_FIRST_DRAW: i64 = 1;
+pub const SELF_DRAW_BONUS_NONE: i64 = 0;
+pub const SELF_DRAW_BONUS_BASE: i64 = 1;
+pub const SELF_DRAW_BONUS_FAN: i64 = 2;
+
+/// Every declared option of the games the crate plays, decoded from the rules array.
+#[derive(Clone)]
+#[allow(dead_code)]
+pub struct Options {
+    pub variant: i64,
+    pub suits: i64,
+    pub base: i64,
+    pub liangdao_hide_triplets: bool,
+    pub liangdao_draw_penalty: i64,
+    pub first_dealer: i64,
+    pub direct_kong_pay: i64,
+    pub sigui: i64,
+    pub cap: i64,
+    pub gangshangpao_chain: bool,
+    pub min_ron_multiplier: i64,
+    pub shouzhuayi: i64,
+    pub kawuxing_haidi: i64,
+    pub louhu_unless_more: bool,
+    pub piao: i64,
+    pub maima: bool,
+    pub shukan: bool,
+    pub rounds: i64,
+    pub exchange_three: bool,
+    pub blood_battle: bool,
+    pub blood_river: bool,
+    pub kong_money: bool,
+    pub late_added_kong: i64,
+    pub cap_fan: i64,
+    pub gangshanghua_fan: i64,
+    pub gangshang_chain: bool,
+    pub robbed_kong_fan: i64,
+    pub call_transfer: bool,
+    pub heavenly_earthly: bool,
+    pub earthly: i64,
+    pub self_draw_bonus: i64,
+    pub sichuan_haidi: bool,
+    pub flower_pig_penalty: i64,
+    pub pass_win_unless_more: bool,
+    pub last_four_must_win: bool,
+    pub sing_dance: bool,
+}
+
+impl Options {
+    pub fn from_config(c: &[i64]) -> Options {
+        Options {
+            variant: c[OPT_VARIANT],
+            suits: c[OPT_SUITS],
+            base: c[OPT_BASE],
+            liangdao_hide_triplets: c[OPT_LIANGDAO_HIDE_TRIPLETS] != 0,
+            liangdao_draw_penalty: c[OPT_LIANGDAO_DRAW_PENALTY],
+            first_dealer: c[OPT_FIRST_DEALER],
+            direct_kong_pay: c[OPT_DIRECT_KONG_PAY],
+            sigui: c[OPT_SIGUI],
+            cap: c[OPT_CAP],
+            gangshangpao_chain: c[OPT_GANGSHANGPAO_CHAIN] != 0,
+            min_ron_multiplier: c[OPT_MIN_RON_MULTIPLIER],
+            shouzhuayi: c[OPT_SHOUZHUAYI],
+            kawuxing_haidi: c[OPT_KAWUXING_HAIDI],
+            louhu_unless_more: c[OPT_LOUHU_UNLESS_MORE] != 0,
+            piao: c[OPT_PIAO],
+            maima: c[OPT_MAIMA] != 0,
+            shukan: c[OPT_SHUKAN] != 0,
+            rounds: c[OPT_ROUNDS],
+            exchange_three: c[OPT_EXCHANGE_THREE] != 0,
+            blood_battle: c[OPT_BLOOD_BATTLE] != 0,
+            blood_river: c[OPT_BLOOD_RIVER] != 0,
+            kong_money: c[OPT_KONG_MONEY] != 0,
+            late_added_kong: c[OPT_LATE_ADDED_KONG],
+            cap_fan: c[OPT_CAP_FAN],
+            gangshanghua_fan: c[OPT_GANGSHANGHUA_FAN],
+            gangshang_chain: c[OPT_GANGSHANG_CHAIN] != 0,
+            robbed_kong_fan: c[OPT_ROBBED_KONG_FAN],
+            call_transfer: c[OPT_CALL_TRANSFER] != 0,
+            heavenly_earthly: c[OPT_HEAVENLY_EARTHLY] != 0,
+            earthly: c[OPT_EARTHLY],
+            self_draw_bonus: c[OPT_SELF_DRAW_BONUS],
+            sichuan_haidi: c[OPT_SICHUAN_HAIDI] != 0,
+            flower_pig_penalty: c[OPT_FLOWER_PIG_PENALTY],
+            pass_win_unless_more: c[OPT_PASS_WIN_UNLESS_MORE] != 0,
+            last_four_must_win: c[OPT_LAST_FOUR_MUST_WIN] != 0,
+            sing_dance: c[OPT_SING_DANCE] != 0,
+        }
+    }
+}
+
+/// ``encode_rules(rules_for('kawuxing'))``: the default options.
+#[allow(dead_code)]
+pub const CONFIG_KAWUXING: [i64; CONFIG_LEN] =
+    [0, 6, 1, 1, 0, 0, 2, 0, -1, 0, 1, 4, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// ``encode_rules(rules_for('sichuan'))``: the default options.
+#[allow(dead_code)]
+pub const CONFIG_SICHUAN: [i64; CONFIG_LEN] =
+    [1, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 1, 0, 1, 0, -1, 2, 1, 0, 0, 1, 0, 0, 0, 16, 1, 1, 0];

@@ -113,7 +113,7 @@ impl VariantPlay for Kawuxing {
         if declared.is_empty() {
             return out;
         }
-        if r.draw_penalty != LIANGDAO_DRAW_PENALTY_COUNT {
+        if r.liangdao_draw_penalty != LIANGDAO_DRAW_PENALTY_COUNT {
             let first = g.declare_order[0];
             for s in 0..g.n {
                 if s != first {
@@ -134,7 +134,8 @@ impl VariantPlay for Kawuxing {
 
     /// After a draw with the "first" penalty, the first to declare deals.
     fn next_dealer(&self, g: &Game) -> usize {
-        if g.wins.is_empty() && g.r.draw_penalty == LIANGDAO_DRAW_PENALTY_FIRST && !g.declare_order.is_empty() {
+        if g.wins.is_empty() && g.r.liangdao_draw_penalty == LIANGDAO_DRAW_PENALTY_FIRST && !g.declare_order.is_empty()
+        {
             return g.declare_order[0];
         }
         super::next_dealer(g)
@@ -153,7 +154,10 @@ fn score_win(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, c
     if ctx.robbed {
         situation *= 2;
     }
-    if ctx.last_tile && r.k_haidi != KAWUXING_HAIDI_NONE && (ctx.self_draw || r.k_haidi == KAWUXING_HAIDI_BOTH) {
+    if ctx.last_tile
+        && r.kawuxing_haidi != KAWUXING_HAIDI_NONE
+        && (ctx.self_draw || r.kawuxing_haidi == KAWUXING_HAIDI_BOTH)
+    {
         situation *= 2; // 海底捞 / 海底炮
     }
     if ctx.declared {
@@ -219,7 +223,7 @@ fn score_win(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, c
         Some(b) => b,
         None => return Score::default(),
     };
-    if !ctx.self_draw && best_value < r.min_ron {
+    if !ctx.self_draw && best_value < r.min_ron_multiplier {
         return Score::default();
     }
     let capped = if r.cap > 0 { best_value.min(r.cap) } else { best_value };

@@ -201,14 +201,12 @@ pub mod testing {
     use crate::game::Game;
     use crate::hand::testing::tiles;
     use crate::score::Rules;
-    use crate::spec::{CONFIG_LEN, OPT_BLOOD_BATTLE};
+    use crate::spec::{CONFIG_KAWUXING, CONFIG_LEN, CONFIG_SICHUAN, OPT_BLOOD_BATTLE};
 
-    /// ``config_of(rules_for("kawuxing"))``: the default options.
-    pub const KAWUXING: [i64; CONFIG_LEN] =
-        [0, 1, 2, 6, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// ``config_of(rules_for("kawuxing"))``: the default options (generated in ``spec``).
+    pub const KAWUXING: [i64; CONFIG_LEN] = CONFIG_KAWUXING;
     /// ``config_of(rules_for("sichuan"))``: the default options (血战, 16 for a 花猪, 天胡/地胡 ...).
-    pub const SICHUAN: [i64; CONFIG_LEN] =
-        [1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, -1, 2, 0, 1, 0, 0, 16, 1, 1, 0, 0, 0, 1, 1, 0];
+    pub const SICHUAN: [i64; CONFIG_LEN] = CONFIG_SICHUAN;
 
     /// ``SICHUAN`` with one win ending the hand (``blood_battle=False``).
     pub fn sichuan_one_win() -> [i64; CONFIG_LEN] {

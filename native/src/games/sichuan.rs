@@ -7,8 +7,9 @@ use crate::game::{Game, KongKind, Payment, WinRecord};
 use crate::hand::{Counts, Reading};
 use crate::score::{complete_hand, suit_count, Ctx, Meld, Rules, Score};
 use crate::spec::{
-    ACTION_DECLARE, ACTION_SING, CAP_FAN_NONE, DECLARED_DANCE, DECLARED_SING, LATE_ADDED_KONG_FORBID,
-    LATE_ADDED_KONG_NONE, N_KINDS, PHASE_EXCHANGE, PHASE_VOID, SELF_DRAW_BONUS_BASE, SELF_DRAW_BONUS_FAN,
+    ACTION_DECLARE, ACTION_SING, CAP_FAN_NONE, DECLARED_DANCE, DECLARED_SING, EARTHLY_FIRST_ROUND,
+    LATE_ADDED_KONG_FORBID, LATE_ADDED_KONG_NONE, N_KINDS, PHASE_EXCHANGE, PHASE_VOID, SELF_DRAW_BONUS_BASE,
+    SELF_DRAW_BONUS_FAN,
 };
 
 pub struct Sichuan;
@@ -89,7 +90,7 @@ impl VariantPlay for Sichuan {
     }
 
     fn earthly_on_discard(&self, r: &Rules) -> bool {
-        r.earthly_first_round
+        r.earthly == EARTHLY_FIRST_ROUND
     }
 
     fn pass_allows_bigger(&self, r: &Rules) -> bool {
@@ -174,7 +175,7 @@ impl VariantPlay for Sichuan {
             return out;
         }
         let pigs: Vec<usize> = active.iter().copied().filter(|&s| is_pig(g, s)).collect();
-        let fine = r.pig_penalty * r.base;
+        let fine = r.flower_pig_penalty * r.base;
         for &p in &pigs {
             for &s in &active {
                 if !pigs.contains(&s) {
@@ -301,7 +302,7 @@ fn score_win(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ct
     if ctx.robbed {
         situation += r.robbed_kong_fan;
     }
-    if ctx.last_tile && r.s_haidi {
+    if ctx.last_tile && r.sichuan_haidi {
         situation += 1;
     }
     if ctx.self_draw && r.self_draw_bonus == SELF_DRAW_BONUS_FAN {

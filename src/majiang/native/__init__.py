@@ -141,50 +141,9 @@ def require():
 
 
 def config_of(rules) -> np.ndarray:
-    """The rules as the flat integer array the library reads (``Rules::from_config``)."""
-    S = spec
-    c = [0] * S.CONFIG_LEN
-    c[S.OPT_BASE] = rules.base
-    c[S.OPT_DIRECT_KONG_PAY] = rules.direct_kong_pay
-    if rules.variant == "kawuxing":
-        c[S.OPT_VARIANT] = S.VARIANT_KAWUXING
-        c[S.OPT_SUITS] = sum(1 << "mps".index(s) for s in rules.suits)
-        c[S.OPT_LIANGDAO_DRAW_PENALTY] = {"count": S.LIANGDAO_DRAW_PENALTY_COUNT, "first": S.LIANGDAO_DRAW_PENALTY_FIRST,
-                                          "first_pays": S.LIANGDAO_DRAW_PENALTY_FIRST_PAYS}[rules.liangdao_draw_penalty]
-        c[S.OPT_SIGUI] = {"half": S.SIGUI_HALF, "full": S.SIGUI_FULL, "winning": S.SIGUI_WINNING}[rules.sigui]
-        c[S.OPT_CAP] = rules.cap or 0
-        c[S.OPT_MIN_RON_MULTIPLIER] = rules.min_ron_multiplier
-        c[S.OPT_SHOUZHUAYI] = rules.shouzhuayi
-        c[S.OPT_KAWUXING_HAIDI] = {"self_draw": S.KAWUXING_HAIDI_SELF_DRAW, "both": S.KAWUXING_HAIDI_BOTH,
-                                   "none": S.KAWUXING_HAIDI_NONE}[rules.haidi]
-        c[S.OPT_LOUHU_UNLESS_MORE] = rules.louhu_unless_more
-        c[S.OPT_PIAO] = rules.piao
-        c[S.OPT_MAIMA] = rules.maima
-        c[S.OPT_SHUKAN] = rules.shukan
-        c[S.OPT_GANGSHANGPAO_CHAIN] = rules.gangshangpao_chain
-    else:
-        c[S.OPT_VARIANT] = S.VARIANT_SICHUAN
-        c[S.OPT_EXCHANGE_THREE] = rules.exchange_three
-        c[S.OPT_BLOOD_BATTLE] = rules.blood_battle
-        c[S.OPT_BLOOD_RIVER] = rules.blood_river
-        c[S.OPT_KONG_MONEY] = rules.kong_money
-        c[S.OPT_CAP_FAN] = S.CAP_FAN_NONE if rules.cap_fan is None else rules.cap_fan
-        c[S.OPT_GANGSHANGHUA_FAN] = rules.gangshanghua_fan
-        c[S.OPT_GANGSHANG_CHAIN] = rules.gangshang_chain
-        c[S.OPT_ROBBED_KONG_FAN] = rules.robbed_kong_fan
-        c[S.OPT_CALL_TRANSFER] = rules.call_transfer
-        c[S.OPT_HEAVENLY_EARTHLY] = rules.heavenly_earthly
-        c[S.OPT_SELF_DRAW_BONUS] = {"none": S.SELF_DRAW_BONUS_NONE, "base": S.SELF_DRAW_BONUS_BASE,
-                                    "fan": S.SELF_DRAW_BONUS_FAN}[rules.self_draw_bonus]
-        c[S.OPT_SICHUAN_HAIDI] = rules.haidi
-        c[S.OPT_FLOWER_PIG_PENALTY] = rules.flower_pig_penalty
-        c[S.OPT_PASS_WIN_UNLESS_MORE] = rules.pass_win_unless_more
-        c[S.OPT_LAST_FOUR_MUST_WIN] = rules.last_four_must_win
-        c[S.OPT_SING_DANCE] = rules.sing_dance
-        c[S.OPT_LATE_ADDED_KONG] = {"none": S.LATE_ADDED_KONG_NONE, "collect": S.LATE_ADDED_KONG_COLLECT,
-                                    "forbid": S.LATE_ADDED_KONG_FORBID}[rules.late_added_kong]
-        c[S.OPT_EARTHLY_FIRST_ROUND] = rules.earthly == "first_round"
-    return np.array([int(x) for x in c], dtype=np.int64)
+    """The rules as the flat integer array the library reads (``spec.encode_rules``, generated from
+    the games' declarations like the crate's ``Options::from_config``)."""
+    return np.array(spec.encode_rules(rules), dtype=np.int64)
 
 
 @functools.lru_cache(maxsize=64)
@@ -489,7 +448,7 @@ def rollouts(rules, positions: np.ndarray, seat: int, actions, keys, policy: str
     lib = require()
     _share_tables(lib)
     n = len(positions)
-    players = 3 if rules.variant == "kawuxing" else 4
+    players = get_variant(rules.variant).players
     pos = np.ascontiguousarray(positions, dtype=np.int64)
     acts = np.ascontiguousarray(actions, dtype=np.int64)
     k = np.ascontiguousarray(keys, dtype=np.uint32).reshape(n, players)

@@ -17,6 +17,7 @@ the order it is written to Rust; its Rust type follows from its name (``RUST_TYP
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -86,59 +87,7 @@ SLOT_SET_ASIDE = 1118
 SLOT_HELD = 1119
 SLOT_PRESENT = 1120
 
-# -- the rules as the library reads them: config[OPT_…] (``majiang.native.config_of``)
-CONFIG_LEN = 33
-OPT_VARIANT = 0
-OPT_BASE = 1
-OPT_DIRECT_KONG_PAY = 2
-OPT_SUITS = 3
-OPT_LIANGDAO_DRAW_PENALTY = 4
-OPT_SIGUI = 5
-OPT_CAP = 6
-OPT_MIN_RON_MULTIPLIER = 7
-OPT_SHOUZHUAYI = 8
-OPT_KAWUXING_HAIDI = 9
-OPT_LOUHU_UNLESS_MORE = 10
-OPT_PIAO = 11
-OPT_MAIMA = 12
-OPT_SHUKAN = 13
-OPT_EXCHANGE_THREE = 14
-OPT_BLOOD_BATTLE = 15
-OPT_BLOOD_RIVER = 16
-OPT_KONG_MONEY = 17
-OPT_CAP_FAN = 18
-OPT_GANGSHANGHUA_FAN = 19
-OPT_CALL_TRANSFER = 20
-OPT_HEAVENLY_EARTHLY = 21
-OPT_SELF_DRAW_BONUS = 22
-OPT_SICHUAN_HAIDI = 23
-OPT_FLOWER_PIG_PENALTY = 24
-OPT_PASS_WIN_UNLESS_MORE = 25
-OPT_LAST_FOUR_MUST_WIN = 26
-OPT_SING_DANCE = 27
-OPT_LATE_ADDED_KONG = 28
-OPT_GANGSHANGPAO_CHAIN = 29
-OPT_EARTHLY_FIRST_ROUND = 30
-OPT_GANGSHANG_CHAIN = 31
-OPT_ROBBED_KONG_FAN = 32
-VARIANT_KAWUXING = 0
-VARIANT_SICHUAN = 1
-LIANGDAO_DRAW_PENALTY_COUNT = 0
-LIANGDAO_DRAW_PENALTY_FIRST = 1
-LIANGDAO_DRAW_PENALTY_FIRST_PAYS = 2
-SIGUI_HALF = 0
-SIGUI_FULL = 1
-SIGUI_WINNING = 2
-KAWUXING_HAIDI_SELF_DRAW = 0
-KAWUXING_HAIDI_BOTH = 1
-KAWUXING_HAIDI_NONE = 2
-CAP_FAN_NONE = -1
-SELF_DRAW_BONUS_NONE = 0
-SELF_DRAW_BONUS_BASE = 1
-SELF_DRAW_BONUS_FAN = 2
-LATE_ADDED_KONG_NONE = 0
-LATE_ADDED_KONG_COLLECT = 1
-LATE_ADDED_KONG_FORBID = 2
+# -- the rules as the library reads them: generated from the games' declarations (``rules_layout``)
 OPPONENTS_RANDOM = 0
 OPPONENTS_GREEDY = 1
 
@@ -243,11 +192,109 @@ RUST_TYPES = (
 )
 
 
+
+@dataclass(frozen=True)
+class Slot:
+    """One place of the rules array: the option it holds (for ``games``), and how it is encoded
+    (``kind``: bool 0/1; int as is, ``None`` as -1; choice: its index; suits: a bit per suit)."""
+
+    index: int
+    name: str  # OPT_{NAME} in Rust, and the ``Options`` field (lower case)
+    option: str
+    kind: str
+    values: tuple = ()
+    games: tuple[str, ...] = ()
+
+    def encode(self, value) -> int:
+        if self.kind == "choice":
+            return self.values.index(value)
+        if self.kind == "suits":
+            return sum(1 << "mps".index(x) for x in set(value))
+        if value is None:
+            return OPTION_NONE
+        return int(value)
+
+
+OPTION_NONE = -1  # a nullable option's "none" (no cap)
+
+
+def native_games() -> list:
+    """The games the crate plays (``GameSpec.native``), by name: their codes are their order."""
+    from majiang.games import GAMES
+
+    return sorted((g for g in GAMES.values() if g.native), key=lambda g: g.name)
+
+
+def _rules_layout() -> list[Slot]:
+    """Every declared option of every native game, a slot each; options of the same name and
+    encoding share a slot (``base``), two that differ get their game's name (``KAWUXING_HAIDI``)."""
+    from majiang.games.declare import declared_options
+
+    games = native_games()
+
+    def key(o):
+        return (o.kind, tuple(c.value for c in o.choices))
+
+    seen: dict[str, set] = {}
+    for g in games:
+        for o in declared_options(g.options):
+            seen.setdefault(o.name, set()).add(key(o))
+    slots: dict[str, Slot] = {}
+    for g in games:
+        for o in declared_options(g.options):
+            name = o.name if len(seen[o.name]) == 1 else f"{g.name}_{o.name}"
+            old = slots.get(name)
+            values = tuple(c.value for c in o.choices) if o.kind == "choice" else ()
+            slots[name] = Slot(old.index if old else len(slots) + 1, name, o.name, o.kind, values,
+                               (old.games if old else ()) + (g.name,))
+    return list(slots.values())
+
+
+RULES_LAYOUT = _rules_layout()
+
+
+def rules_constants() -> list[tuple[str, str, int]]:
+    """The rules array's constants: its length, each slot's index, each game's code, each choice's
+    code and each nullable option's none."""
+    from majiang.games.declare import declared_options
+
+    out = [("CONFIG_LEN", "usize", len(RULES_LAYOUT) + 1), ("OPT_VARIANT", "usize", 0)]
+    out += [(f"OPT_{s.name.upper()}", "usize", s.index) for s in RULES_LAYOUT]
+    out += [(f"VARIANT_{g.name.upper()}", "i64", i) for i, g in enumerate(native_games())]
+    nullable = {o.name for g in native_games() for o in declared_options(g.options) if o.nullable}
+    for s in RULES_LAYOUT:
+        out += [(f"{s.name.upper()}_{v.upper()}", "i64", i) for i, v in enumerate(s.values)]
+        if s.option in nullable:
+            out.append((f"{s.name.upper()}_NONE", "i64", OPTION_NONE))
+    return out
+
+
+_RULES_CONSTANTS = rules_constants()
+globals().update({name: value for name, _, value in _RULES_CONSTANTS})  # spec.OPT_BASE and so on
+_GENERATED = frozenset(name for name, _, _ in _RULES_CONSTANTS) | {"OPTION_NONE"}
+
+
+def encode_rules(rules) -> list[int]:
+    """The rules as the flat integer array the library reads (``Options::from_config``)."""
+    from majiang.core.errors import RulesError
+
+    codes = {g.name: i for i, g in enumerate(native_games())}
+    if rules.variant not in codes:
+        raise RulesError(f"the native engine does not play {rules.variant}")
+    c = [0] * CONFIG_LEN  # type: ignore[name-defined]  # noqa: F821  (generated above)
+    c[0] = codes[rules.variant]
+    for s in RULES_LAYOUT:
+        if rules.variant in s.games:
+            c[s.index] = s.encode(getattr(rules, s.option))
+    return c
+
+
 def constants() -> list[tuple[str, str, int | float]]:
-    """Every boundary constant as (name, Rust type, value), in the order written above."""
+    """Every boundary constant as (name, Rust type, value), in the order written above, then the
+    rules encoding's (``rules_constants``)."""
     out = []
     for name, value in globals().items():
-        if (not name.isupper() or name.startswith("_") or name == "ABI_VERSION"
+        if (not name.isupper() or name.startswith("_") or name == "ABI_VERSION" or name in _GENERATED
                 or not isinstance(value, (int, float)) or isinstance(value, bool)):
             continue
         rust = "i64"
@@ -256,16 +303,15 @@ def constants() -> list[tuple[str, str, int | float]]:
                 rust = typ
                 break
         out.append((name, rust, value))
-    return out
+    return out + rules_constants()
 
 
 def _abi_version() -> int:
     """A number that changes whenever any constant does (so a stale build is refused)."""
-    text = "\n".join(f"{n} {t} {v!r}" for n, t, v in constants())
+    text = "\n".join([f"{n} {t} {v!r}" for n, t, v in constants()] + _rust_options())
     return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
 
 
-ABI_VERSION = _abi_version()
 PHASES = ("exchange", "void", "turn", "claim", "rob", "over")  # by phase code
 DECLARATIONS = ("liangdao", "sing", "dance")  # by declaration code - 1
 _SIMPLE = {"win": ACTION_WIN, "pong": ACTION_PONG, "kong": ACTION_KONG, "pass": ACTION_PASS}
@@ -279,8 +325,31 @@ def rust_source() -> str:
     for name, rust, value in constants():
         literal = repr(float(value)) if rust == "f64" else str(int(value))
         lines.append(f"pub const {name}: {rust} = {literal};")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _rust_options()) + "\n"
 
+
+def _rust_options() -> list[str]:
+    """The Rust side of the rules array: ``Options`` (every slot decoded) and each native game's
+    default array (its default preset, as ``encode_rules`` writes it)."""
+    from majiang.games.rules import rules_for
+
+    lines = ["", "/// Every declared option of the games the crate plays, decoded from the rules array.",
+             "#[derive(Clone)]", "#[allow(dead_code)]", "pub struct Options {", "    pub variant: i64,"]
+    lines += [f"    pub {s.name}: {'bool' if s.kind == 'bool' else 'i64'}," for s in RULES_LAYOUT]
+    lines += ["}", "", "impl Options {", "    pub fn from_config(c: &[i64]) -> Options {", "        Options {",
+              "            variant: c[OPT_VARIANT],"]
+    lines += [f"            {s.name}: c[OPT_{s.name.upper()}]{' != 0' if s.kind == 'bool' else ''},"
+              for s in RULES_LAYOUT]
+    lines += ["        }", "    }", "}"]
+    for g in native_games():
+        values = ", ".join(str(v) for v in encode_rules(rules_for(g.name)))
+        lines += ["", f"/// ``encode_rules(rules_for({g.name!r}))``: the default options.", "#[allow(dead_code)]",
+                  f"pub const CONFIG_{g.name.upper()}: [i64; CONFIG_LEN] =", f"    [{values}];"]
+    return lines
+
+
+
+ABI_VERSION = _abi_version()  # after everything it hashes is defined
 
 def action_index(a: Action) -> int:
     """The index of an engine action (for 换三张, of its suit)."""

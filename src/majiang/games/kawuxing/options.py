@@ -41,7 +41,7 @@ class KawuxingRules:
     sigui: str = option("half", "四归", "Four of a kind", "四归算法: 半频道 / 全频道 / 只算胡牌", "how 四归 counts",
                         choices=(("half", "半频道", "half"), ("full", "全频道", "full"),
                                  ("winning", "只算胡牌", "winning tile")),
-                        source="the texts disagree (半频道, 全频道)")
+                        source="the texts disagree: 半频道, 全频道")
     cap: int | None = option(None, "封顶", "Cap", "每家最多赔几倍底", "at most this many times the base per payer",
                              minimum=1, offered=(None, 8, 16, 32, 64), source="满: the 随州 rules; 封顶: " + HOUSE)
     gangshangpao_chain: bool = option(False, "杠上炮连翻", "Chained kong discard",
