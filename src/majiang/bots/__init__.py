@@ -13,7 +13,7 @@
             looks ahead by sampling the unseen tiles (determinised Monte Carlo) within a
             per-move budget of work, not time, so a seed replays the same on any machine. Its
             weights differ per game (see
-            ``StrongAgent.WEIGHTS``): Sichuan blood battle is a race where speed and safety pay
+            ``GameSpec.bots["strong"]``): Sichuan blood battle is a race where speed and safety pay
             more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never folds.
 ``expert``  ``strong`` steered by look-ahead, each game its best measured setting: in Kawuxing
             the outlook (``majiang.bots.outlook``: every discard and pong valued over sampled

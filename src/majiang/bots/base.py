@@ -32,7 +32,7 @@ class SeatView:
             rules = rules_from_json(obs["rules"])
             _VARIANT_CACHE[key] = (rules, play_for(rules).variant)
         self.rules, self.variant = _VARIANT_CACHE[key]
-        self.sichuan = obs["variant"] == "sichuan"
+        self.two_suit_rule = self.variant.two_suit_rule  # a win holds at most two suits, never the void
         me = obs["players"][seat]
         self.counts = to_counts(parse_tiles(me["hand"]))
         self.melds = [Meld.from_json(m) for m in me["melds"]]
@@ -46,7 +46,7 @@ class SeatView:
             self.caps = [4] * 30
             for m in self.melds:
                 self.caps[m.tile] -= m.size
-        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.sichuan else ""
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.two_suit_rule else ""
 
     def shanten(self, counts, melds=None) -> int:
         melds = self.melds if melds is None else melds
@@ -55,7 +55,7 @@ class SeatView:
             caps = [4] * 30 if melds else None
             for m in melds:
                 caps[m.tile] -= m.size
-        suits = "".join(sorted({m.tile.suit for m in melds})) if self.sichuan else ""
+        suits = "".join(sorted({m.tile.suit for m in melds})) if self.two_suit_rule else ""
         return shanten_counts(counts, self.variant, 4 - len(melds), self.void, caps,
                               seven_pairs=not melds, meld_suits=suits)
 

@@ -52,15 +52,12 @@ from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Action
 from majiang.engine.position import Position, SeatPosition
+from majiang.games import GAMES, get_game
 
 
 # What value="auto", search="auto" and claims="auto" mean in each game: its best setting as
-# measured against strong (docs/BOTS-LAB.md). In Kawuxing the outlook of the seat's own draws gains,
-# its pongs add a little and whole-deal search adds nothing on top; in Sichuan the outlook gains
-# nothing measurable (blood battle's later wins and 查大叫 are what its model reads worst) and the
-# discard search is the best measured.
-GAME_DEFAULTS = {"kawuxing": {"value": "outlook", "search": "none", "claims": "outlook"},
-                 "sichuan": {"value": "strong", "search": "discard", "claims": "strong"}}
+# measured against strong (docs/BOTS-LAB.md), declared with the game (``GameSpec.bots["expert"]``).
+GAME_DEFAULTS = {name: game.bots["expert"] for name, game in GAMES.items() if "expert" in game.bots}
 SEARCH_KINDS = ("discard", "declare", "kong", "claim")
 
 
@@ -218,7 +215,7 @@ class ExpertAgent:
     def _resolve_auto(self, variant: str) -> None:
         """The options left at "auto" as ``variant``'s ``GAME_DEFAULTS``."""
         self.resolved_for = variant
-        defaults = GAME_DEFAULTS[variant]
+        defaults = get_game(variant).bots["expert"]
         if self.value_option == "auto":
             self.value = defaults["value"]
         if self.claims_option == "auto":

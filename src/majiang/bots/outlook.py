@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import ALL_TILES, Tile
+from majiang.games import get_game
 from majiang.games.rules import Rules
 from majiang.games.scoring import WinContext, score
 from majiang.native import PLANS, check_hand, spec
@@ -117,8 +118,8 @@ class Outlook:
         self.sets = 4 - len(self.melds)
         self.void = void
         self.void_start = "mps".index(void) * 9 if void else -1
-        self.sichuan = self.variant.two_suit_rule
-        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.sichuan else ""
+        self.two_suit_rule = self.variant.two_suit_rule
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.two_suit_rule else ""
         self.caps = None
         if self.melds:
             self.caps = [4] * 30
@@ -380,17 +381,8 @@ def evaluate(rules: Rules, counts, melds, void: str | None, unseen, model: Model
 
 
 # -- the model of the other seats, from an observation ---------------------------------------------
-# Rates per round, measured in `strong` self-play (400 Kawuxing, 200 Sichuan hands; see docs/BOTS-LAB.md):
-# an undeclared Kawuxing player declares within a round about 15% of the time, a declared one wins
-# about as often as its live waits are drawn, and a declared hand's win pays about 2.8 a payer.
-DEFAULTS = {
-    "kawuxing": {"declare_rate": 0.15, "live_future": 4.5, "value_declared": 2.8, "value_hidden": 2.0,
-                 "win_hidden": 0.01, "deal_in_hidden": 0.004, "feed_open": 1.0, "feed_hidden": 0.6,
-                 "feed_shown": 0.03, "ron_third": 0.0},
-    "sichuan": {"declare_rate": 0.0, "live_future": 4.5, "value_declared": 1.8, "value_hidden": 1.8,
-                "win_hidden": 0.04, "deal_in_hidden": 0.03, "feed_open": 1.0, "feed_hidden": 0.5,
-                "feed_shown": 0.03, "ron_third": 0.0, "end_ready_share": 0.3, "end_unready_share": 0.7},
-}
+# The rates per round of each game's model live in its declaration (``GameSpec.bots["outlook"]``).
+
 
 
 def draws_left(tiles_left: int, players: int, position: int) -> int:
@@ -402,17 +394,16 @@ def draws_left(tiles_left: int, players: int, position: int) -> int:
 def model_for(view, params: dict | None = None, position: int | None = None) -> Model:
     """The other seats' effect on ``view``'s seat, round by round (``position``: where this seat
     draws in the next round of draws, see ``draws_left``; default last, as after its own discard)."""
-    game = view.obs["variant"]
-    p = dict(DEFAULTS[game])
+    p = dict(get_game(view.obs["variant"]).bots["outlook"])
     p.update(params or {})
-    kawuxing = game == "kawuxing"
+    liangdao = p["liangdao"]  # the model of a 亮倒 game: declarations, 包胡, the hand ends at a win
     opps = view.opponents()
     n = len(opps) + 1
     T = min(ROUNDS, draws_left(view.tiles_left, n, n if position is None else position))
     unseen = view.unseen()
     total = max(1, sum(unseen[int(k)] for k in view.variant.kinds))
     m = Model(T, float(len(opps)), [0.0] * (T + 1), [0.0] * (T + 1), [0.0] * (T + 1), [0.0] * (T + 1),
-              [0.0] * (T + 1), [0.0] * (T + 1), declare=kawuxing)
+              [0.0] * (T + 1), [0.0] * (T + 1), declare=liangdao)
     q = p["declare_rate"]
     declared_at_end = 0.0
     fixed = []  # per opponent: (declared now, live waits)
@@ -437,10 +428,10 @@ def model_for(view, params: dict | None = None, position: int | None = None) -> 
             m.shares_declared[t] += shown[j] * p["feed_open"] + (1.0 - shown[j]) * p["feed_shown"] * 2.0
             if t == T:
                 declared_at_end += shown[j]
-        m.hazard[t] = min(0.6, h * p.get("hazard_scale", 1.0)) if kawuxing else 0.0
+        m.hazard[t] = min(0.6, h * p.get("hazard_scale", 1.0)) if liangdao else 0.0
         m.cost[t] = (c + p["deal_in_hidden"] * p["value_hidden"]) * p.get("cost_scale", 1.0)
         m.declared_cost[t] = (c + dc) * p.get("cost_scale", 1.0)
-    if kawuxing:  # 亮倒荒庄 (``count``): each declared seat pays each undeclared one 1
+    if liangdao:  # 亮倒荒庄 (``count``): each declared seat pays each undeclared one 1
         m.end_unready = m.end_ready = declared_at_end
         m.end_declared = -(len(opps) - declared_at_end)
     else:  # 查大叫: a ready hand is paid its best value by those not ready, a hand not ready pays

@@ -12,6 +12,7 @@ from majiang.core.hand import Hand
 from majiang.core.jsontext import decode_text
 from majiang.core.tiles import ALL_TILES, Tile, format_tiles, parse_tiles, to_counts
 from majiang.core.variants import get_variant
+from majiang.games import GAMES
 
 EXAMPLE_HAND = "1112345678999p5z"
 
@@ -93,7 +94,7 @@ def register(sub) -> None:
                        description="Analyse a hand: shanten (向听), waits (听牌) with tiles left, and for a "
                        "3n+2 hand every discard with what it leaves. HAND is the concealed part only.")
     p.add_argument("hand", nargs="?", metavar="HAND", help=f"concealed tiles, e.g. {EXAMPLE_HAND}")
-    p.add_argument("--variant", required=True, choices=["kawuxing", "sichuan"])
+    p.add_argument("--variant", required=True, choices=list(GAMES))
     add_meld_options(p)
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit (定缺)")
     p.add_argument("--visible", metavar="TILES", help="tiles seen on the table (discards, others' melds)")

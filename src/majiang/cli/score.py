@@ -10,13 +10,15 @@ from majiang.core.tiles import Tile
 
 
 def cmd_score(args) -> int:
+    from majiang.games import get_game, play_for
     from majiang.games.scoring import WinContext, score
 
     rules = rules_from_args(args)
-    kawuxing = args.variant == "kawuxing"
-    if kawuxing and (args.void or args.heavenly or args.earthly):
+    variant = play_for(rules).variant  # the rules' tiles (卡五星's ``suits``)
+    void_game = variant.two_suit_rule  # 定缺, 天胡/地胡: a game with a void suit
+    if not void_game and (args.void or args.heavenly or args.earthly):
         raise UsageError("--void, --heavenly and --earthly are Sichuan options")
-    if not kawuxing and args.liangdao:
+    if void_game and args.liangdao:
         raise UsageError("--liangdao (亮倒) is a Kawuxing option")
     if args.robbed_kong and args.tsumo:
         raise UsageError("--robbed-kong is a win on another player's kong tile, not a self-draw")
@@ -28,11 +30,6 @@ def cmd_score(args) -> int:
         raise UsageError("天胡/地胡 (--heavenly/--earthly) are self-drawn: add --tsumo")
     hand = Hand.parse(args.hand, melds_from_args(args))
     win = Tile.parse(args.win)
-    if kawuxing:
-        from majiang.games.kawuxing.fans import variant_for
-        variant = variant_for(rules)
-    else:
-        from majiang.core.variants import SICHUAN as variant
     hand.check(variant, sizes=(1,))
     hand.add(win).check(variant, sizes=(2,))  # the winning tile must exist (no fifth copy) and belong
     ctx = WinContext(self_draw=args.tsumo, kong_chain=1 if args.after_kong else 0,
@@ -47,11 +44,12 @@ def cmd_score(args) -> int:
         print(f"{hand} + {win}: not a win under {rules.variant}/{rules.preset}")
         return 0
     print(f"{hand} + {win} ({win.chinese})  [{rules.variant}/{rules.preset}]")
+    multiply = get_game(rules.variant).fans_multiply  # ×2 × ×4, or 番 that add up
     for f in result.fans:
-        val = f"×{f.value}" if kawuxing else f"{f.value} 番"
+        val = f"×{f.value}" if multiply else f"{f.value} 番"
         count = f" ({f.count})" if f.count > 1 else ""
         print(f"  {f.name:<6} {f.english:<44} {val}{count}")
-    if kawuxing:
+    if multiply:
         cap = f" (capped from {result.uncapped})" if result.uncapped != result.multiplier else ""
         print(f"multiplier ×{result.multiplier}{cap}: each payer pays {result.multiplier} × base")
     else:

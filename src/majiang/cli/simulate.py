@@ -12,6 +12,7 @@ from majiang.cli.common import Progress, UsageError, add_rules_options, rules_fr
 from majiang.core.errors import MajiangError
 from majiang.core.variants import get_variant
 from majiang.engine import Game
+from majiang.games import get_game
 from majiang.play.match import Match
 from majiang.play.runner import play_hand
 
@@ -56,7 +57,7 @@ def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = Non
     out = {"games": games, "wins": stats["wins"], "self_draws": stats["self_draws"], "draws": stats["draws"],
            "fan_counts": dict(sorted(fan_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
            "payments_sum": sum(totals), "seat_totals": totals}
-    if rules.variant == "sichuan":
+    if "花猪" in get_game(rules.variant).payments:  # a game with the draw's 查花猪 and 查大叫
         out["flower_pigs"] = stats["flower_pigs"]
         out["ready_at_draw"] = stats["ready_at_draw"]
     return out
@@ -73,7 +74,7 @@ def cmd_simulate(args) -> int:
         return 0
     print(f"{out['games']} hands of {rules.variant}/{rules.preset}, seed {args.seed}, bots {','.join(bots)}")
     print(f"wins {out['wins']} (self-drawn {out['self_draws']}), drawn hands {out['draws']}")
-    if rules.variant == "sichuan":
+    if "flower_pigs" in out:
         print(f"flower pigs {out['flower_pigs']}, ready at the draw {out['ready_at_draw']}")
     print("fans: " + ", ".join(f"{k} {v}" for k, v in out["fan_counts"].items()))
     print("seat totals: " + "  ".join(f"seat {i}: {v:+d}" for i, v in enumerate(out["seat_totals"])))

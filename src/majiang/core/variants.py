@@ -1,6 +1,6 @@
 """What tiles and how many players each game uses.
 
->>> KAWUXING.num_tiles, SICHUAN.num_tiles
+>>> get_variant("kawuxing").num_tiles, get_variant("sichuan").num_tiles
 (84, 108)
 >>> get_variant("kawuxing").players, get_variant("sichuan").players
 (3, 4)
@@ -46,9 +46,11 @@ class Variant:
         return Variant(self.name, self.name_zh, suits, self.dragons, self.players, self.two_suit_rule)
 
 
+# The two built-in games' tile sets stay here, so the core's hand analysis works by name without
+# loading the games; every other game's is added as it registers (``majiang.games.register``).
 KAWUXING = Variant("kawuxing", "卡五星", "ps", True, 3, False)
 SICHUAN = Variant("sichuan", "血战到底", "mps", False, 4, True)
-VARIANTS: dict[str, Variant] = {"kawuxing": KAWUXING, "sichuan": SICHUAN}  # and every registered game's
+VARIANTS: dict[str, Variant] = {"kawuxing": KAWUXING, "sichuan": SICHUAN}
 
 
 def get_variant(name: str | Variant) -> Variant:

@@ -45,7 +45,7 @@ class Fan:
 
     def to_json(self, variant: str) -> dict:
         d: dict = {"name": self.name}
-        if variant == "kawuxing":
+        if get_game(variant).fans_multiply:
             d["multiplier"] = self.value
         else:
             d["fan"] = self.value
@@ -69,14 +69,10 @@ class Score:
         if not self.win:
             return {"win": False}
         d: dict = {"win": True, "fans": [f.to_json(self.variant) for f in self.fans]}
-        if self.variant == "sichuan":
+        if not get_game(self.variant).fans_multiply:  # 番 that add up: their total after the cap
             d["fan"] = self.fan
         d["multiplier"] = self.multiplier
         return d
-
-
-NO_WIN_KAWUXING = Score(False, "kawuxing")
-NO_WIN_SICHUAN = Score(False, "sichuan")
 
 
 def score(hand: Hand | str, win_tile: Tile | str | int, context: WinContext | None = None, rules=None,
@@ -91,7 +87,7 @@ def score(hand: Hand | str, win_tile: Tile | str | int, context: WinContext | No
     (True, 2, ['five between four and six'])
     """
     if rules is None:
-        raise RulesError("score needs the rules: a game's name ('kawuxing', 'sichuan') or rules_for(...)")
+        raise RulesError("score needs the rules: a game's name or rules_for(...)")
     if isinstance(rules, str):
         from majiang.games.rules import rules_for
 

@@ -1,8 +1,8 @@
 """``strong``: plays for value, counts unseen tiles, defends, decides 亮倒 (唱歌/跳舞) and kongs by
 expected value, and looks ahead between close discards (``value``, ``defence``, ``lookahead``).
 
-Its weights differ per game (``StrongAgent.WEIGHTS``): Sichuan blood battle is a race where speed
-and safety pay more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never
+Its weights differ per game (``GameSpec.bots["strong"]``, declared with each game): Sichuan blood
+battle is a race where speed and safety pay more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never
 folds."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from majiang.bots.strong.value import Value
 from majiang.core.analysis import shanten_counts
 from majiang.core.hand import Meld
 from majiang.engine import Action
+from majiang.games import get_game
 
 
 class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
@@ -35,20 +36,8 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
         self.budget = None if budget_ms is None else budget_ms / 1000.0
         self.frozen = float(frozen)
 
-    # Weights of the discard score (units: one step of shanten = 100), per game. Sichuan is a race
-    # (three of four players win most hands and each win takes from everyone still playing), so
-    # there the effective-tile count and safety weigh most and the value terms only break ties;
-    # measured in the arena over duplicate deals, the Kawuxing weights (value first) lost to
-    # greedy in Sichuan.
-    WEIGHTS = {
-        "kawuxing": {"effective": 0.3, "value": 2.0, "danger": 0.5, "kong": 0.0},
-        "sichuan": {"effective": 2.0, "value": 0.3, "danger": 2.0, "kong": 60.0},
-    }
-    # "kong": the cost of breaking a concealed triplet whose fourth tile is still live. A Sichuan
-    # kong is paid at once (暗杠 2 from everyone still playing) and adds a 根 (one 番, doubling the
-    # win): worth more than most plain wins, so triplets are kept and pongs taken when they cost no
-    # shanten (in the arena, paired over the same 600 deals: +0.2 points/hand for the triplets,
-    # +0.38 with the pongs).
+    # The discard score's weights (units: one step of shanten = 100) differ per game: each game
+    # declares its own (``GameSpec.bots["strong"]["weights"]``, with how they were measured).
     # Values of the Sichuan plans (``_plan_shanten``), in multiples of a plain win: modest, since a
     # plan that costs a step of shanten also loses races (4x values raised the mean winning value
     # from 1.5 to 2.4 but lost more races than that gained).
@@ -76,7 +65,7 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
             if self._kong_gain(view, view.unseen(), kong, None) > 0:
                 return kong
             legal = [a for a in legal if a is not kong]
-        if view.sichuan:
+        if view.two_suit_rule:
             return self._claim_by_plan(view, legal)
         choice = self._claim(view, legal)
         if choice.type == "pong" and view.shanten(view.counts) <= 1:
@@ -130,8 +119,8 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
             plain = [a for a in plain if a.tile not in forbidden]  # never deal into a revealed hand
         # Folding pays in Kawuxing; in Sichuan a hand that is not ready at the draw pays 查大叫 to
         # every ready hand, and the arena showed folding losing more than it saved.
-        folding = not view.sichuan and current >= 2 and max(danger) >= 2.0
-        weights = self.WEIGHTS[view.obs["variant"]]
+        folding = not view.two_suit_rule and current >= 2 and max(danger) >= 2.0
+        weights = get_game(view.obs["variant"]).bots["strong"]["weights"]
         scored = []
         for a in plain:
             k = a.tile

@@ -10,6 +10,7 @@ from majiang.core.analysis import waits
 from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import ALL_TILES, Tile
 from majiang.engine import Action
+from majiang.games import get_game
 from majiang.games.scoring import WinContext, score
 
 
@@ -30,8 +31,8 @@ class Value:
         pairs = sum(1 for c in counts if c >= 2)
         if counts[k] >= 2:
             # 七对 / 对对胡 / 根 potential: worth a lot in Sichuan, where each 番 doubles the value
-            bonus -= (3.0 if view.sichuan else 1.0) * (1.5 if pairs >= 4 else 1.0)
-        if not view.sichuan and k < 27 and k % 9 in (3, 5) and counts[k - 1 if k % 9 == 5 else k + 1] == 0:
+            bonus -= (3.0 if view.two_suit_rule else 1.0) * (1.5 if pairs >= 4 else 1.0)
+        if not view.two_suit_rule and k < 27 and k % 9 in (3, 5) and counts[k - 1 if k % 9 == 5 else k + 1] == 0:
             # keep 4_6 shapes that could become 卡五星
             if counts[k + 2 if k % 9 == 3 else k - 2]:
                 bonus -= 0.7
@@ -50,7 +51,7 @@ class Value:
         melds = view.melds if melds is None else melds
         if s is None:
             s = view.shanten(counts, melds)
-        if not view.sichuan:
+        if not view.two_suit_rule:
             return float(s)
         unit = math.log(1.0 / self._step_chance(view))
         best = s - math.log(self.plan_values["plain"]) / unit
@@ -76,11 +77,17 @@ class Value:
     # less once the waits are shown); in Kawuxing the hand also ends when another player wins
     # (about 4% per opponent turn). A hand s steps from ready wins about w^s as often as a ready
     # one with a typical wait, for a typical value (the mean winning value in the arena).
-    TYPICAL_VALUE = {"kawuxing": 2.8, "sichuan": 1.7}
+    # the mean winning value is the game's (``GameSpec.bots["strong"]["typical_value"]``); a
+    # declared hand frozen into a loss costs the 亮倒 game's (measured in 卡五星, used wherever one declares)
+    FROZEN_LOSS_VALUE = 2.8
     TYPICAL_LIVE = 5
     FEED = 0.5  # how often an opponent lets go of a hidden wait, relative to its share of the unseen
     FEED_SHOWN = 0.05  # ... and of a revealed one (only when nothing else can be discarded)
     OTHER_WIN = 0.04  # chance per turn that a given opponent wins (Kawuxing: ends the hand)
+
+    @staticmethod
+    def _typical_value(view: SeatView) -> float:
+        return get_game(view.obs["variant"]).bots["strong"]["typical_value"]
 
     @staticmethod
     def _step_chance(view: SeatView) -> float:
@@ -98,7 +105,7 @@ class Value:
         p = live / max(1, sum(unseen))
         h_self = p
         h_ron = (active - 1) * p * (self.FEED_SHOWN if shown else self.FEED)
-        h_other = 0.0 if view.sichuan else self.OTHER_WIN * (active - 1)
+        h_other = 0.0 if view.two_suit_rule else self.OTHER_WIN * (active - 1)
         rates = h_self + h_ron + h_other + lose
         total = min(0.95, rates)
         if draws <= 0:
@@ -126,9 +133,9 @@ class Value:
     def _exposure(self, view: SeatView, turns: float) -> float:
         """What staying in a Sichuan hand costs: other players' self-draws, paid until one's own
         win takes one out of the hand."""
-        if not view.sichuan:
+        if not view.two_suit_rule:
             return 0.0  # a Kawuxing hand ends at the first win: nothing to wait out
-        return turns * len(view.opponents()) * self.OTHER_WIN * self.TYPICAL_VALUE["sichuan"]
+        return turns * len(view.opponents()) * self.OTHER_WIN * self._typical_value(view)
 
     def _wait_values(self, view: SeatView, counts, melds, declared: bool = False) -> list[tuple[int, int, int]]:
         """(wait, self-draw value, discard value) per payer for each wait of a ready hand."""
@@ -144,12 +151,12 @@ class Value:
                   extra_draws: int = 0) -> float:
         """Expected winnings of a ready hand (13 tiles, or fewer with melds); ``kind`` the
         declaration it would make now (``declare`` shows the waits), if any."""
-        declared = kind is not None and not view.sichuan  # 亮倒 doubles a Kawuxing win
+        declared = kind is not None and not view.two_suit_rule  # 亮倒 doubles a Kawuxing win
         values = self._wait_values(view, counts, melds, declared)
         live = sum(unseen[w] for w, _, _ in values)
         lose = self._frozen_risk(view, unseen) if kind == "declare" and self.frozen else 0.0
         p_self, p_ron, p_none, turns, p_lose = self._race(view, unseen, live, kind == "declare", extra_draws, lose)
-        gain = -self._exposure(view, turns) - p_lose * self.frozen * self.TYPICAL_VALUE["kawuxing"]
+        gain = -self._exposure(view, turns) - p_lose * self.frozen * self.FROZEN_LOSS_VALUE
         if live:
             own = sum(unseen[w] * v for w, v, _ in values) / live
             ron = sum(unseen[w] * v for w, _, v in values) / live
@@ -166,7 +173,7 @@ class Value:
         if s <= 0:
             return self._ready_ev(view, unseen, counts, melds, extra_draws=extra_draws)
         p_self, p_ron, _, turns, _ = self._race(view, unseen, self.TYPICAL_LIVE, extra_draws=extra_draws)
-        typical = (p_self * len(view.opponents()) + p_ron) * self.TYPICAL_VALUE[view.obs["variant"]]
+        typical = (p_self * len(view.opponents()) + p_ron) * self._typical_value(view)
         chance = self._step_chance(view) ** s
         # a hand that never gets there stays to the end of a Sichuan hand, paying others' self-draws
         stay = chance * turns + (1.0 - chance) * view.tiles_left / (len(view.opponents()) + 1)
@@ -195,7 +202,7 @@ class Value:
             return 0.0
         payers = len(view.opponents())
         money = {"kong": rules.direct_kong_pay, "concealed_kong": 2 * payers, "added_kong": payers}[kind]
-        return money * (0.85 if view.sichuan else 1.0)
+        return money * (0.85 if view.two_suit_rule else 1.0)
 
     def _kong_gain(self, view: SeatView, unseen, a: Action, danger) -> float:
         """What making kong ``a`` adds to the expected result of the hand."""
@@ -210,5 +217,5 @@ class Value:
         gain = self._kong_money(view, a.type) + self._hand_ev(view, unseen, after, melds, extra_draws=1) - before
         if a.type == "added_kong":  # 抢杠: someone waiting on the tile wins on it instead
             rob = min(1.0, danger[a.tile] * 0.15)
-            gain -= rob * (self._kong_money(view, a.type) + 2 * self.TYPICAL_VALUE[view.obs["variant"]])
+            gain -= rob * (self._kong_money(view, a.type) + 2 * self._typical_value(view))
         return gain

@@ -26,7 +26,9 @@ from majiang.core.analysis import Reading, is_winning, readings
 from majiang.core.hand import Hand, MeldKind
 from majiang.core.tiles import Tile
 from majiang.core.variants import KAWUXING, Variant
-from majiang.games.scoring import NO_WIN_KAWUXING, Fan, Score, WinContext, merge_fans
+from majiang.games.scoring import Fan, Score, WinContext, merge_fans
+
+NO_WIN_KAWUXING = Score(False, "kawuxing")
 
 DRAGONS = (27, 28, 29)
 

@@ -26,7 +26,9 @@ from majiang.core.analysis import Reading, is_winning, readings
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
 from majiang.core.variants import SICHUAN
-from majiang.games.scoring import NO_WIN_SICHUAN, Fan, Score, WinContext, merge_fans
+from majiang.games.scoring import Fan, Score, WinContext, merge_fans
+
+NO_WIN_SICHUAN = Score(False, "sichuan")
 
 FAN_NAMES = {  # Chinese name: (English, 番)
     "平胡": ("plain win", 0),

@@ -1,0 +1,85 @@
+"""A third game plugs in through the registry alone (``tests/toy_game.py``): it registers by the
+``majiang.games`` entry point group, plays through the engine with greedy bots, validates its
+options from its declaration, and appears in the rules schema — no other file knows it."""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint
+
+import pytest
+
+import toy_game
+from majiang.bots import GreedyAgent
+from majiang.core.errors import RulesError
+from majiang.engine import Game
+from majiang.games import GAMES, load_entry_points, registry, unregister
+from majiang.games.rules import rules_for
+from majiang.play.runner import play_hand
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    """The toy game, registered as an installed package's would be (an entry point), then removed."""
+    found = [EntryPoint(name="toy", value="toy_game:spec", group=registry.ENTRY_POINT_GROUP)]
+    monkeypatch.setattr("importlib.metadata.entry_points",
+                        lambda group=None: found if group == registry.ENTRY_POINT_GROUP else [])
+    assert load_entry_points() == ["toy"]
+    yield GAMES["toy"]
+    unregister("toy")
+    assert "toy" not in GAMES
+
+
+def test_a_broken_entry_point_is_skipped_with_a_warning(monkeypatch):
+    found = [EntryPoint(name="nope", value="no_such_module_here:spec", group=registry.ENTRY_POINT_GROUP)]
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group=None: found)
+    with pytest.warns(UserWarning, match="nope"):
+        assert load_entry_points() == []
+
+
+def test_the_toy_game_plays_through_the_engine_with_greedy_bots(toy):
+    rules = rules_for("toy")
+    settled = 0
+    for seed in range(6):
+        g = Game(rules, seed=seed)
+        assert len(g.seats) == 3 and len(g.wall) == 72
+        play_hand(g, [GreedyAgent(s) for s in range(3)])
+        assert g.over and sum(g.totals()) == 0
+        assert {p.reason for p in g.payments} <= {"自摸", "点炮"}
+        settled += bool(g.wins)
+    assert settled  # greedy play wins some of the hands
+    generous = Game("toy", preset="generous", seed=1)
+    assert generous.rules.self_draw_pays == 2
+
+
+def test_the_toy_game_validates_its_options_from_its_declaration(toy):
+    assert rules_for("toy", "generous").self_draw_pays == 2
+    with pytest.raises(RulesError) as err:
+        rules_for("toy", None, self_draw_pays=3)
+    assert err.value.option == "self_draw_pays"
+    with pytest.raises(RulesError, match="option loud needs kind"):
+        rules_for("toy", None, loud=True, kind=False)
+    with pytest.raises(RulesError, match="unknown option 'cap'"):
+        rules_for("toy", None, cap=8)
+
+
+def test_the_toy_game_appears_in_the_rules_schema(toy):
+    from majiang.server.schema import rules_schema
+
+    schema = rules_schema()["toy"]
+    assert schema["players"] == 3 and schema["label"] == {"zh": "玩具", "en": "Toy"}
+    assert [o["name"] for o in schema["options"]] == ["self_draw_pays", "loud", "kind"]
+    assert schema["options"][0]["choices"] == [1, 2]
+    assert schema["constraints"] == [{"option": "loud", "needs": "kind"}]
+    assert schema["preset_labels"]["generous"] == {"zh": "大方", "en": "generous"}
+
+
+def test_the_native_engine_refuses_a_game_it_does_not_play(toy):
+    from majiang.native import spec
+
+    with pytest.raises(RulesError, match="does not play toy"):
+        spec.encode_rules(rules_for("toy"))
+    assert "toy" not in {g.name for g in spec.native_games()}
+
+
+def test_the_toy_module_is_only_in_the_tests():
+    assert toy_game.__file__.endswith("tests/toy_game.py")
