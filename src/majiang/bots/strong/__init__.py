@@ -2,8 +2,8 @@
 expected value, and looks ahead between close discards (``value``, ``defence``, ``lookahead``).
 
 Its weights differ per game (``GameSpec.bots["strong"]``, declared with each game): Sichuan blood
-battle is a race where speed and safety pay more than size, and a Sichuan hand not ready at the draw pays 查大叫, so it never
-folds."""
+battle is a race where speed and safety pay more than size, and a Sichuan hand not ready at the
+draw pays 查大叫, so it never folds."""
 
 from __future__ import annotations
 
