@@ -83,3 +83,34 @@ def test_the_native_engine_refuses_a_game_it_does_not_play(toy):
 
 def test_the_toy_module_is_only_in_the_tests():
     assert toy_game.__file__.endswith("tests/toy_game.py")
+
+
+def test_no_code_outside_a_games_folder_names_a_game_or_a_preset():
+    """Strings and attributes in code (docstrings aside) that name a built-in game or preset live
+    only in that game's folder; the rest asks the registry. The two built-in tile sets stay in the
+    core (``core.variants``: the hand analysis works by name without loading the games)."""
+    import ast
+    from pathlib import Path
+
+    import majiang
+
+    names = set(GAMES) | {p for g in GAMES.values() for p in g.presets}
+    root = Path(majiang.__file__).parent
+    allowed = {root / "core" / "variants.py"}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).parts
+        if rel[:2] in (("games", "kawuxing"), ("games", "sichuan")) or path in allowed:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                if node.value in names:
+                    found.append(f"{'/'.join(rel)}:{node.lineno}: {node.value!r}")
+            elif isinstance(node, ast.Attribute) and node.attr in names:
+                found.append(f"{'/'.join(rel)}:{node.lineno}: .{node.attr}")
+    assert not found, "game names outside the games' folders:\n" + "\n".join(found)

@@ -331,7 +331,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         host = player_of(request)
         variant = data.get("variant")
         if not isinstance(variant, str) or variant not in GAMES:
-            raise HTTPException(400, "variant must be kawuxing or sichuan")
+            raise HTTPException(400, f"variant must be {' or '.join(GAMES)}")
         preset = data.get("preset")
         if preset is not None and (not isinstance(preset, str) or preset not in GAMES[variant].presets):
             raise HTTPException(400, f"preset must be one of {', '.join(GAMES[variant].presets)}")
@@ -638,7 +638,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     def analyze(hand: str, variant: str, void: str | None = None):
         from majiang.core.analysis import analyze_hand
         if len(hand) > 64 or variant not in GAMES or void not in (None, "m", "p", "s"):
-            raise HTTPException(400, "hand is up to 64 characters, variant kawuxing or sichuan, void m, p or s")
+            raise HTTPException(400, f"hand is up to 64 characters, variant {' or '.join(GAMES)}, void m, p or s")
         return analyze_hand(hand, variant, [], void, [0] * 30)
 
     @app.get("/api/rules-schema")
