@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+import fan_hands
 import scenario
 from majiang.core.tiles import ALL_TILES
 from majiang.games.rules import rules_to_json
@@ -23,7 +24,9 @@ OUT = Path(__file__).with_name("worked_hands.jsonl")
 
 
 def worked_hands():
-    """(test, its arguments): the five departures of issue 32 first, then classic worked hands."""
+    """(test, its arguments): the five departures of issue 32 first, then classic worked hands, the
+    payments not shown by those, and one hand per fan (``test_conformance_fans``)."""
+    import test_conformance_fans as fans
     import test_engine_kawuxing as k
     import test_engine_sichuan as s
     return [
@@ -52,7 +55,18 @@ def worked_hands():
         (s.test_gang_shang_pao_refund_or_transfer, {"transfer": True, "expected": [(0, 1, 6, "呼叫转移")]}),
         (s.test_draw_settlement_pig_and_ready_hands, {"fine": 16}),
         (s.test_not_ready_kong_maker_refunds_at_the_draw, {}),
-    ]
+        (k.test_added_kong_only_when_the_fourth_is_drawn, {}),
+        (k.test_direct_kong_pays_two_or_one, {}),
+        (k.test_piao_adds_both_floats, {}),
+        (k.test_maima_adds_the_horse, {}),
+        (k.test_shukan_counts_concealed_triplets_only, {}),
+        (s.test_direct_kong_paid_by_the_discarder, {"pay": 2}),
+        (s.test_added_kong_made_at_once_collects_one_from_each, {"late": "none"}),
+        (s.test_heavenly_hand_in_the_engine, {}),
+        (s.test_earthly_hand_on_a_discard_in_the_first_go_around, {"options": {}, "paid": 32}),
+        (s.test_no_haidi_in_chengdu, {"options": {"haidi": True}, "each": 2}),
+    ] + [(fans.test_a_fan_settles_as_worked, dict(zip(("fan", "how", "args", "options", "paid"), case)))
+         for case in fans.CASES]
 
 
 def fixture(name: str, g) -> dict:
@@ -67,6 +81,7 @@ def fixture(name: str, g) -> dict:
             "result": g.result, "totals": g.totals(),
             "payments": [[p.payer, p.payee, p.amount, p.reason] for p in g.payments],
             "wins": [[w.seat, w.score.multiplier] for w in g.wins],
+            "fans": [[f.name for f in w.score.fans] for w in g.wins],
             "next_dealer": g.next_dealer() if g.over else None,
         },
     }
@@ -76,20 +91,25 @@ def record() -> list[dict]:
     out = []
     for test, kwargs in worked_hands():
         built = []
-        module = sys.modules[test.__module__]
-        original = module.game_with
+        modules = [sys.modules[test.__module__], fan_hands]  # wherever the test's games are dealt
 
         def recording(*args, **options):
             g = scenario.game_with(*args, **options)
             built.append(g)
             return g
 
-        module.game_with = recording
+        for module in modules:
+            module.game_with = recording
         try:
             test(**kwargs)
         finally:
-            module.game_with = original
-        label = ",".join(f"{k}={v}" for k, v in kwargs.items() if k in ("preset", "options", "transfer", "fine"))
+            for module in modules:
+                module.game_with = scenario.game_with
+        if "how" in kwargs:
+            label = f"{kwargs['args'][0]}:{kwargs['fan']}"
+        else:
+            label = ",".join(f"{k}={v}" for k, v in kwargs.items()
+                             if k in ("preset", "options", "transfer", "fine", "pay", "late"))
         for i, g in enumerate(built):
             out.append(fixture(f"{test.__name__}[{label}]" + (f"#{i}" if len(built) > 1 else ""), g))
     return out
