@@ -6,8 +6,10 @@
 //! The modules follow the Python package: ``game`` the state machine (``majiang.engine``),
 //! ``games`` what differs per game (``majiang.kawuxing``, ``majiang.sichuan``), ``score``, ``hand``
 //! and ``shanten`` the hand analysis, ``encode`` the env's arrays (``majiang.env``), ``bots`` the
-//! built-in opponents, ``wall`` the shuffle, and ``spec`` every constant shared with Python.
+//! built-in opponents, ``wall`` the shuffle, ``spec`` every constant shared with Python and ``abi``
+//! every entry point's signature as Python declares it (both generated).
 
+mod abi;
 mod bots;
 #[cfg(test)]
 mod conformance;

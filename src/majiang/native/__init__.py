@@ -63,7 +63,7 @@ def _load():
     except OSError as exc:
         _load_error = f"no native engine at {path} ({exc}); build it with `python -m majiang.native build`"
         return None
-    p, i64 = ctypes.c_void_p, ctypes.c_int64
+    i64 = ctypes.c_int64
     lib.mj_abi_version.restype = i64
     if lib.mj_abi_version() != ABI_VERSION:
         _load_error = f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
@@ -72,53 +72,10 @@ def _load():
     if lib.mj_obs_size() != OBS_SIZE:
         _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.native.spec {OBS_SIZE}: rebuild it"
         return None
-    lib.mj_new_seeded.restype = p
-    lib.mj_new_seeded.argtypes = [p, p, ctypes.c_size_t, i64]
-    lib.mj_new_wall.restype = p
-    lib.mj_new_wall.argtypes = [p, p, ctypes.c_size_t, i64, i64, i64, i64]
-    lib.mj_wall.argtypes = [p, p, p]
-    lib.mj_wall.restype = i64
-    lib.mj_free.argtypes = [p]
-    lib.mj_free.restype = None
-    lib.mj_to_act.argtypes = [p]
-    lib.mj_to_act.restype = i64
-    lib.mj_step.argtypes = [p, i64, i64, p, p]
-    lib.mj_step.restype = i64
-    lib.mj_apply.argtypes = [p, i64, i64]
-    lib.mj_apply.restype = i64
-    for name in ("mj_mask", "mj_encode"):
-        getattr(lib, name).argtypes = [p, i64, p]
-        getattr(lib, name).restype = i64
-    lib.mj_rewards.argtypes = [p, p]
-    lib.mj_rewards.restype = i64
-    lib.mj_summary.argtypes = [p, p, ctypes.c_size_t]
-    lib.mj_summary.restype = i64
-    lib.mj_actions.argtypes = [p, p, ctypes.c_size_t]
-    lib.mj_actions.restype = i64
-    lib.mj_set_tables.argtypes = [p, ctypes.c_size_t, p, ctypes.c_size_t, p, ctypes.c_size_t]
-    lib.mj_set_tables.restype = i64
-    lib.mj_opponents_new.argtypes = [i64, ctypes.c_uint64, p, ctypes.c_size_t, ctypes.c_size_t]
-    lib.mj_opponents_new.restype = p
-    lib.mj_opponents_free.argtypes = [p]
-    lib.mj_opponents_free.restype = None
-    lib.mj_play.argtypes = [p, i64, p]
-    lib.mj_play.restype = i64
-    lib.mj_shanten.argtypes = [p, p, i64, i64, p, i64, i64]
-    lib.mj_shanten.restype = i64
-    lib.mj_batch_step_vs.argtypes = [p, ctypes.c_size_t, p, i64, p, p, p, p, p, ctypes.c_size_t]
-    lib.mj_batch_step_vs.restype = i64
-    lib.mj_batch_step.argtypes = [p, ctypes.c_size_t, p, p, p, p, p, ctypes.c_size_t, p, ctypes.c_size_t]
-    lib.mj_batch_step.restype = i64
-    lib.mj_rollouts.argtypes = [p, p, ctypes.c_size_t, i64, p, p, i64, p]
-    lib.mj_rollouts.restype = i64
-    try:
-        lib.mj_policy_act.argtypes = [p, p, i64, ctypes.c_uint32, i64]
-    except AttributeError:  # built before the entry point existed (the constants, and so the ABI, are the same)
-        _load_error = f"{path} is an old build (no mj_policy_act): rebuild it"
+    missing = spec.declare_functions(lib)  # every prototype, from spec.FUNCTIONS
+    if missing:
+        _load_error = f"{path} is an old build (no {missing}): rebuild it"
         return None
-    lib.mj_policy_act.restype = i64
-    lib.mj_outlook.argtypes = [p, p, p, p, p]
-    lib.mj_outlook.restype = i64
     _lib = lib
     return lib
 
@@ -608,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "spec":
         path = _CRATE / "src" / "spec.rs"
         path.write_text(spec.rust_source())
-        print(f"wrote {path} (ABI {ABI_VERSION})")
+        (_CRATE / "src" / "abi.rs").write_text(spec.rust_abi_source())
+        print(f"wrote {path} and abi.rs (ABI {ABI_VERSION})")
         return 0
     if available():
         print(f"native engine: {library_path()}")
