@@ -88,6 +88,11 @@ def test_the_rules_schema_is_the_declaration():
                 assert len(entry["choice_labels"]) == len(entry["choices"])
         assert schema[name]["preset_labels"].keys() == game.presets.keys()
     assert {"option": "blood_river", "needs": "blood_battle"} in schema["sichuan"]["constraints"]
+    # what the page would otherwise know by the game's name
+    assert schema["kawuxing"]["people"] == [3, 4] and schema["sichuan"]["people"] == [4]
+    assert schema["kawuxing"]["fans_multiply"] and not schema["sichuan"]["fans_multiply"]
+    assert schema["sichuan"]["declarations"]["sing"] == {"zh": "唱歌", "en": "sing"}
+    assert schema["kawuxing"]["fan_labels"]["卡五星"]["en"] == "five between four and six"
 
 
 def test_the_native_encoding_has_a_slot_for_every_declared_option_of_every_native_game():

@@ -34,6 +34,8 @@ class GameSpec:
     native: bool = False  # the Rust engine (``native/``) plays it: its options get a native encoding
     bots: dict[str, dict[str, Any]] = field(default_factory=dict)  # per bot family: its tuned parameters
     payments: tuple[str, ...] = ()  # every payment reason its settlement can write
+    declarations: dict[str, tuple[str, str]] = field(default_factory=dict)  # action type: (zh, en) of the
+    # declaration it makes ("declare": 亮倒 in 卡五星, 跳舞 in 血战; "sing": 唱歌)
 
 
 GAMES: dict[str, GameSpec] = {}

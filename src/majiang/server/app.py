@@ -358,7 +358,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         settings = TableSettings.from_json(data.get("timers"))
         plays = get_variant(variant).players
         people = whole(data.get("people", plays), "people", 2, 4)
-        if people != plays and not (plays == 3 and people == 4):  # Kawuxing: four friends, three play a hand
+        if people not in sitout.people_for(plays):  # a three-player game: four friends, three play a hand
             raise HTTPException(400, f"people is {plays}" + (" or 4 (three play each hand, one sits out)"
                                                              if plays == 3 else ""))
         sit_out = data.get("sit_out", "winner")

@@ -21,6 +21,7 @@ from typing import Any
 
 from majiang.games import GAMES
 from majiang.games.declare import declared_options
+from majiang.server.sitout import people_for
 
 
 def _labels(zh: str, en: str) -> dict[str, str]:
@@ -49,7 +50,11 @@ def game_schema(game) -> dict[str, Any]:
             entry["needs"] = o.needs
             constraints.append({"option": o.name, "needs": o.needs})
         options.append(entry)
-    return {"players": game.variant.players, "label": _labels(game.name_zh, game.name_en or game.name),
+    return {"players": game.variant.players, "people": list(people_for(game.variant.players)),
+            "label": _labels(game.name_zh, game.name_en or game.name),
+            "fans_multiply": game.fans_multiply,  # fans shown as ×2 … (else 番 that add up)
+            "declarations": {action: _labels(*names) for action, names in game.declarations.items()},
+            "fan_labels": {name: _labels(name, english) for name, (english, _) in game.fan_names.items()},
             "default_preset": game.default_preset,
             "presets": {name: dict(p.values) for name, p in game.presets.items()},
             "preset_labels": {name: _labels(p.zh, p.en) for name, p in game.presets.items()},

@@ -16,6 +16,12 @@ from __future__ import annotations
 RULES = ("winner", "rotate")
 
 
+def people_for(plays: int) -> tuple[int, ...]:
+    """How many people a room of a game for ``plays`` players seats: that many, or four at a
+    three-player table (one sits out each hand)."""
+    return (plays, 4) if plays == 3 else (plays,)
+
+
 def new_state(rule: str) -> dict:
     return {"rule": rule, "bench": None, "lineups": []}
 

@@ -11,6 +11,7 @@ from majiang.games.registry import GameSpec, register
 PAYMENTS = ("暗杠", "蓄杠", "直杠", "自摸", "点炮", "包胡", "抢杠", "漂", "数坎", "买马", "亮倒荒庄")
 
 register(GameSpec("kawuxing", "卡五星", KAWUXING, KawuxingRules, PRESETS, DEFAULT_PRESET, KawuxingPlay, score_win,
-                  FAN_NAMES, True, name_en="Kawuxing", native=True, payments=PAYMENTS, bots=BOTS))
+                  FAN_NAMES, True, name_en="Kawuxing", native=True, payments=PAYMENTS, bots=BOTS,
+                  declarations={"declare": ("亮倒", "declare")}))
 
 __all__ = ["FAN_NAMES", "KawuxingRules", "KawuxingPlay", "score_win"]
