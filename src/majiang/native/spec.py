@@ -1,11 +1,13 @@
 """What crosses the Python–Rust boundary, defined once: the action indices, the observation
-layout, the order of the rules options in the integer array the library reads, the codes of
-phases, results, opponents and return values, and an ABI version derived from all of them.
+layout, the rules array the library reads (generated from the games' declarations:
+``RULES_LAYOUT``, ``encode_rules``), the codes of phases, results, opponents and return values, the
+entry points' signatures (``FUNCTIONS``), and an ABI version derived from all of them.
 
-The crate's ``native/src/spec.rs`` is generated from this module (``python -m majiang.native
-spec``); ``tests/test_native_crate.py`` fails when it is stale, and the library refuses to load
-when its ABI version is not this one. Every constant below is a plain literal, defined once, in
-the order it is written to Rust; its Rust type follows from its name (``RUST_TYPES``).
+The crate's ``native/src/spec.rs`` and ``native/src/abi.rs`` are generated from this module
+(``python -m majiang.native spec``); ``tests/test_boundary.py`` fails when they are stale, and the
+library refuses to load when its ABI version is not this one. Every other constant below is a plain
+literal, defined once, in the order it is written to Rust; its Rust type follows from its name
+(``RUST_TYPES``).
 
 >>> N_ACTIONS, OBS_SIZE, SLOT
 (160, 4593, 1121)
