@@ -1373,6 +1373,35 @@ static PyObject *py_configure_batch(PyObject *self, PyObject *args) {
     return PyBool_FromLong(check_array_abi(capsule, probe));
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* A call into the native engine library (majiang.native) without ctypes, whose argument
+ * conversion costs about ten times the call: step_obs(address of mj_step_obs, game, seat,
+ * action, mask, rewards, obs, kind), every pointer an address as majiang.native holds them. For
+ * majiang.native only (it checks the address is the library's); the GIL stays held, as the call
+ * is about a microsecond. */
+typedef int64_t (*StepObs)(void *, int64_t, int64_t, void *, void *, void *, int64_t);
+
+static PyObject *py_step_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "step_obs takes 8 arguments");
+        return NULL;
+    }
+    long long v[8];
+    for (int i = 0; i < 8; i++) {
+        v[i] = PyLong_AsLongLong(args[i]);
+        if (v[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (v[0] == 0 || v[1] == 0) {
+        PyErr_SetString(PyExc_ValueError, "step_obs: no function or game");
+        return NULL;
+    }
+    StepObs fn = (StepObs)(uintptr_t)v[0];
+    return PyLong_FromLongLong(fn((void *)(uintptr_t)v[1], v[2], v[3], (void *)(uintptr_t)v[4], (void *)(uintptr_t)v[5],
+                                  (void *)(uintptr_t)v[6], v[7]));
+}
+
 static PyObject *setup_tables(PyObject *args) {
     /* (suit: buffer of uint16, honour: uint16, rows: bytes (classes x 10), resolver, all_tiles,
      *  pong_kind): the tables, once, from analysis.py's loader */
@@ -1548,6 +1577,9 @@ static PyMethodDef methods[] = {
      "configure_batch(batch_shanten, batch_waits, numpy.empty, int8, uint8, bool, numpy's C-API capsule, a (3, 30) "
      "int8 array): the Python functions that answer what C does not, and how to read and make arrays (batch.py does "
      "this at import); True when numpy's array fields are read directly."},
+    {"step_obs", (PyCFunction)(void (*)(void))py_step_obs, METH_FASTCALL,
+     "step_obs(mj_step_obs address, game, seat, action, mask, rewards, obs, kind): the native library's "
+     "mj_step_obs, called directly (for majiang.native)."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},
 };

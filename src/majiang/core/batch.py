@@ -152,11 +152,13 @@ def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np
 
 
 if _speedups is not None:  # the C functions, which hand what they do not take to the ones above
+    import importlib
+
     try:  # numpy's C-API table, through which C makes result arrays (checked there on a probe)
-        from numpy._core._multiarray_umath import _ARRAY_API
+        _array_api = importlib.import_module("numpy._core._multiarray_umath")._ARRAY_API
     except ImportError:  # numpy 1
-        from numpy.core._multiarray_umath import _ARRAY_API
+        _array_api = importlib.import_module("numpy.core._multiarray_umath")._ARRAY_API
     _speedups.configure_batch(batch_shanten, batch_waits, np.empty, np.dtype(np.int8), np.dtype(np.uint8),
-                              np.dtype(np.bool_), _ARRAY_API, np.zeros((3, 30), dtype=np.int8))
+                              np.dtype(np.bool_), _array_api, np.zeros((3, 30), dtype=np.int8))
     batch_shanten = _speedups.batch_shanten  # noqa: F811
     batch_waits = _speedups.batch_waits  # noqa: F811

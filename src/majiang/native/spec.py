@@ -86,6 +86,15 @@ SLOT_SET_ASIDE = 1118
 SLOT_HELD = 1119
 SLOT_PRESENT = 1120
 
+# -- the compact observation (uint8): the same indices, every value the same whole number, but
+# the three scaled values unscaled (SLOT_HELD: tiles held; OBS_TILES_LEFT: tiles left) and the
+# money, which a byte cannot hold, as little-endian int32 per relative seat after OBS_SIZE (the
+# OBS_MONEY bytes are 0). majiang.rl.encoder.expand gives the float32 vector back exactly.
+OBS_COMPACT_SIZE = 4609
+OBS_COMPACT_MONEY = 4593  # + 4 × relative seat: int32 money so far
+OBS_KIND_FLOAT32 = 0  # which observation an entry point writes
+OBS_KIND_COMPACT = 1
+
 # -- the rules as the library reads them: config[OPT_…] (``majiang.native.config_of``)
 CONFIG_LEN = 33
 OPT_VARIANT = 0
