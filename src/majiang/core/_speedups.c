@@ -993,9 +993,16 @@ static inline uint32_t row_waits(const Plan *p, const uint8_t *c, Py_ssize_t wid
     return out;
 }
 
+static uint64_t spread_bits[256]; /* eight bits as eight bytes of 0 or 1 (in memory order) */
+
 /* suit_wait and honour_wait, on the first batch of waits */
 static int ensure_wait_tables(void) {
     if (suit_wait != NULL) return 0;
+    for (int m = 0; m < 256; m++) {
+        uint8_t b[8];
+        for (int k = 0; k < 8; k++) b[k] = (uint8_t)(m >> k & 1);
+        memcpy(&spread_bits[m], b, 8);
+    }
     uint16_t *sw = PyMem_Calloc(SUIT_VECTORS, sizeof(uint16_t));
     if (sw == NULL) {
         PyErr_NoMemory();
@@ -1300,8 +1307,10 @@ static PyObject *py_batch_waits(PyObject *self, PyObject *const *args, Py_ssize_
         bad |= row_bad(src, count * width);
         for (Py_ssize_t i = 0; i < count && !bad; i++) {
             uint32_t m = row_waits(&plan, src + i * width, width, v, &bad);
-            uint8_t *row = dst + (lo + i) * width;
-            for (Py_ssize_t k = 0; k < width; k++) row[k] = (uint8_t)(m >> k & 1);
+            uint8_t bytes[32]; /* the mask as bools, eight at a time */
+            for (int b = 0; b < 4; b++) memcpy(bytes + 8 * b, &spread_bits[(m >> (8 * b)) & 255], 8);
+            if (width == 30) memcpy(dst + (lo + i) * 30, bytes, 30);
+            else memcpy(dst + (lo + i) * 27, bytes, 27);
         }
     }
     rows_release(&in);

@@ -141,7 +141,8 @@ class _Slice:
 
 def _arrays(num_envs: int, players: int, self_play: bool, buffers=None, empty: bool = False,
             obs_dtype: str = "float32") -> dict:
-    shapes = {"obs": ((num_envs, obs_length(obs_dtype)), np.dtype(obs_dtype)), "masks": ((num_envs, N_ACTIONS), np.int8),
+    shapes = {"obs": ((num_envs, obs_length(obs_dtype)), np.dtype(obs_dtype)),
+              "masks": ((num_envs, N_ACTIONS), np.int8),
               "rewards": ((num_envs, players) if self_play else (num_envs,), np.float32),
               "dones": ((num_envs,), np.bool_), "seats": ((num_envs,), np.int64), "actions": ((num_envs,), np.int64)}
     if buffers is None:
