@@ -285,6 +285,27 @@ def test_batches_of_one_and_into_given_arrays():
         batch.batch_waits(ready, "sichuan", out=np.zeros((2, 30), dtype=np.int8))  # not bool
 
 
+@needs_c
+def test_small_batch_results_are_never_rewritten_while_held():
+    """Small results are arrays kept for reuse once nothing holds them: one the caller still holds
+    (by name, through a view or in a list) is never written by a later call."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    rnd = random.Random(3)
+    rows = np.array([h.counts for h in (random_hand(rnd, SICHUAN) for _ in range(400)) if not h.melds][:64],
+                    dtype=np.int8)
+    held, views = [], []
+    for i in range(len(rows) - 1):
+        got = batch.batch_shanten(rows[i:i + 2], "sichuan")
+        marks = batch.batch_waits(rows[i:i + 1], "sichuan")
+        if i % 3 == 0:
+            held.append((got, got.copy(), marks, marks.copy()))
+        elif i % 3 == 1:
+            views.append((got[1:], got[1:].copy()))
+    assert all(np.array_equal(a, b) and np.array_equal(c, d) for a, b, c, d in held)
+    assert all(np.array_equal(a, b) for a, b in views)
+
+
 def test_batch_waits_refuses_bad_input():
     """Bad input gets the one-line errors of the Python path, with or without the C path."""
     np = pytest.importorskip("numpy")

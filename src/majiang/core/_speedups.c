@@ -1073,6 +1073,11 @@ static PyTypeObject *array_type; /* NULL: the fields are not read */
 static ArrayNew array_new;
 static PyObject *dtype_uint8;
 
+#define RECYCLE_SLOTS 4
+#define RECYCLE_MAX_ROWS 64
+static PyObject *recycled[2][RECYCLE_SLOTS]; /* [bool result][slot]: small result arrays kept for reuse */
+static int recycle_next[2];
+
 /* a batch's input or output: rows of `width` integers of `itemsize` bytes */
 typedef struct {
     char *buf;
@@ -1175,8 +1180,28 @@ static PyObject *batch_output(PyObject *out, Py_ssize_t n, Py_ssize_t width, PyO
     if (out == NULL || out == Py_None) {
         Py_ssize_t shape[2] = {n, width};
         if (array_type) {
+            /* small results come back from a few kept arrays that nothing else holds any more (a
+             * reference count of one: no name, view or buffer of them is left), so a loop over
+             * small batches does not pay an allocation per call */
+            PyObject **keep = recycled[bool_out];
+            int small = n <= RECYCLE_MAX_ROWS;
+            for (int i = 0; small && i < RECYCLE_SLOTS; i++) {
+                const ArrayFields *f = (const ArrayFields *)keep[i];
+                if (f && Py_REFCNT(keep[i]) == 1 && f->nd == (width ? 2 : 1) && f->dimensions[0] == n &&
+                    (!width || f->dimensions[1] == width) && (f->flags & ARRAY_WRITEABLE)) {
+                    Py_INCREF(keep[i]);
+                    r->buf = f->data;
+                    return keep[i];
+                }
+            }
             arr = array_new(array_type, width ? 2 : 1, shape, bool_out ? TYPE_BOOL : TYPE_BYTE, NULL, NULL, 0, 0, NULL);
             if (arr == NULL) return NULL;
+            if (small) { /* kept in turn, in place of the oldest */
+                int at = recycle_next[bool_out];
+                recycle_next[bool_out] = (at + 1) % RECYCLE_SLOTS;
+                Py_INCREF(arr);
+                Py_XSETREF(keep[at], arr);
+            }
             r->buf = ((ArrayFields *)arr)->data;
             return arr;
         }

@@ -29,6 +29,7 @@ class MajiangAEC(AECEnv):
         self._native = self.backend == "native"
         n = get_variant(variant).players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space, act_space = spaces(obs_dtype)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
@@ -95,7 +96,9 @@ class MajiangAEC(AECEnv):
     def observe(self, agent):
         """``agent``'s observation and action mask as views of arrays the env owns: the next
         ``step`` (or ``observe`` of another agent) overwrites them; copy what you keep."""
-        seat = int(agent[7:])  # "player_3"
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            seat = int(agent[7:])  # "player_3"
         if seat == self._seat and not self._over:
             if self._obs_seat != seat:
                 self._hand.encode(seat, out=self._obs)
@@ -108,7 +111,7 @@ class MajiangAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         seat = self._seat
-        index = _as_index(action)
+        index = action if type(action) is int else _as_index(action)
         if not 0 <= index < N_ACTIONS or not self._mask[index]:
             raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
         self._cumulative_rewards[agent] = 0
