@@ -362,6 +362,7 @@ class BatchEnv:
             if proc.is_alive():
                 proc.kill()
         self._conns, self._procs = [], []
+        self._spare = None
         self._arr = {k: v.copy() for k, v in self._arr.items()}  # keep the last results readable
         if self._local is not None:
             self._local.rows = {k: v[self._local.lo:self._local.hi] for k, v in self._arr.items()}
