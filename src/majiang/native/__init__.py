@@ -135,7 +135,6 @@ _OBS_ENTRY_POINTS = {
     "mj_batch_step_vs_obs": [_P, _SIZE, _P, _I64, _P, _P, _I64, _P, _P, _P, _SIZE],
 }
 OBS_KINDS = {"float32": spec.OBS_KIND_FLOAT32, "uint8": spec.OBS_KIND_COMPACT}  # by observation dtype
-OBS_LENGTHS = {"float32": OBS_SIZE, "uint8": spec.OBS_COMPACT_SIZE}
 
 
 def available() -> bool:
