@@ -21,20 +21,29 @@ out. Rows:
   waits/sichuan     ready 13-tile hands of two suits: ours the public ``majiang.waits(hand, "sichuan")``
                     (a list of tiles); xiangting ``calculate_necessary_tiles``, riichienv
                     ``HandEvaluator(tiles).get_waits()``, mahjong ``Agari.is_agari`` on every tile.
-  batch_shanten/N   ``majiang.core.batch.batch_shanten`` on N closed Sichuan hands a call, hands
-                    per second, beside our own one-hand call (N = 1, 32, 1024).
+  batch_shanten/N   ``majiang.core.batch.batch_shanten`` on an (N, 30) int8 array of closed Sichuan
+                    hands a call (N = 1, 32, 1024), hands per second, beside our own one-hand call
+                    and the peers' one-hand calls on the same hands (they have no batch call).
+  batch_waits/N     ``majiang.core.batch.batch_waits`` on N ready hands a call, the same way.
+
+Ratios: ours against the best peer's median (and best run against best run); batch rows also
+against our own one-hand call.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
-import statistics
-import time
+import os
 
-import majiang
-from majiang.core.hand import Hand
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: no BLAS threads spinning beside the timed one
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import majiang  # noqa: E402
+from majiang.core.hand import Hand  # noqa: E402
 
 KINDS_KAWUXING = list(range(9, 30))
 KINDS_SICHUAN = list(range(27))
@@ -176,15 +185,19 @@ def main() -> None:
     try:
         import numpy as np
 
-        from majiang.core.batch import _arrays, batch_shanten
+        from majiang.core.batch import _arrays, batch_shanten, batch_waits
         _arrays()
-        arr = np.ascontiguousarray(np.array(sichuan, dtype=np.int8)[:, :30])  # (N, 30) rows, as callers keep them
-        one = [as_hand(c) for c in sichuan]
-        for n in (1, 32, 1024):
-            arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]
-            rows.append((f"batch_shanten/{n}", [
-                (f"batch_shanten, {n} a call", batch_shanten, "sichuan", arrays, n),
-                ('majiang.shanten(hand, "sichuan")', majiang.shanten, "sichuan", one, 1)]))
+        batch_waits(np.zeros((1, 30), dtype=np.int8), "sichuan")  # its tables, before timing
+        for what, hands, fn, one_fn, peer_fns in (("shanten", sichuan, batch_shanten, majiang.shanten, peers_shanten),
+                                                  ("waits", ready, batch_waits, majiang.waits, peers_waits)):
+            arr = np.ascontiguousarray(np.array(hands, dtype=np.int8)[:, :30])  # (N, 30) rows, as callers keep them
+            one = [as_hand(c) for c in hands]
+            singles = [(label, f, arg, [conv(c) for c in hands], 1) for label, (conv, f, arg) in peer_fns().items()]
+            for n in (1, 32, 1024):
+                arrays = [arr[i:i + n] for i in range(0, len(arr) - n + 1, n)]
+                rows.append((f"batch_{what}/{n}", [
+                    (f'batch_{what}(counts, "sichuan"), {n} a call', fn, "sichuan", arrays, n),
+                    (f'majiang.{what}(hand, "sichuan")', one_fn, "sichuan", one, 1), *singles]))
     except ImportError:
         pass
 
@@ -210,18 +223,23 @@ def main() -> None:
             v = results[name][label]
             entries.append({"function": label, "min": min(v), "median": statistics.median(v), "max": max(v)})
         ours = entries[0]
-        best = max(entries[1:], key=lambda e: e["median"]) if len(entries) > 1 else None
+        peers = [e for e in entries[1:] if not e["function"].startswith("majiang.")]
+        best = max(peers, key=lambda e: e["median"]) if peers else None
+        mine = [e for e in entries[1:] if e["function"].startswith("majiang.")]
         report.append({"row": name, "ours": ours, "peers": entries[1:],
                        "ratio_to_best": ours["median"] / best["median"] if best else None,
-                       "ratio_of_mins": ours["max"] / best["max"] if best else None})
+                       "ratio_of_mins": ours["max"] / best["max"] if best else None,
+                       "ratio_to_one_hand": ours["median"] / mine[0]["median"] if mine else None})
     if args.json:
         print(json.dumps({"analysis_path": path, "repeats": args.repeats, "rows": report}, indent=2))
         return
     print(f"analysis on its {path} path; calls/s, min / median / max over {args.repeats} interleaved repeats, one core")
     for r in report:
-        against = "our one-hand call" if r["row"].startswith("batch") else "best peer"
-        print(f"\n{r['row']}" + (f"  (ours / {against}: {r['ratio_to_best']:.2f}x medians, "
-                                 f"{r['ratio_of_mins']:.2f}x best runs)" if r["ratio_to_best"] else ""))
+        ratios = (f"  (ours / best peer: {r['ratio_to_best']:.2f}x medians, {r['ratio_of_mins']:.2f}x best runs"
+                  if r["ratio_to_best"] else "  (")
+        if r["ratio_to_one_hand"]:
+            ratios += f"{'; ' if r['ratio_to_best'] else ''}ours / our one-hand call: {r['ratio_to_one_hand']:.2f}x"
+        print(f"\n{r['row']}" + (ratios + ")" if ratios != "  (" else ""))
         for e in [r["ours"], *r["peers"]]:
             print(f"  {e['function']:<42}{e['min']:>12,.0f}{e['median']:>12,.0f}{e['max']:>12,.0f}"
                   f"   {1e9 / e['median']:>7,.0f} ns")

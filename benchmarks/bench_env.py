@@ -1,89 +1,163 @@
-"""Environment steps per second, ours beside RLCard's mahjong environment, in one run.
+"""Environment steps per second, ours beside the peers' environments, in one run.
 
     pip install -e '.[rl,bench]'
     python -m majiang.native build          # optional: the native engine's rows
-    python benchmarks/bench_env.py [--seconds 5] [--backend both|python|native] [--json]
+    python benchmarks/bench_env.py [--rounds 5] [--slice 0.4] [--backend both|python|native] [--json]
 
-A step is one decision with its observation encoded. Ours: the PettingZoo AEC env (every seat's
-decision is a step, random legal actions from the mask) and the batch API over 32 games, in
-self-play (every seat's decision is a step, as in RLCard) and with one learner seat per game
-against random or greedy opponents (only the learner's decisions count as steps); last, the self-play batch
-split over ``--workers`` cores (processes for the Python engine; threads for the native one, on a
-batch of 1024 beside the same batch on one core, since threads pay only with 128+ games each;
-the other rows use one core). Each row runs on the Python engine and, when built, the native one.
-RLCard: ``env.step`` with a random legal action, the next state encoded as RLCard does.
+A step is one decision with its observation encoded, the action a random legal one from the mask.
+Every row keeps its env between rounds; each of ``--rounds`` rounds steps every row in turn for
+``--slice`` seconds (interleaved, so a change in the machine's load falls on all rows alike), and
+the row prints the min / median / max of its rounds and the ratio of its median to the best
+peer's. Two rates per row: with the caller's action choice (the loop as a user writes it) and
+without it (the env's own time: the action choice is timed apart and taken out, for the peers
+alike). Rows:
+
+  AEC            ``majiang.rl.make(variant, backend=..., obs_dtype=...)``: ``agent_iter`` /
+                 ``last`` / ``step``, every seat's decision a step
+  batch(N)       ``BatchEnv(variant, N, opponents=None, ...).step``: self-play, every game's
+                 decision a step; ``uint8, reuse`` is ``obs_dtype="uint8", reuse_arrays=True``
+  batch(N) vs greedy  one learner seat per game against the greedy bots (learner steps count)
+  riichienv      the peer: ``riichienv.RiichiEnv(game_mode="4p-red-single")``, a random legal
+                 action for every acting player and its ``Observation.encode()``
+  RLCard         the peer: ``rlcard.make("mahjong")``, ``env.step`` (the next state encoded)
+
+Peers that are not installed are left out. The native rows use one core (no threads).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
-import time
+import os
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: no BLAS threads spinning beside the timed one
 
-from majiang.rl import BatchEnv, make
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from majiang.rl import BatchEnv, make  # noqa: E402
 
 
-def aec(variant: str, seconds: float, backend: str = "python") -> float:
-    env = make(variant, backend=backend)
-    rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    seed = 0
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed)
-        seed += 1
-        for agent in env.agent_iter():
+class AecRow:
+    def __init__(self, variant: str, backend: str, obs_dtype: str = "float32") -> None:
+        self.env = make(variant, backend=backend, obs_dtype=obs_dtype)
+        self.rng = random.Random(0)
+        self.seed = 0
+        self.agents = iter(())
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        env, rng = self.env, self.rng
+        steps, choosing = 0, 0.0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            agent = next(self.agents, None)
+            if agent is None:
+                env.reset(seed=self.seed)
+                self.seed += 1
+                self.agents = iter(env.agent_iter())
+                continue
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            t = clock()
+            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            choosing += clock() - t
+            env.step(action)
             steps += 1
-    return steps / (time.perf_counter() - start)
+        return steps, clock() - start, choosing
 
 
-def batched(variant: str, seconds: float, n: int = 32, opponents: str | None = "random", workers: int = 1,
-            backend: str = "python") -> float:
-    env = BatchEnv(variant, n, opponents=opponents, workers=workers, backend=backend)
-    _, masks = env.reset()
-    rng = np.random.default_rng(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        noise = rng.random(masks.shape)
-        actions = np.argmax(np.where(masks > 0, noise, -1.0), axis=1)
-        _, masks, _, _ = env.step(actions)
-        steps += n
-    rate = steps / (time.perf_counter() - start)
-    env.close()
-    return rate
+class BatchRow:
+    def __init__(self, variant: str, n: int, backend: str, opponents: str | None = None, **kw) -> None:
+        self.env = BatchEnv(variant, n, opponents=opponents, backend=backend, **kw)
+        _, self.masks = self.env.reset()
+        self.rng = np.random.default_rng(0)
+        self.n = n
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        env, rng = self.env, self.rng
+        steps, choosing = 0, 0.0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            t = clock()
+            noise = rng.random(self.masks.shape, dtype=np.float32)
+            actions = np.argmax(np.where(self.masks > 0, noise, -1.0), axis=1)
+            choosing += clock() - t
+            self.masks = env.step(actions)[1]
+            steps += self.n
+        return steps, clock() - start, choosing
 
 
-def rlcard_steps(seconds: float) -> float | None:
-    try:
+class RiichienvRow:
+    def __init__(self) -> None:
+        import riichienv
+        self.env = riichienv.RiichiEnv(game_mode="4p-red-single")
+        self.obs = self.env.reset()
+        self.rng = random.Random(0)
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        env, rng = self.env, self.rng
+        steps, choosing = 0, 0.0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            if env.done():
+                self.obs = env.reset()
+                continue
+            t = clock()
+            actions = {pid: rng.choice(o.legal_actions()) for pid, o in self.obs.items()}
+            choosing += clock() - t
+            for o in self.obs.values():
+                o.encode()
+            self.obs = env.step(actions)
+            steps += len(actions)
+        return steps, clock() - start, choosing
+
+
+class RlcardRow:
+    def __init__(self) -> None:
         import rlcard
-    except ImportError:
-        return None
-    env = rlcard.make("mahjong", config={"seed": 0})
-    rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state, _ = env.reset()
-        while not env.is_over():
-            legal = list(state["legal_actions"].keys())
-            state, _ = env.step(rng.choice(legal))
+        self.env = rlcard.make("mahjong", config={"seed": 0})
+        self.state, _ = self.env.reset()
+        self.rng = random.Random(0)
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        env, rng = self.env, self.rng
+        steps, choosing = 0, 0.0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            if env.is_over():
+                self.state, _ = env.reset()
+                continue
+            t = clock()
+            action = rng.choice(list(self.state["legal_actions"].keys()))
+            choosing += clock() - t
+            self.state, _ = env.step(action)
             steps += 1
-    return steps / (time.perf_counter() - start)
+        return steps, clock() - start, choosing
+
+
+def peers() -> dict:
+    found = {}
+    for name, row in (("riichienv RiichiEnv (4 players, one round)", RiichienvRow), ("RLCard mahjong", RlcardRow)):
+        try:
+            found[name] = row()
+        except ImportError:
+            pass
+    return found
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--workers", type=int, default=2, help="cores for the multi-core batch rows (default 2)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--slice", type=float, default=0.4, help="seconds a row steps in one round")
     ap.add_argument("--backend", choices=["both", "python", "native"], default="both",
                     help="which engine's rows (both: native too when it is built)")
     ap.add_argument("--json", action="store_true")
@@ -95,35 +169,49 @@ def main() -> None:
         if args.backend == "native":
             raise SystemExit(native.unavailable_reason())
         backends = ["python"]
-    ref = rlcard_steps(args.seconds)
-    variants = ("sichuan", "kawuxing")
-    rows = {}
+    rows: dict = {}
     for backend in backends:
-        split = f"{args.workers} {'threads' if backend == 'native' else 'processes'}"
-        rows.update({f"{v} AEC, {backend}": aec(v, args.seconds, backend) for v in variants})
-        rows.update({f"{v} batch(32) self-play, {backend}": batched(v, args.seconds, opponents=None, backend=backend)
-                     for v in variants})
-        rows.update({f"{v} batch(32) vs random, {backend}": batched(v, args.seconds, backend=backend)
-                     for v in variants})
-        rows.update({f"{v} batch(32) vs greedy, {backend}": batched(v, args.seconds, opponents="greedy",
-                                                                   backend=backend) for v in variants})
-        if args.workers > 1 and backend == "python":
-            rows.update({f"{v} batch(32) self-play, python, {split}":
-                         batched(v, args.seconds, opponents=None, workers=args.workers) for v in variants})
-        elif args.workers > 1:  # threads pay only with big batches (128+ games per thread)
-            for v in variants:
-                rows[f"{v} batch(1024) self-play, native"] = batched(v, args.seconds, n=1024, opponents=None,
-                                                                     backend=backend)
-                rows[f"{v} batch(1024) self-play, native, {split}"] = batched(
-                    v, args.seconds, n=1024, opponents=None, workers=args.workers, backend=backend)
+        rows[f"Sichuan AEC, {backend}"] = AecRow("sichuan", backend)
+        if backend == "native":
+            rows["Sichuan AEC, native, uint8"] = AecRow("sichuan", backend, "uint8")
+            rows["Kawuxing AEC, native, uint8"] = AecRow("kawuxing", backend, "uint8")
+            rows["Sichuan batch(32), native"] = BatchRow("sichuan", 32, backend)
+            for n in (32, 128, 1024):
+                rows[f"Sichuan batch({n}), native, uint8, reuse"] = BatchRow("sichuan", n, backend, obs_dtype="uint8",
+                                                                             reuse_arrays=True)
+            rows["Kawuxing batch(128), native, uint8, reuse"] = BatchRow("kawuxing", 128, backend, obs_dtype="uint8",
+                                                                        reuse_arrays=True)
+            rows["Sichuan batch(128) vs greedy, native, uint8, reuse"] = BatchRow(
+                "sichuan", 128, backend, opponents="greedy", obs_dtype="uint8", reuse_arrays=True)
+        else:
+            rows["Sichuan batch(32), python"] = BatchRow("sichuan", 32, backend)
+    others = peers()
+    every = {**rows, **others}
+    results: dict = {name: ([], []) for name in every}
+    for _ in range(args.rounds):
+        for name, row in every.items():
+            steps, elapsed, choosing = row.run(args.slice)
+            results[name][0].append(steps / elapsed)
+            results[name][1].append(steps / max(elapsed - choosing, 1e-9))
+
+    def stats(v: list[float]) -> dict:
+        return {"min": min(v), "median": statistics.median(v), "max": max(v)}
+
+    report = {name: {"with_choice": stats(results[name][0]), "env_only": stats(results[name][1]),
+                     "peer": name in others} for name in every}
+    best = max((report[p]["env_only"]["median"] for p in others), default=None)
     if args.json:
-        print(json.dumps({"rlcard_steps_per_s": ref, **rows}, indent=2))
+        print(json.dumps({"rounds": args.rounds, "slice_s": args.slice, "rows": report}, indent=2))
         return
-    print(f"{args.seconds:g} s per row, one core unless the row says; RLCard mahjong env: {ref:,.0f} steps/s" if ref else
-          "RLCard not installed: pip install rlcard")
-    for name, value in rows.items():
-        ratio = f"{value / ref:6.1f}x" if ref else ""
-        print(f"{name:<52}{value:>10,.0f}  {ratio}")
+    print(f"steps/s, min / median / max over {args.rounds} interleaved rounds of {args.slice:g} s, one core; "
+          "first with the caller's random action choice, then the env alone" +
+          ("" if others else "; no peer installed (pip install riichienv rlcard)"))
+    for name, r in report.items():
+        w, e = r["with_choice"], r["env_only"]
+        ratio = f"{e['median'] / best:7.1f}x" if best and not r["peer"] else ""
+        print(f"{name:<52}{w['min']:>11,.0f}{w['median']:>11,.0f}{w['max']:>11,.0f}  |"
+              f"{e['min']:>11,.0f}{e['median']:>11,.0f}{e['max']:>11,.0f}  {ratio}")
+
 
 if __name__ == "__main__":
     main()

@@ -30,6 +30,8 @@ def test_the_layout_adds_up():
     assert spec.OBS_TAIL == spec.OBS_SLOTS + 4 * spec.SLOT
     assert spec.SLOT == spec.SLOT_PRESENT + 1
     assert spec.ACTION_EXCHANGE + 3 == spec.N_ACTIONS
+    assert (spec.OBS_COMPACT_MONEY, spec.OBS_COMPACT_SIZE) == (spec.OBS_SIZE, spec.OBS_SIZE + 4 * 4)  # 4 × int32
+    assert {spec.OBS_KIND_FLOAT32, spec.OBS_KIND_COMPACT} == {0, 1}
     assert len(spec.PHASES) == spec.N_PHASES
 
 

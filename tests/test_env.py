@@ -40,6 +40,36 @@ def test_gymnasium_checker(variant, preset, opponents):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_compact_observation_envs_pass_the_api_checks(backend):
+    """obs_dtype="uint8": the AEC env passes api_test, the single-agent env check_env (native: as
+    test_gymnasium_checker, whose default backend is native here), and the observations are the
+    float32 ones after expand."""
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    from majiang.rl.encoder import OBS_COMPACT_SIZE, expand
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make("sichuan", backend=backend, obs_dtype="uint8"), num_cycles=100)
+        if backend == "native":  # the Python engine's bots are not reseeded by reset(seed): check_env's determinism
+            check_env(single_agent("kawuxing", "random", backend=backend, obs_dtype="uint8"), skip_render_check=True)
+    small, full = single_agent("sichuan", "greedy", backend=backend, obs_dtype="uint8"), \
+        single_agent("sichuan", "greedy", backend=backend)
+    a, _ = small.reset(seed=2)
+    b, _ = full.reset(seed=2)
+    for _ in range(40):
+        assert a["observation"].shape == (OBS_COMPACT_SIZE,) and np.array_equal(expand(a["observation"]),
+                                                                                b["observation"])
+        action = int(np.flatnonzero(b["action_mask"])[0])
+        a, _, done, _, _ = small.step(action)
+        b, _, _, _, _ = full.step(action)
+        if done:
+            break
+    with pytest.raises(ValueError):
+        make("sichuan", backend=backend, obs_dtype="float16")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_aec_plays_whole_hands_and_rewards_are_the_settlement(backend):
     env = make("sichuan", preset="modern", backend=backend)
     rng = random.Random(1)

@@ -21,6 +21,7 @@ from majiang.core.errors import IllegalActionError  # noqa: E402
 from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
 from majiang.rl import BatchEnv, encode, make, mask_of, single_agent  # noqa: E402
+from majiang.rl.encoder import OBS_COMPACT_SIZE, compact, expand  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.unavailable_reason()))
 
@@ -56,6 +57,8 @@ def _side_by_side(rules, seed: int, bold: float) -> int:
         assert np.array_equal(ng.mask(seat), mask), where
         for s in range(n):
             assert np.array_equal(ng.encode(s), encode(g, s)), (where, s)
+        small = ng.encode(seat, np.empty(OBS_COMPACT_SIZE, dtype=np.uint8))  # the compact encoding too
+        assert np.array_equal(small, compact(encode(g, seat))) and np.array_equal(expand(small), ng.encode(seat))
         keys = sorted(mapping)
         special = [k for k in keys if k >= 30 and k != 153]
         a = rng.choice(special) if special and rng.random() < bold else rng.choice(keys)
@@ -129,6 +132,101 @@ def test_both_backends_give_the_same_self_play_batches():
         return out
 
     assert run("native") == run("python")
+
+
+@pytest.mark.parametrize("opponents", [None, "random"])
+def test_compact_batches_are_the_float32_batches(opponents):
+    """obs_dtype="uint8" plays the same games, and its observations expand to the float32 ones:
+    on both engines (each against its own float32 run: their random bots draw differently), every
+    step; with reuse_arrays the same arrays come back, written in place."""
+    def run(backend, obs_dtype, reuse=False):
+        env = BatchEnv("sichuan", 5, opponents=opponents, seed=4, backend=backend, obs_dtype=obs_dtype,
+                       reuse_arrays=reuse)
+        obs, masks = env.reset()
+        rng = np.random.default_rng(2)
+        out = [(obs.copy(), masks.copy())]
+        first = obs
+        for _ in range(250):
+            actions = np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1)
+            obs, masks, rewards, dones = env.step(actions)
+            assert obs.dtype == np.dtype(obs_dtype) and (obs is first) == reuse
+            out.append((obs.copy(), masks.copy(), rewards.copy(), dones.copy()))
+        return out
+
+    floats = {backend: run(backend, "float32") for backend in ("native", "python")}  # random bots differ
+    for backend, reuse in (("native", False), ("native", True), ("python", False)):
+        smalls = run(backend, "uint8", reuse)
+        floats_here = floats[backend]
+        assert len(smalls) == len(floats_here)
+        for f, c in zip(floats_here, smalls):
+            assert c[0].shape[1] == OBS_COMPACT_SIZE and np.array_equal(expand(c[0]), f[0])
+            assert all(np.array_equal(a, b) for a, b in zip(f[1:], c[1:]))
+
+
+def test_batch_steps_never_overwrite_arrays_the_caller_holds():
+    """Without reuse_arrays a step writes into arrays the caller has let go of, never into ones it
+    still holds (by name, or through a view)."""
+    env = BatchEnv("kawuxing", 3, opponents=None, seed=1, backend="native", obs_dtype="uint8")
+    obs, masks = env.reset()
+    rng = np.random.default_rng(0)
+    kept = []
+    for step in range(40):
+        actions = np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1)
+        obs, masks, rewards, dones = env.step(actions)
+        if step % 7 == 0:
+            kept.append((obs, obs.copy(), masks[1:], masks[1:].copy()))
+    for held, copy, view, view_copy in kept:
+        assert np.array_equal(held, copy) and np.array_equal(view, view_copy)
+
+
+@pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
+def test_aec_observe_returns_views_that_the_next_step_rewrites(obs_dtype):
+    """observe gives the env's own arrays (no copy); the fused native step rewrites them with the
+    next agent's observation, which is what encoding that agent afresh gives."""
+    from pettingzoo.test import api_test
+    env = make("sichuan", backend="native", obs_dtype=obs_dtype)
+    env.reset(seed=3)
+    first = env.observe(env.agent_selection)
+    again = env.observe(env.agent_selection)
+    assert first["observation"] is again["observation"] and first["action_mask"] is again["action_mask"]
+    assert first["observation"].dtype == np.dtype(obs_dtype)
+    rng = random.Random(1)
+    for _ in range(60):
+        obs = env.observe(env.agent_selection)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        seat = int(env.agent_selection[7:])
+        fresh = env.unwrapped._hand.encode(seat, np.empty_like(first["observation"]))
+        assert np.array_equal(first["observation"], fresh)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test's advice on Dict spaces
+        api_test(make("kawuxing", backend="native", obs_dtype=obs_dtype), num_cycles=100)
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads the resident size from /proc")
+def test_compact_batches_fit_in_8_kib_a_game():
+    """The compact observation with reused arrays: the batch's arrays and the engine's state
+    (resident memory, as the process grows by it) come to at most 8 KiB a game."""
+    def play(n):
+        env = BatchEnv("sichuan", n, opponents=None, seed=0, backend="native", obs_dtype="uint8", reuse_arrays=True)
+        _, masks = env.reset()
+        for _ in range(30):
+            _, masks, _, _ = env.step(np.argmax(masks, axis=1))
+        return env
+
+    warm = play(8)  # imports, tables and the allocator's first arenas, before measuring
+    n = 4096
+    before = _resident_bytes()
+    env = play(n)
+    per_game = (_resident_bytes() - before) / n
+    arrays = sum(a.nbytes for a in env._arr.values()) / n
+    assert arrays < 5 * 1024 and per_game <= 8 * 1024, (arrays, per_game)
+    del warm
 
 
 @pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])

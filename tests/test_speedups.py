@@ -212,6 +212,114 @@ def test_c_batch_leaves_odd_arrays_to_numpy():
     assert batch.batch_shanten(ints[:, :27], "sichuan").tolist() == [0]
 
 
+def ready_rows(rnd: random.Random, variant: Variant, n: int) -> list[list[int]]:
+    """Closed 13-tile hands one tile short of sets and a pair (so most have waits), and a few
+    seven-pairs shapes; in the variant's kinds, at most four of a kind."""
+    kinds = [int(t) for t in variant.kinds]
+    out = []
+    while len(out) < n:
+        c = [0] * 30
+        if rnd.random() < 0.15:
+            for k in rnd.sample(kinds, 7):
+                c[k] += 2
+        else:
+            for _ in range(4):
+                k = rnd.choice(kinds)
+                if k < 27 and k % 9 < 7 and rnd.random() < 0.6:
+                    for x in (k, k + 1, k + 2):
+                        c[x] += 1
+                else:
+                    c[k] += 3
+            c[rnd.choice(kinds)] += 2
+        if max(c) > 4:
+            continue
+        held = [k for k in range(30) for _ in range(c[k])]
+        c[rnd.choice(held)] -= 1
+        out.append(c)
+    return out
+
+
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1),
+       dtype=st.sampled_from(["int8", "uint8", "int16", "int64"]))
+@settings(max_examples=60, deadline=None)
+def test_batch_waits_equal_waits_counts(seed, which, dtype):
+    """batch_waits (one call into C when it is built) marks exactly the kinds waits_counts lists,
+    row by row: ready hands, seven pairs, random hands of every closed size, every void."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    rows = ready_rows(rnd, resolved, 30) + [list(h.counts) for h in (random_hand(rnd, resolved) for _ in range(20))
+                                            if not h.melds]
+    counts = np.array(rows, dtype=dtype)
+    before = speedups().forwarded() if speedups() else 0
+    for void in voids_of(resolved):
+        got = batch.batch_waits(counts, variant, void)
+        assert got.dtype == np.bool_ and got.shape == counts.shape
+        for row, marks in zip(rows, got):
+            assert np.flatnonzero(marks).tolist() == analysis._waits_counts_python(row, row, resolved, void)
+    if speedups() is not None:
+        assert speedups().forwarded() == before  # C answered every batch
+
+
+@needs_c
+def test_batches_of_one_and_into_given_arrays():
+    """A batch of one hand, and results written into the caller's arrays (out=), as a new array."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    counts = np.array([Hand.parse("1112345678999m").counts, Hand.parse("123m456p789s11m23p").counts], dtype=np.int8)
+    ready = counts.copy()
+    ready[:, 0] -= 1
+    out = np.full(2, 7, dtype=np.int8)
+    assert batch.batch_shanten(counts, "sichuan", out=out) is out and out.tolist() == [0, 3]
+    assert batch.batch_shanten(counts[:1], "sichuan").tolist() == [0]
+    marks = np.zeros((2, 30), dtype=np.bool_)
+    assert batch.batch_waits(ready, "sichuan", None, marks) is marks
+    assert marks.tolist() == batch.batch_waits(ready, "sichuan").tolist()
+    assert np.flatnonzero(marks[0]).tolist() == analysis._waits_counts_python(
+        ready[0].tolist(), ready[0].tolist(), SICHUAN, None)
+    with pytest.raises(ValueError):
+        batch.batch_shanten(counts, "sichuan", out=np.zeros(3, dtype=np.int8))  # the wrong shape
+    with pytest.raises(ValueError):
+        batch.batch_waits(ready, "sichuan", out=np.zeros((2, 30), dtype=np.int8))  # not bool
+
+
+@needs_c
+def test_small_batch_results_are_never_rewritten_while_held():
+    """Small results are arrays kept for reuse once nothing holds them: one the caller still holds
+    (by name, through a view or in a list) is never written by a later call."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    rnd = random.Random(3)
+    rows = np.array([h.counts for h in (random_hand(rnd, SICHUAN) for _ in range(400)) if not h.melds][:64],
+                    dtype=np.int8)
+    held, views = [], []
+    for i in range(len(rows) - 1):
+        got = batch.batch_shanten(rows[i:i + 2], "sichuan")
+        marks = batch.batch_waits(rows[i:i + 1], "sichuan")
+        if i % 3 == 0:
+            held.append((got, got.copy(), marks, marks.copy()))
+        elif i % 3 == 1:
+            views.append((got[1:], got[1:].copy()))
+    assert all(np.array_equal(a, b) and np.array_equal(c, d) for a, b, c, d in held)
+    assert all(np.array_equal(a, b) for a, b in views)
+
+
+def test_batch_waits_refuses_bad_input():
+    """Bad input gets the one-line errors of the Python path, with or without the C path."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    five = np.zeros((1, 30), dtype=np.int64)
+    five[0, 0] = 5
+    for bad, variant, void in ((five, "sichuan", None), (np.zeros((2, 31), dtype=np.int8), "sichuan", None),
+                               (np.zeros((1, 30), dtype=np.int8), "sichuan", "mp"),
+                               (np.zeros((1, 30), dtype=np.int8), "kawuxing", "m"),
+                               (np.zeros((1, 30), dtype=np.int8), "riichi", None)):
+        with pytest.raises(MajiangError):
+            batch.batch_waits(bad, variant, void)
+
+
 def test_batch_of_views_and_lists():
     """Strided views and plain lists (which the C path does not take) give the same answers."""
     np = pytest.importorskip("numpy")

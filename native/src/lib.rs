@@ -31,13 +31,14 @@ use game::Game;
 use games::VariantPlay;
 use score::Rules;
 use spec::{
-    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_SIZE, OPPONENTS_RANDOM,
-    OUTLOOK_CANDIDATES, OUTLOOK_COUNTS, OUTLOOK_DECLARES, OUTLOOK_IN_LEN, OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS,
-    OUTLOOK_MODEL_LEN, OUTLOOK_PLANS, OUTLOOK_SAMPLES, OUTLOOK_UNSEEN, OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN,
-    RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED,
-    SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT,
-    SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED,
-    SUMMARY_WIN_SEAT, SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE, TABLE_ROW_LEN,
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_COMPACT_SIZE, OBS_KIND_COMPACT,
+    OBS_KIND_FLOAT32, OBS_SIZE, OPPONENTS_RANDOM, OUTLOOK_CANDIDATES, OUTLOOK_COUNTS, OUTLOOK_DECLARES, OUTLOOK_IN_LEN,
+    OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS, OUTLOOK_MODEL_LEN, OUTLOOK_PLANS, OUTLOOK_SAMPLES, OUTLOOK_UNSEEN,
+    OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN, RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER,
+    RET_POINTS_MOVED, RET_REFUSED, SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE,
+    SUMMARY_RESULT, SUMMARY_TILES_LEFT, SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN,
+    SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED, SUMMARY_WIN_SEAT, SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE,
+    TABLE_ROW_LEN,
 };
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
@@ -496,6 +497,65 @@ pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i6
     })
 }
 
+/// Write ``seat``'s observation of kind ``kind`` (``OBS_KIND_FLOAT32``: ``OBS_SIZE`` float32 values;
+/// ``OBS_KIND_COMPACT``: ``OBS_COMPACT_SIZE`` bytes). Returns ``RET_ERROR`` for another kind.
+///
+/// # Safety
+/// ``g`` is a live game from ``mj_new_seeded``/``mj_new_wall`` (not yet freed) that no
+/// other thread uses during the call; ``out`` has room for that kind's vector.
+#[no_mangle]
+pub unsafe extern "C" fn mj_encode_obs(g: *mut Game, seat: i64, out: *mut u8, kind: i64) -> i64 {
+    guarded(RET_ERROR, || {
+        let g = game(g);
+        if seat < 0 || seat as usize >= g.n || !obs_kind_ok(kind) {
+            return RET_ERROR;
+        }
+        encode::encode_at(g, seat as usize, kind as usize, out);
+        0
+    })
+}
+
+fn obs_kind_ok(kind: i64) -> bool {
+    kind == OBS_KIND_FLOAT32 as i64 || kind == OBS_KIND_COMPACT as i64
+}
+
+/// ``mj_step``, and the next seat's observation of kind ``kind`` written at ``obs`` (the whole of
+/// an env's step in one call: apply, points, next mask and observation). Returns as ``mj_step``.
+///
+/// # Safety
+/// As ``mj_step``; ``obs`` has room for the kind's vector (``mj_encode_obs``).
+#[no_mangle]
+pub unsafe extern "C" fn mj_step_obs(
+    g: *mut Game,
+    seat: i64,
+    action: i64,
+    mask: *mut i8,
+    rewards: *mut i64,
+    obs: *mut u8,
+    kind: i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        let g = game(g);
+        if !obs_kind_ok(kind) {
+            return RET_ERROR;
+        }
+        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
+            return RET_ILLEGAL;
+        }
+        let (points, moved) = g.take_points();
+        std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
+        let moved = if moved { RET_POINTS_MOVED } else { 0 };
+        match g.to_act() {
+            Some(next) => {
+                encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
+                encode::encode_at(g, next, kind as usize, obs);
+                next as i64 + 1 + moved
+            }
+            None => moved,
+        }
+    })
+}
+
 /// Every seat's points since the last call (and remember the totals); returns 1 if any moved.
 ///
 /// # Safety
@@ -641,7 +701,8 @@ struct Rows {
     actions: *const i64,
     seats: *mut i64,                  // null for ``mj_batch_step_vs``
     opponents: *const *mut Opponents, // null for ``mj_batch_step``
-    obs: *mut f32,
+    obs: *mut u8,                     // rows of the observation kind ``obs_kind``
+    obs_kind: usize,
     masks: *mut i8,
     rewards: *mut f32,
     width: usize, // rewards per row
@@ -661,7 +722,8 @@ struct Row<'a> {
     action: i64,
     seat: Option<&'a mut i64>,
     opponents: Option<&'a mut Opponents>,
-    obs: &'a mut [f32],
+    obs: *mut u8,
+    obs_kind: usize,
     mask: &'a mut [i8],
     rewards: &'a mut [f32],
     done: &'a mut u8,
@@ -680,7 +742,8 @@ impl Rows {
             action: *self.actions.add(j),
             seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
             opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
-            obs: std::slice::from_raw_parts_mut(self.obs.add(j * OBS_SIZE), OBS_SIZE),
+            obs: self.obs.add(j * if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE }),
+            obs_kind: self.obs_kind,
             mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
             rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
             done: &mut *self.dones.add(j),
@@ -713,7 +776,46 @@ pub unsafe extern "C" fn mj_batch_step_vs(
     dones: *mut u8,
     threads: usize,
 ) -> i64 {
-    let rows = Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, masks, rewards, width: 1, dones };
+    mj_batch_step_vs_obs(
+        games,
+        n,
+        actions,
+        learner,
+        opponents,
+        obs as *mut u8,
+        OBS_KIND_FLOAT32 as i64,
+        masks,
+        rewards,
+        dones,
+        threads,
+    )
+}
+
+/// ``mj_batch_step_vs`` writing observations of kind ``obs_kind`` (``mj_encode_obs``): ``obs`` has
+/// room for ``n`` of them. ``RET_ERROR`` for another kind.
+///
+/// # Safety
+/// As ``mj_batch_step_vs``, with ``obs`` sized for the kind.
+#[no_mangle]
+pub unsafe extern "C" fn mj_batch_step_vs_obs(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    learner: i64,
+    opponents: *const *mut Opponents,
+    obs: *mut u8,
+    obs_kind: i64,
+    masks: *mut i8,
+    rewards: *mut f32,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    if !obs_kind_ok(obs_kind) {
+        return RET_ERROR;
+    }
+    let obs_kind = obs_kind as usize;
+    let rows =
+        Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, obs_kind, masks, rewards, width: 1, dones };
     let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
@@ -732,7 +834,8 @@ pub unsafe extern "C" fn mj_batch_step_vs(
                 } else {
                     *row.done = 0;
                     encode::mask(g, l, row.mask);
-                    encode::encode(g, l, row.obs);
+                    // SAFETY: row ``j``'s observation, this thread's alone (see ``Rows::row``)
+                    unsafe { encode::encode_at(g, l, row.obs_kind, row.obs) };
                 }
             }
             RET_ALL_APPLIED
@@ -765,7 +868,56 @@ pub unsafe extern "C" fn mj_batch_step(
     dones: *mut u8,
     threads: usize,
 ) -> i64 {
-    let rows = Rows { games, actions, seats, opponents: std::ptr::null(), obs, masks, rewards, width: players, dones };
+    mj_batch_step_obs(
+        games,
+        n,
+        actions,
+        seats,
+        obs as *mut u8,
+        OBS_KIND_FLOAT32 as i64,
+        masks,
+        rewards,
+        players,
+        dones,
+        threads,
+    )
+}
+
+/// ``mj_batch_step`` writing observations of kind ``obs_kind`` (``mj_encode_obs``): ``obs`` has
+/// room for ``n`` of them. ``RET_ERROR`` for another kind.
+///
+/// # Safety
+/// As ``mj_batch_step``, with ``obs`` sized for the kind.
+#[no_mangle]
+pub unsafe extern "C" fn mj_batch_step_obs(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    seats: *mut i64,
+    obs: *mut u8,
+    obs_kind: i64,
+    masks: *mut i8,
+    rewards: *mut f32,
+    players: usize,
+    dones: *mut u8,
+    threads: usize,
+) -> i64 {
+    if !obs_kind_ok(obs_kind) {
+        return RET_ERROR;
+    }
+    let obs_kind = obs_kind as usize;
+    let rows = Rows {
+        games,
+        actions,
+        seats,
+        opponents: std::ptr::null(),
+        obs,
+        obs_kind,
+        masks,
+        rewards,
+        width: players,
+        dones,
+    };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
             for j in lo..hi {
@@ -790,7 +942,8 @@ pub unsafe extern "C" fn mj_batch_step(
                         *row.done = 0;
                         *seat = next as i64;
                         encode::mask(g, next, row.mask);
-                        encode::encode(g, next, row.obs);
+                        // SAFETY: row ``j``'s observation, this thread's alone (see ``Rows::row``)
+                        unsafe { encode::encode_at(g, next, row.obs_kind, row.obs) };
                     }
                 }
             }

@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 2507277957;
+pub const ABI_VERSION: i64 = 2692681222;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const N_ACTIONS: usize = 160;
@@ -59,6 +59,10 @@ pub const SLOT_VOID: usize = 1115;
 pub const SLOT_SET_ASIDE: usize = 1118;
 pub const SLOT_HELD: usize = 1119;
 pub const SLOT_PRESENT: usize = 1120;
+pub const OBS_COMPACT_SIZE: usize = 4609;
+pub const OBS_COMPACT_MONEY: usize = 4593;
+pub const OBS_KIND_FLOAT32: usize = 0;
+pub const OBS_KIND_COMPACT: usize = 1;
 pub const OPPONENTS_RANDOM: i64 = 0;
 pub const OPPONENTS_GREEDY: i64 = 1;
 pub const SUIT_TABLE_LEN: usize = 1953125;

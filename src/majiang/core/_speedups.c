@@ -6,7 +6,8 @@
  * arguments) it hands, as called, to the Python function, which gives the result or raises its
  * usual error; so validation messages live in one place. A variant's plan (groups, win choices
  * per void) is resolved once by a Python callback and kept here, keyed by the variant object.
- * Also batch.batch_shanten's loop (shanten_rows), over a numpy array in one call.
+ * Also batch.batch_shanten and batch.batch_waits over a numpy array in one call (tables laid
+ * out for them once: the two-group shanten of every pair of classes, each suit's waits by rank).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -842,6 +843,599 @@ static PyObject *py_shanten_rows(PyObject *self, PyObject *args) {
     return PyBool_FromLong(ok);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Batches: many closed hands, one row of counts each, in one call. The layout of a variant is
+ * worked out once per call (the groups, the choices of groups a win may use), and each row is
+ * a few table lookups: a group's class by the rank of its counts, then for two groups the
+ * shanten of their classes straight from final2, for three the precomputed pair row and one
+ * final step. */
+
+static uint8_t *final2; /* [sets][a * n_classes + b]: shanten + 1 of `sets` sets and a pair from classes a, b */
+static uint16_t *suit_wait; /* by rank: bits 0-8 kinds that complete the suit, bit 9 the suit is complete */
+static uint16_t honour_wait[125];
+static PyObject *batch_shanten_fallback, *batch_waits_fallback, *np_empty, *dtype_int8, *dtype_bool;
+
+#define COMPLETE_BIT (1u << 9)
+
+typedef struct {
+    int n_choices;
+    int size[MAX_CHOICES];
+    int group[MAX_CHOICES][MAX_GROUPS];
+} Choices;
+
+static void choices_of(const Plan *p, int v, Choices *out) {
+    out->n_choices = p->n_choices[v];
+    for (int c = 0; c < out->n_choices; c++) {
+        int k = 0;
+        for (int g = 0; g < p->n_groups; g++)
+            if (p->choice[v][c] >> g & 1) out->group[c][k++] = g;
+        out->size[c] = k;
+    }
+}
+
+/* The rank of a group's nine counts and their pairs and tiles; a group of more than 14 tiles
+ * sets *bad (the rank is then 0, a valid index, and the row is not used). Counts are 0-4. */
+static inline int rank_of(const uint8_t *c, int *pairs, int *tiles, unsigned *bad) {
+    int r = 0, before = 0, pr = 0;
+    for (int i = 0; i < 9; i++) {
+        int x = c[i];
+        r += rank_step[i][before < 14 ? before : 14][x];
+        before += x;
+        pr += x >> 1;
+    }
+    *bad |= before > 14;
+    *pairs = pr;
+    *tiles = before;
+    return before > 14 ? 0 : r;
+}
+
+/* every count of a row 0-4 (signed bytes below 0 read as over 4) */
+static inline unsigned row_bad(const uint8_t *c, Py_ssize_t width) {
+    unsigned bad = 0;
+    for (Py_ssize_t k = 0; k < width; k++) bad |= c[k] > 4;
+    return bad;
+}
+
+/* Shanten of one closed row of 1-byte counts; fin is final2 for `sets`. */
+static inline int row_shanten(const Plan *p, const Choices *ch, const uint8_t *c, int sets, const uint8_t *fin,
+                              unsigned *bad) {
+    int cls[MAX_GROUPS], pairs[MAX_GROUPS], tiles[MAX_GROUPS];
+    for (int g = 0; g < p->n_groups; g++) {
+        const uint8_t *x = c + p->start[g];
+        if (p->size[g] == 9) {
+            cls[g] = suit_class[rank_of(x, &pairs[g], &tiles[g], bad)];
+        } else {
+            cls[g] = honour_class[(x[0] * 5 + x[1]) * 5 + x[2]];
+            pairs[g] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
+            tiles[g] = x[0] + x[1] + x[2];
+        }
+    }
+    int best = NO_WIN + 1;
+    for (int i = 0; i < ch->n_choices; i++) {
+        const int *grp = ch->group[i];
+        int d;
+        if (ch->size[i] == 2) {
+            d = fin[cls[grp[0]] * n_classes + cls[grp[1]]];
+        } else {
+            const uint8_t *left = pair_rows + ((size_t)cls[grp[0]] * n_classes + cls[grp[1]]) * ROW;
+            d = final_two(left, rows[cls[grp[2]]], sets);
+        }
+        if (sets == 4) {
+            int pr = 0, tl = 0;
+            for (int j = 0; j < ch->size[i]; j++) {
+                pr += pairs[grp[j]];
+                tl += tiles[grp[j]];
+            }
+            int d7 = seven_pairs_distance(pr, tl);
+            d = d7 < d ? d7 : d;
+        }
+        best = d < best ? d : best;
+    }
+    return best - 1;
+}
+
+/* Waits of one closed row of 1-byte counts as a bit mask of kinds: analysis.waits_counts(row,
+ * row, variant, void) with each group's answer read from suit_wait / honour_wait. A group of
+ * more than 13 tiles sets *bad (the drawn tile would leave the ranked table). */
+static inline uint32_t row_waits(const Plan *p, const uint8_t *c, Py_ssize_t width, int v, unsigned *bad) {
+    if (p->two_suit) {
+        int present = 0, void_present = 0;
+        for (int s = 0; s < 3; s++) {
+            if (p->suit_group[s] < 0) continue;
+            int any = 0;
+            for (int i = 0; i < 9; i++) any |= c[s * 9 + i];
+            present += any != 0;
+            void_present |= any != 0 && v == s + 1;
+        }
+        if (present > 2 || void_present) return 0;
+    }
+    int n_of[MAX_GROUPS], rem[MAX_GROUPS], unfinished = 0, first_unfinished = -1;
+    unsigned info[MAX_GROUPS];
+    for (int g = 0; g < p->n_groups; g++) {
+        const uint8_t *x = c + p->start[g];
+        int n, pr;
+        if (p->size[g] == 9) {
+            info[g] = suit_wait[rank_of(x, &pr, &n, bad)];
+        } else {
+            n = x[0] + x[1] + x[2];
+            info[g] = honour_wait[(x[0] * 5 + x[1]) * 5 + x[2]];
+        }
+        *bad |= n > 13;
+        n_of[g] = n;
+        rem[g] = n % 3;
+        if (!(info[g] & COMPLETE_BIT)) {
+            if (first_unfinished < 0) first_unfinished = g;
+            unfinished++;
+        }
+    }
+    uint32_t out = 0;
+    if (unfinished < 2)
+        for (int g = 0; g < p->n_groups; g++) {
+            int n = n_of[g];
+            if (n % 3 == 0 || (unfinished && first_unfinished != g)) continue;
+            int pair_groups = (n + 1) % 3 == 2;
+            for (int j = 0; j < p->n_groups; j++) pair_groups += j != g && rem[j] == 2;
+            if (pair_groups != 1 || (p->two_suit && n == 0)) continue;
+            out |= (uint32_t)(info[g] & (p->size[g] == 9 ? 0x1FF : 0x7)) << p->start[g];
+        }
+    int total = 0, pairs = 0;
+    for (Py_ssize_t k = 0; k < width; k++) {
+        total += c[k];
+        pairs += c[k] >> 1;
+    }
+    if (total == 13 && pairs == 6) { /* seven pairs: six pairs and an odd tile (one or three: never four) */
+        for (Py_ssize_t k = 0; k < width; k++)
+            if (c[k] & 1) {
+                out |= (uint32_t)1 << k;
+                break;
+            }
+    }
+    return out;
+}
+
+static uint64_t spread_bits[256]; /* eight bits as eight bytes of 0 or 1 (in memory order) */
+
+/* suit_wait and honour_wait, on the first batch of waits */
+static int ensure_wait_tables(void) {
+    if (suit_wait != NULL) return 0;
+    for (int m = 0; m < 256; m++) {
+        uint8_t b[8];
+        for (int k = 0; k < 8; k++) b[k] = (uint8_t)(m >> k & 1);
+        memcpy(&spread_bits[m], b, 8);
+    }
+    uint16_t *sw = PyMem_Calloc(SUIT_VECTORS, sizeof(uint16_t));
+    if (sw == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int c[9] = {0}, total = 0;
+    for (int key = 0; key < 1953125; key++) { /* every vector of at most 14 tiles, as setup_tables */
+        if (total <= 14) {
+            unsigned bits = 0;
+            int r = total % 3;
+            if (r != 1 && rows[suit_class[suit_rank(c)]][(total / 3) * 2 + (r == 2)] == 0) bits |= COMPLETE_BIT;
+            int after = total + 1, idx = (after / 3) * 2 + (after % 3 == 2);
+            for (int i = 0; total <= 13 && i < 9; i++) {
+                if (c[i] == 4) continue;
+                c[i]++;
+                if (rows[suit_class[suit_rank(c)]][idx] == 0) bits |= 1u << i;
+                c[i]--;
+            }
+            sw[suit_rank(c)] = (uint16_t)bits;
+        }
+        for (int i = 8; i >= 0; i--) {
+            if (c[i] < 4) {
+                c[i]++;
+                total++;
+                break;
+            }
+            total -= c[i];
+            c[i] = 0;
+        }
+    }
+    static const int pows[3] = {25, 5, 1};
+    for (int key = 0; key < 125; key++) {
+        int h[3] = {key / 25, key / 5 % 5, key % 5}, n = h[0] + h[1] + h[2], r = n % 3;
+        unsigned bits = r != 1 && rows[honour_class[key]][(n / 3) * 2 + (r == 2)] == 0 ? COMPLETE_BIT : 0;
+        int after = n + 1, idx = (after / 3) * 2 + (after % 3 == 2);
+        for (int i = 0; i < 3; i++)
+            if (h[i] < 4 && rows[honour_class[key + pows[i]]][idx] == 0) bits |= 1u << i;
+        honour_wait[key] = (uint16_t)bits;
+    }
+    suit_wait = sw;
+    return 0;
+}
+
+
+#define CHUNK_ROWS 256
+
+/* numpy arrays without numpy's headers (the extension builds without numpy): the array object's
+ * leading fields and PyArray_New from numpy's C-API table, both fixed by numpy's ABI since 1.7.
+ * configure_batch checks them on a probe array against the buffer protocol and leaves them
+ * unused when anything differs; the buffer protocol then does the same work, slower. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+} ArrayFields;
+#define ARRAY_C_CONTIGUOUS 0x0001
+#define ARRAY_WRITEABLE 0x0400
+#define TYPE_BOOL 0
+#define TYPE_BYTE 1
+typedef PyObject *(*ArrayNew)(PyTypeObject *, int, const Py_ssize_t *, int, const Py_ssize_t *, void *, int, int,
+                              PyObject *);
+static PyTypeObject *array_type; /* NULL: the fields are not read */
+static ArrayNew array_new;
+static PyObject *dtype_uint8;
+
+#define RECYCLE_SLOTS 4
+#define RECYCLE_MAX_ROWS 64
+static PyObject *recycled[2][RECYCLE_SLOTS]; /* [bool result][slot]: small result arrays kept for reuse */
+static int recycle_next[2];
+
+/* a batch's input or output: rows of `width` integers of `itemsize` bytes */
+typedef struct {
+    char *buf;
+    Py_ssize_t n, width;
+    int itemsize, is_signed;
+    int held; /* view holds a buffer to release */
+    Py_buffer view;
+} Rows;
+
+static void rows_release(Rows *r) {
+    if (r->held) PyBuffer_Release(&r->view);
+    r->held = 0;
+}
+
+/* Rows first .. first + count - 1 as bytes: rows of 1-byte counts are read in place; wider ones
+ * are copied into `scratch`, a count outside 0-4 becoming 255 (so that row_bad sees it). */
+static const uint8_t *rows_as_bytes(const Rows *r, Py_ssize_t first, Py_ssize_t count, uint8_t *scratch) {
+    Py_ssize_t items = count * r->width;
+    const char *at = r->buf + first * r->width * r->itemsize;
+    if (r->itemsize == 1) return (const uint8_t *)at;
+    for (Py_ssize_t k = 0; k < items; k++) {
+        long long x;
+        switch (r->itemsize) {
+        case 2: x = r->is_signed ? (long long)((const int16_t *)at)[k] : (long long)((const uint16_t *)at)[k]; break;
+        case 4: x = r->is_signed ? (long long)((const int32_t *)at)[k] : (long long)((const uint32_t *)at)[k]; break;
+        default: x = ((const int64_t *)at)[k]; break;
+        }
+        scratch[k] = (unsigned long long)x > 4 ? 255 : (uint8_t)x;
+    }
+    return scratch;
+}
+
+/* (counts, variant, void=None, <extra>=<default>, out=None) by position or name */
+static int parse_batch_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *extra,
+                            PyObject **a) {
+    static const char *fixed[3] = {"counts", "variant", "void"};
+    if (nargs > (extra ? 5 : 4)) return -1;
+    for (Py_ssize_t i = 0; i < nargs; i++) a[extra || i < 3 ? i : 4] = args[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int at = -1;
+        for (int j = 0; j < 3; j++)
+            if (PyUnicode_CompareWithASCIIString(name, fixed[j]) == 0) at = j;
+        if (extra && PyUnicode_CompareWithASCIIString(name, extra) == 0) at = 3;
+        if (PyUnicode_CompareWithASCIIString(name, "out") == 0) at = 4;
+        if (at < 0 || (at < 4 && at < nargs) || (at == 4 && nargs == (extra ? 5 : 4))) return -1;
+        a[at] = args[nargs + i];
+    }
+    return a[0] && a[1] ? 0 : -1;
+}
+
+/* The counts as a C-contiguous (N, 27 or 30) array of integers, the plan and void: 0, or -1
+ * when the Python function must answer (nothing is then held). */
+static int batch_input(PyObject *counts, PyObject *variant, PyObject *void_, Rows *r, Plan *plan, int *v) {
+    const Plan *found = disabled ? NULL : plan_for(variant);
+    *v = void_index(void_);
+    if (found == NULL || *v < 0 || found->n_choices[*v] < 0) return -1;
+    *plan = *found;
+    r->held = 0;
+    const ArrayFields *f = (const ArrayFields *)counts;
+    if (array_type && Py_TYPE(counts) == array_type && f->nd == 2 && (f->flags & ARRAY_C_CONTIGUOUS) &&
+        (f->descr == dtype_int8 || f->descr == dtype_uint8)) {
+        r->buf = f->data;
+        r->n = f->dimensions[0];
+        r->width = f->dimensions[1];
+        r->itemsize = 1;
+        r->is_signed = f->descr == dtype_int8;
+    } else {
+        if (PyObject_GetBuffer(counts, &r->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+        r->held = 1;
+        const Py_buffer *b = &r->view;
+        const char *fmt = b->format ? b->format + (b->format[0] == '<' || b->format[0] == '=' || b->format[0] == '@') : "";
+        if (b->ndim != 2 || !fmt[0] || !strchr("bBhHiIlLqQ", fmt[0]) || fmt[1] ||
+            !(b->itemsize == 1 || b->itemsize == 2 || b->itemsize == 4 || b->itemsize == 8)) {
+            rows_release(r);
+            return -1;
+        }
+        r->buf = b->buf;
+        r->n = b->shape[0];
+        r->width = b->shape[1];
+        r->itemsize = (int)b->itemsize;
+        r->is_signed = strchr("bhilq", fmt[0]) != NULL;
+    }
+    int ok = r->width == 30 || r->width == 27;
+    for (int g = 0; ok && g < plan->n_groups; g++) ok = plan->start[g] + plan->size[g] <= r->width;
+    if (!ok) rows_release(r);
+    return ok ? 0 : -1;
+}
+
+/* A new array of n (width 0) or (n, width) bytes of the numpy dtype given, or the caller's
+ * `out` when it is one; its data in r. */
+static PyObject *batch_output(PyObject *out, Py_ssize_t n, Py_ssize_t width, PyObject *dtype, Rows *r) {
+    PyObject *arr;
+    int bool_out = dtype == dtype_bool;
+    r->held = 0;
+    if (out == NULL || out == Py_None) {
+        Py_ssize_t shape[2] = {n, width};
+        if (array_type) {
+            /* small results come back from a few kept arrays that nothing else holds any more (a
+             * reference count of one: no name, view or buffer of them is left), so a loop over
+             * small batches does not pay an allocation per call */
+            PyObject **keep = recycled[bool_out];
+            int small = n <= RECYCLE_MAX_ROWS;
+            for (int i = 0; small && i < RECYCLE_SLOTS; i++) {
+                const ArrayFields *f = (const ArrayFields *)keep[i];
+                if (f && Py_REFCNT(keep[i]) == 1 && f->nd == (width ? 2 : 1) && f->dimensions[0] == n &&
+                    (!width || f->dimensions[1] == width) && (f->flags & ARRAY_WRITEABLE)) {
+                    Py_INCREF(keep[i]);
+                    r->buf = f->data;
+                    return keep[i];
+                }
+            }
+            arr = array_new(array_type, width ? 2 : 1, shape, bool_out ? TYPE_BOOL : TYPE_BYTE, NULL, NULL, 0, 0, NULL);
+            if (arr == NULL) return NULL;
+            if (small) { /* kept in turn, in place of the oldest */
+                int at = recycle_next[bool_out];
+                recycle_next[bool_out] = (at + 1) % RECYCLE_SLOTS;
+                Py_INCREF(arr);
+                Py_XSETREF(keep[at], arr);
+            }
+            r->buf = ((ArrayFields *)arr)->data;
+            return arr;
+        }
+        PyObject *dims = width ? Py_BuildValue("(nn)", n, width) : PyLong_FromSsize_t(n);
+        if (dims == NULL) return NULL;
+        PyObject *call[2] = {dims, dtype};
+        arr = PyObject_Vectorcall(np_empty, call, 2, NULL);
+        Py_DECREF(dims);
+        if (arr == NULL) return NULL;
+    } else {
+        Py_INCREF(out);
+        arr = out;
+        const ArrayFields *f = (const ArrayFields *)out;
+        if (array_type && Py_TYPE(out) == array_type && f->nd == (width ? 2 : 1) &&
+            (f->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE)) == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE) &&
+            f->descr == dtype && f->dimensions[0] == n && (!width || f->dimensions[1] == width)) {
+            r->buf = f->data;
+            return arr;
+        }
+    }
+    if (PyObject_GetBuffer(arr, &r->view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    r->held = 1;
+    const Py_buffer *b = &r->view;
+    const char *fmt = b->format ? b->format : "";
+    int ok = b->itemsize == 1 && (width ? b->ndim == 2 && b->shape[0] == n && b->shape[1] == width
+                                        : b->ndim == 1 && b->shape[0] == n) &&
+             (bool_out ? fmt[0] == '?' : fmt[0] == 'b');
+    if (!ok) {
+        rows_release(r);
+        Py_DECREF(arr);
+        PyErr_Format(PyExc_ValueError, "out must be a C-contiguous %s array of shape (%zd%s)", bool_out ? "bool" : "int8",
+                     n, width == 30 ? ", 30" : width ? ", 27" : ",");
+        return NULL;
+    }
+    r->buf = b->buf;
+    return arr;
+}
+
+static int batch_ready(void) {
+    if (ensure_tables() < 0) return -1;
+    if (np_empty == NULL || batch_shanten_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "majiang.core._speedups batch functions are used before batch.py configured them");
+        return -1;
+    }
+    return 0;
+}
+
+/* batch.batch_shanten(counts, variant, void=None, sets=4, out=None) */
+static PyObject *py_batch_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (batch_ready() < 0) return NULL;
+    PyObject *a[5] = {NULL, NULL, Py_None, NULL, NULL};
+    Rows in, res;
+    Plan plan;
+    int v, sets = 4;
+    if (parse_batch_args(args, nargs, kwnames, "sets", a) < 0) goto python;
+    if (a[3]) {
+        if (!PyLong_CheckExact(a[3])) goto python;
+        sets = (int)PyLong_AsLong(a[3]);
+        if (sets < 0 || sets > 4) {
+            PyErr_Clear();
+            goto python;
+        }
+    }
+    if (batch_input(a[0], a[1], a[2], &in, &plan, &v) < 0) goto python;
+    for (int c = 0; c < plan.n_choices[v]; c++) /* the numpy path refuses a single group */
+        if (!(plan.choice[v][c] & (plan.choice[v][c] - 1))) {
+            rows_release(&in);
+            goto python;
+        }
+    Py_ssize_t n = in.n, width = in.width;
+    PyObject *arr = batch_output(a[4], n, 0, dtype_int8, &res);
+    if (arr == NULL) {
+        rows_release(&in);
+        return NULL;
+    }
+    Choices ch;
+    choices_of(&plan, v, &ch);
+    const uint8_t *fin = final2 + (size_t)sets * n_classes * n_classes;
+    int8_t *dst = (int8_t *)res.buf;
+    unsigned bad = 0;
+    uint8_t scratch[CHUNK_ROWS * 30];
+    for (Py_ssize_t lo = 0; lo < n && !bad; lo += CHUNK_ROWS) {
+        Py_ssize_t count = n - lo < CHUNK_ROWS ? n - lo : CHUNK_ROWS;
+        const uint8_t *src = rows_as_bytes(&in, lo, count, scratch);
+        bad |= row_bad(src, count * width); /* checked before any table is indexed by a count */
+        for (Py_ssize_t i = 0; i < count && !bad; i++)
+            dst[lo + i] = (int8_t)row_shanten(&plan, &ch, src + i * width, sets, fin, &bad);
+    }
+    rows_release(&in);
+    rows_release(&res);
+    if (!bad) return arr;
+    Py_DECREF(arr); /* a count over 4, a group of more than 14 tiles: the Python path says what it says */
+python:
+    forwarded++;
+    return PyObject_Vectorcall(batch_shanten_fallback, args, (size_t)nargs, kwnames);
+}
+
+/* batch.batch_waits(counts, variant, void=None, out=None) */
+static PyObject *py_batch_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (batch_ready() < 0) return NULL;
+    PyObject *a[5] = {NULL, NULL, Py_None, NULL, NULL};
+    Rows in, res;
+    Plan plan;
+    int v;
+    if (parse_batch_args(args, nargs, kwnames, NULL, a) < 0) goto python;
+    if (batch_input(a[0], a[1], a[2], &in, &plan, &v) < 0) goto python;
+    if (ensure_wait_tables() < 0) {
+        rows_release(&in);
+        return NULL;
+    }
+    Py_ssize_t n = in.n, width = in.width;
+    PyObject *arr = batch_output(a[4], n, width, dtype_bool, &res);
+    if (arr == NULL) {
+        rows_release(&in);
+        return NULL;
+    }
+    uint8_t *dst = (uint8_t *)res.buf;
+    unsigned bad = 0;
+    uint8_t scratch[CHUNK_ROWS * 30];
+    for (Py_ssize_t lo = 0; lo < n && !bad; lo += CHUNK_ROWS) {
+        Py_ssize_t count = n - lo < CHUNK_ROWS ? n - lo : CHUNK_ROWS;
+        const uint8_t *src = rows_as_bytes(&in, lo, count, scratch);
+        bad |= row_bad(src, count * width);
+        for (Py_ssize_t i = 0; i < count && !bad; i++) {
+            uint32_t m = row_waits(&plan, src + i * width, width, v, &bad);
+            uint8_t bytes[32]; /* the mask as bools, eight at a time */
+            for (int b = 0; b < 4; b++) memcpy(bytes + 8 * b, &spread_bits[(m >> (8 * b)) & 255], 8);
+            if (width == 30) memcpy(dst + (lo + i) * 30, bytes, 30);
+            else memcpy(dst + (lo + i) * 27, bytes, 27);
+        }
+    }
+    rows_release(&in);
+    rows_release(&res);
+    if (!bad) return arr;
+    Py_DECREF(arr);
+python:
+    forwarded++;
+    return PyObject_Vectorcall(batch_waits_fallback, args, (size_t)nargs, kwnames);
+}
+
+/* The array fields and PyArray_New, checked on `probe` (a fresh (3, 30) int8 array) against what
+ * the buffer protocol says of it; 1 when they may be used. */
+static int check_array_abi(PyObject *capsule, PyObject *probe) {
+    void **api = PyCapsule_IsValid(capsule, NULL) ? PyCapsule_GetPointer(capsule, NULL) : NULL;
+    if (api == NULL) return 0;
+    unsigned (*abi_version)(void) = (unsigned (*)(void))api[0];
+    unsigned version = abi_version();
+    if (version != 0x01000009u && version != 0x02000000u) return 0;
+    PyTypeObject *type = (PyTypeObject *)api[2];
+    if (Py_TYPE(probe) != type) return 0;
+    Py_buffer b;
+    if (PyObject_GetBuffer(probe, &b, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return 0;
+    const ArrayFields *f = (const ArrayFields *)probe;
+    int ok = b.ndim == 2 && f->nd == 2 && f->data == b.buf && f->dimensions[0] == 3 && f->dimensions[1] == 30 &&
+             b.shape[0] == 3 && b.shape[1] == 30 && f->strides[0] == 30 && f->strides[1] == 1 &&
+             (f->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE)) == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE) &&
+             f->descr == dtype_int8;
+    PyBuffer_Release(&b);
+    if (!ok) return 0;
+    ArrayNew make = (ArrayNew)api[93];
+    Py_ssize_t shape[2] = {2, 27};
+    for (int t = 0; ok && t < 2; t++) {
+        PyObject *arr = make(type, 2, shape, t == 0 ? TYPE_BYTE : TYPE_BOOL, NULL, NULL, 0, 0, NULL);
+        if (arr == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        f = (const ArrayFields *)arr;
+        ok = Py_TYPE(arr) == type && f->nd == 2 && f->dimensions[0] == 2 && f->dimensions[1] == 27 &&
+             f->descr == (t == 0 ? dtype_int8 : dtype_bool) && (f->flags & ARRAY_C_CONTIGUOUS) &&
+             PyObject_GetBuffer(arr, &b, PyBUF_STRIDES | PyBUF_FORMAT) == 0;
+        if (ok) {
+            ok = b.buf == f->data && b.itemsize == 1 && b.format && b.format[0] == (t == 0 ? 'b' : '?');
+            PyBuffer_Release(&b);
+        }
+        PyErr_Clear();
+        Py_DECREF(arr);
+    }
+    if (ok) {
+        array_type = type;
+        array_new = make;
+    }
+    return ok;
+}
+
+static PyObject *py_configure_batch(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *s, *w, *e, *i8, *u8, *b, *capsule, *probe;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &s, &w, &e, &i8, &u8, &b, &capsule, &probe)) return NULL;
+    PyObject **slots[6] = {&batch_shanten_fallback, &batch_waits_fallback, &np_empty, &dtype_int8, &dtype_uint8,
+                           &dtype_bool};
+    PyObject *given[6] = {s, w, e, i8, u8, b};
+    for (int i = 0; i < 6; i++) {
+        Py_INCREF(given[i]);
+        Py_XSETREF(*slots[i], given[i]);
+    }
+    array_type = NULL;
+    return PyBool_FromLong(check_array_abi(capsule, probe));
+}
+
+
+/* ------------------------------------------------------------------------------------------ */
+/* A call into the native engine library (majiang.native) without ctypes, whose argument
+ * conversion costs about ten times the call: step_obs(address of mj_step_obs, game, seat,
+ * action, mask, rewards, obs, kind), every pointer an address as majiang.native holds them. For
+ * majiang.native only (it checks the address is the library's); the GIL stays held, as the call
+ * is about a microsecond. */
+typedef int64_t (*StepObs)(void *, int64_t, int64_t, void *, void *, void *, int64_t);
+
+static PyObject *py_step_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "step_obs takes 8 arguments");
+        return NULL;
+    }
+    long long v[8];
+    for (int i = 0; i < 8; i++) {
+        v[i] = PyLong_AsLongLong(args[i]);
+        if (v[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (v[0] == 0 || v[1] == 0) {
+        PyErr_SetString(PyExc_ValueError, "step_obs: no function or game");
+        return NULL;
+    }
+    StepObs fn = (StepObs)(uintptr_t)v[0];
+    return PyLong_FromLongLong(fn((void *)(uintptr_t)v[1], v[2], v[3], (void *)(uintptr_t)v[4], (void *)(uintptr_t)v[5],
+                                  (void *)(uintptr_t)v[6], v[7]));
+}
+
 static PyObject *setup_tables(PyObject *args) {
     /* (suit: buffer of uint16, honour: uint16, rows: bytes (classes x 10), resolver, all_tiles,
      *  pong_kind): the tables, once, from analysis.py's loader */
@@ -867,9 +1461,11 @@ static PyObject *setup_tables(PyObject *args) {
     int nc = (int)(rl / ROW);
     uint8_t *sc = PyMem_Malloc(SUIT_VECTORS);
     uint8_t *pr = PyMem_Malloc((size_t)nc * nc * ROW);
-    if (sc == NULL || pr == NULL) {
+    uint8_t *f2 = PyMem_Malloc((size_t)5 * nc * nc);
+    if (sc == NULL || pr == NULL || f2 == NULL) {
         PyMem_Free(sc);
         PyMem_Free(pr);
+        PyMem_Free(f2);
         PyBuffer_Release(&sb);
         PyBuffer_Release(&hb);
         return PyErr_NoMemory();
@@ -906,12 +1502,21 @@ static PyObject *setup_tables(PyObject *args) {
     if (!ok || filled != SUIT_VECTORS) {
         PyMem_Free(sc);
         PyMem_Free(pr);
+        PyMem_Free(f2);
         PyErr_SetString(PyExc_ValueError, "the tables do not fit this extension");
         return NULL;
     }
     memcpy(rows, PyBytes_AS_STRING(row_bytes), (size_t)rl);
     for (int a = 0; a < nc; a++)
         for (int b = 0; b < nc; b++) min_plus(rows[a], rows[b], pr + ((size_t)a * nc + b) * ROW);
+    for (int sets = 0; sets < 5; sets++)
+        for (int a = 0; a < nc; a++)
+            for (int b = 0; b < nc; b++)
+                f2[((size_t)sets * nc + a) * nc + b] = (uint8_t)final_two(rows[a], rows[b], sets);
+    PyMem_Free(final2);
+    final2 = f2;
+    PyMem_Free(suit_wait); /* made again from the new tables when a batch of waits asks */
+    suit_wait = NULL;
     PyMem_Free(pair_rows);
     pair_rows = pr;
     PyMem_Free(suit_class);
@@ -995,6 +1600,20 @@ static PyMethodDef methods[] = {
      "analysis.waits_counts in C (count lists or tuples, a Variant); anything else goes to the Python function."},
     {"shanten_rows", py_shanten_rows, METH_VARARGS,
      "shanten_rows(counts, out, variant, void, sets): batch_shanten of closed hands into out; False: not done."},
+    {"batch_shanten", (PyCFunction)(void (*)(void))py_batch_shanten, METH_FASTCALL | METH_KEYWORDS,
+     "batch_shanten($module, /, counts, variant, void=None, sets=4, out=None)\n--\n\n"
+     "batch.batch_shanten in one call into C (an (N, 30) or (N, 27) integer array, C-contiguous);\n"
+     "anything else goes to the Python function."},
+    {"batch_waits", (PyCFunction)(void (*)(void))py_batch_waits, METH_FASTCALL | METH_KEYWORDS,
+     "batch_waits($module, /, counts, variant, void=None, out=None)\n--\n\n"
+     "batch.batch_waits in one call into C; anything else goes to the Python function."},
+    {"configure_batch", py_configure_batch, METH_VARARGS,
+     "configure_batch(batch_shanten, batch_waits, numpy.empty, int8, uint8, bool, numpy's C-API capsule, a (3, 30) "
+     "int8 array): the Python functions that answer what C does not, and how to read and make arrays (batch.py does "
+     "this at import); True when numpy's array fields are read directly."},
+    {"step_obs", (PyCFunction)(void (*)(void))py_step_obs, METH_FASTCALL,
+     "step_obs(mj_step_obs address, game, seat, action, mask, rewards, obs, kind): the native library's "
+     "mj_step_obs, called directly (for majiang.native)."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},
 };

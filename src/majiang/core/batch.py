@@ -1,7 +1,10 @@
-"""Vectorised shanten over many closed hands at once (needs numpy: ``pip install majiang[fast]``).
+"""Shanten and waits of many closed hands at once (needs numpy: ``pip install majiang[fast]``).
 
 The same tables as ``majiang.analysis``: each suit vector maps to a row class, and the min-plus
-combinations of classes are precomputed here as full arrays, so a batch is a few gathers.
+combinations of classes are precomputed as full arrays, so a batch is a few gathers. With the C
+extension built (``analysis.speedups``) ``batch_shanten`` and ``batch_waits`` are one call into
+C over the whole array (rows of 1-byte counts are read in place); without it numpy (shanten) and
+the one-hand Python functions (waits) answer the same.
 
 >>> import numpy as np
 >>> from majiang.core.tiles import parse_tiles, to_counts
@@ -10,6 +13,8 @@ combinations of classes are precomputed here as full arrays, so a batch is a few
 [0, 3]
 >>> batch_shanten(hands, "sichuan", void="s").tolist()
 [0, 3]
+>>> np.flatnonzero(batch_waits(hands[:1, :], "sichuan")[0]).tolist()  # 1112345678999m waits on 1-9m
+[0, 1, 2, 3, 4, 5, 6, 7, 8]
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import functools
 import numpy as np
 
 from majiang.core import analysis
-from majiang.core.analysis import INF, _plan, tables
+from majiang.core.analysis import INF, _check_void, _plan, tables
+from majiang.core.errors import HandError
 from majiang.core.variants import Variant, get_variant
 
 
@@ -58,12 +64,23 @@ _speedups = analysis.speedups  # the C extension, or None
 _POW3 = np.array([25, 5, 1], dtype=np.int64)
 
 
-def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets: int = 4) -> np.ndarray:
-    """Shanten of each row of an (N, 30) or (N, 27) count array of closed hands.
+def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets: int = 4,
+                  out: np.ndarray | None = None) -> np.ndarray:
+    """Shanten of each row of an (N, 30) or (N, 27) count array of closed hands, as int8.
 
-    Seven pairs is included when ``sets`` is 4 (a full closed hand). With the C extension built
-    (``analysis.speedups``) one call into C does the batch, small or large; otherwise numpy does.
+    Seven pairs is included when ``sets`` is 4 (a full closed hand). ``out`` (an int8 array of
+    N) is written and returned instead of a new array. With the C extension built
+    (``analysis.speedups``) this is its ``batch_shanten``: one call into C does the batch, small
+    or large; otherwise numpy does.
     """
+    result = _batch_shanten_python(counts, variant, void, sets)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _batch_shanten_python(counts, variant: Variant | str, void: str | None = None, sets: int = 4) -> np.ndarray:
     if not isinstance(counts, np.ndarray):
         counts = np.asarray(counts)
     if _speedups is not None and counts.ndim == 2:  # the C path resolves the variant itself, once
@@ -107,3 +124,41 @@ def _batch_shanten_numpy(counts: np.ndarray, variant: Variant, void: str | None,
             d = np.minimum(d, d7)
         best = np.minimum(best, d)
     return best.astype(np.int8) - 1
+
+
+def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """Waits of each row of an (N, 30) or (N, 27) count array of closed hands: a bool array of
+    the same shape, ``[i, k]`` true when a tile of kind ``k`` completes hand ``i`` (what
+    ``analysis.waits_counts(row, row, variant, void)`` lists). ``out`` (a bool array of that
+    shape) is written and returned instead of a new array. With the C extension built this is
+    its ``batch_waits``: one call into C over the whole array."""
+    counts = np.asarray(counts)
+    if counts.ndim != 2 or counts.shape[1] not in (27, 30) or counts.dtype.kind not in "iub":
+        raise HandError(f"counts must be an (N, 30) or (N, 27) integer array, got shape {counts.shape} "
+                        f"of {counts.dtype}")
+    resolved = get_variant(variant)
+    _check_void(resolved, void)
+    if counts.size and (counts.min() < 0 or counts.max() > 4):
+        raise HandError("counts must be 0-4 copies of a kind")
+    result = np.zeros(counts.shape, dtype=np.bool_)
+    pad = [0] * (30 - counts.shape[1])
+    for i, row in enumerate(counts.tolist()):
+        full = row + pad
+        result[i, analysis._waits_counts_python(full, full, resolved, void)] = True
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+if _speedups is not None:  # the C functions, which hand what they do not take to the ones above
+    import importlib
+
+    try:  # numpy's C-API table, through which C makes result arrays (checked there on a probe)
+        _array_api = importlib.import_module("numpy._core._multiarray_umath")._ARRAY_API
+    except ImportError:  # numpy 1
+        _array_api = importlib.import_module("numpy.core._multiarray_umath")._ARRAY_API
+    _speedups.configure_batch(batch_shanten, batch_waits, np.empty, np.dtype(np.int8), np.dtype(np.uint8),
+                              np.dtype(np.bool_), _array_api, np.zeros((3, 30), dtype=np.int8))
+    batch_shanten = _speedups.batch_shanten  # noqa: F811
+    batch_waits = _speedups.batch_waits  # noqa: F811

@@ -89,6 +89,15 @@ SLOT_SET_ASIDE = 1118
 SLOT_HELD = 1119
 SLOT_PRESENT = 1120
 
+# -- the compact observation (uint8): the same indices, every value the same whole number, but
+# the three scaled values unscaled (SLOT_HELD: tiles held; OBS_TILES_LEFT: tiles left) and the
+# money, which a byte cannot hold, as little-endian int32 per relative seat after OBS_SIZE (the
+# OBS_MONEY bytes are 0). majiang.rl.encoder.expand gives the float32 vector back exactly.
+OBS_COMPACT_SIZE = 4609
+OBS_COMPACT_MONEY = 4593  # + 4 × relative seat: int32 money so far
+OBS_KIND_FLOAT32 = 0  # which observation an entry point writes
+OBS_KIND_COMPACT = 1
+
 # -- the rules as the library reads them: generated from the games' declarations (``rules_layout``)
 OPPONENTS_RANDOM = 0
 OPPONENTS_GREEDY = 1
@@ -224,6 +233,16 @@ FUNCTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("mj_batch_step", "i64", ("games: *const *mut Game", "n: usize", "actions: *const i64", "seats: *mut i64",
                               "obs: *mut f32", "masks: *mut i8", "rewards: *mut f32", "players: usize",
                               "dones: *mut u8", "threads: usize")),
+    # the entry points that take an observation kind (OBS_KIND_*): float32 or compact uint8 out
+    ("mj_encode_obs", "i64", ("g: *mut Game", "seat: i64", "out: *mut u8", "kind: i64")),
+    ("mj_step_obs", "i64", ("g: *mut Game", "seat: i64", "action: i64", "mask: *mut i8", "rewards: *mut i64",
+                            "obs: *mut u8", "kind: i64")),
+    ("mj_batch_step_vs_obs", "i64", ("games: *const *mut Game", "n: usize", "actions: *const i64", "learner: i64",
+                                     "opponents: *const *mut Opponents", "obs: *mut u8", "obs_kind: i64",
+                                     "masks: *mut i8", "rewards: *mut f32", "dones: *mut u8", "threads: usize")),
+    ("mj_batch_step_obs", "i64", ("games: *const *mut Game", "n: usize", "actions: *const i64", "seats: *mut i64",
+                                  "obs: *mut u8", "obs_kind: i64", "masks: *mut i8", "rewards: *mut f32",
+                                  "players: usize", "dones: *mut u8", "threads: usize")),
 )
 _CTYPES = {"i64": "c_int64", "u64": "c_uint64", "u32": "c_uint32", "usize": "c_size_t", "i8": "c_int8",
            "f64": "c_double"}

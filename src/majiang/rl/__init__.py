@@ -38,6 +38,13 @@ the players after it in turn order; a 3-player game leaves slot 3 empty):
 - tiles left / 108, phase (exchange, void, turn, claim, rob, over), the last discard (30) and who
   made it (4), the dealer (4), this hand's money so far / 32 (4).
 
+With ``obs_dtype="uint8"`` (``make``, ``single_agent``, ``BatchEnv``) the envs give the compact
+observation instead: ``OBS_COMPACT_SIZE`` (4,609) bytes, the same indices and whole numbers, tiles
+held and tiles left unscaled, and the money as four little-endian int32 after the first
+``OBS_SIZE`` bytes; ``expand`` gives exactly the float32 vector back, ``compact`` the other way.
+The AEC env's ``observe`` returns views of the env's own arrays (the next step overwrites them);
+``BatchEnv(reuse_arrays=True)`` returns the same arrays from every step.
+
 It holds nothing the seat may not know (``tests/test_env.py`` shuffles every hidden tile and checks
 that the encoding does not change). Rewards are settlement points (kong money as it is paid,
 wins, the draw settlement), in units of the base.
@@ -47,10 +54,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from majiang.native.spec import N_ACTIONS, OBS_SIZE, action_index, legal_map
+from majiang.native.spec import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE, action_index, legal_map
 
 _LAZY = {"make": "pettingzoo", "MajiangAEC": "pettingzoo", "single_agent": "gymnasium",
-         "MajiangSingle": "gymnasium", "BatchEnv": "batch", "encode": "encoder", "mask_of": "encoder"}
+         "MajiangSingle": "gymnasium", "BatchEnv": "batch", "encode": "encoder", "mask_of": "encoder",
+         "compact": "encoder", "expand": "encoder"}
 
 
 def __getattr__(name: str) -> Any:
@@ -63,5 +71,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"majiang.rl.{module}"), name)
 
 
-__all__ = ["BatchEnv", "MajiangAEC", "MajiangSingle", "N_ACTIONS", "OBS_SIZE", "action_index", "encode", "legal_map",
-           "make", "mask_of", "single_agent"]
+__all__ = ["BatchEnv", "MajiangAEC", "MajiangSingle", "N_ACTIONS", "OBS_COMPACT_SIZE", "OBS_SIZE", "action_index",
+           "compact", "encode", "expand", "legal_map", "make", "mask_of", "single_agent"]

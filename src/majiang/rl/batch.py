@@ -8,8 +8,8 @@ from majiang.core.variants import get_variant
 from majiang.engine import Game
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _engine_for, _new_hand, _seed_state
-from majiang.rl.encoder import N_ACTIONS, OBS_SIZE
-from majiang.rl.gymnasium import _safe_index, single_agent
+from majiang.rl.encoder import N_ACTIONS
+from majiang.rl.gymnasium import _safe_index, obs_length, single_agent
 
 
 class _Slice:
@@ -26,6 +26,7 @@ class _Slice:
         self.backend = spec["backend"]
         self.threads = spec.get("threads", 1)
         self.learner = spec["seat"]
+        self.obs_dtype = spec["obs_dtype"]
         n = hi - lo
         if self.self_play or self.backend == "native":
             self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
@@ -44,7 +45,8 @@ class _Slice:
                     self._opponent_pointers = (ctypes.c_void_p * max(1, n))(*[o._ptr for o in self._opponents])
         else:
             self.envs = [single_agent(spec["variant"], spec["opponents"], seat=spec["seat"], preset=spec["preset"],
-                                      backend="python", **spec["options"]) for _ in range(n)]
+                                      backend="python", obs_dtype=spec["obs_dtype"], **spec["options"])
+                         for _ in range(n)]
 
     @property
     def games(self) -> list[Game]:
@@ -68,16 +70,16 @@ class _Slice:
 
     def _step_native(self, actions: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> None:
         """One library call steps every game (and the opponents); finished games are dealt again."""
-        from majiang.native import batch_step, batch_step_vs
+        from majiang.native import batch_step_obs, batch_step_vs_obs
         if not self.hands:
             return
         rows = self.rows
         if self.self_play:
-            bad = batch_step(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"], rewards,
-                             dones, self.threads)
+            bad = batch_step_obs(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"],
+                                 rewards, dones, self.threads)
         else:
-            bad = batch_step_vs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
-                                rows["obs"], rows["masks"], rewards, dones, self.threads)
+            bad = batch_step_vs_obs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
+                                    rows["obs"], rows["masks"], rewards, dones, self.threads)
         if bad != -1:  # actions were checked (or replaced) against the masks: a bug, not bad input
             raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
         for j in np.flatnonzero(dones).tolist():
@@ -137,8 +139,10 @@ class _Slice:
             self._observe(j)
 
 
-def _arrays(num_envs: int, players: int, self_play: bool, buffers=None, empty: bool = False) -> dict:
-    shapes = {"obs": ((num_envs, OBS_SIZE), np.float32), "masks": ((num_envs, N_ACTIONS), np.int8),
+def _arrays(num_envs: int, players: int, self_play: bool, buffers=None, empty: bool = False,
+            obs_dtype: str = "float32") -> dict:
+    shapes = {"obs": ((num_envs, obs_length(obs_dtype)), np.dtype(obs_dtype)),
+              "masks": ((num_envs, N_ACTIONS), np.int8),
               "rewards": ((num_envs, players) if self_play else (num_envs,), np.float32),
               "dones": ((num_envs,), np.bool_), "seats": ((num_envs,), np.int64), "actions": ((num_envs,), np.int64)}
     if buffers is None:
@@ -153,7 +157,8 @@ def _worker(conn, spec: dict, lo: int, hi: int, names: dict) -> None:
 
     buffers = {k: shared_memory.SharedMemory(name=v) for k, v in names.items()}
     try:
-        games = _Slice(spec, lo, hi, _arrays(spec["num_envs"], spec["players"], spec["opponents"] is None, buffers))
+        games = _Slice(spec, lo, hi, _arrays(spec["num_envs"], spec["players"], spec["opponents"] is None, buffers,
+                                             obs_dtype=spec["obs_dtype"]))
         conn.send(("ready", None))
         while True:
             command = conn.recv()
@@ -169,6 +174,13 @@ def _worker(conn, spec: dict, lo: int, hi: int, names: dict) -> None:
         for b in buffers.values():
             b.close()
         conn.close()
+
+
+def _let_go(arrays: dict) -> bool:
+    """Whether nothing but ``arrays`` holds its arrays (no caller's name, view or container)."""
+    import sys
+
+    return all(sys.getrefcount(v) <= 3 for v in arrays.values())  # the dict, the loop, the argument
 
 
 class BatchEnv:
@@ -188,22 +200,33 @@ class BatchEnv:
 
     ``backend`` as in ``make``: self-play and the ``greedy`` and ``random`` opponents run on the
     native engine when it is built (one library call steps the whole batch, opponents included).
+
+    ``obs_dtype="uint8"``: the compact observation (``majiang.rl.encoder``; ``expand`` gives the
+    float32 one back), a quarter of the memory. ``step`` returns new arrays, never the ones it
+    returned before (it writes into a set the caller has let go of, when there is one); with
+    ``reuse_arrays=True`` it returns the same arrays at every step instead, overwritten by the next
+    step: no allocation and the least memory (with ``uint8``, under 8 KiB per game in all).
     """
 
     def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,
                  seat: int = 0, preset: str | None = None, workers: int = 1, backend: str = "auto",
-                 **options) -> None:
+                 obs_dtype: str = "float32", reuse_arrays: bool = False, **options) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = num_envs
         self.self_play = opponents is None
         self.players = get_variant(variant).players
         rules_for(variant, preset, **options)  # bad options fail here, before any worker starts
+        obs_length(obs_dtype)
+        self.obs_dtype = obs_dtype
+        self.reuse_arrays = bool(reuse_arrays)
+        self._spare: dict | None = None  # arrays returned two steps ago, written again once let go
         if not self.self_play and not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0-{self.players - 1}, got {seat}")
         self.backend = _engine_for(opponents, backend)
         spec = {"variant": variant, "preset": preset, "options": options, "opponents": opponents, "seed": seed,
-                "seat": seat, "num_envs": num_envs, "players": self.players, "backend": self.backend}
+                "seat": seat, "num_envs": num_envs, "players": self.players, "backend": self.backend,
+                "obs_dtype": obs_dtype}
         self.workers = max(1, min(int(workers), num_envs))
         bounds = [num_envs * k // self.workers for k in range(self.workers + 1)]
         self._buffers: dict = {}
@@ -216,7 +239,8 @@ class BatchEnv:
             import multiprocessing as mp
             from multiprocessing import shared_memory
 
-            sizes = {k: max(1, v.nbytes) for k, v in _arrays(num_envs, self.players, self.self_play).items()}
+            sizes = {k: max(1, v.nbytes) for k, v in _arrays(num_envs, self.players, self.self_play,
+                                                             obs_dtype=obs_dtype).items()}
             self._buffers = {k: shared_memory.SharedMemory(create=True, size=n) for k, n in sizes.items()}
             ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
             names = {k: b.name for k, b in self._buffers.items()}
@@ -227,7 +251,7 @@ class BatchEnv:
                 child.close()
                 self._procs.append(proc)
                 self._conns.append(parent)
-            self._arr = _arrays(num_envs, self.players, self.self_play, self._buffers)
+            self._arr = _arrays(num_envs, self.players, self.self_play, self._buffers, obs_dtype=obs_dtype)
             try:
                 self._gather()
             except RuntimeError:
@@ -235,7 +259,7 @@ class BatchEnv:
                 self.close()
                 raise
         else:
-            self._arr = _arrays(num_envs, self.players, self.self_play)
+            self._arr = _arrays(num_envs, self.players, self.self_play, obs_dtype=obs_dtype)
         self._local = _Slice(spec, 0, num_envs if self.backend == "native" else bounds[1], self._arr)
         self._ready = False
 
@@ -273,6 +297,8 @@ class BatchEnv:
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
         self._run("reset")
         self._ready = True
+        if self.reuse_arrays:
+            return self._arr["obs"], self._arr["masks"]
         return self._arr["obs"].copy(), self._arr["masks"].copy()
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -309,10 +335,17 @@ class BatchEnv:
             self._run("step")
             a = self._arr
             return a["obs"].copy(), a["masks"].copy(), a["rewards"].copy(), a["dones"].copy()
-        # one process: step into fresh arrays, so the caller's arrays are never overwritten
-        fresh = _arrays(self.num_envs, self.players, self.self_play, empty=True)
+        if self.reuse_arrays:  # the same arrays, written in place
+            a = self._arr
+            a["actions"][:] = actions
+            self._local.step()
+            return a["obs"], a["masks"], a["rewards"], a["dones"]
+        # one process: step into arrays the caller does not hold, so its arrays are never overwritten
+        fresh = self._spare if self._spare is not None and _let_go(self._spare) else \
+            _arrays(self.num_envs, self.players, self.self_play, empty=True, obs_dtype=self.obs_dtype)
         fresh["actions"][:] = actions
         fresh["seats"][:] = self._arr["seats"]
+        self._spare = self._arr
         self._arr = fresh
         self._local.rows = fresh
         self._local.step()
@@ -329,6 +362,7 @@ class BatchEnv:
             if proc.is_alive():
                 proc.kill()
         self._conns, self._procs = [], []
+        self._spare = None
         self._arr = {k: v.copy() for k, v in self._arr.items()}  # keep the last results readable
         if self._local is not None:
             self._local.rows = {k: v[self._local.lo:self._local.hi] for k, v in self._arr.items()}

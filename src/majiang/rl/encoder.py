@@ -1,5 +1,20 @@
 """The observation vector and the action mask of one seat (layout: ``majiang.rl`` and
-``majiang.native.spec``, where every index and offset is defined once)."""
+``majiang.native.spec``, where every index and offset is defined once).
+
+Two encodings of the same observation: float32 (``OBS_SIZE`` values, the default) and the compact
+one (uint8, ``OBS_COMPACT_SIZE`` bytes: the same indices and whole numbers, tiles held and tiles
+left unscaled, the money as four little-endian int32 after ``OBS_SIZE``). ``compact`` and
+``expand`` convert one into the other exactly, for one vector or a batch of them.
+
+>>> import numpy as np
+>>> from majiang.engine import Game
+>>> from majiang.games.rules import rules_for
+>>> g = Game(rules_for("sichuan"), seed=1)
+>>> obs = encode(g, 0)
+>>> small = compact(obs)
+>>> small.dtype, small.nbytes, bool((expand(small) == obs).all())
+(dtype('uint8'), 4609, True)
+"""
 
 from __future__ import annotations
 
@@ -23,6 +38,8 @@ from majiang.native.spec import (
     OBS_TAIL,
     OBS_TILES_LEFT,
     OBS_TILES_LEFT_SCALE,
+    OBS_COMPACT_MONEY,
+    OBS_COMPACT_SIZE,
     PHASES,
     SLOT,
     SLOT_CONCEALED_KONGS,
@@ -43,7 +60,8 @@ from majiang.native.spec import (
     legal_map,
 )
 
-__all__ = ["N_ACTIONS", "OBS_SIZE", "SLOT", "action_index", "encode", "legal_map", "mask_of"]
+__all__ = ["N_ACTIONS", "OBS_COMPACT_SIZE", "OBS_SIZE", "SLOT", "action_index", "compact", "encode", "expand",
+           "legal_map", "mask_of"]
 
 
 _ORDER = np.arange(SLOT_DISCARD_ORDER_LEN) * 30 + SLOT_DISCARD_ORDER  # where the i-th discard's one-hot starts
@@ -129,7 +147,10 @@ _TAIL = OBS_TAIL  # where the table-wide values start
 
 def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring), written into ``out`` if
-    given. The public slots come from a cache kept up to date from the game's events."""
+    given (a uint8 ``out`` gets the compact encoding). The public slots come from a cache kept up
+    to date from the game's events."""
+    if out is not None and out.dtype == np.uint8:
+        return compact(encode(game, seat), out)
     n = game.n
     if out is None:
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -175,3 +196,38 @@ def mask_of(game: Game, seat: int) -> tuple[np.ndarray, dict[int, Action]]:
     if mapping:
         mask[list(mapping)] = 1
     return mask, mapping
+
+
+_HELD = OBS_SLOTS + np.arange(4) * SLOT + SLOT_HELD  # tiles held / 14, per seat slot
+_MONEY = slice(OBS_MONEY, OBS_MONEY + 4)
+_COMPACT_MONEY = slice(OBS_COMPACT_MONEY, OBS_COMPACT_MONEY + 16)
+
+
+def compact(obs: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The compact (uint8) encoding of float32 observations (``OBS_SIZE`` values in the last axis),
+    written into ``out`` if given."""
+    obs = np.asarray(obs, dtype=np.float32)
+    lead = obs.shape[:-1]
+    if out is None:
+        out = np.empty(lead + (OBS_COMPACT_SIZE,), dtype=np.uint8)
+    whole = obs.astype(np.float64)
+    whole[..., _HELD] *= OBS_HELD_SCALE
+    whole[..., OBS_TILES_LEFT] *= OBS_TILES_LEFT_SCALE
+    money = np.rint(whole[..., _MONEY] * OBS_MONEY_SCALE).astype("<i4")
+    whole[..., _MONEY] = 0.0
+    out[..., :OBS_SIZE] = np.rint(whole)
+    out[..., _COMPACT_MONEY] = money.view(np.uint8).reshape(lead + (16,))
+    return out
+
+
+def expand(small: np.ndarray) -> np.ndarray:
+    """The float32 observations of compact ones (``OBS_COMPACT_SIZE`` bytes in the last axis):
+    exactly what the float32 encoding gives."""
+    small = np.asarray(small, dtype=np.uint8)
+    lead = small.shape[:-1]
+    whole = small[..., :OBS_SIZE].astype(np.float64)
+    whole[..., _HELD] /= OBS_HELD_SCALE
+    whole[..., OBS_TILES_LEFT] /= OBS_TILES_LEFT_SCALE
+    money = np.ascontiguousarray(small[..., _COMPACT_MONEY]).view("<i4").reshape(lead + (4,))
+    whole[..., _MONEY] = money / OBS_MONEY_SCALE
+    return whole.astype(np.float32)

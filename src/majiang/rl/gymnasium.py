@@ -10,13 +10,27 @@ from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _engine_for, _new_hand, _python_game, _seed_state
-from majiang.rl.encoder import N_ACTIONS, OBS_SIZE
+from majiang.rl.encoder import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE
 
 
-def spaces():
-    """The observation and action spaces every env of this package shares."""
+OBS_DTYPES = ("float32", "uint8")  # the observation's encodings (majiang.rl.encoder)
+
+
+def obs_length(obs_dtype: str) -> int:
+    """The observation's length in the encoding ``obs_dtype``; ValueError for an unknown one."""
+    if obs_dtype not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {', '.join(OBS_DTYPES)}, got {obs_dtype!r}")
+    return OBS_SIZE if obs_dtype == "float32" else OBS_COMPACT_SIZE
+
+
+def spaces(obs_dtype: str = "float32"):
+    """The observation and action spaces every env of this package shares (``obs_dtype``
+    ``uint8``: the compact observation)."""
+    observation = gym.spaces.Box(low=0, high=255, shape=(OBS_COMPACT_SIZE,), dtype=np.uint8) \
+        if obs_length(obs_dtype) == OBS_COMPACT_SIZE else \
+        gym.spaces.Box(low=-1e4, high=1e4, shape=(OBS_SIZE,), dtype=np.float32)
     obs_space = gym.spaces.Dict({
-        "observation": gym.spaces.Box(low=-1e4, high=1e4, shape=(OBS_SIZE,), dtype=np.float32),
+        "observation": observation,
         "action_mask": gym.spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
     })
     return obs_space, gym.spaces.Discrete(N_ACTIONS)
@@ -37,7 +51,9 @@ class MajiangSingle(gym.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, variant: str, opponents: str = "greedy", seat: int = 0, preset: str | None = None,
-                 backend: str = "auto", **options) -> None:
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
+        obs_length(obs_dtype)  # an unknown encoding fails here
+        self._obs_dtype = np.dtype(obs_dtype)
         engine = _engine_for(opponents, backend)
         self.opponents_kind = opponents
         self.rules = rules_for(variant, preset, **options)
@@ -46,7 +62,7 @@ class MajiangSingle(gym.Env):
             raise ValueError(f"seat must be 0-{self.n - 1}, got {seat}")
         self.seat = seat
         self.backend = engine
-        self.observation_space, self.action_space = spaces()
+        self.observation_space, self.action_space = spaces(obs_dtype)
         self._seed = 0
         self._hand_index = 0
         self._hand = None
@@ -96,7 +112,8 @@ class MajiangSingle(gym.Env):
             self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         else:
             self._mask = self._hand.mask(self.seat)
-        return {"observation": self._hand.encode(self.seat), "action_mask": self._mask.copy()}
+        obs = self._hand.encode(self.seat, np.empty(self.observation_space["observation"].shape, self._obs_dtype))
+        return {"observation": obs, "action_mask": self._mask.copy()}
 
     def step(self, action):
         if self._hand is None:
@@ -122,7 +139,7 @@ class MajiangSingle(gym.Env):
 
 
 def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset: str | None = None,
-                 backend: str = "auto", **options) -> MajiangSingle:
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangSingle:
     """A Gymnasium ``Env``: one seat learns, the others are built-in agents (or ``random``).
 
     An action outside the mask is replaced by a safe default (pass, else the lowest discard;
@@ -130,6 +147,7 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
     seat's 天胡) is skipped. With ``opponents`` ``greedy`` or ``random`` the native engine plays
     when it is built (``backend``: as in ``make``): its greedy bots are ``GreedyAgent`` decision
     for decision (same games as the Python engine); its random ones draw from the library's own
-    generator, seeded from the env's seed.
+    generator, seeded from the env's seed. ``obs_dtype="uint8"``: the compact observation
+    (``majiang.rl.encoder``), ``float32`` (default) the full one.
     """
-    return MajiangSingle(variant, opponents, seat, preset, backend, **options)
+    return MajiangSingle(variant, opponents, seat, preset, backend, obs_dtype, **options)

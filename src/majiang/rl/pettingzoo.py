@@ -10,7 +10,8 @@ from majiang.engine import Game, describe
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS
-from majiang.rl.gymnasium import spaces
+from majiang.native import OBS_KINDS
+from majiang.rl.gymnasium import obs_length, spaces
 
 
 class MajiangAEC(AECEnv):
@@ -19,14 +20,17 @@ class MajiangAEC(AECEnv):
     metadata = {"name": "majiang_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, variant: str, preset: str | None = None, render_mode: str | None = None,
-                 backend: str = "auto", **options) -> None:
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
         super().__init__()
+        length = obs_length(obs_dtype)
         self.metadata = dict(self.metadata, name=f"majiang_{variant}_v0")
         self.rules = rules_for(variant, preset, **options)
         self.backend = _backend(backend)
+        self._native = self.backend == "native"
         n = get_variant(variant).players
         self.possible_agents = [f"player_{i}" for i in range(n)]
-        obs_space, act_space = spaces()
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space, act_space = spaces(obs_dtype)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.render_mode = render_mode
@@ -38,6 +42,15 @@ class MajiangAEC(AECEnv):
         self._over = True
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)  # the acting seat's, rewritten in place
         self._mask_at = self._mask.ctypes.data
+        self._no_mask = np.zeros(N_ACTIONS, dtype=np.int8)  # every other seat's (read-only)
+        self._no_mask.flags.writeable = False
+        # observations are written into these, and observe returns them (views, not copies): the
+        # acting seat's (the native step writes it in the same call), and one for any other seat
+        self._obs = np.zeros(length, dtype=obs_dtype)
+        self._obs_at = self._obs.ctypes.data
+        self._obs_kind = OBS_KINDS[obs_dtype]
+        self._obs_seat = -1  # whose observation self._obs holds now (-1: none)
+        self._other = np.zeros(length, dtype=obs_dtype)
 
     @property
     def game(self) -> Game | None:
@@ -66,6 +79,7 @@ class MajiangAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._rewards_moved = False
+        self._obs_seat = -1
         self._select()
 
     def _select(self, seat: int | None = None) -> None:
@@ -80,24 +94,34 @@ class MajiangAEC(AECEnv):
         self._hand.mask(seat, out=self._mask)
 
     def observe(self, agent):
-        seat = int(agent[7:])  # "player_3"
+        """``agent``'s observation and action mask as views of arrays the env owns: the next
+        ``step`` (or ``observe`` of another agent) overwrites them; copy what you keep."""
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            seat = int(agent[7:])  # "player_3"
         if seat == self._seat and not self._over:
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": self._hand.encode(seat), "action_mask": mask}
+            if self._obs_seat != seat:
+                self._hand.encode(seat, out=self._obs)
+                self._obs_seat = seat
+            return {"observation": self._obs, "action_mask": self._mask}
+        return {"observation": self._hand.encode(seat, out=self._other), "action_mask": self._no_mask}
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         seat = self._seat
-        index = _as_index(action)
+        index = action if type(action) is int else _as_index(action)
         if not 0 <= index < N_ACTIONS or not self._mask[index]:
             raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
         self._cumulative_rewards[agent] = 0
         hand = self._hand
-        nxt, rewards = hand.step(seat, index, self._mask, self._mask_at)  # the next mask, in place
+        if self._native:  # one library call: the action, the points, the next mask and observation
+            nxt, rewards = hand.step_obs(seat, index, self._mask_at, self._obs_at, self._obs_kind)
+            self._obs_seat = nxt
+        else:
+            nxt, rewards = hand.step(seat, index, self._mask, self._mask_at)  # the next mask, in place
+            self._obs_seat = -1
         if rewards is not None:
             self._rewards_moved = True
             for s, a in enumerate(self.possible_agents):
@@ -130,11 +154,13 @@ class MajiangAEC(AECEnv):
 
 
 def make(variant: str, preset: str | None = None, render_mode: str | None = None, backend: str = "auto",
-         **options) -> MajiangAEC:
+         obs_dtype: str = "float32", **options) -> MajiangAEC:
     """A PettingZoo ``AECEnv`` for one hand of ``variant`` (a new deal at every ``reset``).
 
     ``backend``: ``python`` steps the Python engine; ``native`` the Rust one (``majiang.native``:
     the same hands, many times faster; ``info["settlement"]`` then holds the result, wins and
     totals, and ``env.unwrapped.game`` replays the hand in Python for the full event log);
-    ``auto`` (default) is native when it is built."""
-    return MajiangAEC(variant, preset, render_mode, backend, **options)
+    ``auto`` (default) is native when it is built. ``obs_dtype``: ``float32`` (default) or ``uint8``,
+    the compact observation (``majiang.rl.encoder``: 4,609 bytes, ``expand`` gives the float32 one
+    back). ``observe`` returns views of the env's own arrays, overwritten by the next step."""
+    return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
