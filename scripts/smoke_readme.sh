@@ -2,7 +2,9 @@
 # Run the README's first command exactly as written, in a throwaway copy of this checkout (its own
 # .venv, a fresh HOME for the SQLite file), then check the game it serves (scripts/smoke_check.py),
 # stop it and make sure nothing it started is left running. A dependency the first command lacks
-# fails here, not on a new user's machine. Prints how long each step took.
+# fails here, not on a new user's machine. Prints how long each step took. Then one wheel built from
+# the copy: installed plain (every extra-free command), given numpy where no cargo can be found (the
+# native engine it ships plays expert), and with the web extra (it serves the game).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -41,9 +43,15 @@ if pgrep -g "$pgid" >/dev/null; then
 fi
 echo "smoke: stopped cleanly"
 
-# The plain install (no extras, not editable): every command documented without an extra works.
+# One wheel, built as a release builds it (where cargo is, the native engine goes inside), for the
+# three installs below: a user's `pip install majiang` gets a wheel too.
 python3 -m venv "$work/plain"
-"$work/plain/bin/pip" install -q "$work/majiang" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
+"$work/plain/bin/pip" wheel -q --no-deps -w "$work/wheel" "$work/majiang" >"$work/pip.log" 2>&1 \
+  || { tail -20 "$work/pip.log"; exit 1; }
+wheel="$(ls "$work"/wheel/*.whl)"
+
+# The plain install (no extras, not editable): every command documented without an extra works.
+"$work/plain/bin/pip" install -q "$wheel" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
 plain=(
   "analyze 1112345678999p --variant kawuxing"
   "score 1122334456677p --win 5p --variant kawuxing"
@@ -57,14 +65,42 @@ for cmd in "${plain[@]}"; do
 done
 HOME="$work/home" "$work/plain/bin/majiang" replay "$(ls "$work"/logs/*.jsonl | head -1)" >/dev/null \
   || { echo "smoke: 'majiang replay' fails after the plain install"; exit 1; }
+# no numpy here, so no native engine: an arena on two workers says so once, naming the fix
+( cd "$work" && HOME="$work/home" "$work/plain/bin/majiang" arena --variant kawuxing \
+    --bots expert:play=strong,greedy,greedy --games 2 --workers 2 >/dev/null 2>"$work/plain.err" ) \
+  || { echo "smoke: an expert arena fails after the plain install:"; tail -5 "$work/plain.err"; exit 1; }
+[ "$(wc -l <"$work/plain.err")" = 1 ] && grep -q "runs in Python.*numpy" "$work/plain.err" \
+  || { echo "smoke: the plain install's arena should say once that expert runs in Python:"; cat "$work/plain.err"; exit 1; }
 echo "smoke: the plain install runs analyze, score, simulate, replay, arena and play"
 
-# A built wheel, installed with the web extra (not editable), serves the page, its static files and
-# its database migrations.
-"$work/plain/bin/pip" wheel -q --no-deps -w "$work/wheel" "$work/majiang" >"$work/pip.log" 2>&1 \
-  || { tail -20 "$work/pip.log"; exit 1; }
+# The same install given the fast extra (numpy), where no cargo can be found: the native engine the
+# wheel ships loads and expert searches in it (a Python-engine expert would say so, and take
+# minutes, not seconds).
+if python3 -c 'import sys, zipfile; sys.exit(not any("majiang_native." in n for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel"; then
+  "$work/plain/bin/pip" install -q "$wheel[fast]" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
+  nocargo="$(python3 -c 'import os; print(os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if d and not os.path.exists(os.path.join(d, "cargo"))))')"
+  mkdir -p "$work/home3"
+  ( cd "$work" && env -u CARGO PATH="$nocargo" HOME="$work/home3" "$work/plain/bin/python" -c '
+import shutil, sys
+from majiang import native
+from majiang.bots import make_agent
+assert shutil.which("cargo") is None, "cargo is still on PATH"
+assert native.available(), native.unavailable_reason()
+assert str(native.library_path()).startswith(sys.prefix), native.library_path()
+assert make_agent("expert").native is native, "expert does not take the native engine"
+' && env -u CARGO PATH="$nocargo" HOME="$work/home3" timeout 120 "$work/plain/bin/majiang" arena \
+      --variant sichuan --bots expert,greedy,greedy,greedy --games 2 --workers 1 --seed 1 >"$work/fast.log" 2>&1 ) \
+    || { echo "smoke: the wheel's native engine does not serve expert without cargo:"; tail -5 "$work/fast.log"; exit 1; }
+  if grep -q "runs in Python" "$work/fast.log"; then echo "smoke: expert took the Python engine:"; cat "$work/fast.log"; exit 1; fi
+  echo "smoke: the wheel ships the native engine: expert plays on it with no cargo anywhere"
+else
+  echo "smoke: no cargo where the wheel was built, so it has no native engine (its check skipped)"
+fi
+
+# The same wheel, installed with the web extra (not editable), serves the page, its static files
+# and its database migrations.
 python3 -m venv "$work/wheelenv"
-"$work/wheelenv/bin/pip" install -q "$(ls "$work"/wheel/*.whl)[web]" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
+"$work/wheelenv/bin/pip" install -q "$wheel[web]" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
 port2="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 mkdir -p "$work/home2"
 ( cd "$work" && HOME="$work/home2" setsid bash -c "echo \$\$ >'$work/pgid2'; exec '$work/wheelenv/bin/majiang' serve --port $port2" \

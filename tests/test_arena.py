@@ -443,3 +443,17 @@ def test_expert_says_once_when_it_searches_without_the_native_engine(monkeypatch
         expert.ExpertAgent(1)
         expert.ExpertAgent(2, engine="python")  # chosen: nothing to say
     assert len(seen) == 1 and "30-60x slower" in str(seen[0].message)
+
+
+def test_a_run_on_worker_processes_says_once_that_expert_searches_in_python(tmp_path):
+    # each spawned worker makes its own ExpertAgent: only the run's own process says it
+    import subprocess
+
+    env = dict(os.environ, MAJIANG_NATIVE_LIB=str(tmp_path / "none.so"))
+    proc = subprocess.run([sys.executable, "-m", "majiang", "arena", "--variant", "kawuxing", "--bots",
+                           "expert:play=strong,greedy,greedy", "--games", "4", "--workers", "2", "--seed", "1"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("majiang: expert: its search runs in Python"), lines
+    assert "points/hand" in proc.stdout

@@ -136,3 +136,20 @@ def native_engine():
     except ImportError:  # numpy missing
         return None
     return native if native.available() else None
+
+
+class PythonEngineWarning(RuntimeWarning):
+    """A bot searches in the Python engine because the native one does not load: the same
+    decisions, 30-60x slower. Said once per run; a run's worker processes keep quiet about it."""
+
+
+def native_engine_missing() -> str:
+    """Why the native engine does not load and what would load it, for the one line that says so.
+
+    >>> "native engine" in native_engine_missing() or "numpy" in native_engine_missing()
+    True
+    """
+    from majiang import native
+
+    return native.unavailable_reason() or ("the native engine is not loaded: install a platform wheel of "
+                                           "majiang, or build it in a checkout with `python -m majiang.native build`")

@@ -26,6 +26,12 @@ from majiang.core.variants import Variant, get_variant
 
 
 class MeldKind(str, Enum):
+    """What a meld is; its value is the name the logs and the JSON protocol use.
+
+    >>> MeldKind("concealed_kong") is MeldKind.CONCEALED_KONG, MeldKind.PONG.value
+    (True, 'pong')
+    """
+
     PONG = "pong"  # 碰
     KONG = "kong"  # exposed kong: 直杠 (on a discard) or 蓄杠/加杠 (added to a pong)
     CONCEALED_KONG = "concealed_kong"  # 暗杠

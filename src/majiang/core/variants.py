@@ -54,6 +54,11 @@ VARIANTS: dict[str, Variant] = {"kawuxing": KAWUXING, "sichuan": SICHUAN}
 
 
 def get_variant(name: str | Variant) -> Variant:
+    """The variant of that name (any case), or the variant given; RulesError for any other name.
+
+    >>> get_variant("Sichuan").players, get_variant(KAWUXING) is KAWUXING
+    (4, True)
+    """
     if isinstance(name, Variant):
         return name
     try:

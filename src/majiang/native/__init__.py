@@ -9,12 +9,14 @@ for decision, with the package's shanten tables handed over at first use). The P
 engine stays the reference and the only one with event logs and fan names; ``majiang.rl``
 rebuilds a Python ``Game`` from a native hand when asked for one.
 
-Build it once from a checkout (needs ``cargo``)::
+A platform wheel ships the library inside the package (``setup.py`` builds it where cargo is
+found). In a checkout, build it once (needs ``cargo``)::
 
     python -m majiang.native build
 
-``available()`` says whether the library loads; ``MAJIANG_NATIVE_LIB`` may point at a build
-elsewhere.
+``available()`` says whether the library loads. It is looked for in the package first (the
+wheel's, or the one ``build`` put there), then in the checkout's own cargo output
+(``native/target/release``); ``MAJIANG_NATIVE_LIB`` names the one file to load instead.
 """
 
 from __future__ import annotations
@@ -43,40 +45,67 @@ _LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}
 _HERE = Path(__file__).resolve().parent.parent  # the library sits in the package's top folder
 _CRATE = _HERE.parent.parent / "native"  # the checkout's crate, next to src/
 _lib = None
+_lib_path: Path | None = None
 _load_error: str | None = None
 
 
+def library_paths() -> list[Path]:
+    """Where the library is looked for, in order: the package's own (a wheel ships it there,
+    ``build`` puts it there), then the checkout's cargo output; only ``MAJIANG_NATIVE_LIB`` if set."""
+    if os.environ.get("MAJIANG_NATIVE_LIB"):
+        return [Path(os.environ["MAJIANG_NATIVE_LIB"])]
+    paths = [_HERE / _LIB_NAME]
+    if (_CRATE / "Cargo.toml").exists():
+        paths.append(_CRATE / "target" / "release" / _LIB_NAME)
+    return paths
+
+
 def library_path() -> Path:
-    return Path(os.environ.get("MAJIANG_NATIVE_LIB") or _HERE / _LIB_NAME)
+    """The library loaded, or (none loaded) the first place it is looked for."""
+    _load()
+    return _lib_path or library_paths()[0]
 
 
-def _load():
-    global _lib, _load_error
-    if _lib is not None or _load_error is not None:
-        return _lib
-    path = library_path()
-    if np is None:
-        _load_error = "the native engine needs numpy (pip install numpy, or the `fast` extra)"
-        return None
+def _open(path: Path):
+    """(the library at ``path``, None) if it loads and speaks this package's ABI, else (None, why)."""
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:
-        _load_error = f"no native engine at {path} ({exc}); build it with `python -m majiang.native build`"
-        return None
-    i64 = ctypes.c_int64
-    lib.mj_abi_version.restype = i64
+        return None, f"no native engine at {path} ({exc})"
+    lib.mj_abi_version.restype = ctypes.c_int64
     if lib.mj_abi_version() != ABI_VERSION:
-        _load_error = f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
-        return None
-    lib.mj_obs_size.restype = i64
+        return None, f"{path} is an old build (ABI {lib.mj_abi_version()}, need {ABI_VERSION}): rebuild it"
+    lib.mj_obs_size.restype = ctypes.c_int64
     if lib.mj_obs_size() != OBS_SIZE:
-        _load_error = f"{path} encodes {lib.mj_obs_size()} values, majiang.native.spec {OBS_SIZE}: rebuild it"
-        return None
+        return None, f"{path} encodes {lib.mj_obs_size()} values, majiang.native.spec {OBS_SIZE}: rebuild it"
     missing = spec.declare_functions(lib)  # every prototype, from spec.FUNCTIONS
     if missing:
-        _load_error = f"{path} is an old build (no {missing}): rebuild it"
+        return None, f"{path} is an old build (no {missing}): rebuild it"
+    return lib, None
+
+
+def _load():
+    global _lib, _lib_path, _load_error
+    if _lib is not None or _load_error is not None:
+        return _lib
+    if np is None:
+        _load_error = "the native engine needs numpy (pip install numpy, or the `fast` extra)"
         return None
-    _lib = lib
+    paths = library_paths()
+    lib = None
+    for path in paths:
+        if not path.exists():
+            continue
+        lib, why = _open(path)
+        if lib is not None:
+            break
+        _load_error = _load_error or why  # the first one's reason: the one that should have loaded
+    if lib is None:
+        _load_error = _load_error or (f"no native engine at {paths[0]}: install a platform wheel of majiang, "
+                                      "or build it in a checkout with `python -m majiang.native build`")
+        return None
+    _load_error = None
+    _lib, _lib_path = lib, path
     return lib
 
 

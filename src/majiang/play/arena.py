@@ -67,6 +67,17 @@ def close_agents() -> None:
         agent.close()
 
 
+def play_deal_in_worker(task: dict) -> dict:
+    """``play_deal`` in a worker process (local pool or Ray): what the run has said once already
+    (a bot taking the Python engine, ``PythonEngineWarning``) is not said again by every worker."""
+    import warnings
+
+    from majiang.bots.base import PythonEngineWarning
+
+    warnings.simplefilter("ignore", PythonEngineWarning)
+    return play_deal(task)
+
+
 def play_deal(task: dict) -> dict:
     """Play one deal in every rotation. ``task``: rules (JSON), bots, seed, deal, timeout."""
     rules = rules_from_json(task["rules"])
@@ -323,7 +334,7 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
                 ray.init(address=ray_address, log_to_driver=bot_stderr == "-")
             else:
                 ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=bot_stderr == "-")
-        remote = ray.remote(play_deal)
+        remote = ray.remote(play_deal_in_worker)
         refs = [remote.remote(t) for t in tasks]
         for ref in refs:
             done(ray.get(ref))
@@ -333,7 +344,7 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
         import multiprocessing as mp
 
         with mp.get_context("spawn").Pool(workers) as pool:
-            for deal in pool.imap(play_deal, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
+            for deal in pool.imap(play_deal_in_worker, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
                 done(deal)
             pool.close()
             pool.join()  # workers exit normally, closing their bots

@@ -143,27 +143,28 @@ _noted_python_engine = False
 
 
 def note_python_engine(native_built: bool | None = None) -> str | None:
-    """Log once per process, at the server's start, that the native engine is not built: the
-    greedy bots (普通, 托管) then decide in Python on the event loop and 大师 (``expert``) thinks
-    30-60x slower in the bot workers. Returns the line logged (None when built or said already).
+    """Log once per process, at the server's start, that the native engine does not load (and
+    why: not built, or numpy missing): the greedy bots (普通, 托管) then decide in Python on the
+    event loop and 大师 (``expert``) thinks 30-60x slower in the bot workers. Returns the line
+    logged (None when it loads or when said already).
 
     >>> import logging; logging.disable(logging.WARNING)
-    >>> "python -m majiang.native build" in note_python_engine(native_built=False)
+    >>> note_python_engine(native_built=False).startswith("majiang: the bots think in Python")
     True
     >>> note_python_engine(native_built=False) is None  # once
     True
     >>> logging.disable(logging.NOTSET)
     """
     global _noted_python_engine
-    if native_built is None:
-        from majiang.bots.base import native_engine
+    from majiang.bots.base import native_engine, native_engine_missing
 
+    if native_built is None:
         native_built = native_engine() is not None
     if native_built or _noted_python_engine:
         return None
     _noted_python_engine = True
-    line = ("majiang: the native engine is not built, so the bots think in Python (the same moves; "
-            "大师/expert 30-60x slower, greedy on the event loop): build it with python -m majiang.native build")
+    line = ("majiang: the bots think in Python (the same moves; 大师/expert 30-60x slower, greedy on the "
+            f"event loop): {native_engine_missing()}")
     log.warning(line)
     return line
 
