@@ -268,7 +268,7 @@ $("share-btn").onclick = async () => {
   const text = r ? t("share_text", { g: variantName(r.variant), c: r.code }) : "";
   try {
     if (navigator.share) { await navigator.share({ title: document.title, text, url }); return; }
-  } catch (e) { if (e && e.name === "AbortError") return; }
+  } catch (e) { if (e && /** @type {any} */ (e).name === "AbortError") return; }
   try { await navigator.clipboard.writeText(`${text} ${url}`); }
   catch (e) {  // no clipboard (plain http on another machine): select the link for a long-press copy
     const range = document.createRange(); range.selectNodeContents($("share")); const sel = getSelection();

@@ -55,7 +55,7 @@ export function node(tag, cls, text) {
 export function setText(e, s) { if (e.textContent !== s) e.textContent = s; }
 /**
  * Keyed reconciliation: reuse each child whose key is still wanted, create the missing, drop the rest.
- * @template {{key: string}} T
+ * @template {{key: string, [more: string]: any}} T
  * @param {Element} container
  * @param {T[]} items
  * @param {(it: T) => any} make

@@ -137,7 +137,7 @@ export function buildChatMenu(send) {
 export function showChat(msg) {
   const seat = document.querySelector(`.board .seat[data-seat="${Number(msg.seat)}"]`);
   if (!seat || !(PHRASES.includes(msg.phrase) || EMOJI.includes(msg.phrase))) return;
-  const b = seat.querySelector(".bubble");
+  const b = /** @type {any} */ (seat.querySelector(".bubble"));
   if (EMOJI.includes(msg.phrase)) { b.innerHTML = EMOJI_SVG[msg.phrase]; b.setAttribute("aria-label", t("p_" + msg.phrase)); }
   else b.textContent = t("p_" + msg.phrase);
   b.classList.add("show");

@@ -87,7 +87,13 @@ function drawWall(e, left) {
   for (let i = 0; i < slots; i++) out += `<rect x="${i * 6 + 0.5}" y="0.5" width="5" height="8" rx="1" class="${i < filled ? "w-on" : "w-off"}"/>`;
   e.innerHTML = `<svg viewBox="0 0 ${slots * 6} 9" aria-hidden="true">${out}</svg>`;
 }
+/**
+ * A tile as the board lays it: its key among its row's, its code (null: a tile's back), its classes.
+ * @typedef {{key: string, tile: string | null, cls?: string, enter?: boolean, fly?: boolean}} TileItem
+ */
+/** @param {string[]} list @param {string} prefix @returns {TileItem[]} */
 function tileItems(list, prefix) { return keyed(list).map((x) => ({ ...x, key: prefix + x.key })); }
+/** @param {Element} container @param {TileItem[]} items @param {(e: HTMLElement, it: TileItem) => void} [decorate] */
 function syncTiles(container, items, decorate) {
   sync(container, items, () => tileNode(), (e, it, fresh) => {
     paintTile(e, it.tile);
@@ -184,7 +190,7 @@ export function renderBoard(ctx) {
     const won = (v.wins || []).filter((w) => w.seat === s).map((w, i) => ({ key: `w${i}${w.tile}`, tile: w.tile, cls: "small won" }));
     syncTiles(seat.querySelector(".wins"), won);
     // waits of a declared hand
-    const waitsEl = seat.querySelector(".waits");
+    const waitsEl = /** @type {HTMLElement} */ (seat.querySelector(".waits"));
     const rv = p.revealed;
     const waits = rv && rv.waits && rv.waits.length ? rv.waits : [];
     if (waits.length || (rv && rv.hidden_triplets)) {
@@ -226,6 +232,7 @@ function fly(seat, flights, from) {
     const last = e.getBoundingClientRect();
     if (!last.width) return;
     // one's own tile: the one that left the hand; another seat's: the middle of its hand
+    /** @type {DOMRect | null} */
     let first = null;
     from.tiles.forEach((x, key) => { if (!first && !still.has(key) && x.tile === tile) first = x.r; });
     if (!first) from.tiles.forEach((x, key) => { if (!first && !still.has(key)) first = x.r; });
@@ -260,6 +267,7 @@ function announce(seat, kind) {
 export function handItems() {
   const seat = document.querySelector(".seat.me");
   if (!seat) return [];
-  return Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile")).map((e) => ({ key: e.dataset.key, tile: e.dataset.tile, e }));
+  return Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile"), (e) => /** @type {HTMLElement} */ (e))
+    .map((e) => ({ key: e.dataset.key || "", tile: e.dataset.tile || "", e }));
 }
 
