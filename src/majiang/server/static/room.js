@@ -15,7 +15,16 @@ import { namesOf, signed, variantName } from "./words.js";
 export function renderRoomHead(state, r, watching, inviting) {
   const mySeat = state.snap.seat, resting = restingMe(state);
   const joining = (r.joining || []).map((/** @type {string | null} */ n, /** @type {number} */ i) => (n ? `${t("seat_n", { n: i + 1 })} ${n}` : null)).filter(Boolean);
-  setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</span>${watching && !inviting && !resting ? h` · <span class="watch-tag">${t("watching")}</span>` : ""}${!watching && r.auto[mySeat] ? h` · <span class="auto-tag">${t("auto_on")}</span>` : ""}${joining.length ? h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>` : ""}${r.resting && r.status !== "lobby" ? h` · <span class="rest-tag">${resting ? t("resting_you", { s: signed(r.resting.total) }) : t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</span>` : ""}`);
+  const tags = [];
+  if (watching && !inviting && !resting) tags.push(h` · <span class="watch-tag">${t("watching")}</span>`);
+  if (!watching && r.auto[mySeat]) tags.push(h` · <span class="auto-tag">${t("auto_on")}</span>`);
+  if (joining.length) tags.push(h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>`);
+  if (r.resting && r.status !== "lobby") {
+    const rest = resting ? t("resting_you", { s: signed(r.resting.total) }) : t("resting", { n: r.resting.name, s: signed(r.resting.total) });
+    tags.push(h` · <span class="rest-tag">${rest}</span>`);
+  }
+  const hand = t("hand_of", { i: r.hand_index + 1, n: r.hands });
+  setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${hand}</span>${tags}`);
 }
 /** @param {State} state @param {any} r @param {boolean} show */
 export function renderInvite(state, r, show) {

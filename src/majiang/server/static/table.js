@@ -54,7 +54,9 @@ function drawDice(e, dice) {
   e.dataset.key = key;
   const PIPS = { 1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
     5: [[5, 5], [15, 5], [10, 10], [5, 15], [15, 15]], 6: [[5, 5], [15, 5], [5, 10], [15, 10], [5, 15], [15, 15]] };
-  e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6).map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("")}</svg>`).join("");
+  const pips = (/** @type {number} */ d) => PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("");
+  e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6)
+    .map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${pips(d)}</svg>`).join("");
 }
 // A seat's avatar, generated: the name's initials (a Chinese name's first character) in a circle of a
 // colour taken from the name, the same at every table; a bot's seat shows its number.
