@@ -3,7 +3,7 @@ import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML, setText, sync } from "./dom.js";
 import { api } from "./protocol.js";
 import { renderBoard } from "./table.js";
-import { CODE_RE, TILE_RE, botName, splitTiles } from "./words.js";
+import { CODE_RE, botName, replayStep } from "./words.js";
 
 /** @type {(() => void) | null} draws the replay's current frame again (after a language change) */
 let redraw = null;
@@ -32,17 +32,15 @@ export async function openReplay(code, hand, showError) {
   $("auto").hidden = true; $("hint-toggle").hidden = true;
   const last = data.frames.length - 1;
   const names = () => data.names.map(botName);  // "bot 2" is said in the page's language
-  const label = (f) => {
-    const m = /^seat (\d+): (.*)$/.exec(f.label || "");
-    if (!m) return t("deal");
-    const who = names()[+m[1]] || "";
-    const a = m[2].trim(), parts = a.split(/\s+/);
-    const kind = parts[0], arg = parts.slice(1).join("");
-    const name = { discard: t("a_discard"), win: t("a_win"), pong: t("a_pong"), kong: t("a_kong"), concealed_kong: t("a_concealed_kong"),
-      added_kong: t("a_added_kong"), pass: t("a_pass"), declare: t("a_declare"), sing: t("a_sing"), exchange: t("a_exchange"), void: t("a_void") }[kind];
-    const tiles = splitTiles(arg).filter((x) => TILE_RE.test(x));
-    const suit = /^[mps]$/.test(arg) ? I18N.suitName(arg) : "";
-    return t("r_act", { who, a: `${name || ""} ${tiles.length ? I18N.tilesWords(tiles) : suit}`.trim() });
+  const label = (/** @type {any} */ f) => {
+    const step = replayStep(f);
+    if (!step) return t("deal");
+    const who = names()[step.seat] || "";
+    /** @type {Record<string, string>} */
+    const words = { discard: t("a_discard"), win: t("a_win"), pong: t("a_pong"), kong: t("a_kong"), concealed_kong: t("a_concealed_kong"),
+      added_kong: t("a_added_kong"), pass: t("a_pass"), declare: t("a_declare"), sing: t("a_sing"), exchange: t("a_exchange"), void: t("a_void") };
+    const suit = step.suit ? I18N.suitName(step.suit) : "";
+    return t("r_act", { who, a: `${words[step.type] || ""} ${step.tiles.length ? I18N.tilesWords(step.tiles) : suit}`.trim() });
   };
   const show = () => {
     const f = data.frames[i], v = f.view;

@@ -43,3 +43,22 @@ export function namesOf(r) { return r.names.map((n, i) => (r.humans && r.humans[
 export function signed(n) { return (n > 0 ? "+" : "") + n; }
 /** @param {string} v */
 export function variantName(v) { return t(v === "kawuxing" ? "kawuxing" : "sichuan"); }
+
+/**
+ * What a replay frame shows being done: the seat and the action (its type, tiles and suit), or null
+ * for the deal. A frame's own `seat` and `action` (the action's JSON) come first; a server without
+ * them says it only in its label ("seat 1: discard 5p"), read here and nowhere else.
+ * @param {{seat?: number | null, action?: any, label?: string}} frame
+ * @returns {{seat: number, type: string, tiles: string[], suit: string | null} | null}
+ */
+export function replayStep(frame) {
+  const a = frame.action;
+  if (a && typeof a === "object" && typeof a.type === "string" && Number.isInteger(frame.seat)) {
+    const tiles = (Array.isArray(a.tiles) ? a.tiles : a.tile ? [a.tile] : []).filter((/** @type {any} */ x) => TILE_RE.test(x));
+    return { seat: /** @type {number} */ (frame.seat), type: a.type, tiles, suit: /^[mps]$/.test(a.suit) ? a.suit : null };
+  }
+  const m = /^seat (\d+): (.*)$/.exec(frame.label || "");
+  if (!m) return null;
+  const parts = m[2].trim().split(/\s+/), arg = parts.slice(1).join("");
+  return { seat: +m[1], type: parts[0], tiles: splitTiles(arg).filter((x) => TILE_RE.test(x)), suit: /^[mps]$/.test(arg) ? arg : null };
+}
