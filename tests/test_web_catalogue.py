@@ -1,5 +1,5 @@
 """The page's words: every catalogue key the page uses exists in both the Chinese and the English
-catalogue (read from the served scripts by node, no browser)."""
+catalogue (read from the served modules by node, no browser)."""
 
 import json
 import os
@@ -22,22 +22,27 @@ def catalogue():
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    script = ("globalThis.window = globalThis; globalThis.localStorage = {getItem: () => null, setItem: () => {}};"
-              f"require({json.dumps(os.path.abspath(os.path.join(STATIC, 'i18n.js')))});"
+    url = "file://" + os.path.abspath(os.path.join(STATIC, "i18n.js"))
+    script = (f"const {{ I18N }} = await import({json.dumps(url)});"
               "console.log(JSON.stringify({zh: I18N.keys('zh'), en: I18N.keys('en')}));")
-    out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True).stdout
     return {lang: set(keys) for lang, keys in json.loads(out).items()}
 
 
+def modules():
+    """The page's modules, as one text (the page is app.js and the modules it imports)."""
+    return "\n".join(read(name) for name in sorted(os.listdir(STATIC)) if name.endswith(".js") and name != "i18n.js")
+
+
 def listed(source, name):
-    """The string literals of a constant array in app.js (const NAME = ["a", "b"])."""
+    """The string literals of a constant array in the modules (const NAME = ["a", "b"])."""
     m = re.search(r"const " + name + r" = \[([^\]]*)\]", source)
     assert m, name
     return re.findall(r'"([a-z_]+)"', m.group(1))
 
 
 def used_keys():
-    app, i18n, page = read("app.js"), read("i18n.js"), read("index.html")
+    app, i18n, page = modules(), read("i18n.js"), read("index.html")
     keys = set()
     for src in (app, i18n):
         for call in re.finditer(r"(?<![\w.])t\(([^(){}]*?)[,)]", src):

@@ -1,261 +1,323 @@
 // One message catalogue: Chinese first, English by a toggle remembered in this browser.
 // Tiles are named the Chinese way (五筒, 九条, 红中) in both languages; English adds a gloss.
-(function () {
-  const NUM = "一二三四五六七八九";
-  const SUIT_ZH = { m: "万", p: "筒", s: "条" };
-  const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
-  const DRAGON_ZH = { 5: "白板", 6: "发财", 7: "红中" };
-  const DRAGON_EN = { 5: "White", 6: "Green", 7: "Red" };
-  const M = {
-    zh: {
-      title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
-      your_name: "昵称", save: "保存", name_ph: "你的名字", new_table: "开桌", game: "玩法", preset: "规则",
-      kawuxing: "卡五星", sichuan: "血战到底", players: "{n}人", bots: "空位机器人", bot_random: "随机",
-      bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
-      create: "创建房间", join_title: "加入房间", code_ph: "房间号", join: "加入", watch: "观战",
-      history: "战绩", no_history: "还没有战绩", replay: "回放", hand_n: "第{n}局", result_win: "赢", result_lose: "输",
-      result_even: "平", finished: "已结束", playing: "进行中", lobby: "等待中", more: "更多",
-      room: "房间", hand_of: "第 {i}/{n} 局", wall: "余 {n} 张", dealer: "庄", watching: "观战中", auto: "托管",
-      auto_on: "托管中", auto_off: "取消托管", offline: "离线", out: "已胡", leave: "离开", hint: "提示",
-      share: "邀请好友: 发送房间号或链接", share_note: "只有这台电脑能打开这个地址: 用 --host 0.0.0.0 启动服务器, 同一网络的朋友才能加入",
-      seat_n: "{n}号位", host: "房主", you: "你", empty: "空位", bot: "机器人", sit: "入座", start: "开始",
-      waiting_start: "等待房主开始", void_badge: "缺{s}", void_pick: "定缺: 选一门不要的花色", suggested: "推荐",
-      exchange_pick: "换三张: 选同一花色的三张牌", exchange_do: "换出 {t}", exchange_need: "再选 {n} 张",
-      your_turn: "轮到你出牌: 点一张牌选中, 再点一下打出", claim_wait: "等待其他玩家…", discard_verb: "打",
-      a_discard: "打", a_win: "胡", a_zimo: "自摸", a_pong: "碰", a_kong: "杠", a_concealed_kong: "暗杠", a_added_kong: "加杠",
-      a_pass: "过", a_declare: "亮倒", a_dance: "跳舞", a_sing: "唱歌", a_void: "缺", a_exchange: "换三张",
-      liangdao: "亮倒", sing: "唱歌", dance: "跳舞", waits: "听", hidden_triplets: "另有{n}坎未亮",
-      hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌 ({n}向听)", hint_count: "{n}张",
-      hint_waits: "听牌: {w}", hint_left: "{t}剩{n}", last_discard: "{who} 打出 {t}",
-      settlement: "结算", drawn_hand: "荒庄", win_by: "{who} 胡 {t}", zimo: "自摸", dianpao: "{who} 点炮",
-      robbed: "抢杠", fan_total: "共 {n} 番", fan_n: "{n}番", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
-      hand_total: "本局", match_total: "总分", ready: "准备", ready_done: "已准备, 等待其他玩家", ready_list: "已准备: {l}",
-      next_hand: "下一局", to_lobby: "回大厅", rematch: "再来一局", rematch_offer: "{who} 邀请大家再来一局 (同样的规则和座位)", rematch_join: "加入再来一局", close: "关闭", match_over: "终局",
-      summary: "对局总结", rest_cell: "休", winner: "{who} 赢了", hand_col: "局", total_col: "合计",
-      err_code: "房间号是6位数字", err_replay: "不是回放链接", replay_title: "回放", step: "第 {i}/{n} 步",
-      play: "播放", pause: "暂停", first: "开头", prev: "上一步", next: "下一步", last: "结尾", speed: "速度",
-      deal: "发牌", r_draw: "{who} 摸牌", r_act: "{who} {a}", seconds: "{n}秒", spectators: "观众",
-      status_lobby: "等待开始", status_playing: "进行中", status_finished: "已结束",
-      opt_invalid: "规则组合无效: {m}", preset_desc: "预设", dice: "骰子", timer_default: "默认",
-      kb_help: "键盘: ←→ 选牌, 回车打出, H 胡, P 碰, K 杠, 空格 过",
-      phase_exchange: "换三张", phase_void: "定缺", phase_turn: "出牌", phase_claim: "等待吃碰",
-      none_opt: "不限", yes: "开", no: "关",
-      ready_tag: "已准备", wait_ready: "等待 {l} 准备", start_wait: "等待 {l} 准备, 到时自动开局", starting: "即将开局", chat: "聊天", dissolve: "解散", agree: "同意", refuse: "拒绝", vote_text: "{who} 申请解散房间 (同意 {n}/{m})",
-      dissolve_confirm: "申请解散: 所有玩家同意后结束对局", dissolved: "房间已解散",
-      p_hello: "大家好!", p_hurry: "快点吧, 等得花都谢了", p_nice: "打得好!", p_thanks: "谢谢", p_oops: "哎呀…",
-      p_again: "再来一局!", p_bye: "下次再玩", p_laugh: "笑", p_cry: "哭", p_angry: "怒", p_thumb: "赞", p_flower: "花",
-      back_title: "回到牌桌", back_go: "回到牌桌", back_row: "{g} · 房间 {c} · {s}",
-      invite_title: "{host} 邀请你来打{g}", invite_title_nohost: "房间 {c} · {g}", invite_rules: "{p} · {h}局 · 底分 {s}",
-      invite_free: "空位 (机器人代打, 你来就让给你)", invite_full: "座位都满了, 可以观战",
-      invite_next: "对局进行中: 你将从下一局起坐{n}号位 (机器人打完这一局)",
-      invite_next_wait: "已为你保留{n}号位, 这一局结束后入座", watch_only: "只观战", default_name: "玩家{n}",
-      share_btn: "分享邀请", share_copied: "已复制邀请链接", share_text: "来打{g}! 房间号 {c}", qr_alt: "邀请链接二维码",
-      leave_title: "离开牌桌?", leave_text: "对局还在进行: 离开后由托管替你出牌 (只胡牌和出牌, 不亮倒不碰杠)。你随时可以从大厅点「回到牌桌」回来。",
-      leave_stay: "留下", leave_go: "离开",
-      missed_note: "超时: 已替你出牌。再超时一次将自动托管", auto_note: "托管中: 点任意处取消",
-      hint_win: "可以胡牌! 点「{a}」", out_note: "你已胡牌 ({t}), 本局出局: 看其他{n}家继续打", out_note_done: "你已胡牌 ({t})",
-      joining_tag: "下一局入座: {n}", reconnect: "重新连接…", claim_prompt: "{t}: 要吗?", people: "人数", people_3: "3人", people_4w: "4人 · 赢家休息", people_4r: "4人 · 轮流休息",
-      resting: "本局轮休: {n} ({s})", resting_you: "你本局轮休 ({s}), 下一局上桌", bench: "轮休席", bench_free: "轮休席: 空 (第4位朋友坐这里)",
-      bench_line: "轮休席: {n}", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
-      declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
-      declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
-    },
-    en: {
-      title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
-      your_name: "Your name", save: "Save", name_ph: "your name", new_table: "New table", game: "Game", preset: "Rules",
-      kawuxing: "卡五星 Kawuxing", sichuan: "血战到底 Sichuan", players: "{n} players", bots: "Bots for empty seats",
-      bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master", hands: "Hands", stake: "Stake 底分",
-      timer: "Decision timer (s)", options: "Rule options", create: "Create room", join_title: "Join a room",
-      code_ph: "room code", join: "Join", watch: "Watch", history: "History 战绩", no_history: "No matches yet",
-      replay: "replay", hand_n: "hand {n}", result_win: "won", result_lose: "lost", result_even: "even",
-      finished: "finished", playing: "playing", lobby: "waiting", more: "more",
-      room: "Room", hand_of: "hand {i}/{n}", wall: "{n} left", dealer: "Dealer 庄", watching: "Watching",
-      auto: "Auto 托管", auto_on: "Auto-play on", auto_off: "Stop auto-play", offline: "offline", out: "won",
-      leave: "Leave", hint: "Hints", share: "Invite friends: send the room code or this link",
-      share_note: "Only this computer can open this address: start the server with --host 0.0.0.0 so friends on your network can join.",
-      seat_n: "seat {n}", host: "host", you: "you", empty: "empty", bot: "bot", sit: "Take a seat", start: "Start",
-      waiting_start: "Waiting for the host to start", void_badge: "void {s}", void_pick: "定缺: choose the suit you will not keep",
-      suggested: "suggested", exchange_pick: "换三张: pick three tiles of one suit", exchange_do: "Pass {t}",
-      exchange_need: "pick {n} more", your_turn: "Your turn: tap a tile to select it, tap again to discard",
-      claim_wait: "Waiting for the others…", discard_verb: "discard",
-      a_discard: "Discard", a_win: "Win 胡", a_zimo: "Self-draw 自摸", a_pong: "Pong 碰", a_kong: "Kong 杠",
-      a_concealed_kong: "Concealed kong 暗杠", a_added_kong: "Added kong 加杠", a_pass: "Pass 过",
-      a_declare: "Declare 亮倒", a_dance: "Dance 跳舞", a_sing: "Sing 唱歌", a_void: "Void", a_exchange: "Pass three",
-      liangdao: "亮倒 declared", sing: "唱歌 sing", dance: "跳舞 dance", waits: "waits", hidden_triplets: "{n} triplet(s) hidden",
-      hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
-      hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
-      settlement: "Settlement 结算", drawn_hand: "Drawn hand 荒庄", win_by: "{who} wins on {t}", zimo: "self-drawn 自摸",
-      dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", mult_total: "×{n} total",
-      pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready 准备",
-      ready_done: "Ready, waiting for the others", ready_list: "Ready: {l}", next_hand: "Next hand",
-      to_lobby: "Back to the lobby", rematch: "Rematch 再来一局", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
-      summary: "Match summary", rest_cell: "sat out", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
-      err_code: "a room code is six digits", err_replay: "not a replay link", replay_title: "Replay 回放",
-      step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
-      speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n}\u00a0sec",
-      spectators: "watching", status_lobby: "waiting to start", status_playing: "playing", status_finished: "finished",
-      opt_invalid: "These rules do not go together: {m}", preset_desc: "preset", dice: "dice", timer_default: "default",
-      kb_help: "Keys: ← → pick a tile, Enter discards, H win, P pong, K kong, Space pass",
-      phase_exchange: "pass three", phase_void: "void suit", phase_turn: "discard", phase_claim: "claims",
-      none_opt: "no limit", yes: "on", no: "off",
-      ready_tag: "ready", wait_ready: "Waiting for {l} to get ready", start_wait: "Waiting for {l} to get ready; the hand is dealt when the timer ends", starting: "Starting", chat: "Chat", dissolve: "Dissolve 解散", agree: "Agree", refuse: "Refuse", vote_text: "{who} asks to dissolve the room (agreed {n}/{m})",
-      dissolve_confirm: "Ask to dissolve: the match ends when every player agrees", dissolved: "The room was dissolved",
-      p_hello: "Hello everyone!", p_hurry: "Hurry up please", p_nice: "Nice play!", p_thanks: "Thanks", p_oops: "Oops…",
-      p_again: "One more game!", p_bye: "See you next time", p_laugh: "laugh", p_cry: "cry", p_angry: "angry", p_thumb: "great", p_flower: "flower",
-      back_title: "Back to your table", back_go: "Back to the table", back_row: "{g} · room {c} · {s}",
-      invite_title: "{host} invites you to play {g}", invite_title_nohost: "Room {c} · {g}", invite_rules: "{p} · {h} hands · stake {s}",
-      invite_free: "free (a bot plays it until you sit)", invite_full: "Every seat is taken: you can watch",
-      invite_next: "A hand is being played: you sit in seat {n} from the next hand (a bot finishes this one)",
-      invite_next_wait: "Seat {n} is kept for you: you sit down when this hand ends", watch_only: "Just watch", default_name: "Player {n}",
-      share_btn: "Share the invite", share_copied: "Invite link copied", share_text: "Come and play {g}! Room {c}", qr_alt: "QR code of the invite link",
-      leave_title: "Leave the table?", leave_text: "The match goes on: while you are away, auto-play (托管) plays for you (it only wins and discards, never declares, pongs or kongs). Come back any time with \u201cBack to your table\u201d in the lobby.",
-      leave_stay: "Stay", leave_go: "Leave",
-      missed_note: "Time ran out: a tile was played for you. Miss once more and auto-play takes over", auto_note: "Auto-play is on: tap anywhere to take over",
-      hint_win: "You can win! Press \u201c{a}\u201d", out_note: "You have won ({t}) and are out of this hand: the other {n} play on", out_note_done: "You have won ({t})",
-      joining_tag: "joins next hand: {n}", reconnect: "Reconnecting…", claim_prompt: "{t}: take it?", people: "Players", people_3: "3", people_4w: "4 · the winner sits out", people_4r: "4 · sit out in turn",
-      resting: "Sitting out this hand: {n} ({s})", resting_you: "You sit out this hand ({s}); you play the next", bench: "bench", bench_free: "Bench: free (for a fourth friend)",
-      bench_line: "Bench: {n}", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
-      declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
-      declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
-    },
-  };
-  // Rule options: Chinese label, one-line explanation (zh / en).
-  const OPT = {
-    suits: ["花色", "用哪两门数牌 (加中发白)", "Suits", "which two numbered suits are played (with the dragons)"],
-    liangdao_hide_triplets: ["亮倒不亮坎", "亮倒时暗刻可以不亮", "Hide triplets", "concealed triplets stay hidden after 亮倒"],
-    liangdao_draw_penalty: ["亮倒荒庄", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)", "Declared at a draw", "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first to declare (the dealer stays)"],
-    first_dealer: ["首局庄家", "第一局庄家: 掷骰子 / 东风位坐庄", "First dealer", "the first hand's dealer: by the dice, or the first seat (East)"],
-    direct_kong_pay: ["直杠赔付", "点杠者付几倍底", "Direct kong pays", "what the discarder of a kong pays"],
-    sigui: ["四归", "四归算法: 半频道 / 全频道 / 只算胡牌", "Four of a kind", "how 四归 counts"],
-    cap: ["封顶", "每家最多赔几倍底", "Cap", "at most this many times the base per payer"],
-    min_ron_multiplier: ["点炮起胡", "点炮至少几倍 (2 = 屁胡只能自摸)", "Minimum on a discard", "2: a plain hand wins only by self-draw"],
-    shouzhuayi: ["手抓一", "手抓一的倍数", "Single wait in hand", "multiplier of 手抓一"],
-    haidi: ["海底", "海底捞月 / 也算海底炮 / 不算", "Last tile", "海底捞 only, also 海底炮, or neither"],
-    louhu_unless_more: ["漏胡可胡大", "过胡后更大的牌还能胡", "Passed win", "after passing a win, a bigger one may still be taken"],
-    piao: ["漂", "每家固定漂几底", "Float 漂", "each player floats this many base"],
-    maima: ["买马", "自摸翻一张马牌加分", "Buy a horse", "a self-draw turns the next wall tile for extra points"],
-    shukan: ["数坎", "赢家每个暗刻加一底", "Count triplets", "each concealed triplet of the winner adds one base"],
-    exchange_three: ["换三张", "开局每人换出三张同花色的牌", "Pass three", "everyone passes three tiles of one suit first"],
-    blood_battle: ["血战到底", "有人胡后继续打到三家胡", "Blood battle", "play on after a win until three have won"],
-    blood_river: ["血流成河", "胡了的人继续打, 可以再胡", "Blood river", "winners play on and may win again"],
-    kong_money: ["刮风下雨", "杠牌立即收钱", "Kong money", "kongs are paid at once"],
-    cap_fan: ["封顶番数", "最多算几番", "Fan cap", "a hand counts at most this many fan"],
-    gangshanghua_fan: ["杠上花", "杠上开花加几番", "Win after a kong", "extra fan for 杠上花"],
-    gangshang_chain: ["每杠加番", "杠上花/杠上炮按连杠数每杠加番", "Per kong", "杠上花 and 杠上炮 count once per kong of a chain"],
-    robbed_kong_fan: ["抢杠", "抢杠胡加几番", "Robbing a kong", "extra fan for a win on a robbed kong"],
-    call_transfer: ["呼叫转移", "杠上炮把杠钱转给胡家", "Call transfer", "杠上炮 hands the kong money to the winner"],
-    heavenly_earthly: ["天胡地胡", "天胡/地胡算5番", "Heavenly hands", "天胡 and 地胡 count 5 fan"],
-    self_draw_bonus: ["自摸加成", "不加 / 自摸加底 / 自摸加番", "Self-draw bonus", "none, one base, or one fan"],
-    flower_pig_penalty: ["查花猪", "花猪赔每家几倍底", "Flower pig", "a player with three suits pays each this many base"],
-    pass_win_unless_more: ["过水不胡", "过胡后只能胡更大的", "Passed win", "a passed win may be taken later only if worth more"],
-    last_four_must_win: ["最后四张必胡", "最后四张能胡必须胡", "Last four must win", "in the last four tiles a win must be taken"],
-    sing_dance: ["唱歌跳舞", "可以报听 (唱歌/跳舞)", "Sing and dance", "players may declare ready"],
-  };
-  const CHOICE = {
-    count: ["按人数", "by count"], first: ["先亮者坐庄", "first to declare, then deals"],
-    first_pays: ["先亮者赔", "first to declare, dealer stays"], dice: ["掷骰子", "by the dice"], east: ["东风位", "East (first seat)"], half: ["半频道", "half"], full: ["全频道", "full"],
-    winning: ["只算胡牌", "winning tile"], self_draw: ["海底捞", "self-draw only"], both: ["捞和炮", "both"],
-    none: ["无", "none"], base: ["自摸加底", "one base"], fan: ["自摸加番", "one fan"],
-    ps: ["筒条", "dots + bamboo"], mp: ["万筒", "characters + dots"], ms: ["万条", "characters + bamboo"],
-  };
-  const PRESET = { standard: ["标准", "standard"], xiangyang: ["襄阳", "Xiangyang"], suizhou: ["随州", "Suizhou"],
-    chengdu: ["成都", "Chengdu"], modern: ["换三张 (新)", "modern, 换三张"] };
+const NUM = "一二三四五六七八九";
+const SUIT_ZH = { m: "万", p: "筒", s: "条" };
+const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+const DRAGON_ZH = { 5: "白板", 6: "发财", 7: "红中" };
+const DRAGON_EN = { 5: "White", 6: "Green", 7: "Red" };
+const M = {
+  zh: {
+    title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
+    your_name: "昵称", save: "保存", name_ph: "你的名字", new_table: "开桌", game: "玩法", preset: "规则",
+    kawuxing: "卡五星", sichuan: "血战到底", players: "{n}人", bots: "空位机器人", bot_random: "随机",
+    bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
+    create: "创建房间", join_title: "加入房间", code_ph: "房间号", join: "加入", watch: "观战",
+    history: "战绩", no_history: "还没有战绩", replay: "回放", hand_n: "第{n}局", result_win: "赢", result_lose: "输",
+    result_even: "平", finished: "已结束", playing: "进行中", lobby: "等待中", more: "更多",
+    room: "房间", hand_of: "第 {i}/{n} 局", wall: "余 {n} 张", dealer: "庄", watching: "观战中", auto: "托管",
+    auto_on: "托管中", auto_off: "取消托管", offline: "离线", out: "已胡", leave: "离开", hint: "提示",
+    share: "邀请好友: 发送房间号或链接", share_note: "只有这台电脑能打开这个地址: 用 --host 0.0.0.0 启动服务器, 同一网络的朋友才能加入",
+    seat_n: "{n}号位", host: "房主", you: "你", empty: "空位", bot: "机器人", sit: "入座", start: "开始",
+    waiting_start: "等待房主开始", void_badge: "缺{s}", void_pick: "定缺: 选一门不要的花色", suggested: "推荐",
+    exchange_pick: "换三张: 选同一花色的三张牌", exchange_do: "换出 {t}", exchange_need: "再选 {n} 张",
+    your_turn: "轮到你出牌: 点一张牌选中, 再点一下打出", claim_wait: "等待其他玩家…", discard_verb: "打",
+    a_discard: "打", a_win: "胡", a_zimo: "自摸", a_pong: "碰", a_kong: "杠", a_concealed_kong: "暗杠", a_added_kong: "加杠",
+    a_pass: "过", a_declare: "亮倒", a_dance: "跳舞", a_sing: "唱歌", a_void: "缺", a_exchange: "换三张",
+    liangdao: "亮倒", sing: "唱歌", dance: "跳舞", waits: "听", hidden_triplets: "另有{n}坎未亮",
+    hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌 ({n}向听)", hint_count: "{n}张",
+    hint_waits: "听牌: {w}", hint_left: "{t}剩{n}", last_discard: "{who} 打出 {t}",
+    settlement: "结算", drawn_hand: "荒庄", win_by: "{who} 胡 {t}", zimo: "自摸", dianpao: "{who} 点炮",
+    robbed: "抢杠", fan_total: "共 {n} 番", fan_n: "{n}番", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
+    hand_total: "本局", match_total: "总分", ready: "准备", ready_done: "已准备, 等待其他玩家", ready_list: "已准备: {l}",
+    next_hand: "下一局", to_lobby: "回大厅", rematch: "再来一局", rematch_offer: "{who} 邀请大家再来一局 (同样的规则和座位)", rematch_join: "加入再来一局", close: "关闭", match_over: "终局",
+    summary: "对局总结", rest_cell: "休", winner: "{who} 赢了", hand_col: "局", total_col: "合计",
+    err_code: "房间号是6位数字", err_replay: "不是回放链接", replay_title: "回放", step: "第 {i}/{n} 步",
+    play: "播放", pause: "暂停", first: "开头", prev: "上一步", next: "下一步", last: "结尾", speed: "速度",
+    deal: "发牌", r_draw: "{who} 摸牌", r_act: "{who} {a}", seconds: "{n}秒", spectators: "观众",
+    status_lobby: "等待开始", status_playing: "进行中", status_finished: "已结束",
+    opt_invalid: "规则组合无效: {m}", preset_desc: "预设", dice: "骰子", timer_default: "默认",
+    kb_help: "键盘: ←→ 选牌, 回车打出, H 胡, P 碰, K 杠, 空格 过",
+    phase_exchange: "换三张", phase_void: "定缺", phase_turn: "出牌", phase_claim: "等待吃碰",
+    none_opt: "不限", yes: "开", no: "关",
+    ready_tag: "已准备", wait_ready: "等待 {l} 准备", start_wait: "等待 {l} 准备, 到时自动开局", starting: "即将开局", chat: "聊天", dissolve: "解散", agree: "同意", refuse: "拒绝", vote_text: "{who} 申请解散房间 (同意 {n}/{m})",
+    dissolve_confirm: "申请解散: 所有玩家同意后结束对局", dissolved: "房间已解散",
+    p_hello: "大家好!", p_hurry: "快点吧, 等得花都谢了", p_nice: "打得好!", p_thanks: "谢谢", p_oops: "哎呀…",
+    p_again: "再来一局!", p_bye: "下次再玩", p_laugh: "笑", p_cry: "哭", p_angry: "怒", p_thumb: "赞", p_flower: "花",
+    back_title: "回到牌桌", back_go: "回到牌桌", back_row: "{g} · 房间 {c} · {s}",
+    invite_title: "{host} 邀请你来打{g}", invite_title_nohost: "房间 {c} · {g}", invite_rules: "{p} · {h}局 · 底分 {s}",
+    invite_free: "空位 (机器人代打, 你来就让给你)", invite_full: "座位都满了, 可以观战",
+    invite_next: "对局进行中: 你将从下一局起坐{n}号位 (机器人打完这一局)",
+    invite_next_wait: "已为你保留{n}号位, 这一局结束后入座", watch_only: "只观战", default_name: "玩家{n}",
+    share_btn: "分享邀请", share_copied: "已复制邀请链接", share_text: "来打{g}! 房间号 {c}", qr_alt: "邀请链接二维码",
+    leave_title: "离开牌桌?", leave_text: "对局还在进行: 离开后由托管替你出牌 (只胡牌和出牌, 不亮倒不碰杠)。你随时可以从大厅点「回到牌桌」回来。",
+    leave_stay: "留下", leave_go: "离开",
+    missed_note: "超时: 已替你出牌。再超时一次将自动托管", auto_note: "托管中: 点任意处取消",
+    hint_win: "可以胡牌! 点「{a}」", out_note: "你已胡牌 ({t}), 本局出局: 看其他{n}家继续打", out_note_done: "你已胡牌 ({t})",
+    joining_tag: "下一局入座: {n}", reconnect: "重新连接…", claim_prompt: "{t}: 要吗?", people: "人数", people_3: "3人", people_4w: "4人 · 赢家休息", people_4r: "4人 · 轮流休息",
+    resting: "本局轮休: {n} ({s})", resting_you: "你本局轮休 ({s}), 下一局上桌", bench: "轮休席", bench_free: "轮休席: 空 (第4位朋友坐这里)",
+    bench_line: "轮休席: {n}", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
+    declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
+    declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
+  },
+  en: {
+    title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
+    your_name: "Your name", save: "Save", name_ph: "your name", new_table: "New table", game: "Game", preset: "Rules",
+    kawuxing: "卡五星 Kawuxing", sichuan: "血战到底 Sichuan", players: "{n} players", bots: "Bots for empty seats",
+    bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master", hands: "Hands", stake: "Stake 底分",
+    timer: "Decision timer (s)", options: "Rule options", create: "Create room", join_title: "Join a room",
+    code_ph: "room code", join: "Join", watch: "Watch", history: "History 战绩", no_history: "No matches yet",
+    replay: "replay", hand_n: "hand {n}", result_win: "won", result_lose: "lost", result_even: "even",
+    finished: "finished", playing: "playing", lobby: "waiting", more: "more",
+    room: "Room", hand_of: "hand {i}/{n}", wall: "{n} left", dealer: "Dealer 庄", watching: "Watching",
+    auto: "Auto 托管", auto_on: "Auto-play on", auto_off: "Stop auto-play", offline: "offline", out: "won",
+    leave: "Leave", hint: "Hints", share: "Invite friends: send the room code or this link",
+    share_note: "Only this computer can open this address: start the server with --host 0.0.0.0 so friends on your network can join.",
+    seat_n: "seat {n}", host: "host", you: "you", empty: "empty", bot: "bot", sit: "Take a seat", start: "Start",
+    waiting_start: "Waiting for the host to start", void_badge: "void {s}", void_pick: "定缺: choose the suit you will not keep",
+    suggested: "suggested", exchange_pick: "换三张: pick three tiles of one suit", exchange_do: "Pass {t}",
+    exchange_need: "pick {n} more", your_turn: "Your turn: tap a tile to select it, tap again to discard",
+    claim_wait: "Waiting for the others…", discard_verb: "discard",
+    a_discard: "Discard", a_win: "Win 胡", a_zimo: "Self-draw 自摸", a_pong: "Pong 碰", a_kong: "Kong 杠",
+    a_concealed_kong: "Concealed kong 暗杠", a_added_kong: "Added kong 加杠", a_pass: "Pass 过",
+    a_declare: "Declare 亮倒", a_dance: "Dance 跳舞", a_sing: "Sing 唱歌", a_void: "Void", a_exchange: "Pass three",
+    liangdao: "亮倒 declared", sing: "唱歌 sing", dance: "跳舞 dance", waits: "waits", hidden_triplets: "{n} triplet(s) hidden",
+    hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
+    hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
+    settlement: "Settlement 结算", drawn_hand: "Drawn hand 荒庄", win_by: "{who} wins on {t}", zimo: "self-drawn 自摸",
+    dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", mult_total: "×{n} total",
+    pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready 准备",
+    ready_done: "Ready, waiting for the others", ready_list: "Ready: {l}", next_hand: "Next hand",
+    to_lobby: "Back to the lobby", rematch: "Rematch 再来一局", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
+    summary: "Match summary", rest_cell: "sat out", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
+    err_code: "a room code is six digits", err_replay: "not a replay link", replay_title: "Replay 回放",
+    step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
+    speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n}\u00a0sec",
+    spectators: "watching", status_lobby: "waiting to start", status_playing: "playing", status_finished: "finished",
+    opt_invalid: "These rules do not go together: {m}", preset_desc: "preset", dice: "dice", timer_default: "default",
+    kb_help: "Keys: ← → pick a tile, Enter discards, H win, P pong, K kong, Space pass",
+    phase_exchange: "pass three", phase_void: "void suit", phase_turn: "discard", phase_claim: "claims",
+    none_opt: "no limit", yes: "on", no: "off",
+    ready_tag: "ready", wait_ready: "Waiting for {l} to get ready", start_wait: "Waiting for {l} to get ready; the hand is dealt when the timer ends", starting: "Starting", chat: "Chat", dissolve: "Dissolve 解散", agree: "Agree", refuse: "Refuse", vote_text: "{who} asks to dissolve the room (agreed {n}/{m})",
+    dissolve_confirm: "Ask to dissolve: the match ends when every player agrees", dissolved: "The room was dissolved",
+    p_hello: "Hello everyone!", p_hurry: "Hurry up please", p_nice: "Nice play!", p_thanks: "Thanks", p_oops: "Oops…",
+    p_again: "One more game!", p_bye: "See you next time", p_laugh: "laugh", p_cry: "cry", p_angry: "angry", p_thumb: "great", p_flower: "flower",
+    back_title: "Back to your table", back_go: "Back to the table", back_row: "{g} · room {c} · {s}",
+    invite_title: "{host} invites you to play {g}", invite_title_nohost: "Room {c} · {g}", invite_rules: "{p} · {h} hands · stake {s}",
+    invite_free: "free (a bot plays it until you sit)", invite_full: "Every seat is taken: you can watch",
+    invite_next: "A hand is being played: you sit in seat {n} from the next hand (a bot finishes this one)",
+    invite_next_wait: "Seat {n} is kept for you: you sit down when this hand ends", watch_only: "Just watch", default_name: "Player {n}",
+    share_btn: "Share the invite", share_copied: "Invite link copied", share_text: "Come and play {g}! Room {c}", qr_alt: "QR code of the invite link",
+    leave_title: "Leave the table?", leave_text: "The match goes on: while you are away, auto-play (托管) plays for you (it only wins and discards, never declares, pongs or kongs). Come back any time with \u201cBack to your table\u201d in the lobby.",
+    leave_stay: "Stay", leave_go: "Leave",
+    missed_note: "Time ran out: a tile was played for you. Miss once more and auto-play takes over", auto_note: "Auto-play is on: tap anywhere to take over",
+    hint_win: "You can win! Press \u201c{a}\u201d", out_note: "You have won ({t}) and are out of this hand: the other {n} play on", out_note_done: "You have won ({t})",
+    joining_tag: "joins next hand: {n}", reconnect: "Reconnecting…", claim_prompt: "{t}: take it?", people: "Players", people_3: "3", people_4w: "4 · the winner sits out", people_4r: "4 · sit out in turn",
+    resting: "Sitting out this hand: {n} ({s})", resting_you: "You sit out this hand ({s}); you play the next", bench: "bench", bench_free: "Bench: free (for a fourth friend)",
+    bench_line: "Bench: {n}", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
+    declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
+    declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
+  },
+};
+// Rule options: Chinese label, one-line explanation (zh / en).
+const OPT = {
+  suits: ["花色", "用哪两门数牌 (加中发白)", "Suits", "which two numbered suits are played (with the dragons)"],
+  liangdao_hide_triplets: ["亮倒不亮坎", "亮倒时暗刻可以不亮", "Hide triplets", "concealed triplets stay hidden after 亮倒"],
+  liangdao_draw_penalty: ["亮倒荒庄", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)", "Declared at a draw", "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first to declare (the dealer stays)"],
+  first_dealer: ["首局庄家", "第一局庄家: 掷骰子 / 东风位坐庄", "First dealer", "the first hand's dealer: by the dice, or the first seat (East)"],
+  direct_kong_pay: ["直杠赔付", "点杠者付几倍底", "Direct kong pays", "what the discarder of a kong pays"],
+  sigui: ["四归", "四归算法: 半频道 / 全频道 / 只算胡牌", "Four of a kind", "how 四归 counts"],
+  cap: ["封顶", "每家最多赔几倍底", "Cap", "at most this many times the base per payer"],
+  min_ron_multiplier: ["点炮起胡", "点炮至少几倍 (2 = 屁胡只能自摸)", "Minimum on a discard", "2: a plain hand wins only by self-draw"],
+  shouzhuayi: ["手抓一", "手抓一的倍数", "Single wait in hand", "multiplier of 手抓一"],
+  haidi: ["海底", "海底捞月 / 也算海底炮 / 不算", "Last tile", "海底捞 only, also 海底炮, or neither"],
+  louhu_unless_more: ["漏胡可胡大", "过胡后更大的牌还能胡", "Passed win", "after passing a win, a bigger one may still be taken"],
+  piao: ["漂", "每家固定漂几底", "Float 漂", "each player floats this many base"],
+  maima: ["买马", "自摸翻一张马牌加分", "Buy a horse", "a self-draw turns the next wall tile for extra points"],
+  shukan: ["数坎", "赢家每个暗刻加一底", "Count triplets", "each concealed triplet of the winner adds one base"],
+  exchange_three: ["换三张", "开局每人换出三张同花色的牌", "Pass three", "everyone passes three tiles of one suit first"],
+  blood_battle: ["血战到底", "有人胡后继续打到三家胡", "Blood battle", "play on after a win until three have won"],
+  blood_river: ["血流成河", "胡了的人继续打, 可以再胡", "Blood river", "winners play on and may win again"],
+  kong_money: ["刮风下雨", "杠牌立即收钱", "Kong money", "kongs are paid at once"],
+  cap_fan: ["封顶番数", "最多算几番", "Fan cap", "a hand counts at most this many fan"],
+  gangshanghua_fan: ["杠上花", "杠上开花加几番", "Win after a kong", "extra fan for 杠上花"],
+  gangshang_chain: ["每杠加番", "杠上花/杠上炮按连杠数每杠加番", "Per kong", "杠上花 and 杠上炮 count once per kong of a chain"],
+  robbed_kong_fan: ["抢杠", "抢杠胡加几番", "Robbing a kong", "extra fan for a win on a robbed kong"],
+  call_transfer: ["呼叫转移", "杠上炮把杠钱转给胡家", "Call transfer", "杠上炮 hands the kong money to the winner"],
+  heavenly_earthly: ["天胡地胡", "天胡/地胡算5番", "Heavenly hands", "天胡 and 地胡 count 5 fan"],
+  self_draw_bonus: ["自摸加成", "不加 / 自摸加底 / 自摸加番", "Self-draw bonus", "none, one base, or one fan"],
+  flower_pig_penalty: ["查花猪", "花猪赔每家几倍底", "Flower pig", "a player with three suits pays each this many base"],
+  pass_win_unless_more: ["过水不胡", "过胡后只能胡更大的", "Passed win", "a passed win may be taken later only if worth more"],
+  last_four_must_win: ["最后四张必胡", "最后四张能胡必须胡", "Last four must win", "in the last four tiles a win must be taken"],
+  sing_dance: ["唱歌跳舞", "可以报听 (唱歌/跳舞)", "Sing and dance", "players may declare ready"],
+};
+const CHOICE = {
+  count: ["按人数", "by count"], first: ["先亮者坐庄", "first to declare, then deals"],
+  first_pays: ["先亮者赔", "first to declare, dealer stays"], dice: ["掷骰子", "by the dice"], east: ["东风位", "East (first seat)"], half: ["半频道", "half"], full: ["全频道", "full"],
+  winning: ["只算胡牌", "winning tile"], self_draw: ["海底捞", "self-draw only"], both: ["捞和炮", "both"],
+  none: ["无", "none"], base: ["自摸加底", "one base"], fan: ["自摸加番", "one fan"],
+  ps: ["筒条", "dots + bamboo"], mp: ["万筒", "characters + dots"], ms: ["万条", "characters + bamboo"],
+};
+const PRESET = { standard: ["标准", "standard"], xiangyang: ["襄阳", "Xiangyang"], suizhou: ["随州", "Suizhou"],
+  chengdu: ["成都", "Chengdu"], modern: ["换三张 (新)", "modern, 换三张"] };
 
-  // The server's refusals, said in the page's language (the server speaks English to scripts).
-  const ERRORS = [
-    [/stale action/, "", ""],  // a press that raced an update: nothing to tell
-    [/match has not started/, "对局还没开始", "The match has not started"],
-    [/hand is over/, "这一局已经结束", "The hand is over"],
-    [/no decision to make/, "现在不是你操作的时候", "It is not your move now"],
-    [/not legal/, "这一步不合规则", "That move is not allowed"],
-    [/spectators/, "观战者不能操作", "Spectators cannot play"],
-    [/no next hand/, "没有下一局可以准备", "There is no next hand"],
-    [/too many messages/, "操作太快了, 请慢一点", "Too fast: slow down"],
-    [/only a match in play can be dissolved/, "只有进行中的对局可以解散", "Only a match in play can be dissolved"],
-    [/no vote to answer/, "没有进行中的解散投票", "There is no vote to answer"],
-    [/asked a moment ago/, "你刚申请过解散, 请稍后再试", "You asked a moment ago: wait a little"],
-    [/could not store|database is unavailable/, "服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
-    [/match has started|every seat has a player/, "座位都满了, 可以观战", "Every seat is taken: you can watch"],
-    [/match is over/, "对局已经结束", "The match is over"],
-    [/table is full/, "房间已满", "The table is full"],
-    [/no such room/, "没有这个房间", "No such room"],
-    [/only the host/, "只有房主可以开始", "Only the host can start"],
-    [/too many new players/, "这个地址新建玩家太多, 请稍后再试", "Too many new players from here: try later"],
-    [/unfinished rooms/, "你开的未结束房间太多, 先打完一个", "You host too many unfinished rooms: finish one first"],
-    [/no player/, "请先保存昵称", "Save your name first"],
-    [/blood_river needs blood_battle/, "血流成河 需要打开 血战到底", "血流成河 (blood river) needs 血战到底 (blood battle)"],
-  ];
-  function errorText(msg) {
-    const m = String(msg || "");
-    if (/[\u4e00-\u9fff]/.test(m)) return m;  // already the page's own words
-    for (const [re, zh, en] of ERRORS) if (re.test(m)) return lang === "en" ? en : zh;
-    const opt = /option (\w+)/.exec(m);
-    if (opt && OPT[opt[1]]) return lang === "en" ? `${OPT[opt[1]][2]}: ${m}` : `规则选项「${OPT[opt[1]][0]}」的值无效`;
-    return lang === "en" ? m : (m ? "操作未被接受" : "");
+// The server's refusals, said in the page's language (the server speaks English to scripts). A
+// refusal carries a stable code (and parameters); the page looks the code up here and never reads
+// the English words, except through LEGACY below.
+/** @type {Record<string, [string, string]>} code → [zh, en] */
+const ERROR_CODES = {
+  "action.stale": ["", ""],  // a press that raced an update: nothing to tell
+  "match.not_started": ["对局还没开始", "The match has not started"],
+  "hand.over": ["这一局已经结束", "The hand is over"],
+  "action.no_decision": ["现在不是你操作的时候", "It is not your move now"],
+  "action.illegal": ["这一步不合规则", "That move is not allowed"],
+  "seat.spectator": ["观战者不能操作", "Spectators cannot play"],
+  "hand.no_next": ["没有下一局可以准备", "There is no next hand"],
+  "rate.messages": ["操作太快了, 请慢一点", "Too fast: slow down"],
+  "dissolve.not_playing": ["只有进行中的对局可以解散", "Only a match in play can be dissolved"],
+  "dissolve.no_vote": ["没有进行中的解散投票", "There is no vote to answer"],
+  "dissolve.too_soon": ["你刚申请过解散, 请稍后再试", "You asked a moment ago: wait a little"],
+  "store.unavailable": ["服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
+  "room.seats_taken": ["座位都满了, 可以观战", "Every seat is taken: you can watch"],
+  "match.over": ["对局已经结束", "The match is over"],
+  "room.full": ["房间已满", "The table is full"],
+  "room.not_found": ["没有这个房间", "No such room"],
+  "room.host_only": ["只有房主可以开始", "Only the host can start"],
+  "rate.new_players": ["这个地址新建玩家太多, 请稍后再试", "Too many new players from here: try later"],
+  "room.too_many_open": ["你开的未结束房间太多, 先打完一个", "You host too many unfinished rooms: finish one first"],
+  "player.missing": ["请先保存昵称", "Save your name first"],
+  "rules.blood_river_needs_blood_battle": ["血流成河 需要打开 血战到底", "血流成河 (blood river) needs 血战到底 (blood battle)"],
+  "rules.invalid_option": ["规则选项的值无效", "A rule option has a value the rules do not accept"],
+};
+// A server from before error codes sends English only: its wording mapped to the code it means. This
+// table is the one place that reads a message's words; everything else goes by the code.
+/** @type {Array<[RegExp, string]>} */
+const LEGACY = [
+  [/stale action/, "action.stale"], [/match has not started/, "match.not_started"], [/hand is over/, "hand.over"],
+  [/no decision to make/, "action.no_decision"], [/not legal/, "action.illegal"], [/spectators/, "seat.spectator"],
+  [/no next hand/, "hand.no_next"], [/too many messages/, "rate.messages"],
+  [/only a match in play can be dissolved/, "dissolve.not_playing"], [/no vote to answer/, "dissolve.no_vote"],
+  [/asked a moment ago/, "dissolve.too_soon"], [/could not store|database is unavailable/, "store.unavailable"],
+  [/match has started|every seat has a player/, "room.seats_taken"], [/match is over/, "match.over"],
+  [/table is full/, "room.full"], [/no such room/, "room.not_found"], [/only the host/, "room.host_only"],
+  [/too many new players/, "rate.new_players"], [/unfinished rooms/, "room.too_many_open"], [/no player/, "player.missing"],
+  [/blood_river needs blood_battle/, "rules.blood_river_needs_blood_battle"], [/option|blood/, "rules.invalid_option"],
+];
+/**
+ * A refusal as the server sends it: on a socket {type: "error", code, params, message}, over HTTP
+ * {detail, code, params}; a bare string is a message of a server without codes.
+ * @typedef {{code?: string | null, params?: Record<string, any> | null, message?: string | null}} Refusal
+ */
+/**
+ * The code of a refusal (and its parameters): the server's own, else read from the English of a
+ * server without codes; null when neither says.
+ * @param {Refusal | string | null | undefined} err
+ * @returns {{code: string | null, params: Record<string, any>}}
+ */
+export function errorCode(err) {
+  const r = typeof err === "string" ? { message: err } : err || {};
+  if (r.code) return { code: r.code, params: r.params || {} };
+  const m = String(r.message || "");
+  const hit = LEGACY.find(([re]) => re.test(m));
+  const opt = /option (\w+)/.exec(m);
+  return { code: hit ? hit[1] : null, params: opt ? { option: opt[1] } : {} };
+}
+/** Whether a refusal is about the rule options the room form sent (the form then says so). */
+export function isRulesError(err) { return (errorCode(err).code || "").startsWith("rules."); }
+/**
+ * A refusal in the page's language.
+ * @param {Refusal | string | null | undefined} err
+ * @returns {string}
+ */
+export function errorText(err) {
+  const m = String((typeof err === "string" ? err : err && err.message) || "");
+  if (/[\u4e00-\u9fff]/.test(m) && !(err && typeof err === "object" && err.code)) return m;  // already the page's own words
+  const { code, params } = errorCode(err);
+  const option = params.option;
+  if (code === "rules.invalid_option" && typeof option === "string" && OPT[option]) {
+    return lang === "en" ? `${OPT[option][2]}: ${m}` : `规则选项「${OPT[option][0]}」的值无效`;
   }
-  let lang = localStorage.getItem("majiang.lang") === "en" ? "en" : "zh";
-  function t(key, params) {
-    let s = (M[lang][key] != null ? M[lang][key] : M.zh[key]);
-    if (s == null) return key;
-    if (params) s = s.replace(/\{(\w+)\}/g, (_, k) => (params[k] == null ? "" : String(params[k])));
-    return s;
+  const coded = !!(err && typeof err === "object" && err.code);
+  // an option the page does not know, from a server without codes: said as any other refusal
+  if (code && ERROR_CODES[code] && (coded || code !== "rules.invalid_option")) return ERROR_CODES[code][lang === "en" ? 1 : 0];
+  return lang === "en" ? m : (m ? "操作未被接受" : "");
+}
+/** @returns {string[]} the error codes the page can say */
+export function errorCodes() { return Object.keys(ERROR_CODES); }
+/** @type {{getItem(k: string): string | null, setItem(k: string, v: string): void}} */
+const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
+/** @type {"zh" | "en"} */
+let lang = store.getItem("majiang.lang") === "en" ? "en" : "zh";
+/**
+ * A message of the catalogue in the page's language ({name} filled from params); the key itself when unknown.
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @returns {string}
+ */
+export function t(key, params) {
+  let s = (M[lang][key] != null ? M[lang][key] : M.zh[key]);
+  if (s == null) return key;
+  if (params) s = s.replace(/\{(\w+)\}/g, (_, k) => (params[k] == null ? "" : String(params[k])));
+  return s;
+}
+export function tileName(tile) {
+  if (!tile || !/^[1-9][mpsz]$/.test(tile)) return lang === "en" ? "a tile" : "牌";
+  const r = tile[0], s = tile[1];
+  if (s === "z") return lang === "en" ? `${DRAGON_ZH[r]} (${DRAGON_EN[r]})` : DRAGON_ZH[r];
+  return lang === "en" ? `${NUM[+r - 1]}${SUIT_ZH[s]} (${r} ${SUIT_EN[s]})` : NUM[+r - 1] + SUIT_ZH[s];
+}
+// Several tiles: "二五八筒" style when one suit, else names joined.
+export function tilesWords(list) {
+  if (!list || !list.length) return "";
+  const suits = new Set(list.map((x) => x[1]));
+  if (suits.size === 1 && !suits.has("z")) {
+    const s = list[0][1];
+    const zh = list.map((x) => NUM[+x[0] - 1]).join("") + SUIT_ZH[s];
+    return lang === "en" ? `${zh} (${list.map((x) => x[0]).join(" ")} ${SUIT_EN[s]})` : zh;
   }
-  function tileName(tile) {
-    if (!tile || !/^[1-9][mpsz]$/.test(tile)) return lang === "en" ? "a tile" : "牌";
-    const r = tile[0], s = tile[1];
-    if (s === "z") return lang === "en" ? `${DRAGON_ZH[r]} (${DRAGON_EN[r]})` : DRAGON_ZH[r];
-    return lang === "en" ? `${NUM[+r - 1]}${SUIT_ZH[s]} (${r} ${SUIT_EN[s]})` : NUM[+r - 1] + SUIT_ZH[s];
-  }
-  // Several tiles: "二五八筒" style when one suit, else names joined.
-  function tilesWords(list) {
-    if (!list || !list.length) return "";
-    const suits = new Set(list.map((x) => x[1]));
-    if (suits.size === 1 && !suits.has("z")) {
-      const s = list[0][1];
-      const zh = list.map((x) => NUM[+x[0] - 1]).join("") + SUIT_ZH[s];
-      return lang === "en" ? `${zh} (${list.map((x) => x[0]).join(" ")} ${SUIT_EN[s]})` : zh;
-    }
-    return list.map(tileName).join(lang === "en" ? ", " : "、");
-  }
-  function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
-  function optLabel(name) { const o = OPT[name]; return o ? (lang === "en" ? o[2] + " " + o[0] : o[0]) : name; }
-  function optHelp(name) { const o = OPT[name]; return o ? (lang === "en" ? o[3] : o[1]) : ""; }
-  function choiceName(v) {
-    if (v === null) return t("none_opt");
-    if (v === true) return t("yes");
-    if (v === false) return t("no");
-    const c = CHOICE[v];
-    return c ? (lang === "en" ? c[1] : c[0]) : String(v);
-  }
-  function presetName(p) {  // English with the regional name beside it (an English name that has it already stands alone)
-    const c = PRESET[p];
-    return c ? (lang === "en" ? (/[\u4e00-\u9fff]/.test(c[1]) ? c[1] : `${c[0]} ${c[1]}`) : c[0]) : p;
-  }
-  // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
-  // own terms): English says what each is, with the term beside it.
-  const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
-    点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
-    呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
-    亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
-  const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
-    自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
-  function reasonName(r) { return lang === "en" && REASON[r] ? `${REASON[r]} (${r})` : r; }
-  // fans: a fan's Chinese name → its English, from the settlement's wins
-  function paymentDetail(d, fans) {
-    if (!d) return "";
-    if (lang !== "en" && /[A-Za-z]{2}/.test(d)) return "";  // an English-only note of the engine
-    return d.split(" ").map((w) => {
-      const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
-      if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
-      if (lang !== "en") return w;
-      if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
-      return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
-    }).join(" ");
-  }
-  // English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
-  function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
-  function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
-  function setLang(l) { lang = l === "en" ? "en" : "zh"; localStorage.setItem("majiang.lang", lang); }
-  window.I18N = { t, errorText, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName, fanName, reasonName, paymentDetail, setLang,
-    get lang() { return lang; }, known: (name) => name in OPT, keys: (l) => Object.keys(M[l] || {}) };
-})();
+  return list.map(tileName).join(lang === "en" ? ", " : "、");
+}
+export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
+export function optLabel(name) { const o = OPT[name]; return o ? (lang === "en" ? o[2] + " " + o[0] : o[0]) : name; }
+export function optHelp(name) { const o = OPT[name]; return o ? (lang === "en" ? o[3] : o[1]) : ""; }
+export function choiceName(v) {
+  if (v === null) return t("none_opt");
+  if (v === true) return t("yes");
+  if (v === false) return t("no");
+  const c = CHOICE[v];
+  return c ? (lang === "en" ? c[1] : c[0]) : String(v);
+}
+export function presetName(p) {  // English with the regional name beside it (an English name that has it already stands alone)
+  const c = PRESET[p];
+  return c ? (lang === "en" ? (/[\u4e00-\u9fff]/.test(c[1]) ? c[1] : `${c[0]} ${c[1]}`) : c[0]) : p;
+}
+// Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
+// own terms): English says what each is, with the term beside it.
+const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
+  点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
+  呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
+  亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
+const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
+  自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
+export function reasonName(r) { return lang === "en" && REASON[r] ? `${REASON[r]} (${r})` : r; }
+// fans: a fan's Chinese name → its English, from the settlement's wins
+export function paymentDetail(d, fans) {
+  if (!d) return "";
+  if (lang !== "en" && /[A-Za-z]{2}/.test(d)) return "";  // an English-only note of the engine
+  return d.split(" ").map((w) => {
+    const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
+    if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
+    if (lang !== "en") return w;
+    if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
+    return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
+  }).join(" ");
+}
+// English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
+function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
+export function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
+/** @param {string} l */
+export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
+/** The catalogue as one object; `lang` is read live (the toggle changes it). */
+export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName,
+  fanName, reasonName, paymentDetail, setLang,
+  get lang() { return lang; }, known: (/** @type {string} */ name) => name in OPT,
+  keys: (/** @type {string} */ l) => Object.keys(/** @type {Record<string, object>} */ (M)[l] || {}) };

@@ -1,0 +1,154 @@
+// The dock: the prompt, the hints and the buttons of one's decision, just above one's own seat.
+import { I18N, t, tileName as tn } from "./i18n.js";
+import { $, node, raw, setHTML, setText, sync, tileMarkup } from "./dom.js";
+import { splitTiles } from "./words.js";
+import { handItems } from "./table.js";
+
+/**
+ * What the dock's buttons do (the page's entry wires them to the socket and the settlement).
+ * @typedef {{act: (a: any) => void, send: (msg: any) => void, rematch: () => void, reopenSettlement: () => void}} DockActions
+ */
+
+const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
+// the discard is taught thrice, then only the clock
+let taught = +(store.getItem("majiang.taught") || 0);
+/** One discard made by the double tap the prompt teaches. */
+export function learned() { if (taught < 3) store.setItem("majiang.taught", String(++taught)); }
+
+export const ACTION_ORDER = ["win", "concealed_kong", "added_kong", "kong", "pong", "declare", "sing", "pass"];
+/** @param {any} a @param {string} variant @param {any[]} legal */
+export function actionLabel(a, variant, legal) {
+  if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("a_zimo") : t("a_win");
+  if (a.type === "declare") return t(variant === "sichuan" ? "a_dance" : "a_declare");
+  return t("a_" + a.type);
+}
+// An invite link's visitor: who is at the table and a large 入座 first; watching is their choice.
+/** @param {import('./state.js').State} state */
+export function placeDock(state) {
+  const seat = document.querySelector(".board .seat.me") || document.querySelector(".board .pos-bottom");
+  if (!seat) return;
+  const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
+  if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
+  reserveDock(state);
+}
+// The board keeps a row above one's seat as tall as the dock has been this hand (style.css: the
+// "dock" area), so that the prompt and buttons cover no other seat nor the centre, and the table
+// does not jump each time a prompt comes and goes.
+let dockFor = null, dockMax = 0;
+/** @param {import('./state.js').State} state */
+function reserveDock(state) {
+  const snap = state.snap;
+  const hand = snap && snap.room ? `${snap.room.code}|${snap.room.hand_index}|${innerWidth}x${innerHeight}` : null;
+  if (dockFor !== hand) { dockFor = hand; dockMax = 0; }
+  dockMax = Math.max(dockMax, Math.ceil($("dock").getBoundingClientRect().height));
+  const px = `${dockMax}px`;
+  if ($("room").style.getPropertyValue("--dock-h") !== px) $("room").style.setProperty("--dock-h", px);
+}
+/**
+ * @param {import('./state.js').State} state
+ * @param {any} v the view
+ * @param {any[]} legal
+ * @param {any} r the room
+ * @param {DockActions} ui
+ */
+export function renderDock(state, v, legal, r, ui) {
+  const snap = state.snap, picked = state.picked, selKey = state.selKey, showHints = state.showHints;
+  const mySeat = snap.seat;
+  let claimTile = null;
+  const exchanges = legal.filter((a) => a.type === "exchange");
+  const voids = legal.filter((a) => a.type === "void");
+  const others = legal.filter((a) => ACTION_ORDER.includes(a.type)).sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  const items = [];
+  let prompt = "";
+  if (exchanges.length) {
+    const hand = handItems();
+    const tiles = picked.map((k) => (hand.find((x) => x.key === k) || {}).tile).filter(Boolean);
+    const sel = tiles.slice().sort().join("");
+    const chosen = exchanges.find((a) => a.tiles.slice().sort().join("") === sel) || null;
+    prompt = t("exchange_pick");
+    items.push({ key: "exchange", id: "do-exchange", text: chosen ? t("exchange_do", { t: I18N.tilesWords(tiles) }) : `${t("a_exchange")} · ${t("exchange_need", { n: 3 - tiles.length })}`,
+      disabled: !chosen, cls: "primary", run: () => { if (chosen) ui.act(chosen); } });
+  } else if (voids.length) {
+    prompt = t("void_pick");
+    const hand = splitTiles(v.players[mySeat].hand);
+    const count = (s) => hand.filter((x) => x[1] === s).length;
+    const best = voids.slice().sort((a, b) => count(a.suit) - count(b.suit))[0];
+    voids.forEach((a) => items.push({ key: "void" + a.suit, text: t("void_badge", { s: I18N.suitName(a.suit) }) + (a === best ? ` · ${t("suggested")}` : ""),
+      cls: "suit s-" + a.suit + (a === best ? " suggested" : ""), run: () => ui.act(a) }));
+  } else {
+    const byType = {};
+    others.forEach((a) => { byType[a.type] = (byType[a.type] || 0) + 1; });
+    // a claim names the tile it takes, on every button (碰 五筒, 杠 五筒, 胡 五筒), shown large beside them
+    const claiming = (v.phase === "claim" || v.phase === "rob") && others.some((a) => a.type !== "pass");
+    claimTile = claiming ? ((others.find((a) => a.tile && a.type !== "pass") || {}).tile || (v.last_discard || {}).tile || null) : null;
+    if (claiming) prompt = claimTile ? t("claim_prompt", { t: tn(claimTile) }) : "";
+    others.forEach((a) => {
+      const withTile = a.tile && (claiming || byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
+      const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
+      // a declaration shows the waits it leaves (and how many of each are still unseen)
+      const dw = discards && snap.declare_waits ? snap.declare_waits[a.tile] : null;
+      const waitsText = dw ? ` · ${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
+      items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : "") + waitsText,
+        cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), run: () => ui.act(a) });
+    });
+    if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
+    if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
+      const plain = legal.filter((a) => a.type === "discard");
+      const sel = handItems().find((x) => x.key === selKey);
+      const pick = plain.find((a) => sel && a.tile === sel.tile) || plain.find((a) => a.tile === v.drawn) || plain[plain.length - 1];
+      if (pick) items.push({ key: "nodeclare", id: "no-declare", text: t("no_declare", { t: tn(pick.tile) }), run: () => ui.act(pick) });
+      prompt = t(r.variant === "sichuan" ? "declare_prompt_sc" : "declare_prompt");
+    }
+    const meNow = mySeat != null ? v.players[mySeat] : null;
+    if (meNow && meNow.declared && v.phase === "turn" && v.current === mySeat && !legal.some((a) => a.type === "win"))
+      prompt = t("frozen_note");
+  }
+  const mine = mySeat != null ? v.players[mySeat] : null;
+  if (mine && mine.out && !snap.settlement) {  // 血战: won and out; the others play on
+    const w = (v.wins || []).filter((x) => x.seat === mySeat).slice(-1)[0];
+    const left = v.players.filter((p) => !p.out).length;
+    prompt = t(legal.length ? "out_note_done" : "out_note", { t: w ? tn(w.tile) : "", n: left });
+  }
+  if (snap.you && r.auto[mySeat]) prompt = t("auto_note");
+  else if (snap.you && snap.you.missed > 0 && !snap.settlement) prompt = t("missed_note");
+  if (snap.settlement && !$("settlement").open && mySeat != null) {
+    if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => ui.send({ type: "ready" }) });
+    items.push({ key: "settle", text: t("settlement"), run: ui.reopenSettlement });
+  }
+  if (r.match_over && mySeat != null && !$("settlement").open) {
+    items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", run: ui.rematch });
+  }
+  if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
+  sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
+    (b, it) => { b._item = it; setText(b, it.text); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
+  if (legal.length) {
+    let tm = $("timer");
+    if (!tm) { tm = node("span"); tm.id = "timer"; tm.dataset.clock = "you"; }
+    if (tm.parentNode !== $("prompt")) $("prompt").appendChild(tm);
+  }
+  const pr = $("prompt");
+  let txt = pr.querySelector(".ptext");
+  if (!txt) { txt = node("span", "ptext"); pr.prepend(txt); }
+  setText(txt, prompt);
+  let big = pr.querySelector(".claim-tile");
+  if (claimTile) {
+    if (!big) { big = node("span", "tile claim-tile"); pr.prepend(big); }
+    if (big.dataset.tile !== claimTile) { big.dataset.tile = claimTile; setHTML(big, raw(tileMarkup(claimTile))); big.setAttribute("aria-label", tn(claimTile)); }
+  } else if (big) big.remove();
+  const tm = $("timer"); if (tm && !legal.length) tm.remove();
+  pr.classList.toggle("blank", !prompt && !$("timer"));  // no empty pill when there is nothing to say
+  // hints: only legal moves, in words
+  const hi = snap.hints;
+  let hint = "";
+  const win = legal.find((a) => a.type === "win");
+  if (win) hint = t("hint_win", { a: actionLabel(win, r.variant, legal) });  // a win outranks any advice
+  else if (showHints && hi) {
+    const can = new Set(legal.filter((a) => a.type === "discard" || a.type === "declare").map((a) => a.tile));
+    if (hi.discards) {
+      hint = hi.discards.filter((d) => can.has(d.tile)).slice(0, 3).map((d) => t("hint_discard", { t: tn(d.tile),
+        r: d.shanten === 0 ? t("hint_ready", { w: I18N.tilesWords(d.waits) }) : t("hint_shanten", { n: d.shanten }) }) + ` (${t("hint_count", { n: d.effective_count })})`).join(" · ");
+    } else if (hi.waits && hi.waits.length) hint = t("hint_waits", { w: hi.waits.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" · ") });
+    else if (hi.shanten > 0) hint = t("hint_shanten", { n: hi.shanten });
+  }
+  setText($("hints"), hint);
+}

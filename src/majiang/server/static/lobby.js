@@ -1,0 +1,169 @@
+// The lobby: who this player is, the room form (built from the server's rules schema), joining by
+// code, one's unfinished tables and the history of one's matches.
+import { I18N, t } from "./i18n.js";
+import { $, h, node, setHTML, setText, sync } from "./dom.js";
+import { api } from "./protocol.js";
+import { signed, variantName } from "./words.js";
+
+/**
+ * What the lobby needs from the page: the state, a way to change it, and the way into a room.
+ * @typedef {{state: () => import('./state.js').State, dispatch: (ev: import('./state.js').Event) => void,
+ *   openRoom: (code: string, how?: import('./state.js').Mode) => void, joinAndOpen: (code: string) => Promise<void>,
+ *   showLobbyError: (e: any) => void}} LobbyHooks
+ */
+/** @type {LobbyHooks} */
+let ui;
+const me = () => ui.state().me;
+/** @param {import('./state.js').Player | null} p */
+const setMe = (p) => ui.dispatch({ type: "me", me: p });
+/** @type {any} the rules schema (/api/rules-schema): variants, their presets and options */
+let schema = null;
+/** @type {string | null} the key of the room being created (a double tap makes one room) */
+let creating = null;
+
+export function renderMe() { const p = me(); $("me").textContent = p ? p.name : ""; if (p && !$("name").value) $("name").value = p.name; }
+export function fillPresets(keep) {
+  const v = $("variant").value, cur = $("preset").value;
+  const names = schema ? Object.keys(schema[v].presets) : (v === "kawuxing" ? ["standard", "xiangyang", "suizhou"] : ["chengdu", "modern"]);
+  $("preset").textContent = "";
+  names.forEach((p) => { const o = node("option", "", I18N.presetName(p)); o.value = p; $("preset").appendChild(o); });
+  if (keep && names.includes(cur)) $("preset").value = cur;
+}
+/** @type {Record<string, any>} the options changed from the preset's */
+let optValues = {};
+function presetValues() { return schema ? schema[$("variant").value].presets[$("preset").value] || {} : {}; }
+export function renderOptions() {
+  const box = $("opt-fields");
+  if (!schema) return;
+  const sv = schema[$("variant").value];
+  sync(box, sv.options.map((o) => ({ key: `${$("variant").value}.${o.name}`, o })), (it) => {
+    const row = node("div", "opt");
+    const lab = node("label"); lab.htmlFor = `opt-${it.o.name}`;
+    const title = node("span", "opt-name"); lab.appendChild(title);
+    let input;
+    if (it.o.type === "bool") { input = node("input"); input.type = "checkbox"; }
+    else { input = node("select"); }
+    input.id = `opt-${it.o.name}`; input.dataset.opt = it.o.name;
+    input.onchange = () => {
+      const o = it.o;
+      let val = o.type === "bool" ? input.checked : o.choices[+input.value];
+      const pv = presetValues(), baseVal = o.name in pv ? pv[o.name] : o.default;
+      if (JSON.stringify(val) === JSON.stringify(baseVal)) delete optValues[o.name];
+      else optValues[o.name] = val;
+      checkOptions();
+    };
+    const help = node("small", "opt-help");
+    lab.appendChild(input); row.appendChild(lab); row.appendChild(help);
+    return row;
+  }, (row, it) => {
+    const o = it.o, input = row.querySelector("[data-opt]");
+    setText(row.querySelector(".opt-name"), I18N.optLabel(o.name));
+    setText(row.querySelector(".opt-help"), I18N.optHelp(o.name));
+    const cur = o.name in optValues ? optValues[o.name] : (o.name in presetValues() ? presetValues()[o.name] : o.default);
+    if (o.type === "bool") input.checked = !!cur;
+    else {
+      input.textContent = "";
+      o.choices.forEach((c, i) => { const op = node("option", "", I18N.choiceName(c)); op.value = String(i); input.appendChild(op); });
+      input.value = String(Math.max(0, o.choices.findIndex((c) => c === cur)));
+    }
+  });
+  checkOptions();
+}
+function effective() {
+  const out = {};
+  const sv = schema[$("variant").value], base = presetValues();
+  sv.options.forEach((o) => { out[o.name] = o.name in optValues ? optValues[o.name] : (o.name in base ? base[o.name] : o.default); });
+  return out;
+}
+export function checkOptions() {  // combinations the rules refuse, explained before the server is asked
+  if (!schema) return true;
+  const e = effective(), msgs = [];
+  if ($("variant").value === "sichuan" && e.blood_river && !e.blood_battle) {
+    msgs.push(I18N.lang === "en" ? "血流成河 (blood river) needs 血战到底 (blood battle) on" : "血流成河 需要打开 血战到底");
+  }
+  $("create-error").textContent = msgs.length ? t("opt_invalid", { m: msgs.join("; ") }) : "";
+  $("create").disabled = msgs.length > 0;
+  return !msgs.length;
+}
+export async function loadSchema() {
+  try { schema = await api("/api/rules-schema"); } catch (e) { schema = null; }
+  fillPresets(true); renderOptions();
+}
+
+export async function loadMe() {
+  const old = localStorage.getItem("majiang.token");  // earlier versions kept the token here
+  if (old) {
+    try { setMe(await api("/api/session", "POST", { token: old })); } catch (e) { /* an unknown token */ }
+    localStorage.removeItem("majiang.token"); localStorage.removeItem("majiang.me");
+  }
+  if (!me()) { try { const r = await api("/api/me"); setMe(r.id ? r : null); } catch (e) { setMe(null); } }
+  renderMe();
+}
+export async function ensurePlayer() {
+  if (me()) return;
+  const name = $("name").value.trim() || t("default_name", { n: String(Math.floor(1000 + Math.random() * 9000)) });
+  const p = await api("/api/players", "POST", { name });
+  setMe({ id: p.id, name: p.name });
+  renderMe();
+}
+export async function loadTables() {  // 回到牌桌: the unfinished tables you are seated at, first in the lobby
+  if (!me()) { $("back-card").hidden = true; return; }
+  let rows = [];
+  try { rows = await api("/api/tables"); } catch (e) { rows = []; }
+  $("back-card").hidden = !rows.length;
+  sync($("back-list"), rows.map((r) => ({ key: r.room, r })), () => { const b = node("button", "btn primary back-go"); b.type = "button"; b.onclick = () => b._go(); return b; },
+    (b, it) => { b._go = () => ui.joinAndOpen(it.r.room); setText(b, `${t("back_go")} · ${t("back_row", { g: variantName(it.r.variant), c: it.r.room, s: t("status_" + it.r.status) })}`); });
+}
+export async function loadHistory() {
+  if (!me()) return;
+  try {
+    const rows = await api("/api/history");
+    if (!rows.length) { $("history").textContent = t("no_history"); return; }
+    setHTML($("history"), h`${rows.map((r) => {
+      const mine = r.totals[r.seat] || 0;
+      const others = r.names.filter((_, i) => i !== r.seat).map((n) => n || t("bot")).join(", ");
+      const when = new Date(r.created * 1000).toLocaleString(I18N.lang === "en" ? "en" : "zh-CN", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
+      const res = mine > 0 ? t("result_win") : mine < 0 ? t("result_lose") : t("result_even");
+      return h`<div class="hist"><div><a href="/?room=${r.room}">${r.room}</a> <span class="hist-game">${variantName(r.variant)}</span> <span class="hist-when">${when}</span> · ${t("status_" + r.status)}</div>
+        <div class="hist-who">${others}</div><div><b class="${mine >= 0 ? "pos" : "neg"}">${res} ${signed(mine)}</b> · ${r.hands}/${r.match_hands} ${Array.from({ length: r.hands }, (_, k) => h` <a class="rp" href="/?replay=${r.room}&amp;hand=${k}">${t("replay")} ${k + 1}</a>`)}</div></div>`;
+    })}`);
+  } catch (e) { /* a fresh player has no history */ }
+}
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+/** Wire the lobby's controls. @param {LobbyHooks} hooks */
+export function initLobby(hooks) {
+  ui = hooks;
+  const showPeople = () => { $("people-field").hidden = $("variant").value !== "kawuxing"; };  // four friends: Kawuxing only
+  $("variant").onchange = () => { optValues = {}; fillPresets(false); renderOptions(); showPeople(); };
+  showPeople();
+  $("preset").onchange = () => { optValues = {}; renderOptions(); };
+  $("save-name").onclick = async () => {
+    try {
+      if (me()) { setMe(await api("/api/me", "POST", { name: $("name").value })); renderMe(); }
+      else { await ensurePlayer(); }
+      loadHistory();
+    } catch (e) { ui.showLobbyError(e); }
+  };
+  $("create").onclick = async () => {
+    if (creating || !checkOptions()) return;  // a double tap makes one room (and the server checks the key too)
+    creating = creating || newKey();
+    $("create").disabled = true;
+    try {
+      await ensurePlayer();
+      const turn = +$("turn-seconds").value;
+      const four = $("variant").value === "kawuxing" && $("people").value !== "3";
+      const r = await api("/api/rooms", "POST", { create_key: creating, variant: $("variant").value, preset: $("preset").value,
+        ...(four ? { people: 4, sit_out: $("people").value } : {}),
+        bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,
+        options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
+        timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
+      ui.openRoom(r.code);
+    } catch (e) { $("create-error").textContent = I18N.isRulesError(e) ? t("opt_invalid", { m: I18N.errorText(e) }) : I18N.errorText(e); }
+    finally { creating = null; $("create").disabled = false; }
+  };
+  $("join").onclick = async () => {
+    try { await ensurePlayer(); await ui.joinAndOpen($("code").value.trim().toUpperCase()); }
+    catch (e) { ui.showLobbyError(e); }
+  };
+  $("watch").onclick = () => ui.openRoom($("code").value.trim().toUpperCase(), "watch");
+}

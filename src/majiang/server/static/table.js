@@ -1,0 +1,275 @@
+// The table, live and in replay: seats, hands, melds, ponds and the centre, updated in place. A
+// discard flies from hand to pond; claims, kongs, wins and declarations are called out at the seat.
+import { I18N, t, tileName as tn } from "./i18n.js";
+import { Sound } from "./sound.js";
+import { bump, node, paintTile, reduced, setText, sync, tileNode } from "./dom.js";
+import { TILE_RE, keyed, signed, splitTiles } from "./words.js";
+
+/**
+ * What one drawing of the board needs.
+ * @typedef {{view: any, names: string[], totals: number[], mySeat: number | null, bottom: number, live: boolean,
+ *   legal: any[], auto?: boolean[], connected?: boolean[], humans?: boolean[], hints?: any, dice?: number[],
+ *   showHints?: boolean, picked?: string[], selKey?: string | null}} BoardContext
+ */
+
+/** @type {any} the view drawn last (what changed since is animated and called out) */
+let prevView = null;
+/** The view the board shows now, or null before the first drawing. */
+export function lastView() { return prevView; }
+
+const POS = { 4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "left"], 2: ["bottom", "top"] };
+function ensureBoard(n, bottom) {
+  const board = document.getElementById("table");
+  const layout = `${n}|${bottom}`;
+  if (board.dataset.layout === layout) return board;
+  board.dataset.layout = layout; board.textContent = ""; prevView = null;
+  board.className = `board n${n}`;
+  const center = node("div", "center");
+  center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
+  center.appendChild(node("div", "secs"));
+  center.appendChild(node("div", "wall"));
+  center.appendChild(node("div", "wall-edge"));
+  center.appendChild(node("div", "dealer-name"));
+  center.appendChild(node("div", "dice"));
+  center.appendChild(node("div", "phase"));
+  board.appendChild(center);
+  for (let d = 0; d < n; d++) {
+    const s = (bottom + d) % n;
+    const seat = node("div", `seat pos-${POS[n][d]}`);
+    seat.dataset.seat = String(s);
+    const who = node("div", "who");
+    who.appendChild(node("span", "avatar")); who.appendChild(node("span", "name")); who.appendChild(node("span", "badges")); who.appendChild(node("span", "score"));
+    const row = node("div", "row hand");
+    row.appendChild(node("span", "concealed")); row.appendChild(node("span", "drawn")); row.appendChild(node("span", "melds")); row.appendChild(node("span", "wins"));
+    seat.appendChild(who); seat.appendChild(row); seat.appendChild(node("div", "waits")); seat.appendChild(node("div", "pond"));
+    seat.appendChild(node("div", "call"));
+    seat.appendChild(node("div", "bubble"));
+    board.appendChild(seat);
+  }
+  return board;
+}
+function drawDice(e, dice) {
+  const key = (dice || []).join(",");
+  if (e.dataset.key === key) return;
+  e.dataset.key = key;
+  const PIPS = { 1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
+    5: [[5, 5], [15, 5], [10, 10], [5, 15], [15, 15]], 6: [[5, 5], [15, 5], [5, 10], [15, 10], [5, 15], [15, 15]] };
+  const pips = (/** @type {number} */ d) => PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("");
+  e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6)
+    .map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${pips(d)}</svg>`).join("");
+}
+// A seat's avatar, generated: the name's initials (a Chinese name's first character) in a circle of a
+// colour taken from the name, the same at every table; a bot's seat shows its number.
+const AVATAR_COLOURS = 8;  // .avatar.c0 … .c7 in style.css
+function paintAvatar(e, name, bot) {
+  const trimmed = name.trim();
+  let text = "?";
+  if (bot && /\d/.test(trimmed)) text = trimmed.match(/\d/)[0];
+  else if (/^[\u3400-\u9fff]/.test(trimmed)) text = trimmed[0];
+  else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
+  let hash = 0;
+  for (const ch of trimmed) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+  const key = `${text}|${hash % AVATAR_COLOURS}|${bot ? 1 : 0}`;
+  if (e.dataset.key === key) return;
+  e.dataset.key = key;
+  e.textContent = text;
+  e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
+  e.setAttribute("aria-hidden", "true");
+}
+// The wall on the table's edge: a row of tile backs, each a share of the wall as dealt, emptying as it is drawn.
+let wallFull = 1, wallLast = -1;
+function drawWall(e, left) {
+  const slots = 18;
+  if (left > wallLast || !e.firstChild) wallFull = Math.max(left, 1);  // a new hand (or a new board): the wall as dealt
+  wallLast = left;
+  const filled = Math.ceil((slots * left) / wallFull);
+  if (e.dataset.key === String(filled)) return;
+  e.dataset.key = String(filled);
+  let out = "";
+  for (let i = 0; i < slots; i++) out += `<rect x="${i * 6 + 0.5}" y="0.5" width="5" height="8" rx="1" class="${i < filled ? "w-on" : "w-off"}"/>`;
+  e.innerHTML = `<svg viewBox="0 0 ${slots * 6} 9" aria-hidden="true">${out}</svg>`;
+}
+/**
+ * A tile as the board lays it: its key among its row's, its code (null: a tile's back), its classes.
+ * @typedef {{key: string, tile: string | null, cls?: string, enter?: boolean, fly?: boolean}} TileItem
+ */
+/** @param {string[]} list @param {string} prefix @returns {TileItem[]} */
+function tileItems(list, prefix) { return keyed(list).map((x) => ({ ...x, key: prefix + x.key })); }
+/** @param {Element} container @param {TileItem[]} items @param {(e: HTMLElement, it: TileItem) => void} [decorate] */
+function syncTiles(container, items, decorate) {
+  sync(container, items, () => tileNode(), (e, it, fresh) => {
+    paintTile(e, it.tile);
+    e.className = "tile" + (it.cls ? " " + it.cls : "") + (fresh && it.enter ? " enter" : "");
+    if (decorate) decorate(e, it);
+  });
+}
+
+/** @param {BoardContext} ctx */
+export function renderBoard(ctx) {
+  const v = ctx.view, n = v.players.length;
+  const board = ensureBoard(n, ctx.bottom);
+  board.hidden = false;
+  const prev = prevView && prevView.players.length === n ? prevView : null;
+  const center = board.querySelector(".center");
+  const acting = v.phase === "turn" || v.phase === "claim" || v.phase === "rob" ? v.current : null;
+  const d = acting == null ? null : (acting - ctx.bottom + n) % n;
+  center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
+  setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
+  drawWall(center.querySelector(".wall-edge"), v.tiles_left);
+  setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
+  drawDice(center.querySelector(".dice"), ctx.dice);
+  setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
+  const lastSeat = v.last_discard ? v.last_discard.seat : null;
+  const legal = ctx.legal || [];
+  const discardable = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
+  const exchanging = legal.some((a) => a.type === "exchange");
+  const picked = ctx.picked || [], selKey = ctx.selKey || null;
+  const hinted = ctx.showHints && ctx.hints && ctx.hints.discards ? ctx.hints.discards.filter((x) => discardable.has(x.tile)).map((x) => x.tile)[0] : null;
+  v.players.forEach((p, s) => {
+    const seat = board.querySelector(`.seat[data-seat="${s}"]`);
+    const mine = ctx.live && s === ctx.mySeat;
+    seat.classList.toggle("me", mine);
+    seat.classList.toggle("turn", acting === s);
+    seat.classList.toggle("out", !!p.out);
+    seat.classList.toggle("dealer", s === v.dealer);
+    setText(seat.querySelector(".name"), ctx.names[s] || "");
+    paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", ctx.humans ? !ctx.humans[s] : false);
+    setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
+    seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
+    const badges = [];
+    if (s === v.dealer) badges.push({ key: "dealer", text: t("dealer"), cls: "b-dealer" });
+    if (p.void) badges.push({ key: "void", text: t("void_badge", { s: I18N.suitName(p.void) }), cls: "b-void s-" + p.void });
+    if (p.declared) badges.push({ key: "decl", text: t(p.declared), cls: "b-decl" });
+    if (p.out) badges.push({ key: "out", text: t("out"), cls: "b-out" });
+    if (ctx.auto && ctx.auto[s]) badges.push({ key: "auto", text: t("auto"), cls: "b-auto" });
+    if (ctx.humans && ctx.humans[s] && ctx.connected && !ctx.connected[s]) badges.push({ key: "off", text: t("offline"), cls: "b-off" });
+    sync(seat.querySelector(".badges"), badges, () => node("span"), (e, it) => { setText(e, it.text); e.className = "badge " + it.cls; });
+    // the hand: one's own face up with the drawn tile apart; others face down or as the rules reveal them
+    let concealed = [], drawn = [];
+    const showAll = p.hand != null;
+    if (showAll) {
+      concealed = splitTiles(p.hand);
+      if (mine && v.drawn && TILE_RE.test(v.drawn)) {
+        const k = concealed.lastIndexOf(v.drawn);
+        if (k >= 0) { concealed.splice(k, 1); drawn = [v.drawn]; }
+      }
+    }
+    const small = !mine;
+    let items;
+    if (showAll) {
+      items = tileItems(concealed, "h").map((it) => ({ ...it, cls: (small ? "small" : "") }));
+    } else if (p.revealed && p.revealed.tiles) {
+      const shown = splitTiles(p.revealed.tiles);
+      items = tileItems(shown, "r").map((it) => ({ ...it, cls: "small shown" }))
+        .concat(Array.from({ length: Math.max(0, p.tiles - shown.length) }, (_, i) => ({ key: "b" + i, tile: null, cls: "small back" })));
+    } else {
+      items = Array.from({ length: p.tiles }, (_, i) => ({ key: "b" + i, tile: null, cls: "small back" }));
+    }
+    const dItems = drawn.map((x) => ({ key: "d" + x, tile: x, cls: small ? "small" : "", enter: true }));
+    if (mine) {
+      const hintKey = hinted ? (items.concat(dItems).find((it) => it.tile === hinted) || {}).key : null;  // one tile marked
+      const pick = (it) => {
+        const can = exchanging || discardable.has(it.tile);
+        // on one's turn the tiles that may not go (定缺 first) are dimmed
+        it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hintKey === it.key ? " hinted" : "");
+      };
+      items.forEach(pick); dItems.forEach(pick);
+    }
+    // where a new discard comes from (FLIP): the tile's place in the hand before this update
+    const flights = [];
+    const from = prev && p.discards.length > prev.players[s].discards.length && !reduced() ? handRects(seat) : null;
+    syncTiles(seat.querySelector(".concealed"), items);
+    syncTiles(seat.querySelector(".drawn"), dItems);
+    // melds
+    const melds = p.melds.map((m, i) => ({ key: `${i}:${m.kind}:${m.tile}`, m, fresh: prev && i >= prev.players[s].melds.length }));
+    sync(seat.querySelector(".melds"), melds, () => node("span", "meld"), (e, it, fresh) => {
+      const m = it.m, count = m.kind === "pong" ? 3 : 4;
+      const list = Array.from({ length: count }, (_, k) => (m.tile == null || (m.kind === "concealed_kong" && (k === 0 || k === 3)) ? null : m.tile));
+      syncTiles(e, list.map((x, k) => ({ key: String(k), tile: x, cls: "small" + (x ? "" : " back") })));
+      if (fresh && it.fresh && !reduced()) { e.classList.add("flash"); bump("claims"); }
+    });
+    // winning tiles (血战: the winners' tiles laid out)
+    const won = (v.wins || []).filter((w) => w.seat === s).map((w, i) => ({ key: `w${i}${w.tile}`, tile: w.tile, cls: "small won" }));
+    syncTiles(seat.querySelector(".wins"), won);
+    // waits of a declared hand
+    const waitsEl = /** @type {HTMLElement} */ (seat.querySelector(".waits"));
+    const rv = p.revealed;
+    const waits = rv && rv.waits && rv.waits.length ? rv.waits : [];
+    if (waits.length || (rv && rv.hidden_triplets)) {
+      const text = (waits.length ? `${t("waits")} ${I18N.tilesWords(waits)}` : "") + (rv.hidden_triplets ? " · " + t("hidden_triplets", { n: rv.hidden_triplets }) : "");
+      if (waitsEl.dataset.key !== text) { waitsEl.dataset.key = text; waitsEl.textContent = text; }
+    } else if (waitsEl.dataset.key) { waitsEl.dataset.key = ""; waitsEl.textContent = ""; }
+    // the pond: discards in rows, the latest marked, claimed ones greyed
+    const pcount = prev ? prev.players[s].discards.length : p.discards.length;
+    const pond = p.discards.map((x, i) => ({ key: String(i), tile: x,
+      cls: "small" + (p.claimed[i] ? " claimed" : "") + (lastSeat === s && i === p.discards.length - 1 ? " last" : ""),
+      fly: i >= pcount }));
+    syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !e.dataset.flown) { e.dataset.flown = "1"; flights.push({ e, tile: it.tile }); } });
+    if (flights.length) fly(seat, flights, from);
+    // feedback for what just happened at this seat
+    if (prev && ctx.live) {
+      const pp = prev.players[s];
+      if (p.discards.length > pp.discards.length) Sound.play("discard");
+      if (p.melds.length > pp.melds.length) announce(seat, p.melds[p.melds.length - 1].kind === "pong" ? "pong" : "kong");
+      else if (p.melds.some((m, i) => pp.melds[i] && pp.melds[i].kind !== m.kind)) announce(seat, "kong");
+      const wonBefore = (prev.wins || []).filter((w) => w.seat === s).length, wonNow = (v.wins || []).filter((w) => w.seat === s);
+      if (wonNow.length > wonBefore) announce(seat, wonNow[wonNow.length - 1].self_draw ? "zimo" : "win");
+      if (p.declared && !pp.declared && CALLS[p.declared]) announce(seat, p.declared);
+    }
+  });
+  prevView = v;
+}
+// A discard flies from the hand to its pond: First and Last measured, Inverted by a transform, Played
+// by the Web Animations API (no inline style, no keyframes to write). Nothing moves under
+// prefers-reduced-motion. Counted on <html data-flights> (and data-claims) for the tests.
+function handRects(seat) {
+  const out = { row: seat.querySelector(".row.hand").getBoundingClientRect(), tiles: new Map() };
+  seat.querySelectorAll(".concealed .tile, .drawn .tile").forEach((e) => out.tiles.set(e.dataset.key, { tile: e.dataset.tile, r: e.getBoundingClientRect() }));
+  return out;
+}
+function fly(seat, flights, from) {
+  if (!from || reduced() || typeof Element.prototype.animate !== "function") return;
+  const still = new Set(Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile")).map((e) => e.dataset.key));
+  flights.forEach(({ e, tile }) => {
+    const last = e.getBoundingClientRect();
+    if (!last.width) return;
+    // one's own tile: the one that left the hand; another seat's: the middle of its hand
+    /** @type {DOMRect | null} */
+    let first = null;
+    from.tiles.forEach((x, key) => { if (!first && !still.has(key) && x.tile === tile) first = x.r; });
+    if (!first) from.tiles.forEach((x, key) => { if (!first && !still.has(key)) first = x.r; });
+    const r = first || from.row;
+    const dx = r.left + r.width / 2 - (last.left + last.width / 2), dy = r.top + r.height / 2 - (last.top + last.height / 2);
+    const k = first ? Math.max(1, first.width / last.width) : 1.3;
+    e.animate([{ transform: `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${k.toFixed(2)})`, zIndex: 3 }, { transform: "none", zIndex: 3 }],
+      { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+    e.dataset.flew = `${Math.round(dx)},${Math.round(dy)}`;  // where it came from, relative to where it lies
+    bump("flights");
+  });
+}
+function callout(seat, text, kind) {
+  const c = seat.querySelector(".call");
+  c.textContent = text;
+  c.className = "call" + (kind ? " k-" + kind : "");
+  void c.offsetWidth; c.classList.add("show");
+  clearTimeout(c._t); c._t = setTimeout(() => c.classList.remove("show"), 1200);
+}
+// A claim, kong, win or declaration said at the caller's seat, as the apps do: the game's own word drawn
+// large there and spoken (sound.js: a zh-CN voice where the browser has one, else its synthesised
+// sound; 静音 silences both). Counted on <html data-callouts> for the tests.
+const CALLS = { pong: ["碰", "pong"], kong: ["杠", "kong"], win: ["胡", "win"], zimo: ["自摸", "win"],
+  liangdao: ["亮倒", "declare"], sing: ["唱歌", "declare"], dance: ["跳舞", "declare"] };
+function announce(seat, kind) {
+  const [word, sound] = CALLS[kind];
+  callout(seat, word, kind);
+  Sound.say(word, sound);
+  bump("callouts");
+}
+/** One's own tiles as the board shows them (key, tile code, node). @returns {{key: string, tile: string, e: HTMLElement}[]} */
+export function handItems() {
+  const seat = document.querySelector(".seat.me");
+  if (!seat) return [];
+  return Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile"), (e) => /** @type {HTMLElement} */ (e))
+    .map((e) => ({ key: e.dataset.key || "", tile: e.dataset.tile || "", e }));
+}
+

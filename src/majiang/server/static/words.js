@@ -1,0 +1,64 @@
+// What the page says about the game, without the DOM: tile lists, names, signed scores.
+import { t } from "./i18n.js";
+
+export const CODE_RE = /^[A-Z0-9]{1,16}$/;  // six digits now; older rooms' letter codes still open
+export const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
+
+/**
+ * A hand as the server writes it ("123m55p") as tile codes (["1m", "2m", "3m", "5p", "5p"]).
+ * @param {string | null | undefined} s
+ * @returns {string[]}
+ */
+export function splitTiles(s) {
+  const out = []; let digits = [];
+  for (const ch of s || "") { if (/[0-9]/.test(ch)) digits.push(ch); else { digits.forEach((d) => out.push(d + ch)); digits = []; } }
+  return out;
+}
+/**
+ * Tiles with keys that stay put while the list changes around them ("5p#1", "5p#2").
+ * @param {string[]} list
+ * @returns {{key: string, tile: string}[]}
+ */
+export function keyed(list) {
+  /** @type {Record<string, number>} */
+  const seen = {};
+  return list.map((x) => { seen[x] = (seen[x] || 0) + 1; return { key: `${x}#${seen[x]}`, tile: x }; });
+}
+/**
+ * The server names empty seats "bot 2 (greedy)": said in the page's language.
+ * @param {string | null | undefined} name
+ * @returns {string}
+ */
+export function botName(name) {
+  const m = /^bot (\d+)(?: \((random|greedy|strong)\))?$/.exec(name || "");
+  return m ? `${t("bot")}${m[1]}${m[2] ? ` (${t("bot_" + m[2])})` : ""}` : name === "empty" ? t("empty") : name || "";
+}
+/**
+ * The seats' names as the page shows them (a bot's in the page's language).
+ * @param {{names: string[], humans?: boolean[]}} r
+ * @returns {string[]}
+ */
+export function namesOf(r) { return r.names.map((n, i) => (r.humans && r.humans[i] ? n : botName(n))); }
+/** @param {number} n */
+export function signed(n) { return (n > 0 ? "+" : "") + n; }
+/** @param {string} v */
+export function variantName(v) { return t(v === "kawuxing" ? "kawuxing" : "sichuan"); }
+
+/**
+ * What a replay frame shows being done: the seat and the action (its type, tiles and suit), or null
+ * for the deal. A frame's own `seat` and `action` (the action's JSON) come first; a server without
+ * them says it only in its label ("seat 1: discard 5p"), read here and nowhere else.
+ * @param {{seat?: number | null, action?: any, label?: string}} frame
+ * @returns {{seat: number, type: string, tiles: string[], suit: string | null} | null}
+ */
+export function replayStep(frame) {
+  const a = frame.action;
+  if (a && typeof a === "object" && typeof a.type === "string" && Number.isInteger(frame.seat)) {
+    const tiles = (Array.isArray(a.tiles) ? a.tiles : a.tile ? [a.tile] : []).filter((/** @type {any} */ x) => TILE_RE.test(x));
+    return { seat: /** @type {number} */ (frame.seat), type: a.type, tiles, suit: /^[mps]$/.test(a.suit) ? a.suit : null };
+  }
+  const m = /^seat (\d+): (.*)$/.exec(frame.label || "");
+  if (!m) return null;
+  const parts = m[2].trim().split(/\s+/), arg = parts.slice(1).join("");
+  return { seat: +m[1], type: parts[0], tiles: splitTiles(arg).filter((x) => TILE_RE.test(x)), suit: /^[mps]$/.test(arg) ? arg : null };
+}

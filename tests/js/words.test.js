@@ -1,0 +1,20 @@
+// The page's words without the DOM (static/words.js): tile lists, replay steps.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { keyed, replayStep, signed, splitTiles } from "../../src/majiang/server/static/words.js";
+
+test("a hand's text as tiles, each keyed apart from its copies", () => {
+  assert.deepEqual(splitTiles("123m55p7z"), ["1m", "2m", "3m", "5p", "5p", "7z"]);
+  assert.deepEqual(keyed(["5p", "5p", "1m"]).map((x) => x.key), ["5p#1", "5p#2", "1m#1"]);
+  assert.deepEqual([3, 0, -2].map(signed), ["+3", "0", "-2"]);
+});
+
+test("a replay frame's step: its own seat and action first, else its label", () => {
+  assert.deepEqual(replayStep({ seat: 1, action: { type: "discard", tile: "5p" }, label: "seat 2: pass" }),
+    { seat: 1, type: "discard", tiles: ["5p"], suit: null });
+  assert.deepEqual(replayStep({ seat: 0, action: { type: "exchange", tiles: ["1m", "2m", "<b>"] } }),
+    { seat: 0, type: "exchange", tiles: ["1m", "2m"], suit: null });
+  assert.deepEqual(replayStep({ label: "seat 2: void m" }), { seat: 2, type: "void", tiles: [], suit: "m" });
+  assert.deepEqual(replayStep({ label: "seat 0: exchange 1m2m3m" }), { seat: 0, type: "exchange", tiles: ["1m", "2m", "3m"], suit: null });
+  assert.equal(replayStep({ label: "deal" }), null);
+});
