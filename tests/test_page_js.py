@@ -81,13 +81,20 @@ def test_node_unit_tests_of_the_page(patch_fixtures):
         pytest.skip("node is not installed: the page's unit tests (tests/js) need it")
     if node_version() < (20,):
         pytest.skip("the page's unit tests need node 20 or later (node --test)")
-    env = dict(os.environ, MAJIANG_PATCH_FIXTURES=patch_fixtures)
+    from majiang.server.schema import rules_schema
+
+    schema = os.path.join(os.path.dirname(patch_fixtures), "rules-schema.json")
+    with open(schema, "w", encoding="utf-8") as f:  # what /api/rules-schema serves: the games' declarations
+        json.dump(rules_schema(), f, ensure_ascii=False)
+    env = dict(os.environ, MAJIANG_PATCH_FIXTURES=patch_fixtures, MAJIANG_RULES_SCHEMA=schema)
     files = sorted(os.path.join(ROOT, "tests", "js", f) for f in os.listdir(os.path.join(ROOT, "tests", "js"))
                    if f.endswith(".test.js"))
     r = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     ran = [line for line in r.stdout.splitlines() if "the server's patches rebuild every next snapshot" in line and line.startswith("ok")]
     assert ran and "# SKIP" not in ran[0], ran  # it skips only without the fixtures
+    said = [line for line in r.stdout.splitlines() if "every game, preset, option and choice is said" in line and line.startswith("ok")]
+    assert said and "# SKIP" not in said[0], said
 
 
 def pinned_typescript() -> str:

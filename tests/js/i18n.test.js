@@ -2,6 +2,7 @@
 // both, and a refusal is read by its code first (the English words only when a server sends no code).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { setGames } from "../../src/majiang/server/static/games.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { I18N, errorCode, errorCodes, errorText, isRulesError, setLang, t } from "../../src/majiang/server/static/i18n.js";
@@ -53,6 +54,9 @@ test("a code is read before the words, which may say anything", () => {
   setLang("zh");
 });
 
+// the options' names come from the games' declarations (games.js), as the page loads them
+setGames({ g: { options: [{ name: "suits", label: { zh: "花色", en: "Suits" } }, { name: "cap", label: { zh: "封顶", en: "Cap" } }] } });
+
 test("a server without codes: its English is mapped to the code once, in i18n only", () => {
   assert.deepEqual(errorCode("the table is full"), { code: "room.full", params: {} });
   assert.deepEqual(errorCode("option suits must be a number"), { code: "rules.invalid_option", params: { option: "suits" } });
@@ -70,7 +74,7 @@ test("a refusal of the room form's options is told by its code", () => {
   assert.ok(isRulesError("blood_river needs blood_battle"));
   setLang("en");
   assert.equal(errorText({ code: "rules.invalid_option", params: { option: "cap" }, message: "option cap must be a number" }),
-    "Cap: option cap must be a number");
+    "Cap 封顶: option cap must be a number");
   setLang("zh");
 });
 

@@ -1,4 +1,5 @@
 // The dock: the prompt, the hints and the buttons of one's decision, just above one's own seat.
+import { declarationName, declares } from "./games.js";
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { $, node, raw, setHTML, setText, sync, tileMarkup } from "./dom.js";
 import { splitTiles } from "./words.js";
@@ -19,7 +20,7 @@ export const ACTION_ORDER = ["win", "concealed_kong", "added_kong", "kong", "pon
 /** @param {any} a @param {string} variant @param {any[]} legal */
 export function actionLabel(a, variant, legal) {
   if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("a_zimo") : t("a_win");
-  if (a.type === "declare") return t(variant === "sichuan" ? "a_dance" : "a_declare");
+  if (a.type === "declare" || a.type === "sing") return declarationName(variant, a.type);
   return t("a_" + a.type);
 }
 // An invite link's visitor: who is at the table and a large 入座 first; watching is their choice.
@@ -97,7 +98,7 @@ export function renderDock(state, v, legal, r, ui) {
       const sel = handItems().find((x) => x.key === selKey);
       const pick = plain.find((a) => sel && a.tile === sel.tile) || plain.find((a) => a.tile === v.drawn) || plain[plain.length - 1];
       if (pick) items.push({ key: "nodeclare", id: "no-declare", text: t("no_declare", { t: tn(pick.tile) }), run: () => ui.act(pick) });
-      prompt = t(r.variant === "sichuan" ? "declare_prompt_sc" : "declare_prompt");
+      prompt = t(declares(r.variant, "sing") ? "declare_prompt_sc" : "declare_prompt");  // 唱歌 beside 跳舞
     }
     const meNow = mySeat != null ? v.players[mySeat] : null;
     if (meNow && meNow.declared && v.phase === "turn" && v.current === mySeat && !legal.some((a) => a.type === "win"))

@@ -9,7 +9,7 @@ const M = {
   zh: {
     title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
     your_name: "昵称", save: "保存", name_ph: "你的名字", new_table: "开桌", game: "玩法", preset: "规则",
-    kawuxing: "卡五星", sichuan: "血战到底", players: "{n}人", bots: "空位机器人", bot_random: "随机",
+    players: "{n}人", bots: "空位机器人", bot_random: "随机",
     bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
     create: "创建房间", join_title: "加入房间", code_ph: "房间号", join: "加入", watch: "观战",
     history: "战绩", no_history: "还没有战绩", replay: "回放", hand_n: "第{n}局", result_win: "赢", result_lose: "输",
@@ -35,7 +35,7 @@ const M = {
     play: "播放", pause: "暂停", first: "开头", prev: "上一步", next: "下一步", last: "结尾", speed: "速度",
     deal: "发牌", r_draw: "{who} 摸牌", r_act: "{who} {a}", seconds: "{n}秒", spectators: "观众",
     status_lobby: "等待开始", status_playing: "进行中", status_finished: "已结束",
-    opt_invalid: "规则组合无效: {m}", preset_desc: "预设", dice: "骰子", timer_default: "默认",
+    opt_invalid: "规则组合无效: {m}", opt_needs: "{a} 需要打开 {b}", preset_desc: "预设", dice: "骰子", timer_default: "默认",
     kb_help: "键盘: ←→ 选牌, 回车打出, H 胡, P 碰, K 杠, 空格 过",
     phase_exchange: "换三张", phase_void: "定缺", phase_turn: "出牌", phase_claim: "等待吃碰",
     none_opt: "不限", yes: "开", no: "关",
@@ -62,7 +62,7 @@ const M = {
   en: {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
     your_name: "Your name", save: "Save", name_ph: "your name", new_table: "New table", game: "Game", preset: "Rules",
-    kawuxing: "卡五星 Kawuxing", sichuan: "血战到底 Sichuan", players: "{n} players", bots: "Bots for empty seats",
+    players: "{n} players", bots: "Bots for empty seats",
     bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master", hands: "Hands", stake: "Stake 底分",
     timer: "Decision timer (s)", options: "Rule options", create: "Create room", join_title: "Join a room",
     code_ph: "room code", join: "Join", watch: "Watch", history: "History 战绩", no_history: "No matches yet",
@@ -93,7 +93,7 @@ const M = {
     step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
     speed: "Speed", deal: "the deal", r_draw: "{who} draws", r_act: "{who}: {a}", seconds: "{n}\u00a0sec",
     spectators: "watching", status_lobby: "waiting to start", status_playing: "playing", status_finished: "finished",
-    opt_invalid: "These rules do not go together: {m}", preset_desc: "preset", dice: "dice", timer_default: "default",
+    opt_invalid: "These rules do not go together: {m}", opt_needs: "{a} needs {b} on", preset_desc: "preset", dice: "dice", timer_default: "default",
     kb_help: "Keys: ← → pick a tile, Enter discards, H win, P pong, K kong, Space pass",
     phase_exchange: "pass three", phase_void: "void suit", phase_turn: "discard", phase_claim: "claims",
     none_opt: "no limit", yes: "on", no: "off",
@@ -118,47 +118,12 @@ const M = {
     declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
   },
 };
-// Rule options: Chinese label, one-line explanation (zh / en).
-const OPT = {
-  suits: ["花色", "用哪两门数牌 (加中发白)", "Suits", "which two numbered suits are played (with the dragons)"],
-  liangdao_hide_triplets: ["亮倒不亮坎", "亮倒时暗刻可以不亮", "Hide triplets", "concealed triplets stay hidden after 亮倒"],
-  liangdao_draw_penalty: ["亮倒荒庄", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)", "Declared at a draw", "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first to declare (the dealer stays)"],
-  first_dealer: ["首局庄家", "第一局庄家: 掷骰子 / 东风位坐庄", "First dealer", "the first hand's dealer: by the dice, or the first seat (East)"],
-  direct_kong_pay: ["直杠赔付", "点杠者付几倍底", "Direct kong pays", "what the discarder of a kong pays"],
-  sigui: ["四归", "四归算法: 半频道 / 全频道 / 只算胡牌", "Four of a kind", "how 四归 counts"],
-  cap: ["封顶", "每家最多赔几倍底", "Cap", "at most this many times the base per payer"],
-  min_ron_multiplier: ["点炮起胡", "点炮至少几倍 (2 = 屁胡只能自摸)", "Minimum on a discard", "2: a plain hand wins only by self-draw"],
-  shouzhuayi: ["手抓一", "手抓一的倍数", "Single wait in hand", "multiplier of 手抓一"],
-  haidi: ["海底", "海底捞月 / 也算海底炮 / 不算", "Last tile", "海底捞 only, also 海底炮, or neither"],
-  louhu_unless_more: ["漏胡可胡大", "过胡后更大的牌还能胡", "Passed win", "after passing a win, a bigger one may still be taken"],
-  piao: ["漂", "每家固定漂几底", "Float 漂", "each player floats this many base"],
-  maima: ["买马", "自摸翻一张马牌加分", "Buy a horse", "a self-draw turns the next wall tile for extra points"],
-  shukan: ["数坎", "赢家每个暗刻加一底", "Count triplets", "each concealed triplet of the winner adds one base"],
-  exchange_three: ["换三张", "开局每人换出三张同花色的牌", "Pass three", "everyone passes three tiles of one suit first"],
-  blood_battle: ["血战到底", "有人胡后继续打到三家胡", "Blood battle", "play on after a win until three have won"],
-  blood_river: ["血流成河", "胡了的人继续打, 可以再胡", "Blood river", "winners play on and may win again"],
-  kong_money: ["刮风下雨", "杠牌立即收钱", "Kong money", "kongs are paid at once"],
-  cap_fan: ["封顶番数", "最多算几番", "Fan cap", "a hand counts at most this many fan"],
-  gangshanghua_fan: ["杠上花", "杠上开花加几番", "Win after a kong", "extra fan for 杠上花"],
-  gangshang_chain: ["每杠加番", "杠上花/杠上炮按连杠数每杠加番", "Per kong", "杠上花 and 杠上炮 count once per kong of a chain"],
-  robbed_kong_fan: ["抢杠", "抢杠胡加几番", "Robbing a kong", "extra fan for a win on a robbed kong"],
-  call_transfer: ["呼叫转移", "杠上炮把杠钱转给胡家", "Call transfer", "杠上炮 hands the kong money to the winner"],
-  heavenly_earthly: ["天胡地胡", "天胡/地胡算5番", "Heavenly hands", "天胡 and 地胡 count 5 fan"],
-  self_draw_bonus: ["自摸加成", "不加 / 自摸加底 / 自摸加番", "Self-draw bonus", "none, one base, or one fan"],
-  flower_pig_penalty: ["查花猪", "花猪赔每家几倍底", "Flower pig", "a player with three suits pays each this many base"],
-  pass_win_unless_more: ["过水不胡", "过胡后只能胡更大的", "Passed win", "a passed win may be taken later only if worth more"],
-  last_four_must_win: ["最后四张必胡", "最后四张能胡必须胡", "Last four must win", "in the last four tiles a win must be taken"],
-  sing_dance: ["唱歌跳舞", "可以报听 (唱歌/跳舞)", "Sing and dance", "players may declare ready"],
-};
-const CHOICE = {
-  count: ["按人数", "by count"], first: ["先亮者坐庄", "first to declare, then deals"],
-  first_pays: ["先亮者赔", "first to declare, dealer stays"], dice: ["掷骰子", "by the dice"], east: ["东风位", "East (first seat)"], half: ["半频道", "half"], full: ["全频道", "full"],
-  winning: ["只算胡牌", "winning tile"], self_draw: ["海底捞", "self-draw only"], both: ["捞和炮", "both"],
-  none: ["无", "none"], base: ["自摸加底", "one base"], fan: ["自摸加番", "one fan"],
-  ps: ["筒条", "dots + bamboo"], mp: ["万筒", "characters + dots"], ms: ["万条", "characters + bamboo"],
-};
-const PRESET = { standard: ["标准", "standard"], xiangyang: ["襄阳", "Xiangyang"], suizhou: ["随州", "Suizhou"],
-  chengdu: ["成都", "Chengdu"], modern: ["换三张 (新)", "modern, 换三张"] };
+// Rule options, their choices and presets are said from the games' declarations (games.js), which
+// give this module the one name it needs: an option's, in a refusal.
+/** @type {(name: string) => string | null} */
+let optionNamer = () => null;
+/** @param {(name: string) => string | null} fn */
+export function nameOptionsWith(fn) { optionNamer = fn; }
 
 // The server's refusals, said in the page's language (the server speaks English to scripts). A
 // refusal carries a stable code (and parameters); the page looks the code up here and never reads
@@ -233,9 +198,8 @@ export function errorText(err) {
   if (/[\u4e00-\u9fff]/.test(m) && !(err && typeof err === "object" && err.code)) return m;  // already the page's own words
   const { code, params } = errorCode(err);
   const option = params.option;
-  if (code === "rules.invalid_option" && typeof option === "string" && OPT[option]) {
-    return lang === "en" ? `${OPT[option][2]}: ${m}` : `规则选项「${OPT[option][0]}」的值无效`;
-  }
+  const named = typeof option === "string" ? optionNamer(option) : null;
+  if (code === "rules.invalid_option" && named) return lang === "en" ? `${named}: ${m}` : `规则选项「${named}」的值无效`;
   const coded = !!(err && typeof err === "object" && err.code);
   // an option the page does not know, from a server without codes: said as any other refusal
   if (code && ERROR_CODES[code] && (coded || code !== "rules.invalid_option")) return ERROR_CODES[code][lang === "en" ? 1 : 0];
@@ -277,19 +241,6 @@ export function tilesWords(list) {
   return list.map(tileName).join(lang === "en" ? ", " : "、");
 }
 export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
-export function optLabel(name) { const o = OPT[name]; return o ? (lang === "en" ? o[2] + " " + o[0] : o[0]) : name; }
-export function optHelp(name) { const o = OPT[name]; return o ? (lang === "en" ? o[3] : o[1]) : ""; }
-export function choiceName(v) {
-  if (v === null) return t("none_opt");
-  if (v === true) return t("yes");
-  if (v === false) return t("no");
-  const c = CHOICE[v];
-  return c ? (lang === "en" ? c[1] : c[0]) : String(v);
-}
-export function presetName(p) {  // English with the regional name beside it (an English name that has it already stands alone)
-  const c = PRESET[p];
-  return c ? (lang === "en" ? (/[\u4e00-\u9fff]/.test(c[1]) ? c[1] : `${c[0]} ${c[1]}`) : c[0]) : p;
-}
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
 // own terms): English says what each is, with the term beside it.
 const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
@@ -317,7 +268,7 @@ export function fanName(f) { return lang === "en" && f.english ? glossed(f.name,
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */
-export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName, optLabel, optHelp, choiceName, presetName,
+export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName,
   fanName, reasonName, paymentDetail, setLang,
-  get lang() { return lang; }, known: (/** @type {string} */ name) => name in OPT,
+  get lang() { return lang; },
   keys: (/** @type {string} */ l) => Object.keys(/** @type {Record<string, object>} */ (M)[l] || {}) };

@@ -1,5 +1,6 @@
 // The lobby: who this player is, the room form (built from the server's rules schema), joining by
 // code, one's unfinished tables and the history of one's matches.
+import { brokenConstraints, choiceName, game, gameIds, loadGames, optionHelp, optionName, peopleChoices, presetIds, presetName } from "./games.js";
 import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML, setText, sync } from "./dom.js";
 import { api } from "./protocol.js";
@@ -16,26 +17,31 @@ let ui;
 const me = () => ui.state().me;
 /** @param {import('./state.js').Player | null} p */
 const setMe = (p) => ui.dispatch({ type: "me", me: p });
-/** @type {any} the rules schema (/api/rules-schema): variants, their presets and options */
-let schema = null;
 /** @type {string | null} the key of the room being created (a double tap makes one room) */
 let creating = null;
 
 export function renderMe() { const p = me(); $("me").textContent = p ? p.name : ""; if (p && !$("name").value) $("name").value = p.name; }
+/** The games the server declares, in the variant list (the first is chosen unless one already is). */
+export function fillVariants() {
+  const cur = $("variant").value;
+  $("variant").textContent = "";
+  gameIds().forEach((v) => { const o = node("option", "", variantName(v)); o.value = v; $("variant").appendChild(o); });
+  if (gameIds().includes(cur)) $("variant").value = cur;
+}
 export function fillPresets(keep) {
   const v = $("variant").value, cur = $("preset").value;
-  const names = schema ? Object.keys(schema[v].presets) : (v === "kawuxing" ? ["standard", "xiangyang", "suizhou"] : ["chengdu", "modern"]);
+  const names = presetIds(v);
   $("preset").textContent = "";
-  names.forEach((p) => { const o = node("option", "", I18N.presetName(p)); o.value = p; $("preset").appendChild(o); });
+  names.forEach((p) => { const o = node("option", "", presetName(v, p)); o.value = p; $("preset").appendChild(o); });
   if (keep && names.includes(cur)) $("preset").value = cur;
 }
 /** @type {Record<string, any>} the options changed from the preset's */
 let optValues = {};
-function presetValues() { return schema ? schema[$("variant").value].presets[$("preset").value] || {} : {}; }
+function presetValues() { const g = game($("variant").value); return g ? g.presets[$("preset").value] || {} : {}; }
 export function renderOptions() {
   const box = $("opt-fields");
-  if (!schema) return;
-  const sv = schema[$("variant").value];
+  const sv = game($("variant").value);
+  if (!sv) return;
   sync(box, sv.options.map((o) => ({ key: `${$("variant").value}.${o.name}`, o })), (it) => {
     const row = node("div", "opt");
     const lab = node("label"); lab.htmlFor = `opt-${it.o.name}`;
@@ -57,13 +63,13 @@ export function renderOptions() {
     return row;
   }, (row, it) => {
     const o = it.o, input = row.querySelector("[data-opt]");
-    setText(row.querySelector(".opt-name"), I18N.optLabel(o.name));
-    setText(row.querySelector(".opt-help"), I18N.optHelp(o.name));
+    setText(row.querySelector(".opt-name"), optionName(o));
+    setText(row.querySelector(".opt-help"), optionHelp(o));
     const cur = o.name in optValues ? optValues[o.name] : (o.name in presetValues() ? presetValues()[o.name] : o.default);
     if (o.type === "bool") input.checked = !!cur;
     else {
       input.textContent = "";
-      o.choices.forEach((c, i) => { const op = node("option", "", I18N.choiceName(c)); op.value = String(i); input.appendChild(op); });
+      o.choices.forEach((c, i) => { const op = node("option", "", choiceName(o, c)); op.value = String(i); input.appendChild(op); });
       input.value = String(Math.max(0, o.choices.findIndex((c) => c === cur)));
     }
   });
@@ -71,23 +77,21 @@ export function renderOptions() {
 }
 function effective() {
   const out = {};
-  const sv = schema[$("variant").value], base = presetValues();
+  const sv = game($("variant").value), base = presetValues();
   sv.options.forEach((o) => { out[o.name] = o.name in optValues ? optValues[o.name] : (o.name in base ? base[o.name] : o.default); });
   return out;
 }
 export function checkOptions() {  // combinations the rules refuse, explained before the server is asked
-  if (!schema) return true;
-  const e = effective(), msgs = [];
-  if ($("variant").value === "sichuan" && e.blood_river && !e.blood_battle) {
-    msgs.push(I18N.lang === "en" ? "血流成河 (blood river) needs 血战到底 (blood battle) on" : "血流成河 需要打开 血战到底");
-  }
+  if (!game($("variant").value)) return true;
+  const e = effective();
+  const msgs = brokenConstraints($("variant").value, e);
   $("create-error").textContent = msgs.length ? t("opt_invalid", { m: msgs.join("; ") }) : "";
   $("create").disabled = msgs.length > 0;
   return !msgs.length;
 }
 export async function loadSchema() {
-  try { schema = await api("/api/rules-schema"); } catch (e) { schema = null; }
-  fillPresets(true); renderOptions();
+  try { await loadGames(); } catch (e) { /* the form stays empty; creating a room says why */ }
+  fillVariants(); fillPresets(true); renderOptions(); showPeople();
 }
 
 export async function loadMe() {
@@ -130,10 +134,11 @@ export async function loadHistory() {
   } catch (e) { /* a fresh player has no history */ }
 }
 const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+/** Four friends where the game seats them. */
+function showPeople() { $("people-field").hidden = peopleChoices($("variant").value).length < 2; }
 /** Wire the lobby's controls. @param {LobbyHooks} hooks */
 export function initLobby(hooks) {
   ui = hooks;
-  const showPeople = () => { $("people-field").hidden = $("variant").value !== "kawuxing"; };  // four friends: Kawuxing only
   $("variant").onchange = () => { optValues = {}; fillPresets(false); renderOptions(); showPeople(); };
   showPeople();
   $("preset").onchange = () => { optValues = {}; renderOptions(); };
@@ -151,7 +156,7 @@ export function initLobby(hooks) {
     try {
       await ensurePlayer();
       const turn = +$("turn-seconds").value;
-      const four = $("variant").value === "kawuxing" && $("people").value !== "3";
+      const four = peopleChoices($("variant").value).length > 1 && $("people").value !== "3";
       const r = await api("/api/rooms", "POST", { create_key: creating, variant: $("variant").value, preset: $("preset").value,
         ...(four ? { people: 4, sit_out: $("people").value } : {}),
         bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,

@@ -1,5 +1,6 @@
 // The room around the table: the invite a visitor sees, the room as it gathers (seats, 准备, the
 // share link), the dissolve vote, and quick chat.
+import { presetName } from "./games.js";
 import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML, setText, sync } from "./dom.js";
 import { api } from "./protocol.js";
@@ -24,7 +25,7 @@ export function renderRoomHead(state, r, watching, inviting) {
     tags.push(h` · <span class="rest-tag">${rest}</span>`);
   }
   const hand = t("hand_of", { i: r.hand_index + 1, n: r.hands });
-  setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${I18N.presetName(r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${hand}</span>${tags}`);
+  setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${presetName(r.variant, r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${hand}</span>${tags}`);
 }
 /** @param {State} state @param {any} r @param {boolean} show */
 export function renderInvite(state, r, show) {
@@ -34,7 +35,7 @@ export function renderInvite(state, r, show) {
   const names = namesOf(r);
   const host = r.host_seat != null ? names[r.host_seat] : null;
   setText($("invite-title"), host ? t("invite_title", { host, g: variantName(r.variant) }) : t("invite_title_nohost", { c: r.code, g: variantName(r.variant) }));
-  setText($("invite-rules"), `${t("room")} ${r.code} · ` + t("invite_rules", { p: I18N.presetName(r.preset), h: r.hands, s: r.stake }));
+  setText($("invite-rules"), `${t("room")} ${r.code} · ` + t("invite_rules", { p: presetName(r.variant, r.preset), h: r.hands, s: r.stake }));
   const free = freeSeats(r);
   sync($("invite-seats"), names.map((n, i) => ({ key: String(i), n, i })), () => node("div", "invite-seat"), (e, it) => {
     const open = free.includes(it.i), kept = nextSeat === it.i;

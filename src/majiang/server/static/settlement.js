@@ -1,4 +1,5 @@
 // The settlement of a hand (who won with what, who paid whom) and the match's summary, in a dialog.
+import { fansMultiply } from "./games.js";
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { $, esc, h, raw, setHTML, setText, tilesHTML } from "./dom.js";
 import { api } from "./protocol.js";
@@ -41,14 +42,14 @@ export function showSettlement(state) {
     if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
     return;
   }
-  const kawuxing = r.variant === "kawuxing";
+  const multiplies = fansMultiply(r.variant);  // × (multipliers) rather than 番
   const fanLine = (/** @type {any} */ f) => {
-    const worth = kawuxing ? "×" + f.multiplier : f.fan ? t("fan_n", { n: f.fan }) : "";
+    const worth = multiplies ? "×" + f.multiplier : f.fan ? t("fan_n", { n: f.fan }) : "";
     return h`<span class="fan">${I18N.fanName(f)} ${worth}${f.count > 1 ? " ×" + f.count : ""}</span>`;
   };
   const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
-    <p class="fans">${w.fans.map(fanLine)} → <b>${kawuxing ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
+    <p class="fans">${w.fans.map(fanLine)} → <b>${multiplies ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
   const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
   const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
   const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>

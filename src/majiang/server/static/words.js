@@ -1,4 +1,5 @@
 // What the page says about the game, without the DOM: tile lists, names, signed scores.
+import { gameName } from "./games.js";
 import { t } from "./i18n.js";
 
 export const CODE_RE = /^[A-Z0-9]{1,16}$/;  // six digits now; older rooms' letter codes still open
@@ -42,7 +43,7 @@ export function namesOf(r) { return r.names.map((n, i) => (r.humans && r.humans[
 /** @param {number} n */
 export function signed(n) { return (n > 0 ? "+" : "") + n; }
 /** @param {string} v */
-export function variantName(v) { return t(v === "kawuxing" ? "kawuxing" : "sichuan"); }
+export function variantName(v) { return gameName(v); }
 
 /**
  * What a replay frame shows being done: the seat and the action (its type, tiles and suit), or null

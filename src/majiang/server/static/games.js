@@ -1,0 +1,84 @@
+// The games as the server declares them (/api/rules-schema, built from each game's own declaration):
+// their names, presets, options and labels, who may sit, how a win is counted and what a declaration
+// is called. The page names no game and keeps no rule's label of its own: a new game or option shows
+// up here without a line of the page changing. No DOM.
+import { api } from "./protocol.js";
+import { I18N, nameOptionsWith, t } from "./i18n.js";
+
+/** @typedef {{zh: string, en: string}} Label */
+/** @type {Record<string, any>} the schema, by game id */
+let declared = {};
+
+/** Fetch the declarations once (the lobby's form and the table both read them). */
+export async function loadGames() { setGames(await api("/api/rules-schema")); return declared; }
+/** @param {Record<string, any>} schema the schema as the server sends it (tests, or a page given it) */
+export function setGames(schema) {
+  declared = schema || {};
+  nameOptionsWith((name) => {
+    for (const g of Object.values(declared)) {
+      const o = (g.options || []).find((/** @type {any} */ x) => x.name === name);
+      if (o) return optionName(o);
+    }
+    return null;
+  });
+}
+/** @returns {string[]} */
+export function gameIds() { return Object.keys(declared); }
+/** @param {string} v @returns {any} */
+export function game(v) { return declared[v] || null; }
+
+const CJK = /[\u4e00-\u9fff]/;
+/**
+ * A declared label in the page's language. English puts the Chinese term beside the English one
+ * (`zhFirst`: "卡五星 Kawuxing"; else "Suits 花色"), unless the English already holds it.
+ * @param {Label | undefined} l @param {boolean} [zhFirst]
+ */
+export function said(l, zhFirst = false) {
+  if (!l) return "";
+  if (I18N.lang !== "en") return l.zh;
+  if (CJK.test(l.en) || l.en === l.zh) return l.en;
+  return zhFirst ? `${l.zh} ${l.en}` : `${l.en} ${l.zh}`;
+}
+/** @param {string} v */
+export function gameName(v) { const g = game(v); return g ? said(g.label, true) : v; }
+/** @param {string} v @returns {string[]} */
+export function presetIds(v) { const g = game(v); return g ? Object.keys(g.presets) : []; }
+/** @param {string} v @param {string} p */
+export function presetName(v, p) { const g = game(v), l = g && g.preset_labels && g.preset_labels[p]; return l ? said(l, true) : p; }
+/** @param {any} o an option of the schema */
+export function optionName(o) { return o.label ? said(o.label) : o.name; }
+/** @param {any} o */
+export function optionHelp(o) { return o.help ? (I18N.lang === "en" ? o.help.en : o.help.zh) : ""; }
+/** @param {any} o an option @param {any} value one of its choices */
+export function choiceName(o, value) {
+  if (value === true) return t("yes");
+  if (value === false) return t("no");
+  const i = (o.choices || []).findIndex((/** @type {any} */ c) => c === value);
+  const l = i >= 0 && o.choice_labels ? o.choice_labels[i] : null;
+  if (l) return I18N.lang === "en" ? l.en : l.zh;
+  return value === null ? t("none_opt") : String(value);
+}
+/** Whether a win is counted as a multiplier (×) rather than in 番. @param {string} v */
+export function fansMultiply(v) { const g = game(v); return !!(g && g.fans_multiply); }
+/** How many people a room of the game may seat. @param {string} v @returns {number[]} */
+export function peopleChoices(v) { const g = game(v); return g && g.people ? g.people : []; }
+/** What the game calls a declaration (`declare`, `sing`), in the page's language. @param {string} v @param {string} kind */
+export function declarationName(v, kind) {
+  const g = game(v), l = g && g.declarations && g.declarations[kind];
+  return l ? said(l) : t("a_" + kind);
+}
+/** @param {string} v @param {string} kind */
+export function declares(v, kind) { const g = game(v); return !!(g && g.declarations && g.declarations[kind]); }
+/**
+ * The declared constraints the chosen options break, said: "血流成河 needs 血战到底".
+ * @param {string} v @param {Record<string, any>} values every option's effective value
+ * @returns {string[]}
+ */
+export function brokenConstraints(v, values) {
+  const g = game(v);
+  if (!g) return [];
+  const byName = Object.fromEntries(g.options.map((/** @type {any} */ o) => [o.name, o]));
+  return (g.constraints || []).filter((/** @type {any} */ c) => values[c.option] && !values[c.needs])
+    .map((/** @type {any} */ c) => t("opt_needs", { a: byName[c.option] ? optionName(byName[c.option]) : c.option,
+      b: byName[c.needs] ? optionName(byName[c.needs]) : c.needs }));
+}
