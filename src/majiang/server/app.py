@@ -58,7 +58,8 @@ from majiang.server.requests import BOT_LEVELS, whole  # noqa: F401 - their old 
 from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home
 from majiang.server.routes import history, players, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
-from majiang.server.state import MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits, address_of  # noqa: F401
+from majiang.server.state import (  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
+    MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits, address_of)
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 
 log = logging.getLogger("majiang.server")

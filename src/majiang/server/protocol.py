@@ -98,9 +98,10 @@ class Ping(_Client):
 ClientMessage = Annotated[Union[Act, Ready, Auto, Chat, Dissolve, Hints, Ping], Field(discriminator="type")]
 CLIENT_TYPES = ("action", "ready", "auto", "chat", "dissolve", "hints", "ping")
 _client = TypeAdapter(ClientMessage)
+Parsed = Union[Act, Ready, Auto, Chat, Dissolve, Hints, Ping, Refusal]  # a message, or why it is refused
 
 
-def parse_client(raw: str | None, size: int | None = None) -> Act | Ready | Auto | Chat | Dissolve | Hints | Ping | Refusal:
+def parse_client(raw: str | None, size: int | None = None) -> Parsed:
     """One client message as its model, or the ``Refusal`` to answer it with (never quoting it).
     ``size`` (characters, or bytes for a binary frame) is bounded before anything is parsed."""
     size = len(raw) if size is None and raw is not None else size
