@@ -104,6 +104,40 @@ def test_every_frame_of_a_played_match_validates(client, variant, patches):
         protocol.server_messages.validate_python(frame)  # the models agree with their schema
 
 
+def until(ws, frames: list, done) -> dict:
+    for _ in range(2000):
+        msg = ws.receive_json()
+        frames.append(msg)
+        if done(msg):
+            return msg
+    raise AssertionError("never came")
+
+
+def test_the_dissolve_vote_and_the_rematch_offer_validate(client):
+    """What the played matches do not show: an open 解散 vote, a dissolved match, 再来一局 offered."""
+    a, b = new_player(client, "a"), new_player(client, "b")
+    ha, hb = {"X-Token": a["token"]}, {"X-Token": b["token"]}
+    timers = {"turn_seconds": 300, "claim_seconds": 120}
+    room = {"variant": "sichuan", "hands": 2, "timers": timers}
+    code = client.post("/api/rooms", json=room, headers=ha).json()["code"]
+    client.post(f"/api/rooms/{code}/join", headers=hb)
+    client.post(f"/api/rooms/{code}/ready", headers=hb)
+    client.post(f"/api/rooms/{code}/start", headers=ha)
+    frames: list = []
+    with client.websocket_connect(f"/ws/{code}?patches=1", headers=ha) as wa, \
+            client.websocket_connect(f"/ws/{code}", headers=hb) as wb:
+        send(wa, {"type": "dissolve", "agree": True})
+        until(wb, frames, lambda m: m["type"] == "snapshot" and m["room"]["dissolve"])
+        send(wb, {"type": "dissolve", "agree": True})
+        until(wb, frames, lambda m: m["type"] == "snapshot" and m["room"]["dissolved"])
+        assert client.post(f"/api/rooms/{code}/rematch", headers=ha).status_code == 200
+        until(wb, frames, lambda m: m["type"] == "snapshot" and m["room"]["rematch"])
+        send(wa, {"type": "ping"})
+        until(wa, frames, lambda m: m["type"] == "pong")
+    for frame in frames:
+        SERVER.validate(frame)
+
+
 def test_a_spectator_and_the_refusals_validate(client):
     me = new_player(client)
     h = {"X-Token": me["token"]}
