@@ -1,5 +1,5 @@
 // The catalogue (static/i18n.js): both languages have the same keys, every error code is said in
-// both, and a refusal is read by its code first (the English words only when a server sends no code).
+// both, and a refusal is read by its code and parameters, never by its English words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setGames } from "../../src/majiang/server/static/games.js";
@@ -48,7 +48,8 @@ test("every error code of the page has words in both languages (none but a stale
 test("a code is read before the words, which may say anything", () => {
   setLang("zh");
   assert.equal(errorText({ code: "room.not_found", message: "reworded: that room is unknown" }), "没有这个房间");
-  assert.equal(errorText({ code: "room.full", params: {}, message: "no such room" }), "房间已满");
+  assert.equal(errorText({ code: "seat.table_full", params: {}, message: "no such room" }), "房间已满");
+  assert.equal(errorText({ code: "room.bad_people", params: { plays: 4 }, message: "people is 4" }), "这个玩法只能 4 人");
   setLang("en");
   assert.equal(errorText({ code: "room.not_found", message: "whatever" }), "No such room");
   setLang("zh");
@@ -57,24 +58,23 @@ test("a code is read before the words, which may say anything", () => {
 // the options' names come from the games' declarations (games.js), as the page loads them
 setGames({ g: { options: [{ name: "suits", label: { zh: "花色", en: "Suits" } }, { name: "cap", label: { zh: "封顶", en: "Cap" } }] } });
 
-test("a server without codes: its English is mapped to the code once, in i18n only", () => {
-  assert.deepEqual(errorCode("the table is full"), { code: "room.full", params: {} });
-  assert.deepEqual(errorCode("option suits must be a number"), { code: "rules.invalid_option", params: { option: "suits" } });
-  assert.equal(errorText("no such room"), "没有这个房间");
-  assert.equal(errorText("option suits must be a number"), "规则选项「花色」的值无效");
-  assert.equal(errorText("something new"), "操作未被接受");
+test("words without a code are never read: a network error is said as it is in English, generically in Chinese", () => {
+  assert.deepEqual(errorCode("the table is full"), { code: null, params: {} });
+  assert.equal(errorText("Failed to fetch"), "操作未被接受");
   assert.equal(errorText(""), "");
-  assert.equal(errorText("已经是中文"), "已经是中文");
+  assert.equal(errorText({ code: "no.such_code", message: "x" }), "操作未被接受");
 });
 
 test("a refusal of the room form's options is told by its code", () => {
   assert.ok(isRulesError({ code: "rules.invalid_option", params: { option: "cap" }, message: "" }));
-  assert.ok(isRulesError({ code: "rules.blood_river_needs_blood_battle" }));
-  assert.ok(!isRulesError({ code: "room.full", message: "option blood" }));  // the words are not read when a code is there
-  assert.ok(isRulesError("blood_river needs blood_battle"));
+  assert.ok(isRulesError({ code: "rules.bad_option_name" }));
+  assert.ok(!isRulesError({ code: "seat.table_full", message: "option blood" }));  // the words are never read
+  assert.ok(!isRulesError("blood_river needs blood_battle"));
   setLang("en");
-  assert.equal(errorText({ code: "rules.invalid_option", params: { option: "cap" }, message: "option cap must be a number" }),
+  assert.equal(errorText({ code: "rules.invalid_option", params: { option: "cap", reason: "option cap must be a number" }, message: "x" }),
     "Cap 封顶: option cap must be a number");
+  setLang("zh");
+  assert.equal(errorText({ code: "rules.invalid_option", params: { option: "suits", reason: "r" } }), "规则选项「花色」的值无效");
   setLang("zh");
 });
 

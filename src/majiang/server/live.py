@@ -39,6 +39,7 @@ from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
 from majiang.server import sitout
 from majiang.server.bots import BotRunner
+from majiang.server.errors import Refusal
 from majiang.server.journal import Journal, outcome
 from majiang.server.store import LEASE_SECONDS, Append, LeaseLost, Store, StoreError
 from majiang.server.views import Frame, patch_text, snapshot
@@ -73,21 +74,21 @@ class TableSettings:
         20.0
         >>> TableSettings.from_json({"turn_seconds": 1})
         Traceback (most recent call last):
-        majiang.MajiangError: turn_seconds must be a number from 5 to 300
+        majiang.Refusal: turn_seconds must be a number from 5 to 300
         """
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise MajiangError("timers must be an object of name: seconds")
+            raise Refusal("timers.not_object")
         values = {}
         for key, value in data.items():
             if key in cls.ROOM_STATE:
                 continue
             if key not in cls.LIMITS:
-                raise MajiangError(f"unknown timer (one of {', '.join(cls.LIMITS)})")
+                raise Refusal("timers.unknown", choices=", ".join(cls.LIMITS))
             lo, hi = cls.LIMITS[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
-                raise MajiangError(f"{key} must be a number from {lo} to {hi}")
+                raise Refusal("timers.out_of_range", timer=key, lo=lo, hi=hi)
             values[key] = float(value)
         return cls(**values)
 
@@ -387,7 +388,7 @@ class LiveTable:
         except Exception:
             log.exception("table %s: applying %s failed", self.code, action)
             self._rollback()  # whatever the engine did half-way is undone from the stored log
-            raise MajiangError("the server could not apply that: nothing changed") from None
+            raise Refusal("action.not_applied") from None
         error, cancelled = await self._store_change()
         if error is not None:
             self._rollback()
@@ -531,13 +532,13 @@ class LiveTable:
         async with self.lock:
             g = self.game
             if self.room["status"] != "playing" or g is None:
-                raise MajiangError("the match has not started")
+                raise Refusal("match.not_started")
             if g.over:
-                raise MajiangError("the hand is over")
+                raise Refusal("hand.over")
             if self._pending_of(seat) is None:
-                raise MajiangError("you have no decision to make now")  # names nobody else
+                raise Refusal("action.no_decision")  # names nobody else
             if seq != self.decision_no[seat]:
-                raise MajiangError(f"stale action: this is decision {self.decision_no[seat]}")  # not what was sent
+                raise Refusal("action.stale", decision=self.decision_no[seat])  # not what was sent
             await self._apply(seat, parse_action(action))
             self.auto[seat] = False  # the player is back: 托管 ends
             self.missed[seat] = 0
@@ -557,7 +558,7 @@ class LiveTable:
     async def chat(self, seat: int, phrase: Any) -> None:
         """A quick phrase or emoji, shown by the speaker's seat to everyone at the table."""
         if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
-            raise MajiangError("unknown phrase")
+            raise Refusal("chat.unknown_phrase")
         now = time.monotonic()
         if now - self.chat_at[seat] < CHAT_GAP:
             return  # too soon: dropped quietly
@@ -581,15 +582,15 @@ class LiveTable:
         """解散: a seated player asks to end the match; it ends when every seated human agrees, any
         refusal cancels the vote, and it lapses after ``DISSOLVE_SECONDS``."""
         if self.room["status"] != "playing":
-            raise MajiangError("only a match in play can be dissolved")
+            raise Refusal("dissolve.not_playing")
         now = time.time()
         if self.dissolve is not None and now >= self.dissolve["until"]:
             self.dissolve = None
         if self.dissolve is None:
             if not agree:
-                raise MajiangError("there is no vote to answer")
+                raise Refusal("dissolve.no_vote")
             if time.monotonic() - self.dissolve_started[seat] < DISSOLVE_GAP:
-                raise MajiangError("you asked a moment ago: wait before asking again")
+                raise Refusal("dissolve.too_soon")
             self.dissolve_started[seat] = time.monotonic()
             self.dissolve = {"by": seat, "votes": {}, "until": now + DISSOLVE_SECONDS}
         if not agree:
@@ -623,7 +624,7 @@ class LiveTable:
             self.poke()  # the host may have asked to start already
             return
         if g is None or not g.over or self.room["status"] != "playing":
-            raise MajiangError("there is no next hand to get ready for")
+            raise Refusal("ready.no_next_hand")
         self.ready[seat] = True
         await self.broadcast()
         self.poke()
@@ -901,6 +902,14 @@ class LiveTable:
             await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
 
+    def room_changed(self, seats: list[dict] | None = None, settings: dict | None = None) -> None:
+        """The room's seats or settings as the store now has them (a join in the lobby, the bench
+        taken): written by the caller, which holds the table's lock, before it broadcasts."""
+        if seats is not None:
+            self.room["seats"] = seats
+        if settings is not None:
+            self.room["settings"] = settings
+
 
 def player_default(legal: list, drawn: Any, safe: bool) -> tuple[Action | None, list]:
     """What is played for a person who did not decide: (the action, or None to let the seat's bot
@@ -939,16 +948,16 @@ def parse_action(data: Any) -> Action:
     from majiang.engine import ACTION_TYPES
 
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
-        raise MajiangError(f"an action is an object with a 'type' ({', '.join(ACTION_TYPES)})")
+        raise Refusal("action.malformed", types=", ".join(ACTION_TYPES))
     tile, tiles = data.get("tile"), data.get("tiles", [])
     if tile is not None and (not isinstance(tile, str) or len(tile) > 8):
-        raise MajiangError("bad tile in action (tiles are written like 5p or 7z)")
+        raise Refusal("action.bad_tile")
     if not isinstance(tiles, list) or len(tiles) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in tiles):
-        raise MajiangError("bad tile in action: 'tiles' is a list of up to three tiles like 5p")
+        raise Refusal("action.bad_tiles")
     try:
         return Action.from_json(data)
     except MajiangError:
-        raise MajiangError("bad tile in action (tiles are written like 5p or 7z; suits m, p or s)") from None
+        raise Refusal("action.bad_tile_name") from None
 
 
 class Elsewhere(MajiangError):

@@ -6,12 +6,13 @@ See docs/SECURITY.md for what each kind of visitor can see and do.
 
 from __future__ import annotations
 
+import json
 import time
 import unicodedata
 from collections import deque
 from urllib.parse import urlsplit
 
-from majiang.core.errors import MajiangError
+from majiang.server.errors import Refusal, http_body
 
 COOKIE = "majiang_token"
 MAX_BODY = 16 * 1024  # bytes: the largest request this API needs is a few hundred
@@ -54,9 +55,9 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if not self.host_allowed(scope):
-            return await _reply(send, 421, b'{"error":"this server does not answer to that host name"}')
+            return await _reply(send, 421, "request.bad_host")
         if not canonical_path(scope):
-            return await _reply(send, 404, b'{"error":"no such room"}')
+            return await _reply(send, 404, "room.not_found")
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -64,7 +65,7 @@ class Guard:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    return await _reply(send, 413, b'{"error":"request body too large"}')
+                    return await _reply(send, 413, "request.too_large")
         seen = 0
 
         async def bounded_receive():
@@ -85,7 +86,7 @@ class Guard:
         try:
             await self.app(scope, bounded_receive, send_with_headers)
         except _TooBig:
-            await _reply(send, 413, b'{"error":"request body too large"}')
+            await _reply(send, 413, "request.too_large")
 
 
 ROOM_PATHS = ("/ws/", "/api/rooms/")
@@ -109,7 +110,8 @@ class _TooBig(Exception):
     pass
 
 
-async def _reply(send, status: int, body: bytes) -> None:
+async def _reply(send, status: int, code: str) -> None:
+    body = json.dumps(http_body(Refusal(code, status))).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
                 + HEADERS})
@@ -140,19 +142,19 @@ def clean_name(value) -> str:
     '阿明'
     >>> clean_name("a\\u202eb")
     Traceback (most recent call last):
-    majiang.MajiangError: a name is printable text (no control or direction characters)
+    majiang.Refusal: a name is printable text (no control or direction characters)
     """
     if not isinstance(value, str):
-        raise MajiangError(f"a name is text of 1 to {MAX_NAME} characters")
+        raise Refusal("name.not_text", max=MAX_NAME)
     name = unicodedata.normalize("NFC", value).strip()
     if not 1 <= len(name) <= MAX_NAME:
-        raise MajiangError(f"a name has 1 to {MAX_NAME} characters")
+        raise Refusal("name.bad_length", max=MAX_NAME)
     if not all(ch.isprintable() for ch in name):
-        raise MajiangError("a name is printable text (no control or direction characters)")
+        raise Refusal("name.not_printable")
     marks = sum(unicodedata.category(ch) in ("Mn", "Me") for ch in name)
     visible = [ch for ch in name if unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING]
     if not visible or marks > len(visible):
-        raise MajiangError("a name needs letters or signs that show (not only blanks or accents)")
+        raise Refusal("name.blank")
     return name
 
 

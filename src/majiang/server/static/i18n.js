@@ -127,46 +127,86 @@ export function nameOptionsWith(fn) { optionNamer = fn; }
 
 // The server's refusals, said in the page's language (the server speaks English to scripts). A
 // refusal carries a stable code (and parameters); the page looks the code up here and never reads
-// the English words, except through LEGACY below.
+// the English words.
 /** @type {Record<string, [string, string]>} code → [zh, en] */
 const ERROR_CODES = {
-  "action.stale": ["", ""],  // a press that raced an update: nothing to tell
-  "match.not_started": ["对局还没开始", "The match has not started"],
-  "hand.over": ["这一局已经结束", "The hand is over"],
-  "action.no_decision": ["现在不是你操作的时候", "It is not your move now"],
-  "action.illegal": ["这一步不合规则", "That move is not allowed"],
+  "request.other_origin": ["不接受来自其他网站的请求", "Requests from other sites are refused"],
+  "request.not_json": ["请求格式不对 (需要 JSON)", "Send JSON"],
+  "request.bad_json": ["请求内容不是有效的 JSON", "The request is not valid JSON"],
+  "request.not_object": ["请求内容格式不对", "The request must be a JSON object"],
+  "request.too_large": ["请求内容太大", "The request is too large"],
+  "request.bad_host": ["这个服务器不接受这个地址", "This server does not answer to that address"],
+  "request.invalid": ["请求有误: {fields}", "Bad {fields}"],
+  "request.refused": ["操作未被接受", "That was refused"],
+  "request.no_route": ["没有这个页面", "Not found"],
+  "request.bad_method": ["不支持这种请求", "Method not allowed"],
+  "tile.invalid": ["牌的写法不对 (例如 5p, 7z)", "A tile is written like 5p or 7z"],
+  "hand.invalid": ["这手牌无法分析", "That hand cannot be analysed"],
+  "number.out_of_range": ["{field} 必须是 {lo} 到 {hi} 的整数", "{field} must be a whole number from {lo} to {hi}"],
+  "player.unknown": ["请先保存昵称", "Save your name first"],
+  "player.unknown_token": ["找不到这个玩家, 请重新保存昵称", "Unknown player: save your name again"],
+  "name.not_text": ["昵称是 1 到 {max} 个字", "A name has 1 to {max} characters"],
+  "name.bad_length": ["昵称是 1 到 {max} 个字", "A name has 1 to {max} characters"],
+  "name.not_printable": ["昵称不能有控制字符", "A name is printable text (no control characters)"],
+  "name.blank": ["昵称不能只有空格", "A name needs letters or signs that show"],
+  "room.not_found": ["没有这个房间", "No such room"],
+  "room.bad_variant": ["没有这个玩法", "No such game"],
+  "room.bad_preset": ["没有这个预设规则", "No such preset"],
+  "rules.bad_options": ["规则选项格式不对", "The rule options are malformed"],
+  "rules.bad_option_name": ["没有这个规则选项", "No such rule option"],
+  "rules.bad_option_value": ["规则选项的值无效", "A rule option has a value the rules do not accept"],
+  "rules.invalid_option": ["规则选项的值无效", "A rule option has a value the rules do not accept"],
+  "room.bad_bots": ["没有这种机器人", "No such bot"],
+  "room.bad_people": ["这个玩法只能 {plays} 人", "This game seats {plays}"],
+  "room.bad_people_four": ["这个玩法是 {plays} 人或 4 人 (每局一人休息)", "This game seats {plays}, or 4 (one sits out each hand)"],
+  "room.bad_sit_out": ["休息方式无效", "No such way to sit out"],
+  "room.bad_create_key": ["创建请求无效, 请刷新页面", "Bad create request: reload the page"],
+  "timers.not_object": ["计时设置格式不对", "The timers are malformed"],
+  "timers.unknown": ["没有这个计时设置", "No such timer"],
+  "timers.out_of_range": ["计时必须是 {lo} 到 {hi} 秒", "A timer is from {lo} to {hi} seconds"],
+  "seat.none_left": ["座位都满了, 可以观战", "Every seat is taken: you can watch"],
+  "seat.table_full": ["房间已满", "The table is full"],
   "seat.spectator": ["观战者不能操作", "Spectators cannot play"],
-  "hand.no_next": ["没有下一局可以准备", "There is no next hand"],
-  "rate.messages": ["操作太快了, 请慢一点", "Too fast: slow down"],
+  "match.over": ["对局已经结束", "The match is over"],
+  "match.not_over": ["对局还没结束", "The match is not over yet"],
+  "match.not_started": ["对局还没开始", "The match has not started"],
+  "start.not_host": ["只有房主可以开始", "Only the host can start"],
+  "ready.not_seated": ["入座后才能准备", "Take a seat to get ready"],
+  "ready.no_next_hand": ["没有下一局可以准备", "There is no next hand"],
+  "rematch.not_player": ["只有这局的玩家可以再来一局", "Only this match's players can ask for a rematch"],
+  "hand.over": ["这一局已经结束", "The hand is over"],
   "dissolve.not_playing": ["只有进行中的对局可以解散", "Only a match in play can be dissolved"],
   "dissolve.no_vote": ["没有进行中的解散投票", "There is no vote to answer"],
   "dissolve.too_soon": ["你刚申请过解散, 请稍后再试", "You asked a moment ago: wait a little"],
-  "store.unavailable": ["服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
-  "room.seats_taken": ["座位都满了, 可以观战", "Every seat is taken: you can watch"],
-  "match.over": ["对局已经结束", "The match is over"],
-  "room.full": ["房间已满", "The table is full"],
-  "room.not_found": ["没有这个房间", "No such room"],
-  "room.host_only": ["只有房主可以开始", "Only the host can start"],
+  "chat.unknown_phrase": ["没有这句快捷语", "No such phrase"],
+  "action.bad_seq": ["操作已过期, 请重试", "That move is out of date: try again"],
+  "action.malformed": ["操作格式不对", "That move is malformed"],
+  "action.bad_tile": ["操作里的牌不对", "A tile in that move is wrong"],
+  "action.bad_tiles": ["操作里的牌不对 (最多三张)", "The tiles in that move are wrong (up to three)"],
+  "action.bad_tile_name": ["操作里的牌不对", "A tile in that move is wrong"],
+  "action.no_decision": ["现在不是你操作的时候", "It is not your move now"],
+  "action.stale": ["", ""],  // a press that raced an update: nothing to tell
+  "action.illegal": ["这一步不合规则", "That move is not allowed"],
+  "action.not_applied": ["服务器没能执行这一步, 请再试", "The server could not apply that: try again"],
+  "message.binary": ["消息格式不对", "Messages are JSON text"],
+  "message.too_large": ["消息太长", "The message is too long"],
+  "message.not_object": ["消息格式不对", "Messages are JSON objects"],
+  "message.unknown_type": ["不认识的消息", "Unknown message"],
+  "message.invalid": ["消息内容有误", "The message has a bad field"],
+  "rate.too_many_messages": ["操作太快了, 请慢一点", "Too fast: slow down"],
   "rate.new_players": ["这个地址新建玩家太多, 请稍后再试", "Too many new players from here: try later"],
-  "room.too_many_open": ["你开的未结束房间太多, 先打完一个", "You host too many unfinished rooms: finish one first"],
-  "player.missing": ["请先保存昵称", "Save your name first"],
-  "rules.blood_river_needs_blood_battle": ["血流成河 需要打开 血战到底", "血流成河 (blood river) needs 血战到底 (blood battle)"],
-  "rules.invalid_option": ["规则选项的值无效", "A rule option has a value the rules do not accept"],
+  "rate.room_code_misses": ["输错房间号太多次, 请稍后再试", "Too many unknown room codes from here: try later"],
+  "rate.rooms_hosted": ["你开的未结束房间太多 ({unfinished}), 先打完一个", "You host {unfinished} unfinished rooms: finish one first"],
+  "rate.replays": ["回放看得太快了, 请稍后再试", "Too many replays: try again in a minute"],
+  "history.bad_before": ["战绩翻页有误", "Bad page of the history"],
+  "replay.not_found": ["没有这一局的回放", "No replay of that hand"],
+  "analyze.bad_request": ["分析请求有误", "Bad analysis request"],
+  "file.not_found": ["没有这个文件", "No such file"],
+  "table.moving": ["牌桌正在换服务器, 请稍候再试", "The table is moving between servers: try again in a moment"],
+  "table.moving_reconnect": ["牌桌正在换服务器, 正在重连", "The table is moving between servers: reconnecting"],
+  "store.unavailable": ["服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
+  "store.not_stored": ["服务器暂时无法保存, 请再试一次", "The server could not store that: try again"],
 };
-// A server from before error codes sends English only: its wording mapped to the code it means. This
-// table is the one place that reads a message's words; everything else goes by the code.
-/** @type {Array<[RegExp, string]>} */
-const LEGACY = [
-  [/stale action/, "action.stale"], [/match has not started/, "match.not_started"], [/hand is over/, "hand.over"],
-  [/no decision to make/, "action.no_decision"], [/not legal/, "action.illegal"], [/spectators/, "seat.spectator"],
-  [/no next hand/, "hand.no_next"], [/too many messages/, "rate.messages"],
-  [/only a match in play can be dissolved/, "dissolve.not_playing"], [/no vote to answer/, "dissolve.no_vote"],
-  [/asked a moment ago/, "dissolve.too_soon"], [/could not store|database is unavailable/, "store.unavailable"],
-  [/match has started|every seat has a player/, "room.seats_taken"], [/match is over/, "match.over"],
-  [/table is full/, "room.full"], [/no such room/, "room.not_found"], [/only the host/, "room.host_only"],
-  [/too many new players/, "rate.new_players"], [/unfinished rooms/, "room.too_many_open"], [/no player/, "player.missing"],
-  [/blood_river needs blood_battle/, "rules.blood_river_needs_blood_battle"], [/option|blood/, "rules.invalid_option"],
-];
 /**
  * A refusal as the server sends it: on a socket {type: "error", code, params, message}, over HTTP
  * {detail, code, params}; a bare string is a message of a server without codes.
@@ -180,11 +220,7 @@ const LEGACY = [
  */
 export function errorCode(err) {
   const r = typeof err === "string" ? { message: err } : err || {};
-  if (r.code) return { code: r.code, params: r.params || {} };
-  const m = String(r.message || "");
-  const hit = LEGACY.find(([re]) => re.test(m));
-  const opt = /option (\w+)/.exec(m);
-  return { code: hit ? hit[1] : null, params: opt ? { option: opt[1] } : {} };
+  return { code: r.code || null, params: r.params || {} };
 }
 /** Whether a refusal is about the rule options the room form sent (the form then says so). */
 export function isRulesError(err) { return (errorCode(err).code || "").startsWith("rules."); }
@@ -195,15 +231,13 @@ export function isRulesError(err) { return (errorCode(err).code || "").startsWit
  */
 export function errorText(err) {
   const m = String((typeof err === "string" ? err : err && err.message) || "");
-  if (/[\u4e00-\u9fff]/.test(m) && !(err && typeof err === "object" && err.code)) return m;  // already the page's own words
   const { code, params } = errorCode(err);
-  const option = params.option;
-  const named = typeof option === "string" ? optionNamer(option) : null;
-  if (code === "rules.invalid_option" && named) return lang === "en" ? `${named}: ${m}` : `规则选项「${named}」的值无效`;
-  const coded = !!(err && typeof err === "object" && err.code);
-  // an option the page does not know, from a server without codes: said as any other refusal
-  if (code && ERROR_CODES[code] && (coded || code !== "rules.invalid_option")) return ERROR_CODES[code][lang === "en" ? 1 : 0];
-  return lang === "en" ? m : (m ? "操作未被接受" : "");
+  if (!code) return lang === "en" ? m : (m ? "操作未被接受" : "");  // not the server's refusal (a network error)
+  const named = typeof params.option === "string" ? optionNamer(params.option) : null;
+  if (code.startsWith("rules.") && named) return lang === "en" ? `${named}: ${params.reason || m}` : `规则选项「${named}」的值无效`;
+  const said = ERROR_CODES[code];
+  if (!said) return lang === "en" ? m : "操作未被接受";
+  return said[lang === "en" ? 1 : 0].replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : ""));
 }
 /** @returns {string[]} the error codes the page can say */
 export function errorCodes() { return Object.keys(ERROR_CODES); }

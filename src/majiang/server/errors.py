@@ -1,0 +1,194 @@
+"""Every refusal the server gives, by a stable code: one table, code -> English template.
+
+A refusal travels as its code, its parameters and the English text made from the template (HTTP:
+``{"error", "detail", "code", "params"}``; websocket: ``{"type": "error", "message", "code",
+"params"}``). The page translates by code and parameters; the text is for scripts and people
+reading logs. Nothing may branch on the text: reword a template freely, never rename a code.
+Parameters are the server's own values (limits, choices), never what a client sent.
+
+>>> str(Refusal("action.stale", decision=7))
+'stale action: this is decision 7'
+>>> Refusal("room.not_found", status=404).status
+404
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.core.errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
+
+# code -> English template ({name} is a parameter). Dot-separated: the thing, then what is wrong.
+CATALOGUE: dict[str, str] = {
+    # requests as a whole
+    "request.other_origin": "requests from other sites are refused",
+    "request.not_json": "send JSON (Content-Type: application/json)",
+    "request.bad_json": "the request body must be JSON",
+    "request.not_object": "the request body must be a JSON object",
+    "request.too_large": "request body too large",
+    "request.bad_host": "this server does not answer to that host name",
+    "request.invalid": "bad {fields}",
+    "request.refused": "that was refused",
+    "tile.invalid": "a tile is written like 5p or 7z",
+    "hand.invalid": "that hand cannot be analysed",
+    "request.no_route": "Not Found",
+    "request.bad_method": "Method Not Allowed",
+    "number.out_of_range": "{field} must be a whole number from {lo} to {hi}",
+    # players
+    "player.unknown": "no player: make one first (or send your X-Token)",
+    "player.unknown_token": "unknown token",
+    "name.not_text": "a name is text of 1 to {max} characters",
+    "name.bad_length": "a name has 1 to {max} characters",
+    "name.not_printable": "a name is printable text (no control or direction characters)",
+    "name.blank": "a name needs letters or signs that show (not only blanks or accents)",
+    # rooms
+    "room.not_found": "no such room",
+    "room.bad_variant": "variant must be {choices}",
+    "room.bad_preset": "preset must be one of {choices}",
+    "rules.bad_options": "options must be an object of option: value",
+    "rules.bad_option_name": "options are named in lower case (see docs/RULES.md); "
+                            "variant and preset are fields of their own",
+    "rules.bad_option_value": "option {option} must be a number, true/false or a short word",
+    "rules.invalid_option": "{reason}",
+    "room.bad_bots": "bots must be one of {choices}",
+    "room.bad_people": "people is {plays}",
+    "room.bad_people_four": "people is {plays} or 4 (three play each hand, one sits out)",
+    "room.bad_sit_out": "sit_out is one of {choices}",
+    "room.bad_create_key": "create_key is 8 to 40 letters, digits, - or _",
+    "timers.not_object": "timers must be an object of name: seconds",
+    "timers.unknown": "unknown timer (one of {choices})",
+    "timers.out_of_range": "{timer} must be a number from {lo} to {hi}",
+    # seats and the match
+    "seat.none_left": "every seat has a player: watch the match as a spectator",
+    "seat.table_full": "the table is full",
+    "seat.spectator": "spectators watch: they cannot act",
+    "match.over": "the match is over",
+    "match.not_over": "the match is not over yet",
+    "match.not_started": "the match has not started",
+    "start.not_host": "only the host starts the match",
+    "ready.not_seated": "only a seated player gets ready",
+    "ready.no_next_hand": "there is no next hand to get ready for",
+    "rematch.not_player": "only the players of this match can ask for a rematch",
+    "hand.over": "the hand is over",
+    "dissolve.not_playing": "only a match in play can be dissolved",
+    "dissolve.no_vote": "there is no vote to answer",
+    "dissolve.too_soon": "you asked a moment ago: wait before asking again",
+    "chat.unknown_phrase": "unknown phrase",
+    # actions
+    "action.bad_seq": "seq must be a whole number: the decision you answer (the snapshot's seq)",
+    "action.malformed": "an action is an object with a 'type' ({types})",
+    "action.bad_tile": "bad tile in action (tiles are written like 5p or 7z)",
+    "action.bad_tiles": "bad tile in action: 'tiles' is a list of up to three tiles like 5p",
+    "action.bad_tile_name": "bad tile in action (tiles are written like 5p or 7z; suits m, p or s)",
+    "action.no_decision": "you have no decision to make now",
+    "action.stale": "stale action: this is decision {decision}",
+    "action.illegal": "that action is not legal now",
+    "action.not_applied": "the server could not apply that: nothing changed",
+    # websocket messages
+    "message.binary": "messages are JSON text, not binary",
+    "message.too_large": "message too large (at most {max} characters)",
+    "message.not_object": "messages are JSON objects",
+    "message.unknown_type": "unknown message type ({types})",
+    "message.invalid": "bad {fields} in the {type} message",
+    # limits
+    "rate.too_many_messages": "too many messages: slow down",
+    "rate.new_players": "too many new players from this address: try again later",
+    "rate.room_code_misses": "too many unknown room codes from this address: try again later",
+    "rate.rooms_hosted": "you host {unfinished} unfinished rooms (at most {max_open}, {max_per_hour} new an hour): "
+                         "finish one first",
+    "rate.replays": "too many replays from this address: try again in a minute",
+    # history, replays, tools, files
+    "history.bad_before": "before is the created time of the last row you have",
+    "replay.not_found": "no such finished hand in this room",
+    "analyze.bad_request": "hand is up to 64 characters, variant {choices}, void m, p or s",
+    "file.not_found": "no such file",
+    # the server itself
+    "table.moving": "this room's table is moving between servers: try again in a moment",
+    "table.moving_reconnect": "this table is moving between servers: reconnecting",
+    "store.unavailable": "the database is unavailable: nothing was changed, try again",
+    "store.not_stored": "the server could not store that: nothing changed, try again",
+}
+
+
+class Refusal(MajiangError):
+    """A refusal with its code and parameters (its text is the code's English template filled in).
+    ``status`` is the HTTP status it answers with (a websocket ignores it)."""
+
+    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
+        if code not in CATALOGUE:
+            raise KeyError(f"no error code {code!r} in majiang.server.errors.CATALOGUE")
+        self.code, self.status, self.params = code, status, params
+        super().__init__(render(code, params))
+
+
+Refusal.__module__ = "majiang"  # shown as majiang.Refusal, beside majiang.MajiangError
+
+
+def render(code: str, params: dict) -> str:
+    """The English text of a code with its parameters.
+
+    >>> render("timers.out_of_range", {"timer": "turn_seconds", "lo": 5, "hi": 300})
+    'turn_seconds must be a number from 5 to 300'
+    """
+    return CATALOGUE[code].format(**params)
+
+
+# What a refusal by the engine or the rules is, by its type (their messages stay the text: they
+# name the rule, and nothing reads them but people)
+_BY_TYPE = ((IllegalActionError, "action.illegal"), (TileError, "tile.invalid"),
+            (RulesError, "rules.invalid_option"), (HandError, "hand.invalid"))
+
+
+def rules_params(exc: BaseException) -> dict:
+    """A rules refusal's parameters: the option at fault (its declared name, when one is; the page
+    says it in its language) and the rules' reason, without the values a client sent."""
+    params: dict = {"reason": without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options"}
+    option = getattr(exc, "option", None)
+    if isinstance(option, str):
+        params["option"] = option
+    return params
+
+
+def code_of(exc: BaseException) -> tuple[str, dict]:
+    """A refusal's code and parameters: its own if it is a ``Refusal``, else by its type."""
+    if isinstance(exc, Refusal):
+        return exc.code, exc.params
+    for kind, code in _BY_TYPE:
+        if isinstance(exc, kind):
+            return code, (rules_params(exc) if code == "rules.invalid_option" else {})
+    return "request.refused", {}
+
+
+def without_values(message: str) -> str:
+    """A rules error as a reply: what the rules accept, never the value that was sent (the rules'
+    messages end with ", got <value>" for the command line).
+
+    >>> without_values("option cap: expected a whole number, got '<img>'")
+    'option cap: expected a whole number'
+    """
+    return message.split(", got ", 1)[0][:600]
+
+
+def http_body(exc: BaseException, text: str | None = None) -> dict:
+    """An HTTP refusal's body: the English text under ``error`` and ``detail`` (the names it has
+    always had), beside its code and parameters."""
+    code, params = code_of(exc)
+    text = str(exc) if text is None else text
+    return {"error": text, "detail": text, "code": code, "params": params}
+
+
+def ws_error(exc: BaseException) -> dict:
+    """A websocket refusal: ``{"type": "error", "message", "code", "params"}``."""
+    code, params = code_of(exc)
+    return {"type": "error", "message": str(exc), "code": code, "params": params}
+
+
+def ws_refusal(code: str, **params: Any) -> dict:
+    """A websocket refusal by code (its text from the template)."""
+    return {"type": "error", "message": render(code, params), "code": code, "params": params}
+
+
+def catalogue_markdown() -> str:
+    """The catalogue as a Markdown table (docs/PROTOCOL.md lists it)."""
+    rows = ["| `%s` | %s |" % (code, template.replace("|", "\\|")) for code, template in CATALOGUE.items()]
+    return "\n".join(["| code | English template |", "|---|---|", *rows])

@@ -1,0 +1,83 @@
+"""Finished hands as a service: a room's hand logs (who played each hand, in a four-person room)
+and a hand replayed step by step, built once and kept in a small cache."""
+
+from __future__ import annotations
+
+import threading
+
+from majiang.server import sitout
+from majiang.server.errors import Refusal
+from majiang.server.rooms import room_or_404
+from majiang.server.security import RateLimit
+from majiang.server.store import Store
+
+REPLAYS_KEPT = 64  # finished hands' replays kept built (a hand never changes once finished)
+
+
+def room_games(store: Store, code: str, room: dict) -> list[dict]:
+    """GET /api/rooms/{code}/games: the finished hands' logs; in a four-person room, who played
+    each hand, by person (``people`` and ``lineup``)."""
+    out = [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
+           for g in store.games_of(code, finished_only=True)]
+    four = (room.get("settings") or {}).get("four")
+    if four is not None and four.get("lineups"):
+        names = {sitout.person(s, i): s.get("name") or f"bot {i}" for i, s in enumerate(room["seats"])}
+        if four.get("bench"):
+            names[four["bench"]["player"]] = four["bench"]["name"]
+        order = list(dict.fromkeys(k for line in four["lineups"] for k in line if k is not None))
+        for g in out:
+            line = four["lineups"][g["hand_index"]] if g["hand_index"] < len(four["lineups"]) else []
+            g["people"] = [names.get(k, "?") for k in order]
+            g["lineup"] = [order.index(k) if k in order else None for k in line[:len(g["totals"] or [])]]
+    return out
+
+
+class Replays:
+    """Replays built, kept (a small LRU: a finished hand never changes) and budgeted: an address
+    may have ``builds`` of them built (an observation per step costs a fifth of a second); one is
+    built at a time, the others wait on the lock, not on the CPU."""
+
+    def __init__(self, builds: RateLimit, kept: int = REPLAYS_KEPT) -> None:
+        self.builds, self.kept = builds, kept
+        self.cache: dict = {}  # (code, hand) -> the replay, oldest first
+        self.building = threading.Lock()
+
+    def get(self, store: Store, code: str, hand: int, address: str) -> dict:
+        key = (code, hand)
+        with self.building:
+            if key in self.cache:
+                self.cache[key] = self.cache.pop(key)  # the most recently used stays longest
+                return self.cache[key]
+            room = room_or_404(store, code)
+            if not self.builds.allow(address):
+                raise Refusal("rate.replays", status=429)
+            built = self.cache[key] = build_replay(store, code, hand, room)
+            while len(self.cache) > self.kept:
+                self.cache.pop(next(iter(self.cache)))
+            return built
+
+
+def build_replay(store: Store, code: str, hand: int, room: dict) -> dict:
+    """A finished hand, step by step: the table after each action, every hand shown."""
+    from majiang.engine import Action
+    from majiang.engine.log import game_from_start
+    stored = [g for g in store.games_of(code, finished_only=True) if g["hand_index"] == hand]
+    if not stored:
+        raise Refusal("replay.not_found", status=404)
+    records = stored[0]["records"]
+    game = game_from_start(records[0])
+
+    def frame(label):
+        view = game.observation(None)
+        for s, p in enumerate(view["players"]):
+            p["hand"] = "".join(str(t) for t in game.hand(s).tiles)
+        return {"label": label, "view": view}
+
+    frames = [frame("deal")]
+    for r in records[1:]:
+        if r["type"] == "action":
+            action = Action.from_json(r["action"])
+            game.apply(int(r["seat"]), action)
+            frames.append(frame(f"seat {r['seat']}: {action}"))
+    return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in enumerate(room["seats"])],
+            "frames": frames, "settlement": game.settlement()}

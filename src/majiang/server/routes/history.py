@@ -1,0 +1,33 @@
+"""History and replays: your matches (战绩), a room's finished hands, one hand step by step."""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import APIRouter, Depends, Request
+
+from majiang.server import replays, rooms
+from majiang.server.errors import Refusal
+from majiang.server.state import AppState, address_of, app_state, current_player, optional_player
+
+router = APIRouter()
+MAX_HISTORY_PAGE = 50
+
+
+@router.get("/api/history")
+def history(request: Request, before: float | None = None, limit: int = 20, state: AppState = Depends(app_state)):
+    if before is not None and not math.isfinite(before):
+        raise Refusal("history.bad_before")
+    player = current_player(optional_player(request, state))
+    return state.store.history(player["id"], before=before, limit=max(1, min(MAX_HISTORY_PAGE, limit)))
+
+
+@router.get("/api/rooms/{code}/games")
+def room_games(code: str, state: AppState = Depends(app_state)):
+    return replays.room_games(state.store, code, rooms.room_or_404(state.store, code))
+
+
+@router.get("/api/rooms/{code}/games/{hand}/frames")
+def replay_frames(code: str, hand: int, request: Request, state: AppState = Depends(app_state)):
+    """A finished hand, step by step: built once and kept; an address may have only so many built a minute."""
+    return state.replays.get(state.store, code, hand, address_of(request))
