@@ -70,6 +70,8 @@ rooms = Table(
     Column("created", Float, nullable=False),
     Column("settings", Text, nullable=True),  # table settings JSON: decision timers
     Column("create_key", String(40), nullable=True),  # the client's key for this creation (a double tap)
+    # the live match's own state (托管, 准备, the pending start, the dissolve vote, the rematch offer): JSON
+    Column("match_state", Text, nullable=True),
     Index("ix_rooms_host_create_key", "host", "create_key", unique=True),
 )
 # One row per seated human: the index behind a player's history (战绩), a page at a time.
@@ -124,6 +126,8 @@ class Append:
     totals: tuple[int, ...] | None = None
     room_status: str | None = None
     lease: str | None = None  # the room whose lease this worker must hold (many workers)
+    match_state: str | None = None  # the match's state (JSON) to store with these lines (or alone)
+    waits: bool = False  # wait for its lease row if another transaction holds it (else: ``LeaseBusy``)
 
 
 LEASE_SECONDS = 10.0  # a table whose worker stops renewing is taken over this long after its last renewal
@@ -147,6 +151,11 @@ class StoreError(MajiangError):
 
 class LeaseLost(StoreError):
     """This worker no longer owns the table it wrote for (another worker took it over); nothing stored."""
+
+
+class LeaseBusy(StoreError):
+    """Another transaction holds this table's lease row (a renewal, or a stalled session): the item
+    was not stored and is written again on its own (``Journal``)."""
 
 
 class SchemaError(MajiangError):
@@ -231,6 +240,7 @@ class Store:
         self.url = url
         self.worker = worker
         self.lease_seconds = LEASE_SECONDS
+        self._lease_engine = None
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 5}
@@ -254,11 +264,21 @@ class Store:
                 raise SchemaError(f"the database is at schema revision {found or 'none (empty)'}, this server "
                                   f"needs {migrate.head()}: run majiang db upgrade --db URL first")
 
-    def _write(self, lease: str | None = None):
+    def _write(self, lease: str | None = None, engine=None):
         """A transaction whose failure is a ``StoreError`` (the caller refuses what needed it). With
         ``lease`` (a room code) and a worker id, the transaction first checks, holding the row, that
         this worker still owns that table (``LeaseLost`` otherwise) and extends the lease."""
-        return _Write(self, lease if self.worker else None)
+        return _Write(self, lease if self.worker else None, engine)
+
+    def _leases_engine(self):
+        """The lease renewals' own connection on PostgreSQL: a renewal never waits for a connection
+        that slow queries (or the journal) hold. SQLite has one writer anyway: the shared engine."""
+        if self.engine.dialect.name != "postgresql":
+            return self.engine
+        if self._lease_engine is None:
+            self._lease_engine = create_engine(self.url, future=True, pool_pre_ping=True, pool_size=1,
+                                               max_overflow=0, pool_timeout=STATEMENT_TIMEOUT)
+        return self._lease_engine
 
     def migrate(self) -> tuple[str | None, str]:
         """Upgrade the schema to the newest revision (returns the revisions before and after)."""
@@ -318,7 +338,7 @@ class Store:
         if not codes:
             return {}
         now = self._now()
-        with self._write() as conn:
+        with self._write(engine=self._leases_engine()) as conn:
             conn.execute(text(f"UPDATE table_leases SET expires = {now} + :t WHERE code IN "
                               "(SELECT code FROM table_leases WHERE worker = :w AND code IN :codes"
                               f"{self._skip_locked()})")
@@ -491,36 +511,50 @@ class Store:
 
     def append(self, batch: list[Append]) -> list[StoreError | None]:
         """Store many hands' new lines in one transaction (the journal's batches). Returns, per item,
-        None (stored) or ``LeaseLost`` (this worker no longer drives that table: nothing of it stored);
-        a failure of the whole transaction raises ``StoreError`` and stores nothing."""
+        None (stored), ``LeaseLost`` (this worker no longer drives that table: nothing of it stored)
+        or, unless every item ``waits``, ``LeaseBusy`` (another transaction holds its lease row: not
+        stored, not waited for, so one stalled table does not hold up the others in it); a failure
+        of the whole transaction raises ``StoreError`` and stores nothing."""
         outcome: list[StoreError | None] = [None] * len(batch)
         with self._write() as conn:
             leased = {a.lease for a in batch if a.lease is not None and self.worker is not None}
             if leased:  # one fence for the batch: the lease rows held until the commit
-                rows = conn.execute(select(table_leases.c.code, table_leases.c.worker)
-                                    .where(table_leases.c.code.in_(sorted(leased))).with_for_update()).all()
+                query = (select(table_leases.c.code, table_leases.c.worker)
+                         .where(table_leases.c.code.in_(sorted(leased))))
+                skip = not all(a.waits for a in batch) and self.engine.dialect.name == "postgresql"
+                rows = conn.execute(query.with_for_update(skip_locked=skip)).all()
                 mine = sorted(code for code, worker in rows if worker == self.worker)
+                busy = leased - {code for code, _ in rows} if skip else set()
+                if busy:  # skipped: locked by another transaction (or gone: the item alone finds which)
+                    for i, a in enumerate(batch):
+                        if a.lease in busy:
+                            outcome[i] = LeaseBusy(f"table {a.lease}: its lease row is held by another transaction")
                 if mine:
                     conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code IN :codes")
                                  .bindparams(bindparam("codes", expanding=True)),
                                  {"t": self.lease_seconds, "codes": mine})
                 for i, a in enumerate(batch):
-                    if a.lease in leased and a.lease not in mine:
+                    if a.lease in leased and a.lease not in mine and outcome[i] is None:
                         outcome[i] = LeaseLost(f"table {a.lease} is driven by another worker now")
-            stored = [a for a, out in zip(batch, outcome) if out is None]
-            rows = [(a.game, a.first + k, x) for a in stored for k, x in enumerate(a.lines)]
-            if rows:  # the driver's own executemany: the hottest write, without SQLAlchemy's per-row work
-                mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-                conn.exec_driver_sql(f"INSERT INTO game_lines (game, n, line) VALUES ({mark}, {mark}, {mark})", rows)
-            now = time.time()
-            for a in stored:
-                if a.finished:
-                    conn.execute(update(games).where(games.c.id == a.game).values(
-                        finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
-                        updated=now))
-                if a.room_status is not None:
-                    conn.execute(update(rooms).where(rooms.c.code == a.room).values(status=a.room_status))
+            self._store_lines(conn, [a for a, out in zip(batch, outcome) if out is None])
         return outcome
+
+    def _store_lines(self, conn, stored: list[Append]) -> None:
+        rows = [(a.game, a.first + k, x) for a in stored for k, x in enumerate(a.lines)]
+        if rows:  # the driver's own executemany: the hottest write, without SQLAlchemy's per-row work
+            mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+            conn.exec_driver_sql(f"INSERT INTO game_lines (game, n, line) VALUES ({mark}, {mark}, {mark})", rows)
+        now = time.time()
+        for a in stored:
+            if a.finished:
+                conn.execute(update(games).where(games.c.id == a.game).values(
+                    finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
+                    updated=now))
+            room = {"status": a.room_status} if a.room_status is not None else {}
+            if a.match_state is not None:
+                room["match_state"] = a.match_state
+            if room:
+                conn.execute(update(rooms).where(rooms.c.code == a.room).values(**room))
 
     def games_of(self, room: str, finished_only: bool = False) -> list[dict]:
         """The room's hands in order, each with ``records`` (its log) and ``id`` (for ``append``)."""
@@ -588,14 +622,15 @@ class Store:
 
 
 class _Write:
-    def __init__(self, store: Store, lease: str | None = None) -> None:
+    def __init__(self, store: Store, lease: str | None = None, engine=None) -> None:
         self.store = store
         self.lease = lease
+        self.engine = engine or store.engine
         self.ctx = None
 
     def __enter__(self):
         try:
-            self.ctx = self.store.engine.begin()
+            self.ctx = self.engine.begin()
             conn = self.ctx.__enter__()
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"the database is unavailable ({type(exc).__name__})") from exc
