@@ -81,6 +81,7 @@ from majiang.server.security import (
     same_origin,
 )
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
+from majiang.server.store_async import AsyncStore
 from majiang.server.views import Frame, PatchText
 
 log = logging.getLogger("majiang.server")
@@ -210,6 +211,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         worker_id = new_worker_id()
     store = Store(url, upgrade=upgrade, worker=worker_id)
     store.lease_seconds = lease_seconds
+    store_async = AsyncStore.shared(store)  # the store's calls as awaitables, in a bounded pool
     tables = Tables(store, bot_delay, absent_after, BotRunner(bot_workers), worker=worker_id,
                     lease_seconds=lease_seconds)
     new_players = RateLimit(new_players_per_10min, 600.0)  # per client address
@@ -300,21 +302,21 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         name = clean_name(data.get("name", ""))
         if not new_players.allow(request.client.host if request.client else "?"):
             raise HTTPException(429, "too many new players from this address: try again later")
-        pid, token = store.create_player(name)
+        pid, token = await store_async.create_player(name)
         return with_cookie(JSONResponse({"id": pid, "name": name, "token": token}), request, token)
 
     @app.post("/api/session")
     async def sign_in(request: Request):
         data = await body(request)
         token = data.get("token")
-        p = store.player_by_token(token if isinstance(token, str) else None)
+        p = await store_async.player_by_token(token if isinstance(token, str) else None)
         if p is None:
             raise HTTPException(401, "unknown token")
         return with_cookie(JSONResponse({"id": p["id"], "name": p["name"]}), request, token)
 
     @app.get("/api/me")
     async def me(request: Request):
-        p = store.player_by_token(token_of(request))  # nobody yet is an answer, not an error
+        p = await store_async.player_by_token(token_of(request))  # nobody yet is an answer, not an error
         return {"id": p["id"], "name": p["name"]} if p else {"id": None, "name": None}
 
     @app.post("/api/me")
@@ -322,7 +324,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         data = await body(request)
         p = player_of(request)
         name = clean_name(data.get("name", ""))
-        store.rename_player(p["id"], name)
+        await store_async.rename_player(p["id"], name)
         return {"id": p["id"], "name": name}
 
     @app.post("/api/rooms")
@@ -364,7 +366,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         sit_out = data.get("sit_out", "winner")
         if sit_out not in sitout.RULES:
             raise HTTPException(400, f"sit_out is one of {', '.join(sitout.RULES)}")
-        unfinished, recent = store.open_rooms_hosted(host["id"], since=time.time() - 3600)
+        unfinished, recent = await store_async.open_rooms_hosted(host["id"], since=time.time() - 3600)
         if unfinished >= MAX_OPEN_ROOMS or recent >= MAX_ROOMS_PER_HOUR:
             raise HTTPException(429, f"you host {unfinished} unfinished rooms (at most {MAX_OPEN_ROOMS}, "
                                 f"{MAX_ROOMS_PER_HOUR} new an hour): finish one first")
@@ -375,7 +377,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
         if create_key is not None and (not isinstance(create_key, str) or not CREATE_KEY.fullmatch(create_key)):
             raise HTTPException(400, "create_key is 8 to 40 letters, digits, - or _")
         room_settings = settings.to_json() | ({"four": sitout.new_state(sit_out)} if people > plays else {})
-        code = store.create_room(variant, rules_to_json(rules), stake, hands, host, seats, room_settings,
+        code = await store_async.create_room(variant, rules_to_json(rules), stake, hands, host, seats, room_settings,
                                  create_key=create_key)
         return {"code": code}
 
@@ -461,7 +463,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             if kind == "own":
                 return i
             if kind == "next":
-                i = live.reserve_next_hand(player) if live is not None else None
+                i = await live.reserve_seat(player) if live is not None else None
                 if i is None and four is not None and not four.get("bench"):
                     kind, i = "bench", len(room["seats"])
                 elif i is None:
@@ -469,13 +471,13 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             if kind == "bench":
                 settings = dict(room.get("settings") or {})
                 settings["four"] = {**four, "bench": {"player": player["id"], "name": player["name"]}}
-                store.take_bench(code, player, settings, lease=code)
+                await store_async.take_bench(code, player, settings, lease=code)
                 if live is not None:
                     live.room["settings"] = settings
             elif kind == "seat":
                 seats = room["seats"]
                 seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-                store.take_seat(code, i, player, seats, lease=code)
+                await store_async.take_seat(code, i, player, seats, lease=code)
                 if live is not None:
                     live.room["seats"] = seats
         if live is not None:
@@ -688,7 +690,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
             await websocket.send_json({"type": "error", "message": "no such room"})
             await websocket.close()
             return
-        player = store.player_by_token(websocket.headers.get("x-token") or websocket.cookies.get(COOKIE))
+        player = await store_async.player_by_token(websocket.headers.get("x-token") or websocket.cookies.get(COOKIE))
         seat = None
         if player is not None:
             ids = [s.get("player") for s in table.room["seats"]]
