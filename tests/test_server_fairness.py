@@ -23,7 +23,7 @@ from majiang.core.variants import get_variant  # noqa: E402
 from majiang.engine import Game, shuffled_wall  # noqa: E402
 from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
 from majiang.play.runner import play_hand  # noqa: E402
-from majiang.server import live  # noqa: E402
+from majiang.server import live_table as live  # noqa: E402  (the table that draws the seeds)
 from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
 from scenario import Eager  # noqa: E402

@@ -36,10 +36,14 @@ PG: dict = {}
 
 @pytest.fixture(scope="module")
 def pg_url():
+    yield from cluster("54329")
+
+
+def cluster(port: str):
+    """A throwaway PostgreSQL cluster on ``port`` with the schema upgraded: yields its URL."""
     root = tempfile.mkdtemp(prefix="majiang-pg-")
     os.chmod(root, 0o777)
     data = os.path.join(root, "data")
-    port = "54329"
     as_postgres(f"{BIN}/initdb", "-D", data, "-A", "trust", "-U", "postgres")
     as_postgres(f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-o",
                 f"-p {port} -k {root} -c listen_addresses=''", "-w", "start")

@@ -14,6 +14,7 @@ built, the Python agent decides with the same key.
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from majiang.bots.base import native_engine
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
@@ -36,24 +37,36 @@ class NativeGreedyAgent:
         self.fallbacks = 0  # decisions the Python agent made (for tests)
 
     def act_in_game(self, game, seat: int, legal: list[Action]) -> Action:
+        return self.prepare(game, seat, legal)()
+
+    def prepare(self, game, seat: int, legal: list[Action]) -> Callable[[], Action]:
+        """``act_in_game`` in two halves: this one reads the game (on the thread that changes it),
+        the one it returns decides from what was read (on any thread, while the game moves on)."""
         key = self.rng.getrandbits(32)
         win = next((a for a in legal if a.type == "win"), None)
         if win is not None:  # greedy always wins; the engine's win rules (漏胡, …) are the game's
-            return win
+            return lambda: win
         position = position_of(game) if self.native is not None else None
-        if position is not None:
-            from majiang.native import spec
+        observation = game.observation(seat) if position is None else None
+        rules = game.rules
 
-            try:
-                index = self.native.policy_act(game.rules, position, seat, key, self.policy)
-            except RuntimeError:
-                index = None
-            if index is not None:
-                for a in legal:
-                    if spec.action_index(a) == index:
-                        return a
-        self.fallbacks += 1
-        return POLICIES[self.policy](key).act(game.observation(seat), legal)
+        def decide() -> Action:
+            if position is not None:
+                from majiang.native import spec
+
+                try:
+                    index = self.native.policy_act(rules, position, seat, key, self.policy)
+                except RuntimeError:
+                    index = None
+                if index is not None:
+                    for a in legal:
+                        if spec.action_index(a) == index:
+                            return a
+            self.fallbacks += 1
+            return POLICIES[self.policy](key).act(observation if observation is not None
+                                                  else game.observation(seat), legal)
+
+        return decide
 
 
 def available() -> bool:

@@ -6,18 +6,25 @@ and stores it in one transaction (``Store.append``), so under load a commit serv
 the event loop never waits on the database. An item whose table another worker took over fails
 alone (``LeaseLost``); a failed transaction fails every item in it (``StoreError``), and each table
 rolls back to what it stored before.
+
+On PostgreSQL a few threads write (``writers``), so one table whose write is held (a stalled
+session holding its rows, a slow disk) holds up only the tables in its own batch, never the next
+batches; and a batch does not wait for a lease row another transaction holds: it stores the
+others and writes that table's item on its own afterwards (``Append.waits``, ``LeaseBusy``). Order is
+kept because a table has at most one item in flight (it awaits each under its lock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import queue
 import threading
 import weakref
 from typing import Any
 
-from majiang.server.store import Append, Store, StoreError
+from majiang.server.store import Append, LeaseBusy, Store, StoreError
 
 log = logging.getLogger("majiang.server")
 
@@ -25,11 +32,13 @@ _SHARED: "weakref.WeakKeyDictionary[Store, Journal]" = weakref.WeakKeyDictionary
 
 
 class Journal:
-    def __init__(self, store: Store, max_batch: int = 256) -> None:
+    def __init__(self, store: Store, max_batch: int = 256, writers: int | None = None) -> None:
         self.store = store
         self.max_batch = max_batch
+        # SQLite has one writer at a time anyway (more threads would only cost more commits)
+        self.writers = writers or (4 if store.engine.dialect.name == "postgresql" else 1)
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._gathered: dict[Any, list] = {}  # per event loop: what this turn of it submitted
         self.batches = 0  # transactions committed or failed (for tests and the benchmark)
@@ -59,22 +68,25 @@ class Journal:
     def _hand_over(self, loop) -> None:
         gathered = self._gathered.pop(loop, None)
         if gathered:
-            if self._thread is None or not self._thread.is_alive():
+            if len(self._threads) < self.writers or not all(t.is_alive() for t in self._threads):
                 self._start()
             self._queue.put(gathered)
 
     def _start(self) -> None:
         with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="majiang-journal", daemon=True)
-                self._thread.start()
+            self._threads = [t for t in self._threads if t.is_alive()]
+            while len(self._threads) < self.writers:
+                thread = threading.Thread(target=self._run, name="majiang-journal", daemon=True)
+                thread.start()
+                self._threads.append(thread)
 
     def close(self) -> None:
-        """Stop the thread once what is queued is written."""
+        """Stop the threads once what is queued is written."""
         with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None and thread.is_alive():
+            threads, self._threads = [t for t in self._threads if t.is_alive()], []
+        for _ in threads:
             self._queue.put(None)
+        for thread in threads:
             thread.join(timeout=10)
 
     def _run(self) -> None:
@@ -105,8 +117,15 @@ class Journal:
             outcome = [self._append([item])[0] for item in items]
         self.batches += 1
         self.items += len(batch)
+        busy = [(entry, None) for entry, error in zip(batch, outcome) if isinstance(error, LeaseBusy)]
+        self._settle([(entry, error) for entry, error in zip(batch, outcome) if not isinstance(error, LeaseBusy)])
+        for i, (entry, _) in enumerate(busy):  # the others are told first; these wait for their row alone
+            busy[i] = (entry, self._append([dataclasses.replace(entry[0], waits=True)])[0])
+        self._settle(busy)
+
+    def _settle(self, done: list) -> None:
         by_loop: dict[Any, list] = {}
-        for (_, future, loop), error in zip(batch, outcome):
+        for (_, future, loop), error in done:
             by_loop.setdefault(loop, []).append((future, error))
         for loop, settled in by_loop.items():  # one wake-up of each event loop for the whole batch
             try:

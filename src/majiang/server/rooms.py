@@ -13,6 +13,7 @@ from majiang.core.variants import get_variant
 from majiang.games.rules import rules_for, rules_to_json
 from majiang.server import sitout
 from majiang.server.errors import Refusal, rules_params, without_values
+from majiang.server.store_async import AsyncStore
 from majiang.server.live import Tables, TableSettings
 from majiang.server.requests import NewRoom
 from majiang.server.store import Store
@@ -145,21 +146,22 @@ async def take_seat(store: Store, tables: Tables, room: dict, player: dict) -> S
     async with live.lock if live is not None else contextlib.nullcontext():
         # read again, under the table's lock: while this waited, another join or the start may
         # have changed the room (seats written from the first read would be stale)
-        room = room_or_404(store, code)
+        aio = AsyncStore.shared(store)
+        room = await aio.call(room_or_404, store, code)
         kind, i = seat_for(room, player)
         if kind == "own":
             return _own(room, player, i)
-        seated = _seat(store, live, room, player, kind, i)
+        seated = await _seat(aio, live, room, player, kind, i)
     if live is not None:
         await live.broadcast()
     return seated
 
 
-def _seat(store: Store, live, room: dict, player: dict, kind: str, i: int | None) -> Seated:
+async def _seat(aio: AsyncStore, live, room: dict, player: dict, kind: str, i: int | None) -> Seated:
     """The seat written (under the live table's lock, if there is a live table)."""
     code, four = room["code"], (room.get("settings") or {}).get("four")
     if kind == "next":
-        i = live.reserve_next_hand(player) if live is not None else None
+        i = await live.reserve_seat(player) if live is not None else None
         if i is not None:
             return Seated(i, "next_hand")
         if four is None or four.get("bench"):
@@ -168,13 +170,13 @@ def _seat(store: Store, live, room: dict, player: dict, kind: str, i: int | None
     if kind == "bench":
         settings = dict(room.get("settings") or {})
         settings["four"] = {**four, "bench": {"player": player["id"], "name": player["name"]}}
-        store.take_bench(code, player, settings, lease=code)
+        await aio.take_bench(code, player, settings, lease=code)
         if live is not None:
             live.room_changed(settings=settings)
         return Seated(len(room["seats"]), "bench")
     seats = room["seats"]
     seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-    store.take_seat(code, i, player, seats, lease=code)
+    await aio.take_seat(code, i, player, seats, lease=code)
     if live is not None:
         live.room_changed(seats=seats)
     return Seated(i, "seat")

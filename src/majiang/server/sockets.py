@@ -170,7 +170,7 @@ async def serve(websocket: WebSocket, state: AppState, code: str) -> None:
     table = await open_table(websocket, state, code)
     if table is None:
         return
-    player = state.store.player_by_token(token_of(websocket))
+    player = await state.aio.player_by_token(token_of(websocket))
     seat = None
     if player is not None:
         ids = [s.get("player") for s in table.room["seats"]]

@@ -14,6 +14,7 @@ from majiang.server.live import Tables
 from majiang.server.replays import Replays
 from majiang.server.security import COOKIE, RateLimit, same_origin
 from majiang.server.store import Store
+from majiang.server.store_async import AsyncStore
 
 REPLAY_BUILDS_PER_MINUTE = 20  # replays one address may have built (a cached one costs nothing)
 MAX_SOCKETS_PER_ADDRESS = 32  # open websockets from one client address
@@ -38,6 +39,12 @@ class AppState:
     sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS
     open_sockets: dict[str, int] = field(default_factory=dict)  # client address -> open websockets
     replays: Replays = field(default_factory=lambda: Replays(RateLimit(REPLAY_BUILDS_PER_MINUTE, 60.0)))
+
+
+    @property
+    def aio(self) -> AsyncStore:
+        """The store's calls as awaitables (a bounded pool): an async route never waits on it."""
+        return AsyncStore.shared(self.store)
 
 
 def app_state(conn: HTTPConnection) -> AppState:

@@ -18,139 +18,31 @@ import hashlib
 import json
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    and_,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import and_, bindparam, create_engine, event, func, insert, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from majiang.core.errors import MajiangError
 from majiang.server import migrate
-
-metadata = MetaData()
-
-players = Table(
-    "players", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(40), nullable=False),
-    Column("token_hash", String(64), nullable=False, unique=True),
-    Column("created", Float, nullable=False),
+from majiang.server.db import (  # noqa: F401 - the schema and errors, named from here as before
+    LEASE_SECONDS,
+    LOCK_TIMEOUT,
+    STATEMENT_TIMEOUT,
+    Append,
+    LeaseBusy,
+    LeaseLost,
+    SchemaError,
+    StoreError,
+    game_lines,
+    games,
+    metadata,
+    players,
+    room_code,
+    room_players,
+    rooms,
+    table_leases,
 )
-rooms = Table(
-    "rooms", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("variant", String(16), nullable=False),
-    Column("rules", Text, nullable=False),  # rules JSON (preset + overrides resolved)
-    Column("stake", Integer, nullable=False, default=1),
-    Column("hands", Integer, nullable=False),
-    Column("host", String(32), nullable=False, index=True),
-    Column("status", String(16), nullable=False, index=True),  # lobby, playing, finished
-    Column("seats", Text, nullable=False),  # JSON list: {"player": id|null, "name": str, "bot": level|null}
-    # Unused since format 2: every hand is dealt from its own fresh seed, stored in its log only.
-    Column("seed", String(64), nullable=False),
-    Column("created", Float, nullable=False),
-    Column("settings", Text, nullable=True),  # table settings JSON: decision timers
-    Column("create_key", String(40), nullable=True),  # the client's key for this creation (a double tap)
-    Index("ix_rooms_host_create_key", "host", "create_key", unique=True),
-)
-# One row per seated human: the index behind a player's history (战绩), a page at a time.
-room_players = Table(
-    "room_players", metadata,
-    Column("room", String(16), primary_key=True),
-    Column("player", String(32), primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("created", Float, nullable=False),
-    Index("ix_room_players_player_created", "player", "created"),
-)
-games = Table(
-    "games", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room", String(16), nullable=False, index=True),
-    Column("hand_index", Integer, nullable=False),
-    Column("log", Text, nullable=False),  # empty since revision 0004: the lines are in game_lines
-    Column("finished", Boolean, nullable=False, default=False),
-    Column("totals", Text, nullable=True),
-    Column("updated", Float, nullable=False),  # when the hand was dealt, then when it ended
-)
-# A hand's log, one row per JSON line (its start record, then its events): storing an action
-# appends its new lines, whatever the length of the hand so far.
-game_lines = Table(
-    "game_lines", metadata,
-    Column("game", Integer, primary_key=True),  # games.id
-    Column("n", Integer, primary_key=True),  # the line's place in the log, from 0
-    Column("line", Text, nullable=False),
-)
-
-
-def room_code(digits: int = 6) -> str:
-    """A room code of ``digits`` decimal digits, from the OS's randomness (docs/SECURITY.md says why
-    six digits with the join limits are enough).
-
-    >>> len(room_code()), room_code().isdigit()
-    (6, True)
-    """
-    return "".join(secrets.choice("0123456789") for _ in range(digits))
-
-
-@dataclass(frozen=True)
-class Append:
-    """New lines of one hand's log (``first`` is the place of the first of them), and, when the hand
-    ended with them, its totals (and the room's new status when the match ended too)."""
-
-    room: str
-    game: int  # games.id, from ``start_hand``
-    first: int
-    lines: tuple[str, ...]
-    finished: bool = False
-    totals: tuple[int, ...] | None = None
-    room_status: str | None = None
-    lease: str | None = None  # the room whose lease this worker must hold (many workers)
-
-
-LEASE_SECONDS = 10.0  # a table whose worker stops renewing is taken over this long after its last renewal
-# PostgreSQL bounds on every write transaction (seconds): no worker waits without end on a row that a
-# stalled worker holds, and the session of a worker stalled inside a transaction is ended (its locks
-# freed) after its lease time, so the table can be taken over.
-LOCK_TIMEOUT = 2.0
-STATEMENT_TIMEOUT = 5.0
-table_leases = Table(
-    "table_leases", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("worker", String(64), nullable=False, index=True),
-    Column("expires", Float, nullable=False),  # the database's clock, epoch seconds
-    Column("wanted", String(64), nullable=True),  # another worker asks for the table (a handover)
-)
-
-
-class StoreError(MajiangError):
-    """The database refused or could not take a write; nothing was stored."""
-
-
-class LeaseLost(StoreError):
-    """This worker no longer owns the table it wrote for (another worker took it over); nothing stored."""
-
-
-class SchemaError(MajiangError):
-    """The database is not at the schema revision this code needs."""
+from majiang.server.leases import LeaseStore
 
 
 def normalise_url(url: str) -> str:
@@ -221,7 +113,7 @@ def _room_row(row) -> dict:
     return d
 
 
-class Store:
+class Store(LeaseStore):
     """``upgrade``: take the schema to the newest revision on opening (None: only an SQLite file; a
     shared database is upgraded by ``majiang db upgrade`` and only checked here). ``worker``: this
     worker's id when many share the database (leases are then checked on every table write)."""
@@ -231,6 +123,7 @@ class Store:
         self.url = url
         self.worker = worker
         self.lease_seconds = LEASE_SECONDS
+        self._lease_engine = None
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 5}
@@ -254,111 +147,15 @@ class Store:
                 raise SchemaError(f"the database is at schema revision {found or 'none (empty)'}, this server "
                                   f"needs {migrate.head()}: run majiang db upgrade --db URL first")
 
-    def _write(self, lease: str | None = None):
+    def _write(self, lease: str | None = None, engine=None):
         """A transaction whose failure is a ``StoreError`` (the caller refuses what needed it). With
         ``lease`` (a room code) and a worker id, the transaction first checks, holding the row, that
         this worker still owns that table (``LeaseLost`` otherwise) and extends the lease."""
-        return _Write(self, lease if self.worker else None)
+        return _Write(self, lease if self.worker else None, engine)
 
     def migrate(self) -> tuple[str | None, str]:
         """Upgrade the schema to the newest revision (returns the revisions before and after)."""
         return migrate.upgrade(self.engine)
-
-    # leases (many workers) ----------------------------------------------------------------
-
-    def _now(self) -> str:
-        """The database's clock in epoch seconds, as SQL: every worker compares leases on one clock."""
-        if self.engine.dialect.name == "postgresql":
-            return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
-        return "((julianday('now') - 2440587.5) * 86400.0)"
-
-    def _skip_locked(self) -> str:
-        """``FOR UPDATE SKIP LOCKED`` on PostgreSQL: a lease row another transaction holds (a worker's
-        journal in the middle of a write, perhaps stalled) is passed over, never waited for. (SQLite
-        locks the whole file; its busy timeout bounds the wait.)"""
-        return " FOR UPDATE SKIP LOCKED" if self.engine.dialect.name == "postgresql" else ""
-
-    def take_lease(self, code: str, seconds: float) -> tuple[bool, str | None]:
-        """Take the table ``code`` for this worker if nobody holds it, its holder's lease expired, or it
-        is already ours; else ask the holder to hand it over. Returns (taken, the holder). A lease row
-        locked by another transaction is not waited for: not taken (the caller tries again)."""
-        assert self.worker is not None
-        now = self._now()
-        with self._write() as conn:
-            if self._skip_locked():
-                free = conn.execute(text(f"SELECT code FROM table_leases WHERE code = :c{self._skip_locked()}"),
-                                    {"c": code}).first()
-                if free is None:
-                    holder = conn.execute(text("SELECT worker FROM table_leases WHERE code = :c"),
-                                          {"c": code}).first()
-                    if holder is not None:  # locked: its holder is writing (or stalled there)
-                        return False, holder[0]
-            taken = conn.execute(text(
-                f"UPDATE table_leases SET worker = :w, expires = {now} + :t, wanted = NULL "
-                f"WHERE code = :c AND (worker = :w OR expires < {now})"),
-                {"w": self.worker, "t": seconds, "c": code}).rowcount
-            if taken:
-                return True, self.worker
-            holder = conn.execute(text("SELECT worker FROM table_leases WHERE code = :c"), {"c": code}).first()
-            if holder is None:
-                conn.execute(text(f"INSERT INTO table_leases (code, worker, expires) VALUES (:c, :w, {now} + :t)"),
-                             {"w": self.worker, "t": seconds, "c": code})
-                return True, self.worker  # two at once: one insert fails (a StoreError), the caller retries
-            conn.execute(text("UPDATE table_leases SET wanted = :w WHERE code = :c AND worker <> :w"),
-                         {"w": self.worker, "c": code})
-            return False, holder[0]
-
-    def renew_leases(self, codes: list[str], seconds: float) -> dict[str, str | None]:
-        """Extend this worker's leases on ``codes``; returns the ones it still holds, each with the
-        worker that asks for it (None: nobody). A code missing from the answer was taken over, or its
-        lease ran out while its row was locked (a stalled write): the worker steps down from it.
-        Locked rows are passed over, not waited for (this worker's own journal extends a row it
-        writes)."""
-        assert self.worker is not None
-        if not codes:
-            return {}
-        now = self._now()
-        with self._write() as conn:
-            conn.execute(text(f"UPDATE table_leases SET expires = {now} + :t WHERE code IN "
-                              "(SELECT code FROM table_leases WHERE worker = :w AND code IN :codes"
-                              f"{self._skip_locked()})")
-                         .bindparams(bindparam("codes", expanding=True)),
-                         {"t": seconds, "w": self.worker, "codes": list(codes)})
-            rows = conn.execute(text(f"SELECT code, wanted FROM table_leases WHERE worker = :w AND code IN :codes "
-                                     f"AND expires > {now}").bindparams(bindparam("codes", expanding=True)),
-                                {"w": self.worker, "codes": list(codes)}).all()
-        return {code: wanted for code, wanted in rows}
-
-    def release_leases(self, codes: list[str] | None = None) -> None:
-        """Give up this worker's leases (all of them with None), so another worker takes them at once."""
-        if self.worker is None:
-            return
-        cond = table_leases.c.worker == self.worker
-        if codes is not None:
-            cond = and_(cond, table_leases.c.code.in_(codes))
-        with self._write() as conn:
-            conn.execute(table_leases.delete().where(cond))
-
-    def _bounds_sql(self) -> str:
-        """The timeouts of one write transaction on PostgreSQL (see ``LOCK_TIMEOUT``)."""
-        idle = max(1.0, self.lease_seconds)
-        # set_config(…, true) is SET LOCAL: the three in one round trip, ended with the transaction
-        return (f"SELECT set_config('lock_timeout', '{int(LOCK_TIMEOUT * 1000)}ms', true), "
-                f"set_config('statement_timeout', '{int(STATEMENT_TIMEOUT * 1000)}ms', true), "
-                f"set_config('idle_in_transaction_session_timeout', '{int(idle * 1000)}ms', true)")
-
-    def lease_of(self, code: str) -> dict | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(table_leases).where(table_leases.c.code == code)).mappings().first()
-        return dict(row) if row else None
-
-    def _fence(self, conn, code: str) -> None:
-        row = conn.execute(select(table_leases.c.worker).where(table_leases.c.code == code)
-                           .with_for_update()).first()
-        if row is None or row[0] != self.worker:
-            raise LeaseLost(f"table {code} is driven by another worker now")
-        conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code = :c"),
-                     {"t": self.lease_seconds, "c": code})
 
     # players -----------------------------------------------------------------------------
 
@@ -491,36 +288,50 @@ class Store:
 
     def append(self, batch: list[Append]) -> list[StoreError | None]:
         """Store many hands' new lines in one transaction (the journal's batches). Returns, per item,
-        None (stored) or ``LeaseLost`` (this worker no longer drives that table: nothing of it stored);
-        a failure of the whole transaction raises ``StoreError`` and stores nothing."""
+        None (stored), ``LeaseLost`` (this worker no longer drives that table: nothing of it stored)
+        or, unless every item ``waits``, ``LeaseBusy`` (another transaction holds its lease row: not
+        stored, not waited for, so one stalled table does not hold up the others in it); a failure
+        of the whole transaction raises ``StoreError`` and stores nothing."""
         outcome: list[StoreError | None] = [None] * len(batch)
         with self._write() as conn:
             leased = {a.lease for a in batch if a.lease is not None and self.worker is not None}
             if leased:  # one fence for the batch: the lease rows held until the commit
-                rows = conn.execute(select(table_leases.c.code, table_leases.c.worker)
-                                    .where(table_leases.c.code.in_(sorted(leased))).with_for_update()).all()
+                query = (select(table_leases.c.code, table_leases.c.worker)
+                         .where(table_leases.c.code.in_(sorted(leased))))
+                skip = not all(a.waits for a in batch) and self.engine.dialect.name == "postgresql"
+                rows = conn.execute(query.with_for_update(skip_locked=skip)).all()
                 mine = sorted(code for code, worker in rows if worker == self.worker)
+                busy = leased - {code for code, _ in rows} if skip else set()
+                if busy:  # skipped: locked by another transaction (or gone: the item alone finds which)
+                    for i, a in enumerate(batch):
+                        if a.lease in busy:
+                            outcome[i] = LeaseBusy(f"table {a.lease}: its lease row is held by another transaction")
                 if mine:
                     conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code IN :codes")
                                  .bindparams(bindparam("codes", expanding=True)),
                                  {"t": self.lease_seconds, "codes": mine})
                 for i, a in enumerate(batch):
-                    if a.lease in leased and a.lease not in mine:
+                    if a.lease in leased and a.lease not in mine and outcome[i] is None:
                         outcome[i] = LeaseLost(f"table {a.lease} is driven by another worker now")
-            stored = [a for a, out in zip(batch, outcome) if out is None]
-            rows = [(a.game, a.first + k, x) for a in stored for k, x in enumerate(a.lines)]
-            if rows:  # the driver's own executemany: the hottest write, without SQLAlchemy's per-row work
-                mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-                conn.exec_driver_sql(f"INSERT INTO game_lines (game, n, line) VALUES ({mark}, {mark}, {mark})", rows)
-            now = time.time()
-            for a in stored:
-                if a.finished:
-                    conn.execute(update(games).where(games.c.id == a.game).values(
-                        finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
-                        updated=now))
-                if a.room_status is not None:
-                    conn.execute(update(rooms).where(rooms.c.code == a.room).values(status=a.room_status))
+            self._store_lines(conn, [a for a, out in zip(batch, outcome) if out is None])
         return outcome
+
+    def _store_lines(self, conn, stored: list[Append]) -> None:
+        rows = [(a.game, a.first + k, x) for a in stored for k, x in enumerate(a.lines)]
+        if rows:  # the driver's own executemany: the hottest write, without SQLAlchemy's per-row work
+            mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+            conn.exec_driver_sql(f"INSERT INTO game_lines (game, n, line) VALUES ({mark}, {mark}, {mark})", rows)
+        now = time.time()
+        for a in stored:
+            if a.finished:
+                conn.execute(update(games).where(games.c.id == a.game).values(
+                    finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
+                    updated=now))
+            room = {"status": a.room_status} if a.room_status is not None else {}
+            if a.match_state is not None:
+                room["match_state"] = a.match_state
+            if room:
+                conn.execute(update(rooms).where(rooms.c.code == a.room).values(**room))
 
     def games_of(self, room: str, finished_only: bool = False) -> list[dict]:
         """The room's hands in order, each with ``records`` (its log) and ``id`` (for ``append``)."""
@@ -588,14 +399,15 @@ class Store:
 
 
 class _Write:
-    def __init__(self, store: Store, lease: str | None = None) -> None:
+    def __init__(self, store: Store, lease: str | None = None, engine=None) -> None:
         self.store = store
         self.lease = lease
+        self.engine = engine or store.engine
         self.ctx = None
 
     def __enter__(self):
         try:
-            self.ctx = self.store.engine.begin()
+            self.ctx = self.engine.begin()
             conn = self.ctx.__enter__()
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"the database is unavailable ({type(exc).__name__})") from exc

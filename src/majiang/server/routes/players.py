@@ -25,14 +25,14 @@ async def new_player(request: Request, data: dict = Depends(json_body), state: A
     name = clean_name(parse(NewPlayer, data).name)
     if not state.limits.new_players.allow(address_of(request)):
         raise Refusal("rate.new_players", status=429)
-    pid, token = state.store.create_player(name)
+    pid, token = await state.aio.create_player(name)
     return with_cookie(JSONResponse({"id": pid, "name": name, "token": token}), request, token)
 
 
 @router.post("/api/session")
 async def sign_in(request: Request, data: dict = Depends(json_body), state: AppState = Depends(app_state)):
     token = parse(SignIn, data).token
-    p = state.store.player_by_token(token)
+    p = await state.aio.player_by_token(token)
     if p is None:
         raise Refusal("player.unknown_token", status=401)
     return with_cookie(JSONResponse({"id": p["id"], "name": p["name"]}), request, token)
@@ -48,5 +48,5 @@ async def me(player: dict | None = Depends(optional_player)):
 async def rename(data: dict = Depends(json_body), player: dict = Depends(current_player),
                  state: AppState = Depends(app_state)):
     name = clean_name(parse(NewPlayer, data).name)
-    state.store.rename_player(player["id"], name)
+    await state.aio.rename_player(player["id"], name)
     return {"id": player["id"], "name": name}

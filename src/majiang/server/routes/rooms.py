@@ -17,7 +17,7 @@ router = APIRouter()
 @router.post("/api/rooms")
 async def new_room(data: dict = Depends(json_body), host: dict = Depends(current_player),
                    state: AppState = Depends(app_state)):
-    return {"code": rooms.new_room(state.store, host, parse(NewRoom, data))}
+    return {"code": await state.aio.call(rooms.new_room, state.store, host, parse(NewRoom, data))}
 
 
 @router.get("/api/rooms/{code}")

@@ -1,0 +1,316 @@
+"""The table's driver: one task per table that plays what is due (bots, 托管, timers), deals the next
+hand once everyone is ready, and applies and stores every action (``_apply``).
+
+Mixed into ``LiveTable``: it reads the table's parts (clock, presence, readiness, match) and holds
+the table's lock around every change. When something is due is ``clock.seat_due``'s rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from majiang.core.errors import IllegalActionError, MajiangError
+from majiang.engine import Action, Game
+from majiang.server import sitout
+from majiang.server.actions import player_default
+from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
+from majiang.server.match import MatchState
+from majiang.server.store import LeaseLost, StoreError
+from majiang.server.errors import Refusal
+
+log = logging.getLogger("majiang.server")
+
+# what a due decision plays (see ``_bot_act``): None lets the seat's bot decide everything
+PLAYS = {"bot": None, "auto": "auto", "away": "auto", "pass": "pass", "frozen": "frozen", "timeout": "safe"}
+
+
+class TableDriver:
+    # -- the driver ------------------------------------------------------------------------------
+
+    def poke(self) -> None:
+        """Something changed: the driver looks again (and starts if it was not running)."""
+        if self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        if self._task is not None and self._task.get_loop() is not loop:  # a new event loop (tests' clients)
+            self._task.cancel()
+            self._task = self._wake = None
+            if not self.lock.locked():
+                self.lock = asyncio.Lock()
+            self.fanout.renew_locks()
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._run())
+
+    def close(self, kick: bool = False) -> None:
+        """Stop the driver; with ``kick``, close every socket too (they reconnect, through the router,
+        to the worker that drives the table now)."""
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+        if kick:
+            for c in list(self.connections):
+                if c.kick is not None:
+                    c.kick()
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self.closed:
+            self._wake.clear()
+            try:
+                delay = await self._tick()
+            except LeaseLost:
+                self.closed = True  # another worker drives this table now; Tables drops this copy
+                if self.on_lost is not None:
+                    self.on_lost(self.code)
+                return
+            except StoreError:
+                self.failures += 1
+                delay = min(10.0, 0.25 * 2 ** self.failures)  # the database is away: try again later
+                self.retry_at = time.time() + delay
+            except Exception:  # noqa: BLE001 - one table's fault must not end its driver silently
+                log.exception("table %s: driver error", self.code)
+                delay = 1.0
+            if delay is not None and delay <= 0:
+                await asyncio.sleep(0)  # let the sockets (and other tables) have the loop between moves
+                continue
+            try:
+                async with asyncio.timeout(delay):  # no task per wait, unlike wait_for
+                    await self._wake.wait()
+            except TimeoutError:
+                pass
+
+    async def _tick(self) -> float | None:
+        """Do what is due now; return how long until something else is due (None: until poked)."""
+        now = time.time()
+        if now < self.retry_at:
+            return self.retry_at - now
+        await self._save_state_if_changed()
+        state = self.match.state
+        if state is MatchState.READY_CHECK:
+            return await self._tick_ready_check(now)
+        g = self.game
+        # a held window is closed even at a paused table (a client connecting meanwhile waits for it)
+        if g is None or not state.in_play or (self.paused and not self._holding):
+            return None
+        if g.over:
+            return await self._tick_between_hands(now)
+        return await self._tick_decisions(g, now)
+
+    async def _tick_ready_check(self, now: float) -> float:
+        """The first hand is dealt when every seated human is ready, or when the ready timer ran out."""
+        due = self.start_asked + self.settings.ready_seconds
+        if not self.waiting_for() or now >= due:
+            await self.begin()
+            self.failures = 0
+            return 0
+        return due - now
+
+    async def _tick_between_hands(self, now: float) -> float | None:
+        if self._all_away():
+            return None  # everyone is away in 托管: the next hand waits for someone's 准备
+        due = self.over_at + self.settings.ready_seconds
+        if self.readiness.everyone_ready() or now >= due:
+            await self.next_hand()
+            self.failures = 0
+            return 0
+        return due - now
+
+    async def _tick_decisions(self, g: Game, now: float) -> float | None:
+        due = earliest([seat_due(self._facts(g, s), now) for s in g.pending_seats()])
+        if due is None:
+            return None
+        if due.when > now:
+            return due.when - now
+        if due.why in ("away", "timeout"):
+            await self._take_over(due.seat, due.why)
+        await self._bot_act(due.seat, default=PLAYS[due.why])
+        self.failures = 0
+        return 0
+
+    def _facts(self, g: Game, s: int) -> SeatFacts:
+        return SeatFacts(seat=s, phase=g.phase, bot_plays=self.bot_plays(s), auto=self.auto[s],
+                         present=self.present(s), declared=bool(g.seats[s].declared),
+                         decision_at=self.decision_at[s], time_limit=self.time_limit(s), bot_wait=self.bot_wait[s],
+                         auto_delay=self.auto_delay, absent_since=self.absent_since.get(s, 0.0),
+                         absent_after=self.absent_after)
+
+    async def _take_over(self, seat: int, why: str) -> None:
+        """托管 for a lost connection, or one more missed timer (托管 after enough): stored first."""
+        def change() -> None:
+            if why == "away":
+                self.auto[seat] = True  # the connection is lost: 托管 until the player is back
+            else:
+                self.presence.missed_timer(seat)
+        await self._change(change)
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def _pending_of(self, seat: int):
+        g = self.game
+        if g is None or g.over or seat in g.responses:
+            return None
+        return g.pending.get(seat)
+
+    def _track_decisions(self) -> None:
+        self.clock.track([self._pending_of(s) for s in range(self.n)])
+
+    def time_limit(self, seat: int) -> float:
+        return self.settings.time_limit(self.game.phase if self.game is not None else None)
+
+    def deadline(self, seat: int) -> float | None:
+        """When a human seat's current decision is taken by 托管 (wall-clock seconds)."""
+        if self._pending_of(seat) is None or not self.human(seat) or self.auto[seat]:
+            return None
+        return self.decision_at[seat] + self.time_limit(seat)
+
+    async def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
+        try:
+            action = await self.bots[seat].decide(g, seat, legal, self.time_limit(seat))
+            if action in legal:
+                return action
+            log.error("table %s: bot at seat %d chose an illegal action", self.code, seat)
+        except Exception:  # noqa: BLE001 - a failing bot still moves the table on
+            log.exception("table %s: bot at seat %d failed", self.code, seat)
+        return legal[0]
+
+    async def _bot_act(self, seat: int, default: str | None = None) -> None:
+        """A bot's decision for ``seat``. ``default``: "pass" passes a claim; "frozen" plays a declared
+        hand's turn (win if it can, else discard the tile just drawn); "safe" is a missed timer's move
+        and "auto" is 托管's (see ``player_default``); None: a bot seat, which decides everything."""
+        g = self.game
+        decision = self._pending_of(seat)
+        if g is None or g.over or decision is None:
+            return
+        legal = g.legal_actions(seat)
+        action, choices = None, legal
+        if default == "pass":
+            action = next((a for a in legal if a.type == "pass"), None)
+        elif default == "frozen":
+            action = next((a for a in legal if a.type == "win"), None) or next(
+                (a for a in legal if a.type == "discard" and a.tile == g.last_draw), None)
+        elif default in ("safe", "auto"):
+            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe")
+        if action is None:  # the bot thinks outside the table's lock (and off the event loop)
+            action = await self._bot_choice(seat, g, choices)
+        async with self.lock:
+            if self.game is not g or self._pending_of(seat) is not decision:
+                return  # the table moved on while the bot thought
+            await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
+        await self.broadcast()
+
+    async def _apply(self, seat: int, action: Action) -> None:
+        """Apply and store one action; on a store failure the game is as before and ``StoreError``
+        is raised. Called holding the table's lock."""
+        g = self.game
+        assert g is not None
+        if self.closed:  # handed to another worker: this copy of the table must not move on
+            raise LeaseLost("this table moved to another server")
+        try:
+            g.apply(seat, action)
+        except IllegalActionError:
+            raise  # the engine refused it: nothing changed
+        except Exception:
+            log.exception("table %s: applying %s failed", self.code, action)
+            await self._rollback()  # whatever the engine did half-way is undone from the stored log
+            raise Refusal("action.not_applied") from None
+        error, cancelled = await self._store_change()
+        if error is not None:
+            await self._rollback()
+            if cancelled:
+                raise asyncio.CancelledError
+            raise error
+        self._track_decisions()
+        self.last_activity = time.time()
+        self._hold_or_send(self.game)
+        if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
+            raise asyncio.CancelledError
+
+    def _hold_or_send(self, g: Game) -> None:
+        """A claim window that bots (or absent players) close at once is not shown: its frame would
+        differ from a discard nobody can claim only in being there. Each seat is sent the table as
+        it stands after the change (one frame, however many windows the change passed through), so
+        nobody can tell a discard that somebody could have claimed from one nobody could."""
+        pending = g.pending_seats()
+        self._holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
+        if not self._holding:
+            self.presence.window_closed()  # 托管 asked off during the held window: off now
+
+    # -- between hands ---------------------------------------------------------------------------
+
+    def _next_lineup(self, seats: list[dict], g: Game) -> tuple[list[dict], dict | None]:
+        """A four-person room: who sits out the next hand (``sitout``), and the room's settings with
+        the new bench and lineup (None: not such a room)."""
+        four = self.four
+        if four is None:
+            return seats, None
+        four = dict(four)
+        if four.get("bench") and all(s.get("player") for s in seats):
+            rests = sitout.rester(four["rule"], self.hand_index, g.next_dealer(), self.n)
+            seats, four["bench"] = sitout.swap(seats, four["bench"], rests)
+        four["lineups"] = list(four["lineups"]) + [sitout.lineup(seats, four.get("bench"))]
+        return seats, {**(self.room.get("settings") or {}), "four": four}
+
+    def _seat_arrivals(self) -> list[dict] | None:
+        """The seats with a friend waiting for the next hand, given to them (None: nobody waits)."""
+        seats = self.room["seats"]
+        if not any(s.get("next") for s in seats):
+            return None
+        return [{"player": s["next"]["player"], "name": s["next"]["name"], "bot": None} if s.get("next") else s
+                for s in seats]
+
+    async def next_hand(self) -> None:
+        """Deal the next hand (stored first: on a store failure nothing changes)."""
+        async with self.lock:
+            g = self.game
+            if g is None or not g.over or self.match.state is not MatchState.BETWEEN_HANDS:
+                return
+            old = (self.hand_index, self.dealer)
+            arrivals = self._seat_arrivals()
+            seats, settings = self._next_lineup(arrivals if arrivals is not None else self.room["seats"], g)
+            changed: dict[str, Any] = {"seats": seats} if seats is not self.room["seats"] else {}
+            if settings is not None:
+                changed["settings"] = json.dumps(settings)
+            self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
+            try:
+                if changed:
+                    await self.aio.update_room(self.code, lease=self.code, **changed)
+                new = self._deal()
+                await self._store_new_hand(new, self.aio.start_hand)
+            except StoreError:
+                self.hand_index, self.dealer = old
+                raise
+            lineups = (self.four or {}).get("lineups") or []
+            # the finished hand's points go to whoever played it (its seats, or its people)
+            self.ledger.add(self.ledger.keys(lineups[old[0]] if old[0] < len(lineups) else []), g.totals())
+            if settings is not None:
+                self.room["settings"] = settings
+            if "seats" in changed:
+                self._seat_connections(seats)
+            self.game = new
+            self.match.to(MatchState.PLAYING)
+            self._track_decisions()
+        await self.broadcast()
+
+    def _seat_connections(self, seats: list[dict]) -> None:
+        """New seats (friends who waited for this hand, or a four-person room's swap): every open page
+        sees from its player's seat now (or, sitting this hand out, as a spectator); a seat's 托管 and
+        missed timers were its last player's."""
+        old = [s.get("player") for s in self.room["seats"]]
+        self.room["seats"] = seats
+        self.bots = self._seat_bots(seats)
+        ids = [s.get("player") for s in seats]
+        for c in self.connections:
+            if c.player is None:
+                continue
+            seat = ids.index(c.player) if c.player in ids else None
+            if seat != c.seat:
+                c.seat = seat
+                c.last_sent, c.last_data = "", None  # a whole snapshot for what it sees now
+        self.presence.reseat([i for i in range(self.n) if ids[i] != old[i]])

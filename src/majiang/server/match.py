@@ -1,0 +1,135 @@
+"""The match as a state machine, and its score ledger.
+
+    waiting ──▶ ready check ──▶ playing ◀──▶ between hands
+       └────────────────────────▲  │                │
+                                   ├──▶ finished     │
+                                   └──▶ dissolved ◀──┘
+
+A room is stored with one of three status strings (``lobby``, ``playing``, ``finished``); each state
+says which it is stored as, so stored rooms and the page read as before. The finer states come from
+the stored match state (the pending start, the dissolve) and the hand in play.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from majiang.core.errors import MajiangError
+from majiang.server import sitout
+
+
+class MatchState(enum.Enum):
+    WAITING = "waiting"  # for players (the lobby)
+    READY_CHECK = "ready_check"  # the host asked to start: 准备 of every seated human, or its timer
+    PLAYING = "playing"  # a hand in play
+    BETWEEN_HANDS = "between_hands"  # a hand is over, the next one waits for 准备
+    FINISHED = "finished"
+    DISSOLVED = "dissolved"  # ended by a 解散 vote
+
+    @property
+    def status(self) -> str:
+        """The room's stored status string."""
+        return STATUS[self]
+
+    @property
+    def in_play(self) -> bool:
+        return self in (MatchState.PLAYING, MatchState.BETWEEN_HANDS)
+
+    @property
+    def over(self) -> bool:
+        return self in (MatchState.FINISHED, MatchState.DISSOLVED)
+
+
+STATUS = {MatchState.WAITING: "lobby", MatchState.READY_CHECK: "lobby", MatchState.PLAYING: "playing",
+          MatchState.BETWEEN_HANDS: "playing", MatchState.FINISHED: "finished", MatchState.DISSOLVED: "finished"}
+ALLOWED = {
+    MatchState.WAITING: {MatchState.READY_CHECK, MatchState.PLAYING},
+    MatchState.READY_CHECK: {MatchState.PLAYING},
+    MatchState.PLAYING: {MatchState.BETWEEN_HANDS, MatchState.FINISHED, MatchState.DISSOLVED},
+    MatchState.BETWEEN_HANDS: {MatchState.PLAYING, MatchState.FINISHED, MatchState.DISSOLVED},
+    MatchState.FINISHED: set(),
+    MatchState.DISSOLVED: set(),
+}
+
+
+class IllegalTransition(MajiangError):
+    """The match cannot go from its state to the one asked (a bug or a stale request)."""
+
+    code = "illegal_transition"
+
+
+class Match:
+    """The match's state; every change goes through ``to`` and keeps ``room["status"]`` in step."""
+
+    def __init__(self, room: dict, state: MatchState | None = None) -> None:
+        self.room = room
+        self.state = state or initial_state(room["status"])
+
+    def to(self, new: MatchState) -> None:
+        if new is self.state:
+            return
+        if new not in ALLOWED[self.state]:
+            raise IllegalTransition(f"the match cannot go from {self.state.value} to {new.value}")
+        self.state = new
+        self.room["status"] = new.status
+
+    def rebind(self, room: dict) -> None:
+        """The room's dict was replaced (read again from the store): its status follows the state."""
+        self.room = room
+        room["status"] = self.state.status
+
+
+def initial_state(status: str, start_asked: bool = False, hand_over: bool = False,
+                  dissolved: bool = False) -> MatchState:
+    """The state a stored room (and its stored match state) resumes in.
+
+    >>> initial_state("lobby", start_asked=True), initial_state("playing", hand_over=True)
+    (<MatchState.READY_CHECK: 'ready_check'>, <MatchState.BETWEEN_HANDS: 'between_hands'>)
+    """
+    if status == "finished":
+        return MatchState.DISSOLVED if dissolved else MatchState.FINISHED
+    if status == "playing":
+        return MatchState.BETWEEN_HANDS if hand_over else MatchState.PLAYING
+    if status == "lobby":
+        return MatchState.READY_CHECK if start_asked else MatchState.WAITING
+    raise IllegalTransition(f"unknown room status {status!r}")
+
+
+class Ledger:
+    """Match points so far, by whoever earns them: a seat (its score stays the seat's when a friend
+    takes a bot's seat), or in a four-person room a person (``sitout.person``), since people move
+    between seats there. One ledger serves both the match totals and the sit-out bench."""
+
+    def __init__(self, n: int, four: bool) -> None:
+        self.n = n
+        self.four = four
+        self.points: dict = {}
+
+    def keys(self, lineup: list | None) -> list:
+        """Who earns each seat's points in a hand (``lineup``: a four-person room's, from ``sitout``)."""
+        return list(lineup or []) if self.four else list(range(self.n))
+
+    def add(self, keys: list, totals: list[int]) -> None:
+        for key in keys:
+            if key is not None:
+                self.points.setdefault(key, 0)
+        for key, v in zip(keys, totals):
+            if key is not None:
+                self.points[key] = self.points.get(key, 0) + v
+
+    def of(self, key) -> int:
+        return self.points.get(key, 0)
+
+    @property
+    def by_seat(self) -> list[int]:
+        return [self.of(i) for i in range(self.n)]
+
+    @property
+    def by_person(self) -> dict[str, int]:
+        return dict(self.points) if self.four else {}
+
+    def seat_totals(self, seats: list[dict], current: list[int]) -> list[int]:
+        """Each seat's match total including the hand in play: the seat's own, or the person's there now."""
+        if self.four:
+            return [self.of(sitout.person(s, i)) + c for i, (s, c) in enumerate(zip(seats, current))]
+        return [self.of(i) + c for i, c in enumerate(current)]
