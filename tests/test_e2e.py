@@ -459,7 +459,7 @@ def test_english_hints_keyboard_rematch_and_replay_controls(server, browser):
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 60, steps=4)
             page.mouse.up()
             wait_until(page, f"document.querySelectorAll('.seat.me .pond .tile').length > {before}"
-                       " || !!document.querySelector('#settlement[open]')", timeout=5000)
+                       " || !!document.querySelector('#settlement[open]')", timeout=20000)  # a loaded CI box
             break
         page.wait_for_timeout(100)
     play_until_settlement(page)
