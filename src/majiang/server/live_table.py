@@ -99,6 +99,7 @@ class LiveTable(PlayerCommands, TableDriver):
         self.match = Match(room)
         self.bots = self._seat_bots(room["seats"])
         self.rematch_offer: dict | None = None  # {"code", "by"}: the room a player opened to play again
+        self.rematch_lock = asyncio.Lock()  # one new room per match, while making it awaits the store
         self.over_at = 0.0  # wall-clock second the hand ended (the ready timer runs from it)
         self.retry_at = 0.0  # after a failed store, bots and timers wait until then
         self.failures = 0

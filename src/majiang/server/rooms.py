@@ -221,15 +221,16 @@ async def rematch(store: Store, tables: Tables, room: dict, player: dict) -> dic
     if room["status"] != "finished":
         raise Refusal("match.not_over", status=409)
     table = await tables.obtain(room["code"])
-    if table.rematch is None:  # no await from this check to setting it: one new room per match
-        check_hosting(store, player)
-        new = store.create_room(room["variant"], room["rules"], room["stake"], room["hands"], player,
-                                rematch_seats(room, player), room["settings"] or None)
-        table.rematch = {"code": new, "by": seat}
-        await table.broadcast()
-        return {"code": new, "seat": seat}
-    new = table.rematch["code"]
-    seated = await take_seat(store, tables, room_or_404(store, new), player)
+    aio = AsyncStore.shared(store)
+    async with table.rematch_lock:  # one new room per match: a second ask waits, then joins it
+        if table.rematch is None:
+            await aio.call(check_hosting, store, player)
+            new = await aio.create_room(room["variant"], room["rules"], room["stake"], room["hands"], player,
+                                        rematch_seats(room, player), room["settings"] or None)
+            await table.offer_rematch({"code": new, "by": seat})
+            return {"code": new, "seat": seat}
+        new = table.rematch["code"]
+    seated = await take_seat(store, tables, await aio.call(room_or_404, store, new), player)
     return {"code": new, "seat": seated.seat}
 
 

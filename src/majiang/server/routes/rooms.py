@@ -48,21 +48,25 @@ def invite_qr(code: str, request: Request, state: AppState = Depends(app_state))
 
 @router.post("/api/rooms/{code}/join", dependencies=[Depends(same_site)])
 async def join(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
-    seated = await rooms.take_seat(state.store, state.tables, rooms.room_or_404(state.store, code), player)
+    room = await state.aio.call(rooms.room_or_404, state.store, code)
+    seated = await rooms.take_seat(state.store, state.tables, room, player)
     return seated.to_json()
 
 
 @router.post("/api/rooms/{code}/start", dependencies=[Depends(same_site)])
 async def start(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
-    status, answer = await rooms.start(state.tables, rooms.room_or_404(state.store, code), player)
+    room = await state.aio.call(rooms.room_or_404, state.store, code)
+    status, answer = await rooms.start(state.tables, room, player)
     return answer if status == 200 else JSONResponse(answer, status_code=status)
 
 
 @router.post("/api/rooms/{code}/ready", dependencies=[Depends(same_site)])
 async def ready(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
-    return await rooms.ready(state.tables, rooms.room_or_404(state.store, code), player)
+    room = await state.aio.call(rooms.room_or_404, state.store, code)
+    return await rooms.ready(state.tables, room, player)
 
 
 @router.post("/api/rooms/{code}/rematch", dependencies=[Depends(same_site)])
 async def rematch(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
-    return await rooms.rematch(state.store, state.tables, rooms.room_or_404(state.store, code), player)
+    room = await state.aio.call(rooms.room_or_404, state.store, code)
+    return await rooms.rematch(state.store, state.tables, room, player)
