@@ -1,7 +1,7 @@
 // The page's words without the DOM (static/words.js): tile lists, replay steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { keyed, replayStep, signed, splitTiles } from "../../src/majiang/server/static/words.js";
+import { botName, keyed, replayStep, signed, splitTiles } from "../../src/majiang/server/static/words.js";
 
 test("a hand's text as tiles, each keyed apart from its copies", () => {
   assert.deepEqual(splitTiles("123m55p7z"), ["1m", "2m", "3m", "5p", "5p", "7z"]);
@@ -17,4 +17,10 @@ test("a replay frame's step: its own seat and action first, else its label", () 
   assert.deepEqual(replayStep({ label: "seat 2: void m" }), { seat: 2, type: "void", tiles: [], suit: "m" });
   assert.deepEqual(replayStep({ label: "seat 0: exchange 1m2m3m" }), { seat: 0, type: "exchange", tiles: ["1m", "2m", "3m"], suit: null });
   assert.equal(replayStep({ label: "deal" }), null);
+});
+
+test("a bot's name in the page's language, whatever its level", () => {
+  assert.equal(botName("bot 2 (expert)"), "机器人2 (大师)");
+  assert.equal(botName("bot 1 (greedy)"), "机器人1 (普通)");
+  assert.equal(botName("Alice"), "Alice");
 });

@@ -31,7 +31,7 @@ export function keyed(list) {
  * @returns {string}
  */
 export function botName(name) {
-  const m = /^bot (\d+)(?: \((random|greedy|strong)\))?$/.exec(name || "");
+  const m = /^bot (\d+)(?: \((random|greedy|strong|expert)\))?$/.exec(name || "");
   return m ? `${t("bot")}${m[1]}${m[2] ? ` (${t("bot_" + m[2])})` : ""}` : name === "empty" ? t("empty") : name || "";
 }
 /**
