@@ -259,8 +259,11 @@ def test_batch_waits_equal_waits_counts(seed, which, dtype):
         assert got.dtype == np.bool_ and got.shape == counts.shape
         for row, marks in zip(rows, got):
             assert np.flatnonzero(marks).tolist() == analysis._waits_counts_python(row, row, resolved, void)
-    if speedups() is not None:
-        assert speedups().forwarded() == before  # C answered every batch
+    # C answers every batch, unless a row holds 14 tiles of one suit (beyond its waits table: the
+    # Python function answers that batch, by design)
+    whole_suit = any(sum(row[9 * s:9 * s + 9]) > 13 for row in rows for s in range(3))
+    if speedups() is not None and not whole_suit:
+        assert speedups().forwarded() == before
 
 
 @needs_c

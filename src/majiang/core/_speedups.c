@@ -1586,12 +1586,18 @@ static PyMethodDef methods[] = {
      "Distance to ready of a 3n+1 or 3n+2 hand (best of standard and seven pairs); -1 is a win.\n\n"
      "Sichuan hands must drop one suit (the declared void, or whichever is cheapest); a hand whose\n"
      "melds already hold three suits, or the void suit, can never win and gets NO_WIN (98).\n"
-     "Computed in C; bad input goes to the Python function (analysis._shanten_python), which raises."},
+     "Computed in C; bad input goes to the Python function (analysis._shanten_python), which raises.\n\n"
+     ">>> from majiang import Hand, shanten\n"
+     ">>> shanten(Hand.parse(\"123p456p789p11s34s\"), \"kawuxing\")\n"
+     "0\n"},
     {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL | METH_KEYWORDS,
      "waits($module, /, hand, variant, void=None)\n--\n\n"
      "Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist\n"
      "(not all four already in the player's own hand and melds).\n"
-     "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises."},
+     "Computed in C; bad input goes to the Python function (analysis._waits_python), which raises.\n\n"
+     ">>> from majiang import Hand, waits\n"
+     ">>> waits(Hand.parse(\"123p456p789p11s34s\"), \"kawuxing\")\n"
+     "[2s, 5s]\n"},
     {"shanten_counts", (PyCFunction)(void (*)(void))py_shanten_counts, METH_FASTCALL | METH_KEYWORDS,
      "shanten_counts($module, /, counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits='')"
      "\n--\n\nanalysis.shanten_counts in C (count lists or tuples); anything else goes to the Python function."},

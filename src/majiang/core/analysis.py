@@ -391,6 +391,9 @@ def shanten(hand: Hand, variant: Variant | str, void: str | None = None) -> int:
 
     Sichuan hands must drop one suit (the declared void, or whichever is cheapest); a hand whose
     melds already hold three suits, or the void suit, can never win and gets ``NO_WIN`` (98).
+
+    >>> shanten(Hand.parse("123p456p789p11s34s"), "kawuxing")
+    0
     """
     variant = get_variant(variant)
     hand.check(variant)
@@ -448,7 +451,11 @@ def complete_counts(counts, totals, variant: Variant, void: str | None = None, c
 
 
 def is_winning(hand: Hand, variant: Variant | str, void: str | None = None) -> bool:
-    """Whether a 3n+2 hand (winning tile included) is complete under the variant's rules."""
+    """Whether a 3n+2 hand (winning tile included) is complete under the variant's rules.
+
+    >>> is_winning(Hand.parse("123p456p789p11s345s"), "kawuxing")
+    True
+    """
     variant = get_variant(variant)
     hand.check(variant, sizes=(2,))
     void = _check_void(variant, void)
@@ -459,7 +466,11 @@ def is_winning(hand: Hand, variant: Variant | str, void: str | None = None) -> b
 
 def waits(hand: Hand, variant: Variant | str, void: str | None = None) -> list[Tile]:
     """Tiles that complete a 3n+1 hand, in tile order, counting only tiles that can still exist
-    (not all four already in the player's own hand and melds)."""
+    (not all four already in the player's own hand and melds).
+
+    >>> waits(Hand.parse("123p456p789p11s34s"), "kawuxing")
+    [2s, 5s]
+    """
     variant = get_variant(variant)
     hand.check(variant, sizes=(1,))
     void = _check_void(variant, void)
@@ -687,6 +698,9 @@ def discard_advice(hand: Hand, variant: Variant | str, void: str | None = None,
                    visible=None) -> list[DiscardOption]:
     """For a 3n+2 hand: every distinct discard with the shanten it leaves, its waits, its
     effective tiles and how many of those are unseen, best first.
+
+    >>> discard_advice(Hand.parse("123p456p789p11s34s7z"), "kawuxing")[0]
+    DiscardOption(tile=7z, shanten=0, waits=(2s, 5s), effective=(2s, 5s), effective_count=8)
 
     Unseen copies = 4 minus those in the 14-tile hand (the discard counts as seen), the melds
     and ``visible`` (tiles on the table, as counts or a list of tiles).

@@ -6,20 +6,48 @@
 
 
 class MajiangError(ValueError):
-    """Base class of every error this package raises on bad input."""
+    """Base class of every error this package raises on bad input.
+
+    >>> from majiang import parse_tiles
+    >>> try:
+    ...     parse_tiles("9x")
+    ... except MajiangError as exc:
+    ...     print(type(exc).__name__, exc)
+    TileError unknown character 'x' at position 2 in '9x'
+    """
 
 
 class TileError(MajiangError):
-    """A tile string, tile name or tile count is malformed or impossible."""
+    """A tile string, tile name or tile count is malformed or impossible.
+
+    >>> from majiang import Hand
+    >>> Hand.parse("11111m")
+    Traceback (most recent call last):
+    majiang.TileError: a fifth copy of 1m: 5 in hand and melds
+    """
 
 
 class HandError(MajiangError):
-    """A hand cannot be analysed: wrong tile count, too many melds, tiles outside the variant."""
+    """A hand cannot be analysed: wrong tile count, too many melds, tiles outside the variant.
+
+    >>> from majiang import Hand, shanten
+    >>> shanten(Hand.parse("1m"), "kawuxing")
+    Traceback (most recent call last):
+    majiang.HandError: 1m is not a tile of kawuxing (卡五星)
+    """
 
 
 class RulesError(MajiangError):
     """An unknown preset or option, or an impossible combination of options. ``option``: the name of
-    the option at fault, when one is (``None``: an unknown game or preset)."""
+    the option at fault, when one is (``None``: an unknown game or preset).
+
+    >>> from majiang import rules_for
+    >>> try:
+    ...     rules_for("kawuxing", nosuch=1)
+    ... except RulesError as exc:
+    ...     print(exc.option)
+    nosuch
+    """
 
     def __init__(self, message: str = "", option: str | None = None) -> None:
         super().__init__(message)
@@ -27,7 +55,16 @@ class RulesError(MajiangError):
 
 
 class IllegalActionError(MajiangError):
-    """An action that the rules do not allow at this point of the game (state is unchanged)."""
+    """An action that the rules do not allow at this point of the game (state is unchanged).
+
+    >>> from majiang import Action, Game
+    >>> game = Game("kawuxing", seed=1)
+    >>> try:
+    ...     game.apply(0, Action("pong"))
+    ... except IllegalActionError as exc:
+    ...     print(str(exc).split(";")[0])
+    'pong' is not legal for seat 0 now
+    """
 
 
 # Raised and caught as ``majiang.RulesError`` and so on, wherever they are defined.

@@ -43,6 +43,13 @@ class MeldKind(str, Enum):
 
 @dataclass(frozen=True)
 class Meld:
+    """A claimed or declared set: a pong or a kong of one tile (``added``: a 蓄杠 made on an own pong).
+
+    >>> from majiang.core.tiles import parse_tiles
+    >>> Meld(MeldKind.PONG, parse_tiles("5p")[0])
+    pong 5p
+    """
+
     kind: MeldKind
     tile: Tile
     added: bool = False  # a kong made by adding the fourth tile to an own pong (蓄杠)

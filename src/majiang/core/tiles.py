@@ -155,6 +155,9 @@ def parse_tiles(text: str) -> list[Tile]:
     """Read tiles written in mpsz (``123m55z``), Chinese names or Unicode tile characters.
 
     Notations may be mixed; spaces and commas separate. ``0`` is not accepted (no red fives).
+
+    >>> parse_tiles("一万 5p 🀄")
+    [1m, 5p, 7z]
     """
     if not isinstance(text, str):
         raise TileError(f"tiles must be given as text, not {type(text).__name__}")
@@ -209,7 +212,12 @@ def parse_tiles(text: str) -> list[Tile]:
 
 
 def format_tiles(tiles: Iterable[int], style: str = "mpsz", sort: bool = True) -> str:
-    """Write tiles as compact mpsz (default), ``chinese`` names or ``unicode`` characters."""
+    """Write tiles as compact mpsz (default), ``chinese`` names or ``unicode`` characters.
+
+    >>> tiles = parse_tiles("55p123m")
+    >>> format_tiles(tiles), format_tiles(tiles, style="chinese")
+    ('123m55p', '一万二万三万五筒五筒')
+    """
     seq = sorted(tiles) if sort else list(tiles)
     if style == "chinese":
         return "".join(ALL_TILES[t].chinese for t in seq)

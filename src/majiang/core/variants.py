@@ -17,7 +17,12 @@ from majiang.core.tiles import ALL_TILES, Tile
 
 @dataclass(frozen=True)
 class Variant:
-    """The tile set and table size of one game (rules options live in ``majiang.rules``)."""
+    """The tile set and table size of one game (rules options live in ``majiang.rules``).
+
+    >>> v = get_variant("kawuxing")
+    >>> v.players, v.suits, v.dragons
+    (3, 'ps', True)
+    """
 
     name: str
     name_zh: str

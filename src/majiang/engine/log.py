@@ -20,7 +20,18 @@ from majiang.games.rules import rules_from_json
 
 
 class LogError(MajiangError):
-    """A log that is malformed or does not replay to the events it records."""
+    """A log that is malformed or does not replay to the events it records.
+
+    >>> import os, tempfile
+    >>> from majiang import replay
+    >>> path = os.path.join(tempfile.mkdtemp(), "empty.jsonl")
+    >>> open(path, "w").close()
+    >>> try:
+    ...     replay(path)
+    ... except LogError:
+    ...     print("refused")
+    refused
+    """
 
 
 def game_records(game: Game) -> list[dict]:
@@ -39,7 +50,15 @@ def write_jsonl(records: Iterable[dict], path: str) -> None:
 
 
 def write_log(game: Game, path: str) -> None:
-    """Save a deal as a JSON-lines log: its ``start`` record and every event so far (``replay`` reads it)."""
+    """Save a deal as a JSON-lines log: its ``start`` record and every event so far (``replay`` reads it).
+
+    >>> import os, tempfile
+    >>> from majiang import Game
+    >>> path = os.path.join(tempfile.mkdtemp(), "deal.jsonl")
+    >>> write_log(Game("kawuxing", seed=1), path)
+    >>> [type(g).__name__ for g in replay(path)]
+    ['Game']
+    """
     write_jsonl(game_records(game), path)
 
 
@@ -150,7 +169,16 @@ def event_difference(logged: dict, rebuilt: dict) -> str:
 def replay(path: str, check: bool = True) -> list[Game]:
     """Every hand of the log at ``path`` rebuilt (and, with ``check``, proven against its events).
 
-    ``LogError`` names what is wrong: not a log, an empty one, a record that does not replay."""
+    ``LogError`` names what is wrong: not a log, an empty one, a record that does not replay.
+
+    >>> import os, tempfile
+    >>> from majiang import Game
+    >>> game = Game("sichuan", seed=3)
+    >>> path = os.path.join(tempfile.mkdtemp(), "deal.jsonl")
+    >>> write_log(game, path)
+    >>> replay(path)[0].seed == game.seed
+    True
+    """
     hands = [rebuild(records, check) for records in split_hands(read_jsonl(path))]
     if not hands:
         raise LogError(f"{path}: no hands in this log (it holds no 'start' record)")

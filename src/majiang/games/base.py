@@ -64,7 +64,13 @@ ACTION_TYPES = tuple(t.value for t in ActionType)
 @dataclass(frozen=True)
 class Action:
     """One decision. ``type`` is an ``ActionType`` (or its name: ``Action("pass")``);
-    ``tile``/``tiles``/``suit`` as the type needs."""
+    ``tile``/``tiles``/``suit`` as the type needs.
+
+    >>> a = Action.from_json({"type": "discard", "tile": "5p"})
+    >>> print(a), a.to_json()
+    discard 5p
+    (None, {'type': 'discard', 'tile': '5p'})
+    """
 
     type: str
     tile: Tile | None = None

@@ -71,7 +71,14 @@ def _coerce(cls, name: str, value: Any) -> Any:
 
 
 def rules_for(variant: str, preset: str | None = None, **overrides: Any) -> Rules:
-    """The rules of ``preset`` (default: the variant's first preset) with ``overrides`` applied."""
+    """The rules of ``preset`` (default: the variant's first preset) with ``overrides`` applied.
+
+    >>> r = rules_for("kawuxing", "suizhou")
+    >>> r.preset, r.cap
+    ('suizhou', 8)
+    >>> rules_for("kawuxing", "suizhou", cap=16).cap
+    16
+    """
     game = get_game(variant)
     preset = preset or game.default_preset
     if preset not in game.presets:

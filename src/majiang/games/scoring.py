@@ -20,7 +20,11 @@ from majiang.games.registry import get_game
 
 @dataclass(frozen=True)
 class WinContext:
-    """How the hand was won (everything a fan may depend on besides the tiles)."""
+    """How the hand was won (everything a fan may depend on besides the tiles).
+
+    >>> WinContext(self_draw=True, kong_chain=1).kong_chain  # 杠上开花: won on a kong's replacement
+    1
+    """
 
     self_draw: bool = False
     kong_chain: int = 0  # 0: not after a kong; 1: 杠上开花/杠上炮; 2: 杠上杠 …
@@ -57,6 +61,14 @@ class Fan:
 
 @dataclass(frozen=True)
 class Score:
+    """What a hand scores: whether it wins, its fans, and the 番 (Sichuan) or multiplier (Kawuxing).
+
+    >>> from majiang import Hand, rules_for
+    >>> s = score(Hand.parse("123p456p789p11s34s"), "5s", WinContext(), rules_for("kawuxing"))
+    >>> s.win, [f.name for f in s.fans], s.multiplier
+    (True, ['屁胡'], 1)
+    """
+
     win: bool
     variant: str
     fans: tuple[Fan, ...] = field(default=())
