@@ -7,7 +7,8 @@ import pytest
 from majiang.bots import make_agent
 from majiang.cli.main import main
 from majiang.core.errors import IllegalActionError
-from majiang.core.variants import KAWUXING, SICHUAN
+from majiang.games.kawuxing.tiles import KAWUXING
+from majiang.games.sichuan.tiles import SICHUAN
 from majiang.engine import Game, shuffled_wall
 from majiang.engine.log import LogError, game_records, rebuild
 from majiang.games.rules import rules_for

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from majiang.core import analysis
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand, Meld, MeldKind
-from majiang.core.variants import KAWUXING, SICHUAN, Variant
+from majiang.core.variants import Variant
+from majiang.games.kawuxing.tiles import KAWUXING
+from majiang.games.sichuan.tiles import SICHUAN
 
 NO_EXT = bool(os.environ.get("MAJIANG_NO_EXT"))
 THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)

@@ -27,7 +27,7 @@ from majiang.core.errors import (
 )
 from majiang.core.hand import Hand, Meld, MeldKind
 from majiang.core.tiles import Tile, format_tiles, parse_tiles
-from majiang.core.variants import KAWUXING, SICHUAN, Variant, get_variant
+from majiang.core.variants import Variant, get_variant
 
 __version__ = "0.1.0"
 
@@ -37,6 +37,7 @@ _LAZY = {
     "replay": "majiang.engine.log", "write_log": "majiang.engine.log", "LogError": "majiang.engine.log",
     "score": "majiang.games.scoring", "WinContext": "majiang.games.scoring", "Score": "majiang.games.scoring",
     "rules_for": "majiang.games.rules",
+    "KAWUXING": "majiang.games.kawuxing.tiles", "SICHUAN": "majiang.games.sichuan.tiles",
 }
 
 __all__ = [

@@ -51,22 +51,43 @@ class Variant:
         return Variant(self.name, self.name_zh, suits, self.dragons, self.players, self.two_suit_rule)
 
 
-# The two built-in games' tile sets stay here, so the core's hand analysis works by name without
-# loading the games; every other game's is added as it registers (``majiang.games.register``).
-KAWUXING = Variant("kawuxing", "卡五星", "ps", True, 3, False)
-SICHUAN = Variant("sichuan", "血战到底", "mps", False, 4, True)
-VARIANTS: dict[str, Variant] = {"kawuxing": KAWUXING, "sichuan": SICHUAN}
+# Filled as games register (``majiang.games.register``); the core names no game. A name asked for
+# before its game is loaded is looked up among the installed games' entry points, so the hand
+# analysis works by name without importing the games up front.
+VARIANTS: dict[str, Variant] = {}
+
+ENTRY_POINT_GROUP = "majiang.games"
+
+
+def _load_game(name: str) -> None:
+    """Import the installed game called ``name`` (its package registers its tile set)."""
+    import importlib
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    for ep in found:
+        try:
+            ep.load()
+        except Exception:  # a broken third-party game is reported by the games' own loader
+            continue
+    if not found and not VARIANTS:
+        # a source checkout that was never installed has no entry points: its games' ring
+        # registers the built-in games when imported
+        importlib.import_module("majiang.games")
 
 
 def get_variant(name: str | Variant) -> Variant:
     """The variant of that name (any case), or the variant given; RulesError for any other name.
 
-    >>> get_variant("Sichuan").players, get_variant(KAWUXING) is KAWUXING
-    (4, True)
+    >>> get_variant("Sichuan").players, get_variant(get_variant("kawuxing")).num_tiles
+    (4, 84)
     """
     if isinstance(name, Variant):
         return name
+    key = name.lower() if isinstance(name, str) else name
+    if key not in VARIANTS and isinstance(key, str):
+        _load_game(key)
     try:
-        return VARIANTS[name.lower()]
-    except KeyError:
-        raise RulesError(f"unknown variant {name!r} ({' or '.join(VARIANTS)})") from None
+        return VARIANTS[key]
+    except (KeyError, TypeError):
+        raise RulesError(f"unknown variant {name!r} ({' or '.join(sorted(VARIANTS))})") from None

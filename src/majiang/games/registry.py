@@ -11,9 +11,7 @@ from typing import Any
 
 from majiang.core import variants as _variants
 from majiang.core.errors import RulesError
-from majiang.core.variants import Variant
-
-ENTRY_POINT_GROUP = "majiang.games"
+from majiang.core.variants import ENTRY_POINT_GROUP, Variant
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """卡五星 Kawuxing: ``options`` (rules options and presets), ``fans`` (the fan table),
 ``play`` (what the engine asks of this game)."""
 
-from majiang.core.variants import KAWUXING
+from majiang.games.kawuxing.tiles import KAWUXING
 from majiang.games.kawuxing.fans import FAN_NAMES, score_win
 from majiang.games.kawuxing.options import DEFAULT_PRESET, PRESETS, KawuxingRules
 from majiang.games.kawuxing.play import KawuxingPlay

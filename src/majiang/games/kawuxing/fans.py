@@ -25,7 +25,8 @@ from __future__ import annotations
 from majiang.core.analysis import Reading, is_winning, readings
 from majiang.core.hand import Hand, MeldKind
 from majiang.core.tiles import Tile
-from majiang.core.variants import KAWUXING, Variant
+from majiang.core.variants import Variant
+from majiang.games.kawuxing.tiles import KAWUXING
 from majiang.games.scoring import Fan, Score, WinContext, merge_fans
 
 NO_WIN_KAWUXING = Score(False, "kawuxing")

@@ -1,7 +1,7 @@
 """血战到底 Sichuan: ``options`` (rules options and presets), ``fans`` (the fan table),
 ``play`` (what the engine asks of this game)."""
 
-from majiang.core.variants import SICHUAN
+from majiang.games.sichuan.tiles import SICHUAN
 from majiang.games.registry import GameSpec, register
 from majiang.games.sichuan.bots import BOTS
 from majiang.games.sichuan.fans import FAN_NAMES, score_win

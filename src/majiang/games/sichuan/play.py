@@ -7,7 +7,8 @@ from __future__ import annotations
 from majiang.core.analysis import waits
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
-from majiang.core.variants import SICHUAN, Variant
+from majiang.core.variants import Variant
+from majiang.games.sichuan.tiles import SICHUAN
 from majiang.games.base import (
     AfterWins,
     Declaration,

@@ -1,0 +1,10 @@
+"""血战到底's tile set and table: 万, 筒 and 条, 108 tiles, four players; a win holds at most two
+suits and never the void suit.
+
+>>> SICHUAN.num_tiles, SICHUAN.players, SICHUAN.two_suit_rule
+(108, 4, True)
+"""
+
+from majiang.core.variants import Variant
+
+SICHUAN = Variant("sichuan", "血战到底", "mps", False, 4, True)
