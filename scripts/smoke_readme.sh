@@ -3,8 +3,8 @@
 # .venv, a fresh HOME for the SQLite file), then check the game it serves (scripts/smoke_check.py),
 # stop it and make sure nothing it started is left running. A dependency the first command lacks
 # fails here, not on a new user's machine. Prints how long each step took. Then one wheel built from
-# the copy: installed plain (every extra-free command), given numpy where no cargo can be found (the
-# native engine it ships plays expert), and with the web extra (it serves the game).
+# the copy: installed plain (every extra-free command; where no cargo can be found, the native engine
+# it ships plays expert), and with the web extra (it serves the game).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -65,21 +65,14 @@ for cmd in "${plain[@]}"; do
 done
 HOME="$work/home" "$work/plain/bin/majiang" replay "$(ls "$work"/logs/*.jsonl | head -1)" >/dev/null \
   || { echo "smoke: 'majiang replay' fails after the plain install"; exit 1; }
-# no numpy here, so no native engine: an arena on two workers says so once, naming the fix
-( cd "$work" && HOME="$work/home" "$work/plain/bin/majiang" arena --variant kawuxing \
-    --bots expert:play=strong,greedy,greedy --games 2 --workers 2 >/dev/null 2>"$work/plain.err" ) \
-  || { echo "smoke: an expert arena fails after the plain install:"; tail -5 "$work/plain.err"; exit 1; }
-[ "$(wc -l <"$work/plain.err")" = 1 ] && grep -q "runs in Python.*numpy" "$work/plain.err" \
-  || { echo "smoke: the plain install's arena should say once that expert runs in Python:"; cat "$work/plain.err"; exit 1; }
 echo "smoke: the plain install runs analyze, score, simulate, replay, arena and play"
 
-# The same install given the fast extra (numpy), where no cargo can be found: the native engine the
-# wheel ships loads and expert searches in it (a Python-engine expert would say so, and take
-# minutes, not seconds).
+# The plain install where no cargo can be found: the native engine the wheel ships loads (numpy comes
+# with every install) and expert searches in it (a Python-engine expert would say so, and take
+# minutes, not seconds). A wheel built without cargo has no engine: its arena says so once.
+nocargo="$(python3 -c 'import os; print(os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if d and not os.path.exists(os.path.join(d, "cargo"))))')"
+mkdir -p "$work/home3"
 if python3 -c 'import sys, zipfile; sys.exit(not any("majiang_native." in n for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel"; then
-  "$work/plain/bin/pip" install -q "$wheel[fast]" >"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
-  nocargo="$(python3 -c 'import os; print(os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if d and not os.path.exists(os.path.join(d, "cargo"))))')"
-  mkdir -p "$work/home3"
   ( cd "$work" && env -u CARGO PATH="$nocargo" HOME="$work/home3" "$work/plain/bin/python" -c '
 import shutil, sys
 from majiang import native
@@ -92,9 +85,14 @@ assert make_agent("expert").native is native, "expert does not take the native e
       --variant sichuan --bots expert,greedy,greedy,greedy --games 2 --workers 1 --seed 1 >"$work/fast.log" 2>&1 ) \
     || { echo "smoke: the wheel's native engine does not serve expert without cargo:"; tail -5 "$work/fast.log"; exit 1; }
   if grep -q "runs in Python" "$work/fast.log"; then echo "smoke: expert took the Python engine:"; cat "$work/fast.log"; exit 1; fi
-  echo "smoke: the wheel ships the native engine: expert plays on it with no cargo anywhere"
+  echo "smoke: the plain install ships the native engine: expert plays on it with no cargo anywhere"
 else
-  echo "smoke: no cargo where the wheel was built, so it has no native engine (its check skipped)"
+  ( cd "$work" && HOME="$work/home3" "$work/plain/bin/majiang" arena --variant kawuxing \
+      --bots expert:play=strong,greedy,greedy --games 2 --workers 2 >/dev/null 2>"$work/plain.err" ) \
+    || { echo "smoke: an expert arena fails after the plain install:"; tail -5 "$work/plain.err"; exit 1; }
+  [ "$(wc -l <"$work/plain.err")" = 1 ] && grep -q "runs in Python" "$work/plain.err" \
+    || { echo "smoke: the plain install's arena should say once that expert runs in Python:"; cat "$work/plain.err"; exit 1; }
+  echo "smoke: no cargo where the wheel was built, so it has no native engine (expert says so once)"
 fi
 
 # The same wheel, installed with the web extra (not editable), serves the page, its static files

@@ -1,4 +1,4 @@
-"""Shanten and waits of many closed hands at once (needs numpy: ``pip install majiang[fast]``).
+"""Shanten and waits of many closed hands at once (needs numpy, a dependency of every install).
 
 The same tables as ``majiang.analysis``: each suit vector maps to a row class, and the min-plus
 combinations of classes are precomputed as full arrays, so a batch is a few gathers. With the C

@@ -29,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-try:  # numpy is optional (the `fast`, `rl` and `test` extras): without it the engine is not used
+try:  # numpy is a dependency of every install; a bare source tree without it runs the Python engine
     import numpy as np
 except ImportError:  # pragma: no cover - exercised by the plain-install smoke test in .ci/run
     np = None  # type: ignore[assignment]
@@ -89,7 +89,7 @@ def _load():
     if _lib is not None or _load_error is not None:
         return _lib
     if np is None:
-        _load_error = "the native engine needs numpy (pip install numpy, or the `fast` extra)"
+        _load_error = "the native engine needs numpy (pip install numpy)"
         return None
     paths = library_paths()
     lib = None
