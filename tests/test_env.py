@@ -51,8 +51,7 @@ def test_compact_observation_envs_pass_the_api_checks(backend):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(make("sichuan", backend=backend, obs_dtype="uint8"), num_cycles=100)
-        if backend == "native":  # the Python engine's bots are not reseeded by reset(seed): check_env's determinism
-            check_env(single_agent("kawuxing", "random", backend=backend, obs_dtype="uint8"), skip_render_check=True)
+        check_env(single_agent("kawuxing", "random", backend=backend, obs_dtype="uint8"), skip_render_check=True)
     small, full = single_agent("sichuan", "greedy", backend=backend, obs_dtype="uint8"), \
         single_agent("sichuan", "greedy", backend=backend)
     a, _ = small.reset(seed=2)
@@ -327,3 +326,20 @@ def test_masks_are_int8_zero_or_one_in_every_env():
     with BatchEnv("kawuxing", 4) as batch:
         _, masks = batch.reset()
         assert masks.dtype == np.int8 and set(np.unique(masks)) <= {0, 1}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_seed_replays_the_same_episode_random_opponents_included(backend):
+    env = single_agent("kawuxing", "random", backend=backend)
+    runs = []
+    for _ in range(2):
+        obs, _ = env.reset(seed=11)
+        trace = [obs["observation"].tobytes()]
+        for step in range(60):
+            legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+            obs, reward, done, truncated, info = env.step(legal[step % len(legal)])
+            trace.append(obs["observation"].tobytes())
+            if done or truncated:
+                break
+        runs.append(trace)
+    assert runs[0] == runs[1]

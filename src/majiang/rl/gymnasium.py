@@ -84,6 +84,8 @@ class MajiangSingle(gym.Env):
             if self.backend == "native" and self.opponents_kind == "random":
                 from majiang.native import Opponents
                 self._opponents = Opponents("random", self.n, state=_seed_state(seed))
+            elif self.backend == "python":  # a seed replays the same episode, bots' draws included
+                self.opponents = [make_agent(self.opponents_kind, seed=seed * self.n + s) for s in range(self.n)]
         while True:
             self._hand = _new_hand(self.backend, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
             self._game = None
