@@ -581,36 +581,40 @@ static PyObject *forward(PyObject *fallback, PyObject *const *args, Py_ssize_t n
     return PyObject_Vectorcall(fallback, args, (size_t)nargs, kwnames);
 }
 
+/* One call's hand, plan (copied: meld groups may be added to it) and void, or -1 when C cannot
+ * decide and the Python function must answer. ``sizes``: the hand sizes it takes, as hand_fits. */
+static int read_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int sizes, Plan *plan,
+                     HandView *h, int *v) {
+    PyObject *a[3];
+    const Plan *p;
+    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL) return -1;
+    *plan = *p;
+    if ((*v = void_index(a[2])) < 0 || plan->n_choices[*v] < 0 || read_hand(a[0], h) < 0 ||
+        !hand_fits(plan, h, sizes))
+        return -1;
+    return 0;
+}
+
 static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
-    PyObject *a[3];
     if (ensure_tables() < 0) return NULL;
-    const Plan *p;
     int v;
     Plan plan;
     HandView h;
-    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
-        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
-        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 6))
-        return forward(shanten_fallback, args, nargs, kwnames);
-    return PyLong_FromLong(shanten_sets(p, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13, h.n_melds > 0,
-                                        meld_groups(p, &h)));
+    if (read_call(args, nargs, kwnames, 6, &plan, &h, &v) < 0) return forward(shanten_fallback, args, nargs, kwnames);
+    return PyLong_FromLong(shanten_sets(&plan, &h, v, (h.n - 1) / 3, h.n_melds == 0 && h.n >= 13, h.n_melds > 0,
+                                        meld_groups(&plan, &h)));
 }
 
 static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
-    PyObject *a[3];
     if (ensure_tables() < 0) return NULL;
-    const Plan *p;
     int v;
     Plan plan;
     HandView h;
-    if (disabled || parse_args(args, nargs, kwnames, a) < 0 || (p = plan_for(a[1])) == NULL ||
-        (plan = *p, p = &plan, (v = void_index(a[2])) < 0) ||
-        p->n_choices[v] < 0 || read_hand(a[0], &h) < 0 || !hand_fits(p, &h, 2))
-        return forward(waits_fallback, args, nargs, kwnames);
+    if (read_call(args, nargs, kwnames, 2, &plan, &h, &v) < 0) return forward(waits_fallback, args, nargs, kwnames);
     int out[KINDS];
-    int n = waits_of(p, &h, v, h.n_melds == 0, out);
+    int n = waits_of(&plan, &h, v, h.n_melds == 0, out);
     PyObject *list = PyList_New(n);
     if (list == NULL) return NULL;
     for (int i = 0; i < n; i++) {
