@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 
 from majiang.server.app import create_app  # noqa: E402
 from majiang.server.presence import Connection  # noqa: E402
-from majiang.server.store import normalise_url  # noqa: E402
+from majiang.server.db_url import normalise_url  # noqa: E402
 from majiang.server.store_async import AsyncStore  # noqa: E402
 from test_server import make_room, player  # noqa: E402
 

@@ -119,7 +119,7 @@ def test_a_lease_row_locked_by_a_stalled_worker_stalls_no_other(pg_url):
 
     from sqlalchemy import create_engine, text
 
-    from majiang.server.store import normalise_url
+    from majiang.server.db_url import normalise_url
 
     lease = 2.0
     apps = [create_app(pg_url, bot_delay=0.0, worker_id=w, lease_seconds=lease) for w in ("a", "b")]

@@ -32,7 +32,7 @@ if os.geteuid() == 0 and shutil.which("runuser") is None:
 
 from sqlalchemy import create_engine, text  # noqa: E402
 
-from majiang.server.store import normalise_url  # noqa: E402
+from majiang.server.db_url import normalise_url  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LEASE = 3.0

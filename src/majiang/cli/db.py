@@ -12,7 +12,7 @@ def _engine(args):
         from sqlalchemy import create_engine
 
         from majiang.server.app import default_db_url
-        from majiang.server.store import check_url
+        from majiang.server.db_url import check_url
     except ImportError as exc:
         raise MajiangError(f"the database needs the web extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     url = args.db or default_db_url()
@@ -23,7 +23,7 @@ def _opened(url: str, step):
     """``step()``, its database errors (unreachable, refused, not a database) worded as one line."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from majiang.server.store import open_error
+    from majiang.server.db_url import open_error
 
     try:
         return step()

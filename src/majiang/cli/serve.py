@@ -33,7 +33,7 @@ def cmd_serve(args) -> int:
 
         from majiang.server.app import create_app, default_db_url
         from majiang.server.slow_clients import KEEP_ALIVE_SECONDS, with_head_timeout
-        from majiang.server.store import check_url, open_error
+        from majiang.server.db_url import check_url, open_error
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     if not 1 <= args.port <= 65535:
