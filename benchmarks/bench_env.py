@@ -41,107 +41,101 @@ import numpy as np  # noqa: E402
 from majiang.rl import BatchEnv, make  # noqa: E402
 
 
-class AecRow:
+class Row:
+    """One env, stepped for a slice of seconds: ``turn(clock)`` plays one decision (or resets) and
+    returns the steps it made and the seconds spent choosing the action (timed apart)."""
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        turn = self.turn
+        steps, choosing = 0, 0.0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            made, chose = turn(clock)
+            steps += made
+            choosing += chose
+        return steps, clock() - start, choosing
+
+
+class AecRow(Row):
     def __init__(self, variant: str, backend: str, obs_dtype: str = "float32") -> None:
         self.env = make(variant, backend=backend, obs_dtype=obs_dtype)
         self.rng = random.Random(0)
         self.seed = 0
         self.agents = iter(())
 
-    def run(self, seconds: float) -> tuple[int, float, float]:
-        env, rng = self.env, self.rng
-        steps, choosing = 0, 0.0
-        clock = time.perf_counter
-        start = clock()
-        while clock() - start < seconds:
-            agent = next(self.agents, None)
-            if agent is None:
-                env.reset(seed=self.seed)
-                self.seed += 1
-                self.agents = iter(env.agent_iter())
-                continue
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            t = clock()
-            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-            choosing += clock() - t
-            env.step(action)
-            steps += 1
-        return steps, clock() - start, choosing
+    def turn(self, clock) -> tuple[int, float]:
+        env = self.env
+        if next(self.agents, None) is None:
+            env.reset(seed=self.seed)
+            self.seed += 1
+            self.agents = iter(env.agent_iter())
+            return 0, 0.0
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            return 0, 0.0
+        t = clock()
+        action = self.rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        chose = clock() - t
+        env.step(action)
+        return 1, chose
 
 
-class BatchRow:
+class BatchRow(Row):
     def __init__(self, variant: str, n: int, backend: str, opponents: str | None = None, **kw) -> None:
         self.env = BatchEnv(variant, n, opponents=opponents, backend=backend, **kw)
         _, self.masks = self.env.reset()
         self.rng = np.random.default_rng(0)
         self.n = n
 
-    def run(self, seconds: float) -> tuple[int, float, float]:
-        env, rng = self.env, self.rng
-        steps, choosing = 0, 0.0
-        clock = time.perf_counter
-        start = clock()
-        while clock() - start < seconds:
-            t = clock()
-            noise = rng.random(self.masks.shape, dtype=np.float32)
-            actions = np.argmax(np.where(self.masks > 0, noise, -1.0), axis=1)
-            choosing += clock() - t
-            self.masks = env.step(actions)[1]
-            steps += self.n
-        return steps, clock() - start, choosing
+    def turn(self, clock) -> tuple[int, float]:
+        t = clock()
+        noise = self.rng.random(self.masks.shape, dtype=np.float32)
+        actions = np.argmax(np.where(self.masks > 0, noise, -1.0), axis=1)
+        chose = clock() - t
+        self.masks = self.env.step(actions)[1]
+        return self.n, chose
 
 
-class RiichienvRow:
+class RiichienvRow(Row):
     def __init__(self) -> None:
         import riichienv
         self.env = riichienv.RiichiEnv(game_mode="4p-red-single")
         self.obs = self.env.reset()
         self.rng = random.Random(0)
 
-    def run(self, seconds: float) -> tuple[int, float, float]:
+    def turn(self, clock) -> tuple[int, float]:
         env, rng = self.env, self.rng
-        steps, choosing = 0, 0.0
-        clock = time.perf_counter
-        start = clock()
-        while clock() - start < seconds:
-            if env.done():
-                self.obs = env.reset()
-                continue
-            t = clock()
-            actions = {pid: rng.choice(o.legal_actions()) for pid, o in self.obs.items()}
-            choosing += clock() - t
-            for o in self.obs.values():
-                o.encode()
-            self.obs = env.step(actions)
-            steps += len(actions)
-        return steps, clock() - start, choosing
+        if env.done():
+            self.obs = env.reset()
+            return 0, 0.0
+        t = clock()
+        actions = {pid: rng.choice(o.legal_actions()) for pid, o in self.obs.items()}
+        chose = clock() - t
+        for o in self.obs.values():
+            o.encode()
+        self.obs = env.step(actions)
+        return len(actions), chose
 
 
-class RlcardRow:
+class RlcardRow(Row):
     def __init__(self) -> None:
         import rlcard
         self.env = rlcard.make("mahjong", config={"seed": 0})
         self.state, _ = self.env.reset()
         self.rng = random.Random(0)
 
-    def run(self, seconds: float) -> tuple[int, float, float]:
-        env, rng = self.env, self.rng
-        steps, choosing = 0, 0.0
-        clock = time.perf_counter
-        start = clock()
-        while clock() - start < seconds:
-            if env.is_over():
-                self.state, _ = env.reset()
-                continue
-            t = clock()
-            action = rng.choice(list(self.state["legal_actions"].keys()))
-            choosing += clock() - t
-            self.state, _ = env.step(action)
-            steps += 1
-        return steps, clock() - start, choosing
+    def turn(self, clock) -> tuple[int, float]:
+        env = self.env
+        if env.is_over():
+            self.state, _ = env.reset()
+            return 0, 0.0
+        t = clock()
+        action = self.rng.choice(list(self.state["legal_actions"].keys()))
+        chose = clock() - t
+        self.state, _ = env.step(action)
+        return 1, chose
 
 
 def peers() -> dict:
