@@ -447,22 +447,38 @@ pub unsafe extern "C" fn mj_apply(g: *mut Game, seat: i64, action: i64) -> i64 {
 /// has room for ``N_ACTIONS`` ``i8`` and ``rewards`` for one ``i64`` per player (3 or 4).
 #[no_mangle]
 pub unsafe extern "C" fn mj_step(g: *mut Game, seat: i64, action: i64, mask: *mut i8, rewards: *mut i64) -> i64 {
-    guarded(RET_ERROR, || {
-        let g = game(g);
-        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return RET_ILLEGAL;
-        }
-        let (points, moved) = g.take_points();
-        std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
-        let moved = if moved { RET_POINTS_MOVED } else { 0 };
-        match g.to_act() {
-            Some(next) => {
-                encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
-                next as i64 + 1 + moved
+    guarded(RET_ERROR, || step_into(game(g), seat, action, mask, rewards, None))
+}
+
+/// The step both ``mj_step`` and ``mj_step_obs`` make; ``obs``: where to write the next seat's
+/// observation, and of which kind (``mj_encode_obs``), if at all.
+///
+/// # Safety
+/// As ``mj_step``; ``obs``'s pointer has room for its kind's vector.
+unsafe fn step_into(
+    g: &mut Game,
+    seat: i64,
+    action: i64,
+    mask: *mut i8,
+    rewards: *mut i64,
+    obs: Option<(*mut u8, usize)>,
+) -> i64 {
+    if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
+        return RET_ILLEGAL;
+    }
+    let (points, moved) = g.take_points();
+    std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
+    let moved = if moved { RET_POINTS_MOVED } else { 0 };
+    match g.to_act() {
+        Some(next) => {
+            encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
+            if let Some((out, kind)) = obs {
+                encode::encode_at(g, next, kind, out);
             }
-            None => moved,
+            next as i64 + 1 + moved
         }
-    })
+        None => moved,
+    }
 }
 
 /// Write ``seat``'s legal-action mask (N_ACTIONS int8 values).
@@ -489,12 +505,7 @@ pub unsafe extern "C" fn mj_mask(g: *mut Game, seat: i64, out: *mut i8) -> i64 {
 /// has room for ``OBS_SIZE`` ``f32``.
 #[no_mangle]
 pub unsafe extern "C" fn mj_encode(g: *mut Game, seat: i64, out: *mut f32) -> i64 {
-    guarded(RET_ERROR, || {
-        let g = game(g);
-        let out = std::slice::from_raw_parts_mut(out, OBS_SIZE);
-        encode::encode(g, seat as usize, out);
-        0
-    })
+    mj_encode_obs(g, seat, out as *mut u8, OBS_KIND_FLOAT32 as i64)
 }
 
 /// Write ``seat``'s observation of kind ``kind`` (``OBS_KIND_FLOAT32``: ``OBS_SIZE`` float32 values;
@@ -535,24 +546,10 @@ pub unsafe extern "C" fn mj_step_obs(
     kind: i64,
 ) -> i64 {
     guarded(RET_ERROR, || {
-        let g = game(g);
         if !obs_kind_ok(kind) {
             return RET_ERROR;
         }
-        if seat < 0 || action < 0 || action >= N_ACTIONS as i64 || !g.apply(seat as usize, action as u8) {
-            return RET_ILLEGAL;
-        }
-        let (points, moved) = g.take_points();
-        std::slice::from_raw_parts_mut(rewards, g.n).copy_from_slice(&points[..g.n]);
-        let moved = if moved { RET_POINTS_MOVED } else { 0 };
-        match g.to_act() {
-            Some(next) => {
-                encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
-                encode::encode_at(g, next, kind as usize, obs);
-                next as i64 + 1 + moved
-            }
-            None => moved,
-        }
+        step_into(game(g), seat, action, mask, rewards, Some((obs, kind as usize)))
     })
 }
 

@@ -81,11 +81,13 @@ class MajiangSingle(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._seed, self._hand_index = seed, 0
+            # random opponents draw from the seed, so a seed replays the same episode; greedy ones keep
+            # their draws going on both engines alike (the engines are held equal on them)
             if self.backend == "native" and self.opponents_kind == "random":
                 from majiang.native import Opponents
                 self._opponents = Opponents("random", self.n, state=_seed_state(seed))
-            elif self.backend == "python":  # a seed replays the same episode, bots' draws included
-                self.opponents = [make_agent(self.opponents_kind, seed=seed * self.n + s) for s in range(self.n)]
+            elif self.backend == "python" and self.opponents_kind == "random":
+                self.opponents = [make_agent("random", seed=seed * self.n + s) for s in range(self.n)]
         while True:
             self._hand = _new_hand(self.backend, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
             self._game = None
