@@ -25,15 +25,15 @@ export function tipButtons() {
     if (!b) continue;
     const words = (b.querySelector(".words") || b).textContent || "";
     b.title = t(key);
-    b.setAttribute("aria-label", id === "help-btn" ? t("help") + ": " + t(key) : `${words}: ${t(key)}`);
+    b.setAttribute("aria-label", id === "help-btn" ? `${words} ${t("help")}: ${t(key)}` : `${words}: ${t(key)}`);  // "?" says "help" too
   }
 }
 
 /** Open the help sheet (written in the page's language each time it opens). */
 export function openHelp() {
-  const keys = finePointer() ? h`<h3>${t("help_keys")}</h3><table class="help-keys">${shortcutRows().map(([k, what]) => h`<tr><td><kbd>${k}</kbd></td><td>${what}</td></tr>`)}</table>` : "";
-  setHTML($("help-body"), h`<h2 id="help-h">${t("help_title")}</h2><h3>${t("help_buttons")}</h3>
-    <dl class="help-list">${SHEET.map(([b, what]) => h`<div><dt>${t(b)}</dt><dd>${t(what)}</dd></div>`)}</dl>${keys}`);
+  const keys = finePointer() ? h`<h3>${t("help_keys")}</h3><table class="help-keys">${shortcutRows().map(([k, what]) => h`<tr><td><kbd>${k}</kbd></td><td>${what}</td></tr>`)}</table><h3>${t("help_buttons")}</h3>` : "";
+  setHTML($("help-body"), h`<h2 id="help-h">${t("help_title")}</h2>
+    ${keys}<dl class="help-list">${SHEET.map(([b, what]) => h`<div><dt>${t(b)}</dt><dd>${t(what)}</dd></div>`)}</dl>`);  // the keys first: a computer's player looks for them
   labelButton($("close-help"), t("close"), t("tip_close"));
   const d = /** @type {HTMLDialogElement} */ ($("help-dialog"));
   if (!d.open) d.showModal();

@@ -61,7 +61,7 @@ const M = {
     // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
     brand: "麻将", settle_won: "{who} 胡了", settle_drawn: "荒庄: 没人胡牌", players_col: "玩家", worth_times: "×{n}",
     dc_title: "查叫", dc_ready: "听 {w}", dc_not_ready: "没听牌", dc_pig: "花猪: 手里还有三门牌", dc_paid: "赔给听牌的人",
-    help: "帮助", help_title: "怎么玩: 按钮和快捷键", help_buttons: "按钮", help_keys: "键盘快捷键 (电脑)",
+    help: "帮助", help_title: "按钮说明", help_buttons: "按钮", help_keys: "键盘快捷键 (电脑)",
     key_space: "空格", key_enter: "回车", key_arrows: "←→",
     kb_pick: "选牌", kb_discard: "打出选中的牌",
     tip_help: "按钮和快捷键说明", tip_lang: "切换语言", tip_mute: "打开或关闭声音", tip_hint: "显示出牌建议和听的牌",
@@ -133,7 +133,7 @@ const M = {
     // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
     brand: "Majiang", settle_won: "{who} won", settle_drawn: "Drawn hand: nobody won", players_col: "Player", worth_times: "×{n}",
     dc_title: "Ready check at the draw", dc_ready: "waits on {w}", dc_not_ready: "not ready", dc_pig: "flower pig: still holds three suits", dc_paid: "pays the ready players",
-    help: "Help", help_title: "How to play: buttons and keys", help_buttons: "Buttons", help_keys: "Keyboard shortcuts (computer)",
+    help: "Help", help_title: "What the buttons do", help_buttons: "Buttons", help_keys: "Keyboard shortcuts (computer)",
     key_space: "Space", key_enter: "Enter", key_arrows: "← →",
     kb_pick: "pick a tile", kb_discard: "discard the picked tile",
     tip_help: "What each button does, and the keys", tip_lang: "Switch the language", tip_mute: "Sound on or off", tip_hint: "Show discard advice and your waits",
