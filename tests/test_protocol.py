@@ -297,14 +297,14 @@ def test_a_drawn_hand_sends_the_waits_that_decided_its_check():
 
     from majiang.engine import Game
     from majiang.games.rules import rules_for
-    from majiang.server.views import _draw_waits
+    from majiang.server.views import _end_waits
 
     g = Game(rules_for("sichuan"), seed=3)
     while not g.over:  # nobody takes a win: the wall runs out
         seat = g.pending_seats()[0]
         g.apply(seat, [a for a in g.legal_actions(seat) if a.type != "win"][-1])
     assert g.result == "draw"
-    waits = _draw_waits(SimpleNamespace(game=g, hint_cache={}))
+    waits = _end_waits(SimpleNamespace(game=g, hint_cache={}))
     checked = [p for p in g.settlement()["payments"] if p["reason"] == "大叫"]
     assert checked
     for p in checked:

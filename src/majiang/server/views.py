@@ -171,7 +171,7 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "resting": table.resting(), "four": table.four is not None},
         "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits, "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None,
-        "draw_waits": _draw_waits(table) if over and g.result == "draw" else None}
+        "end_waits": _end_waits(table) if over else None}
 
 
 def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
@@ -188,13 +188,14 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
     return cache[key]
 
 
-def _draw_waits(table: "LiveTable") -> list[list[str] | None]:
-    """A drawn hand's check (查大叫, 查花猪): each seat still playing, its waits (empty: not ready);
-    None for a seat that won and left. Sent only once the hand is over, when every hand is shown."""
+def _end_waits(table: "LiveTable") -> list[list[str] | None]:
+    """The hand's end, for the check at the wall's end (查大叫, 查花猪, also in 血战 after wins): each
+    seat still playing, its waits (empty: not ready); None for a seat that won and left. Sent only
+    once the hand is over, when every hand is shown anyway."""
     from majiang.core.analysis import waits
 
     g = table.game
-    key = ("draw", id(g))
+    key = ("end", id(g))
     cache = table.hint_cache
     if key not in cache:
         if len(cache) > 32:

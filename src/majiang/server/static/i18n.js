@@ -59,7 +59,7 @@ const M = {
     declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
     declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
     // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
-    brand: "麻将", settle_won: "{who} 胡了", settle_drawn: "荒庄: 没人胡牌", players_col: "玩家", worth_times: "×{n}",
+    brand: "麻将", settle_won: "{who} 胡了", fan_total_x: "共 {n} 番 (×{m} 底分)", settle_drawn: "荒庄: 没人胡牌", players_col: "玩家", worth_times: "×{n}",
     dc_title: "查叫", dc_ready: "听 {w}", dc_not_ready: "没听牌", dc_pig: "花猪: 手里还有三门牌", dc_paid: "赔给听牌的人",
     help: "帮助", help_title: "按钮说明", help_buttons: "按钮", help_keys: "键盘快捷键 (电脑)",
     key_space: "空格", key_enter: "回车", key_arrows: "←→",
@@ -97,11 +97,11 @@ const M = {
     liangdao: "亮倒 declared", sing: "唱歌 sing", dance: "跳舞 dance", waits: "waits", hidden_triplets: "{n} triplet(s) hidden",
     hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
     hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
-    settlement: "Settlement 结算", drawn_hand: "Drawn hand 荒庄", win_by: "{who} wins on {t}", zimo: "self-drawn 自摸",
+    settlement: "Settlement", drawn_hand: "Drawn hand", win_by: "{who} wins on {t}", zimo: "self-drawn",
     dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", mult_total: "×{n} total",
-    pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready 准备",
+    pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready",
     ready_done: "Ready, waiting for the others", ready_list: "Ready: {l}", next_hand: "Next hand",
-    to_lobby: "Back to the lobby", rematch: "Rematch 再来一局", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
+    to_lobby: "Back to the lobby", rematch: "Rematch", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
     summary: "Match summary", rest_cell: "sat out", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
     err_code: "a room code is six digits", err_replay: "not a replay link", replay_title: "Replay 回放",
     step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
@@ -131,7 +131,7 @@ const M = {
     declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
     declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
     // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
-    brand: "Majiang", settle_won: "{who} won", settle_drawn: "Drawn hand: nobody won", players_col: "Player", worth_times: "×{n}",
+    brand: "Majiang", settle_won: "{who} won", fan_total_x: "{n} fan total (×{m} the stake)", settle_drawn: "Drawn hand: nobody won", players_col: "Player", worth_times: "×{n}",
     dc_title: "Ready check at the draw", dc_ready: "waits on {w}", dc_not_ready: "not ready", dc_pig: "flower pig: still holds three suits", dc_paid: "pays the ready players",
     help: "Help", help_title: "What the buttons do", help_buttons: "Buttons", help_keys: "Keyboard shortcuts (computer)",
     key_space: "Space", key_enter: "Enter", key_arrows: "← →",
@@ -304,14 +304,15 @@ export function tilesWords(list) {
 }
 export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
-// own terms): English says what each is, with the term beside it.
+// own terms): English says what each is, in English only.
 const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
   点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
   呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
   亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
 const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
   自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
-export function reasonName(r) { return lang === "en" && REASON[r] ? `${REASON[r]} (${r})` : r; }
+// (the settlement's English is English only: the Chinese term is the Chinese page's)
+export function reasonName(r) { return lang === "en" && REASON[r] ? REASON[r] : r; }
 // fans: a fan's Chinese name → its English, from the settlement's wins
 export function paymentDetail(d, fans) {
   if (!d) return "";
@@ -320,13 +321,11 @@ export function paymentDetail(d, fans) {
     const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
     if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
     if (lang !== "en") return w;
-    if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
-    return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
+    if (fans && fans[bare]) return fans[bare] + tail;
+    return DETAIL[bare] ? DETAIL[bare] + tail : w;
   }).join(" ");
 }
-// English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
-function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
-export function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
+export function fanName(f) { return lang === "en" && f.english ? f.english : f.name; }
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */

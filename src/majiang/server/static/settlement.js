@@ -33,7 +33,8 @@ function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans 
 // in the score rows an avatar of its first letter in the seat's colour.
 /** @param {string} name @param {number} seat @param {boolean} [avatar] */
 function who(name, seat, avatar = false) {
-  const initial = [...(name || "?")][0].toUpperCase();
+  const bot = name && name.startsWith(t("bot")) && /\d/.exec(name.slice(t("bot").length));  // a bot: its number, as at the table
+  const initial = bot ? bot[0] : [...(name || "?")][0].toUpperCase();
   return h`<span class="who-cell">${avatar ? h`<span class="avatar k${seat % 4}" aria-hidden="true">${initial}</span>` : ""}<span class="who" title="${name}">${name}</span></span>`;
 }
 /** One row per player: this hand's points (when there are) and the match's; the winners marked. */
@@ -44,7 +45,7 @@ function scoreRows(names, hand, match, winners) {
 // 查大叫 / 查花猪: the hands that decided a drawn hand's check, each with its waits (or why it paid)
 function drawCheck(s, snap, names) {
   const checked = s.payments.filter((p) => p.reason === "大叫" || p.reason === "花猪");
-  const v = snap.view, waits = snap.draw_waits;
+  const v = snap.view, waits = snap.end_waits;
   if (!checked.length || !v) return "";
   const seats = [...new Set(checked.flatMap((p) => [p.from, p.to]))].sort((a, b) => a - b);
   const pigs = new Set(checked.filter((p) => p.reason === "花猪").map((p) => p.from));
@@ -78,7 +79,7 @@ export function showSettlement(state) {
   const winners = [...new Set(s.wins.map((w) => w.seat))];
   const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
-    <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${multiplies ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
+    <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${multiplies ? t("mult_total", { n: w.multiplier }) : t("fan_total_x", { n: w.fan, m: w.multiplier })}</b></p></div>`);
   const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
   const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
   const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";
