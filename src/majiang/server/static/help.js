@@ -27,6 +27,8 @@ export function tipButtons() {
     b.title = t(key);
     b.setAttribute("aria-label", id === "help-btn" ? `${words} ${t("help")}: ${t(key)}` : `${words}: ${t(key)}`);  // "?" says "help" too
   }
+  // the lobby's two inputs without a visible label are named in the page's language too
+  for (const [id, key] of [["name", "your_name"], ["code", "code_ph"]]) { const e = $(id); if (e) e.setAttribute("aria-label", t(key)); }
 }
 
 /** Open the help sheet (written in the page's language each time it opens). */
