@@ -288,3 +288,25 @@ def test_rematch_seats_keep_each_players_seat():
         {"player": None, "name": None, "bot": "strong", "for": "a"},
         {"player": None, "name": None, "bot": "strong"},
         {"player": "b", "name": "B", "bot": None}]
+
+
+def test_a_drawn_hand_sends_the_waits_that_decided_its_check():
+    """查大叫: at a drawn hand's end each seat still playing is sent its waits, so the settlement can
+    show why the not-ready paid the ready; every payer of 大叫 has none and every payee has some."""
+    from types import SimpleNamespace
+
+    from majiang.engine import Game
+    from majiang.games.rules import rules_for
+    from majiang.server.views import _end_waits
+
+    g = Game(rules_for("sichuan"), seed=3)
+    while not g.over:  # nobody takes a win: the wall runs out
+        seat = g.pending_seats()[0]
+        g.apply(seat, [a for a in g.legal_actions(seat) if a.type != "win"][-1])
+    assert g.result == "draw"
+    waits = _end_waits(SimpleNamespace(game=g, hint_cache={}))
+    checked = [p for p in g.settlement()["payments"] if p["reason"] == "大叫"]
+    assert checked
+    for p in checked:
+        assert waits[p["from"]] == [] and waits[p["to"]], (p, waits)
+    assert all(re.fullmatch(r"[1-9][mps]", t) for w in waits if w for t in w)

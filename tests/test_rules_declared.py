@@ -4,6 +4,7 @@ encoding are derived from that declaration, and these tests fail when any of the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,25 @@ def test_the_rules_schema_is_the_declaration():
     assert schema["kawuxing"]["fans_multiply"] and not schema["sichuan"]["fans_multiply"]
     assert schema["sichuan"]["declarations"]["sing"] == {"zh": "唱歌", "en": "sing"}
     assert schema["kawuxing"]["fan_labels"]["卡五星"]["en"] == "five between four and six"
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.mark.parametrize("name", ["kawuxing", "sichuan"])
+def test_every_fan_says_what_it_is_in_both_languages_and_its_english_holds_no_chinese(name):
+    """The settlement's line beside each fan: declared once, in the game's fan table, for every fan
+    it can score, in Chinese and in English; the English name and line are English only."""
+    game = GAMES[name]
+    assert set(game.fan_help) == set(game.fan_names)
+    from majiang.server.schema import rules_schema
+
+    help_ = rules_schema()[name]["fan_help"]
+    for fan, (english, _) in game.fan_names.items():
+        zh, en = game.fan_help[fan]
+        assert zh.strip() and en.strip() and CJK.search(zh), fan
+        assert not CJK.search(en) and not CJK.search(english), (fan, english, en)
+        assert help_[fan] == {"zh": zh, "en": en}
 
 
 def test_the_native_encoding_has_a_slot_for_every_declared_option_of_every_native_game():

@@ -234,3 +234,30 @@ def test_a_rematch_offer_resumes(tmp_path):
     again = c.app.state.tables.get(code)
     assert again.rematch == table.rematch == {"code": offer["code"], "by": 0}
     assert again.match.state is MatchState.FINISHED
+
+
+def test_a_dissolved_match_totals_only_its_finished_hands_as_its_summary_does(tmp_path, monkeypatch):
+    """解散 mid-hand: money already paid in the hand cut short (a kong's) is not in the match row,
+    so the row and the summary of finished hands (/games) say one total."""
+    c = client(tmp_path)
+    a, b = player(c, "a"), player(c, "b")
+    code = make_room(c, a["token"], variant="kawuxing", hands=4)
+    c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
+    c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
+    table = c.app.state.tables.get(code)
+    game = table.game
+    paid = [-2, -2, 4]  # as if a kong had been paid for in the hand in play
+    monkeypatch.setattr(game, "totals", lambda: list(paid))
+    assert table.view(0)["room"]["match_totals"] == paid  # in play: the running score shows it
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
+            c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
+        wa.send_json({"type": "dissolve", "agree": True})
+        wait_for(lambda: table.dissolve_view() is not None)
+        wb.send_json({"type": "dissolve", "agree": True})
+        wait_for(lambda: table.dissolved)
+    assert not game.over
+    summary = [0, 0, 0]
+    for g in c.get(f"/api/rooms/{code}/games").json():
+        summary = [x + y for x, y in zip(summary, g["totals"])]
+    assert table.view(0)["room"]["match_totals"] == summary == [0, 0, 0]

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { I18N } from "../../src/majiang/server/static/i18n.js";
 import {
-  brokenConstraints, choiceName, declarationName, fansMultiply, gameIds, gameName, optionHelp, optionName, peopleChoices,
+  brokenConstraints, choiceName, declarationName, fanHelp, fansMultiply, gameIds, gameName, optionHelp, optionName, peopleChoices,
   presetIds, presetName, setGames,
 } from "../../src/majiang/server/static/games.js";
 
@@ -57,4 +57,21 @@ test("a win is counted as the game declares it, and a broken constraint is said 
   assert.equal(declarationName("toy", "declare"), "show 亮");
   assert.equal(I18N.errorText({ code: "rules.invalid_option", params: { option: "y" }, message: "bad y" }), "Why 歪: bad y");
   I18N.setLang("zh");
+});
+
+test("every fan of every game says what it is, in Chinese and English, from the schema", { skip: !schema && "no schema given" }, () => {
+  setGames(schema);
+  const CJK = /[\u3400-\u9fff]/;
+  for (const v of gameIds()) {
+    for (const name of Object.keys(schema[v].fan_labels)) {
+      I18N.setLang("zh");
+      assert.ok(CJK.test(fanHelp(v, name)), `${v} ${name}: no Chinese line`);
+      I18N.setLang("en");
+      const en = fanHelp(v, name);
+      assert.ok(en && !CJK.test(en), `${v} ${name}: English line ${JSON.stringify(en)}`);
+      assert.ok(!CJK.test(schema[v].fan_labels[name].en), `${v} ${name}: Chinese in its English name`);
+    }
+  }
+  I18N.setLang("zh");
+  assert.equal(fanHelp("no-such-game", "屁胡"), "");
 });

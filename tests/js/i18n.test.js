@@ -82,3 +82,23 @@ test("messages fill their parameters and fall back to the key", () => {
   assert.equal(t("hand_of", { i: 2, n: 8 }), "第 2/8 局");
   assert.equal(t("no_such_key_here"), "no_such_key_here");
 });
+
+test("the page's brand and a new player's default name are said in the page's language", () => {
+  setLang("zh");
+  assert.equal(t("brand"), "麻将");
+  assert.match(t("default_name", { n: "1234" }), /^玩家1234$/);
+  setLang("en");
+  assert.equal(t("brand"), "Majiang");
+  assert.equal(t("default_name", { n: "1234" }), "Player 1234");
+  setLang("zh");
+});
+
+test("the words this page adds for the settlement, the help and the tooltips hold no Chinese in English", () => {
+  const CJK = /[\u3400-\u9fff]/;
+  const added = I18N.keys("en").filter((k) => /^(tip_|help|dc_|kb_pick|kb_discard|key_|settle_|players_col|worth_times|brand)/.test(k));
+  assert.ok(added.length > 30);
+  setLang("en");
+  for (const k of added) assert.ok(!CJK.test(t(k).replace(/[←→]/g, "")), `${k}: ${t(k)}`);
+  setLang("zh");
+  for (const k of added.filter((x) => x.startsWith("tip_"))) assert.ok(CJK.test(t(k)), `${k} in Chinese: ${t(k)}`);
+});

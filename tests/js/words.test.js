@@ -1,7 +1,8 @@
 // The page's words without the DOM (static/words.js): tile lists, replay steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { botName, keyed, replayStep, signed, splitTiles } from "../../src/majiang/server/static/words.js";
+import { ACTION_KEYS, botName, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles } from "../../src/majiang/server/static/words.js";
+import { I18N } from "../../src/majiang/server/static/i18n.js";
 
 test("a hand's text as tiles, each keyed apart from its copies", () => {
   assert.deepEqual(splitTiles("123m55p7z"), ["1m", "2m", "3m", "5p", "5p", "7z"]);
@@ -23,4 +24,17 @@ test("a bot's name in the page's language, whatever its level", () => {
   assert.equal(botName("bot 2 (expert)"), "机器人2 (大师)");
   assert.equal(botName("bot 1 (greedy)"), "机器人1 (普通)");
   assert.equal(botName("Alice"), "Alice");
+});
+
+test("the keyboard's shortcuts: one map, labelled on buttons and listed in the help sheet", () => {
+  I18N.setLang("zh");
+  assert.deepEqual(["win", "pong", "kong", "concealed_kong", "added_kong", "pass", "declare", "discard"].map(keyLabel),
+    ["H", "P", "K", "K", "K", "空格", "", ""]);
+  const rows = shortcutRows();
+  assert.deepEqual(rows.map((r) => r[0]), ["←→", "回车", "H", "P", "K", "空格"]);
+  assert.ok(rows.every(([k, what]) => k && what && !/^(a_|kb_|key_)/.test(what)));
+  assert.deepEqual(Object.values(ACTION_KEYS).sort(), ["kong", "pass", "pong", "win"]);
+  I18N.setLang("en");
+  assert.equal(keyLabel("pass"), "Space");
+  I18N.setLang("zh");
 });

@@ -34,6 +34,8 @@ class GameSpec:
     payments: tuple[str, ...] = ()  # every payment reason its settlement can write
     declarations: dict[str, tuple[str, str]] = field(default_factory=dict)  # action type: (zh, en) of the
     # declaration it makes ("declare": 亮倒 in 卡五星, 跳舞 in 血战; "sing": 唱歌)
+    fan_help: dict[str, tuple[str, str]] = field(default_factory=dict)  # Chinese name: (zh, en) of
+    # what the fan is, in a player's words (the settlement says it beside the fan)
 
 
 GAMES: dict[str, GameSpec] = {}

@@ -386,8 +386,10 @@ class LiveTable(PlayerCommands, TableDriver):
 
     def totals(self) -> list[int]:
         """Match totals so far, times the room's stake: per seat, or in a four-person room the
-        points of the person sitting there now."""
-        cur = self.game.totals() if self.game is not None else [0] * self.n
+        points of the person sitting there now. A hand cut short by 解散 counts for nothing: the
+        dissolved match's total is its finished hands', as its summary and the history say."""
+        cut_short = self.dissolved and self.game is not None and not self.game.over
+        cur = self.game.totals() if self.game is not None and not cut_short else [0] * self.n
         stake = self.room.get("stake", 1)
         return [t * stake for t in self.ledger.seat_totals(self.room["seats"], cur)]
 

@@ -215,6 +215,7 @@ class Snapshot(_Server):
     declare_waits: dict[str, list[dict[str, Any]]] | None
     dice: list[int] | None
     settlement: dict[str, Any] | None
+    end_waits: list[list[str] | None] | None  # once the hand is over: each seat's waits (查大叫), None if it won
     now: int  # the server's clock (ms), so deadlines count down right on any device
 
 

@@ -55,6 +55,7 @@ def game_schema(game) -> dict[str, Any]:
             "fans_multiply": game.fans_multiply,  # fans shown as ×2 … (else 番 that add up)
             "declarations": {action: _labels(*names) for action, names in game.declarations.items()},
             "fan_labels": {name: _labels(name, english) for name, (english, _) in game.fan_names.items()},
+            "fan_help": {name: _labels(*game.fan_help[name]) for name in game.fan_names if name in game.fan_help},
             "default_preset": game.default_preset,
             "presets": {name: dict(p.values) for name, p in game.presets.items()},
             "preset_labels": {name: _labels(p.zh, p.en) for name, p in game.presets.items()},

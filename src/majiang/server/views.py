@@ -170,7 +170,8 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         # a four-person Kawuxing room: who sits this hand out (name, match total, the rule), else None
         "resting": table.resting(), "four": table.four is not None},
         "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits, "dice": list(g.dice) if g is not None else None,
-        "settlement": g.settlement() if over else None}
+        "settlement": g.settlement() if over else None,
+        "end_waits": _end_waits(table) if over else None}
 
 
 def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
@@ -184,6 +185,32 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
         if len(cache) > 32:
             cache.clear()
         cache[key] = _compute_hints(g, seat)
+    return cache[key]
+
+
+def _end_waits(table: "LiveTable") -> list[list[str] | None]:
+    """The hand's end, for the check at the wall's end (查大叫, 查花猪, also in 血战 after wins): each
+    seat still playing, its waits (empty: not ready); None for a seat that won and left. Sent only
+    once the hand is over, when every hand is shown anyway."""
+    from majiang.core.analysis import waits
+
+    g = table.game
+    key = ("end", id(g))
+    cache = table.hint_cache
+    if key not in cache:
+        if len(cache) > 32:
+            cache.clear()
+        out: list[list[str] | None] = []
+        for s in range(g.n):
+            hand = g.hand(s)
+            if g.seats[s].out or hand.concealed_count % 3 != 1:
+                out.append(None if g.seats[s].out else [])
+                continue
+            try:
+                out.append([str(t) for t in waits(hand, g.variant, g.seats[s].void)])
+            except MajiangError:
+                out.append([])
+        cache[key] = out
     return cache[key]
 
 

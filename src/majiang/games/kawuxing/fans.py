@@ -52,7 +52,29 @@ FAN_NAMES = {  # Chinese name: (English, multiplier)
     "抢杠": ("robbing a kong", 2),
     "海底捞": ("self-draw on the last tile", 2),
     "海底炮": ("win on the last discard", 2),
-    "亮倒": ("declared ready (亮倒)", 2),
+    "亮倒": ("declared ready", 2),
+}
+
+FAN_HELP = {  # Chinese name: (what it is in Chinese, in English), said to a player in the settlement
+    "屁胡": ("没有其他番型的普通胡牌", "a win with no other pattern"),
+    "碰碰胡": ("四组都是刻子 (三张相同) 加一对", "four sets of three alike and a pair"),
+    "明四归": ("胡的牌是自己已碰那张的第四张", "the winning tile is the fourth of a pong you made"),
+    "暗四归": ("胡的牌是手里暗藏三张的第四张", "the winning tile is the fourth of three you hold hidden"),
+    "七对": ("七个对子组成的胡牌", "a hand of seven pairs"),
+    "龙七对": ("七对里有四张相同的牌", "seven pairs, two of them the same tile"),
+    "双龙七对": ("七对里有两组四张相同的牌", "seven pairs holding two sets of four alike"),
+    "三龙七对": ("七对里有三组四张相同的牌", "seven pairs holding three sets of four alike"),
+    "小三元": ("中发白两种是刻子, 第三种做将", "two dragon triplets and a pair of the third dragon"),
+    "大三元": ("中发白都是刻子", "triplets of all three dragons"),
+    "清一色": ("全部是同一门花色", "every tile of one suit"),
+    "卡五星": ("胡的五夹在四和六之间 (如四五六筒胡五筒)", "the winning 5 sits between your 4 and 6 of its suit"),
+    "手抓一": ("四组都亮在外, 单钓最后一张", "four melds shown, waiting on a single tile"),
+    "杠上开花": ("杠后补的牌自摸胡", "self-drawn win on the tile drawn after a kong"),
+    "杠上炮": ("别人杠后打出的牌被你胡", "a win on the tile discarded just after a kong"),
+    "抢杠": ("别人加杠时胡那张牌", "winning on the tile another player adds to a kong"),
+    "海底捞": ("摸最后一张牌自摸胡", "self-drawn win on the last tile of the wall"),
+    "海底炮": ("胡最后一张牌打出的炮", "a win on the discard of the last tile"),
+    "亮倒": ("胡牌的人已经亮倒 (亮牌报听)", "the winner had declared ready, hand shown"),
 }
 
 

@@ -56,6 +56,32 @@ FAN_NAMES = {  # Chinese name: (English, 番)
     "自摸加番": ("self-draw bonus fan", 1),
 }
 
+FAN_HELP = {  # Chinese name: (what it is in Chinese, in English), said to a player in the settlement
+    "平胡": ("没有其他番型的普通胡牌", "a win with no other pattern"),
+    "根": ("每有四张相同的牌 (杠或手里四张) 加一番", "one fan for each four of a kind you hold or have kong'd"),
+    "对对胡": ("四组都是刻子 (三张相同) 加一对", "four sets of three alike and a pair"),
+    "清一色": ("全部是同一门花色", "every tile of one suit"),
+    "七对": ("七个对子组成的胡牌", "a hand of seven pairs"),
+    "幺九": ("每组和将牌都带一或九", "every set and the pair hold a 1 or a 9"),
+    "金钩钓": ("四组都碰杠在外, 单钓一张", "four melds shown, waiting on a single tile"),
+    "清对": ("同一花色的对对胡", "all triplets, every tile of one suit"),
+    "将对": ("全是二五八的刻子和将", "all triplets and the pair of 2, 5 or 8"),
+    "龙七对": ("七对里有四张相同的牌", "seven pairs, two of them the same tile"),
+    "清七对": ("同一花色的七对", "seven pairs of one suit"),
+    "清幺九": ("同一花色的幺九", "one suit, a 1 or a 9 in every set and the pair"),
+    "清龙七对": ("同一花色的龙七对", "seven pairs of one suit, two of them the same tile"),
+    "清金钩钓": ("同一花色的金钩钓", "one suit, four melds shown, a single-tile wait"),
+    "将金钩钓": ("二五八的金钩钓", "2-5-8 melds shown, a single wait on a 2, 5 or 8"),
+    "天胡": ("庄家起手就胡", "the dealer wins on the deal"),
+    "地胡": ("闲家第一次摸牌就胡", "a player wins on their first draw"),
+    "杠上花": ("杠后补的牌自摸胡", "self-drawn win on the tile drawn after a kong"),
+    "杠上炮": ("别人杠后打出的牌被你胡", "a win on the tile discarded just after a kong"),
+    "抢杠": ("别人加杠时胡那张牌", "winning on the tile another player adds to a kong"),
+    "海底捞月": ("摸最后一张牌自摸胡", "self-drawn win on the last tile of the wall"),
+    "海底炮": ("胡最后一张牌打出的炮", "a win on the discard of the last tile"),
+    "自摸加番": ("自摸多加一番", "one more fan for a self-drawn win"),
+}
+
 
 def _fan(name: str, value: int | None = None, count: int = 1) -> Fan:
     english, default = FAN_NAMES[name]

@@ -6,9 +6,10 @@ import { Sound } from "./sound.js";
 import { $, setText } from "./dom.js";
 import { api, roomSocket, roomUrl } from "./protocol.js";
 import { initialState, legalMoves, reduce, restingMe, secondsLeft } from "./state.js";
-import { CODE_RE, namesOf, variantName } from "./words.js";
+import { ACTION_KEYS, CODE_RE, namesOf, variantName } from "./words.js";
 import { handItems, lastView, renderBoard } from "./table.js";
 import { learned, placeDock, renderDock } from "./dock.js";
+import { openHelp, tipButtons } from "./help.js";
 import { hideSettlement, rematch, reopenSettlement, settlementClosed, showSettlement } from "./settlement.js";
 import { buildChatMenu, inviteLink, renderInvite, renderLobbyRoom, renderRoomHead, renderVote, showChat } from "./room.js";
 import { openReplay, redrawReplay } from "./replay.js";
@@ -74,6 +75,7 @@ function render() {
   $("auto").hidden = watching || r.status !== "playing";
   setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
   $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
+  tipButtons();  // the 托管 button's words change: its accessible name follows
   $("waiting").hidden = r.status !== "lobby" || inviting;
   $("chat-btn").hidden = watching || r.status === "lobby";
   $("dissolve").hidden = watching || r.status !== "playing" || !!r.dissolve;
@@ -127,6 +129,7 @@ function applyStatic() {
   document.querySelectorAll("[data-t]").forEach((e) => { e.textContent = t(/** @type {HTMLElement} */ (e).dataset.t || ""); });
   document.querySelectorAll("[data-ph]").forEach((e) => { /** @type {HTMLInputElement} */ (e).placeholder = t(/** @type {HTMLElement} */ (e).dataset.ph || ""); });
   $("title-sub").textContent = t("title");
+  $("brand").textContent = t("brand"); document.title = `${t("brand")} · ${t("title")}`;
   $("lang").textContent = t("lang"); $("lang").setAttribute("aria-label", `${t("lang")} · ${t("lang_label")}`);
   $("mute").textContent = Sound.muted ? t("unmute") : t("mute");
   $("mute").setAttribute("aria-pressed", Sound.muted ? "true" : "false");
@@ -135,12 +138,15 @@ function applyStatic() {
   [...$("variant").options].forEach((o) => { o.textContent = variantName(o.value); });
   fillPresets(true);
   renderOptions();
+  tipButtons();
 }
 $("lang").onclick = () => {
   I18N.setLang(I18N.lang === "en" ? "zh" : "en");
   applyStatic(); loadHistory();
   if (!redrawReplay() && state.snap) render();
 };
+$("help-btn").onclick = () => openHelp();
+$("close-help").onclick = () => /** @type {HTMLDialogElement} */ ($("help-dialog")).close();
 $("mute").onclick = () => { Sound.setMuted(!Sound.muted); applyStatic(); Sound.play("turn"); };
 $("hint-toggle").onclick = () => {
   dispatch({ type: "hints", on: !state.showHints });
@@ -199,7 +205,7 @@ document.addEventListener("keydown", (ev) => {
     const x = tiles.find((y) => y.key === selKey);
     if (x) { act({ type: "discard", tile: x.tile }); ev.preventDefault(); }
   } else {
-    const want = /** @type {Record<string, string>} */ ({ h: "win", p: "pong", k: "kong", " ": "pass" })[k];
+    const want = ACTION_KEYS[k];
     const a = want && legal.find((x) => x.type === want || (want === "kong" && /kong/.test(x.type)));
     if (a) { act(a); ev.preventDefault(); }
   }

@@ -2,7 +2,7 @@
 import { declarationName, declares } from "./games.js";
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { $, node, raw, setHTML, setText, sync, tileMarkup } from "./dom.js";
-import { splitTiles } from "./words.js";
+import { keyLabel, splitTiles } from "./words.js";
 import { handItems } from "./table.js";
 
 /**
@@ -17,11 +17,32 @@ let taught = +(store.getItem("majiang.taught") || 0);
 export function learned() { if (taught < 3) store.setItem("majiang.taught", String(++taught)); }
 
 export const ACTION_ORDER = ["win", "concealed_kong", "added_kong", "kong", "pong", "declare", "sing", "pass"];
+/** What a button of one's decision does, for its tooltip. @param {any} a @param {any[]} legal */
+export function actionTip(a, legal) {
+  if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("tip_zimo") : t("tip_win");
+  return t("tip_" + a.type);  // declare: 亮倒 or 跳舞, the hand shown; sing: 唱歌, hidden
+}
 /** @param {any} a @param {string} variant @param {any[]} legal */
 export function actionLabel(a, variant, legal) {
   if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("a_zimo") : t("a_win");
   if (a.type === "declare" || a.type === "sing") return declarationName(variant, a.type);
   return t("a_" + a.type);
+}
+/**
+ * A button's words, its tooltip and (on a computer: style.css shows .kbd only with a fine pointer)
+ * its key: the accessible name starts with the words the button shows.
+ * @param {HTMLElement} b @param {string} text @param {string} [tip] @param {string} [key]
+ */
+export function labelButton(b, text, tip, key) {
+  let words = /** @type {HTMLElement | null} */ (b.querySelector(".words"));
+  if (!words) { b.textContent = ""; words = node("span", "words"); b.appendChild(words); }
+  setText(words, text);
+  let kbd = b.querySelector("kbd");
+  if (key) { if (!kbd) { kbd = node("kbd", "kbd"); kbd.setAttribute("aria-hidden", "true"); b.appendChild(kbd); } setText(kbd, key); }
+  else if (kbd) kbd.remove();
+  const label = tip ? `${text}: ${tip}` : text;
+  if (b.title !== (tip || "")) b.title = tip || "";
+  if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
 }
 // An invite link's visitor: who is at the table and a large 入座 first; watching is their choice.
 /** @param {import('./state.js').State} state */
@@ -59,6 +80,7 @@ export function renderDock(state, v, legal, r, ui) {
   const exchanges = legal.filter((a) => a.type === "exchange");
   const voids = legal.filter((a) => a.type === "void");
   const others = legal.filter((a) => ACTION_ORDER.includes(a.type)).sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  /** @type {{key: string, id?: string, text: string, tip?: string, keys?: string, disabled?: boolean, cls?: string, run: () => void}[]} */
   const items = [];
   let prompt = "";
   if (exchanges.length) {
@@ -67,7 +89,7 @@ export function renderDock(state, v, legal, r, ui) {
     const sel = tiles.slice().sort().join("");
     const chosen = exchanges.find((a) => a.tiles.slice().sort().join("") === sel) || null;
     prompt = t("exchange_pick");
-    items.push({ key: "exchange", id: "do-exchange", text: chosen ? t("exchange_do", { t: I18N.tilesWords(tiles) }) : `${t("a_exchange")} · ${t("exchange_need", { n: 3 - tiles.length })}`,
+    items.push({ key: "exchange", id: "do-exchange", tip: t("tip_exchange"), text: chosen ? t("exchange_do", { t: I18N.tilesWords(tiles) }) : `${t("a_exchange")} · ${t("exchange_need", { n: 3 - tiles.length })}`,
       disabled: !chosen, cls: "primary", run: () => { if (chosen) ui.act(chosen); } });
   } else if (voids.length) {
     prompt = t("void_pick");
@@ -75,7 +97,7 @@ export function renderDock(state, v, legal, r, ui) {
     const count = (s) => hand.filter((x) => x[1] === s).length;
     const best = voids.slice().sort((a, b) => count(a.suit) - count(b.suit))[0];
     voids.forEach((a) => items.push({ key: "void" + a.suit, text: t("void_badge", { s: I18N.suitName(a.suit) }) + (a === best ? ` · ${t("suggested")}` : ""),
-      cls: "suit s-" + a.suit + (a === best ? " suggested" : ""), run: () => ui.act(a) }));
+      cls: "suit s-" + a.suit + (a === best ? " suggested" : ""), tip: t("tip_void"), run: () => ui.act(a) }));
   } else {
     const byType = {};
     others.forEach((a) => { byType[a.type] = (byType[a.type] || 0) + 1; });
@@ -90,14 +112,14 @@ export function renderDock(state, v, legal, r, ui) {
       const dw = discards && snap.declare_waits ? snap.declare_waits[a.tile] : null;
       const waitsText = dw ? ` · ${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
       items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : "") + waitsText,
-        cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), run: () => ui.act(a) });
+        cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), tip: actionTip(a, legal), keys: keyLabel(a.type), run: () => ui.act(a) });
     });
     if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
       const plain = legal.filter((a) => a.type === "discard");
       const sel = handItems().find((x) => x.key === selKey);
       const pick = plain.find((a) => sel && a.tile === sel.tile) || plain.find((a) => a.tile === v.drawn) || plain[plain.length - 1];
-      if (pick) items.push({ key: "nodeclare", id: "no-declare", text: t("no_declare", { t: tn(pick.tile) }), run: () => ui.act(pick) });
+      if (pick) items.push({ key: "nodeclare", id: "no-declare", text: t("no_declare", { t: tn(pick.tile) }), tip: t("tip_no_declare"), run: () => ui.act(pick) });
       prompt = t(declares(r.variant, "sing") ? "declare_prompt_sc" : "declare_prompt");  // 唱歌 beside 跳舞
     }
     const meNow = mySeat != null ? v.players[mySeat] : null;
@@ -113,15 +135,15 @@ export function renderDock(state, v, legal, r, ui) {
   if (snap.you && r.auto[mySeat]) prompt = t("auto_note");
   else if (snap.you && snap.you.missed > 0 && !snap.settlement) prompt = t("missed_note");
   if (snap.settlement && !$("settlement").open && mySeat != null) {
-    if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", run: () => ui.send({ type: "ready" }) });
-    items.push({ key: "settle", text: t("settlement"), run: ui.reopenSettlement });
+    if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", tip: t("tip_ready"), run: () => ui.send({ type: "ready" }) });
+    items.push({ key: "settle", text: t("settlement"), tip: t("tip_settle"), run: ui.reopenSettlement });
   }
   if (r.match_over && mySeat != null && !$("settlement").open) {
-    items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", run: ui.rematch });
+    items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", tip: t("tip_rematch"), run: ui.rematch });
   }
-  if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), run: () => { location.href = "/"; } });
+  if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), tip: t("tip_lobby"), run: () => { location.href = "/"; } });
   sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
-    (b, it) => { b._item = it; setText(b, it.text); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
+    (b, it) => { b._item = it; labelButton(b, it.text, it.tip, it.keys); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
   if (legal.length) {
     let tm = $("timer");
     if (!tm) { tm = node("span"); tm.id = "timer"; tm.dataset.clock = "you"; }

@@ -60,6 +60,14 @@ export function choiceName(o, value) {
 }
 /** Whether a win is counted as a multiplier (×) rather than in 番. @param {string} v */
 export function fansMultiply(v) { const g = game(v); return !!(g && g.fans_multiply); }
+/**
+ * What a fan is, in a line of the page's language (the game's fan table declares it), or "".
+ * @param {string} v @param {string} name the fan's Chinese name
+ */
+export function fanHelp(v, name) {
+  const g = game(v), l = g && g.fan_help && g.fan_help[name];
+  return l ? (I18N.lang === "en" ? l.en : l.zh) : "";
+}
 /** How many people a room of the game may seat. @param {string} v @returns {number[]} */
 export function peopleChoices(v) { const g = game(v); return g && g.people ? g.people : []; }
 /** What the game calls a declaration (`declare`, `sing`), in the page's language. @param {string} v @param {string} kind */

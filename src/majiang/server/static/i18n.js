@@ -58,6 +58,20 @@ const M = {
     bench_line: "轮休席: {n}", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
     declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
     declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
+    // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
+    brand: "麻将", settle_won: "{who} 胡了", fan_total_x: "共 {n} 番 (×{m} 底分)", settle_drawn: "荒庄: 没人胡牌", players_col: "玩家", worth_times: "×{n}",
+    dc_title: "查叫", dc_ready: "听 {w}", dc_not_ready: "没听牌", dc_pig: "花猪: 手里还有三门牌", dc_paid: "赔给听牌的人",
+    help: "帮助", help_title: "按钮说明", help_buttons: "按钮", help_keys: "键盘快捷键 (电脑)",
+    key_space: "空格", key_enter: "回车", key_arrows: "←→",
+    kb_pick: "选牌", kb_discard: "打出选中的牌",
+    tip_help: "按钮和快捷键说明", tip_lang: "切换语言", tip_mute: "打开或关闭声音", tip_hint: "显示出牌建议和听的牌",
+    tip_auto: "让电脑替你打 (只胡牌和出牌)", tip_chat: "发快捷语或表情", tip_dissolve: "申请解散: 大家都同意就结束对局",
+    tip_leave: "回大厅 (离开时托管替你打)", tip_win: "胡这张牌", tip_zimo: "自摸胡牌", tip_pong: "碰: 用两张相同的牌拿走这张",
+    tip_kong: "杠: 四张相同的牌, 再摸一张", tip_concealed_kong: "暗杠: 手里四张相同的牌, 再摸一张", tip_added_kong: "加杠: 在碰过的牌上加第四张",
+    tip_pass: "不要这张牌", tip_declare: "报听并亮牌: 之后只摸牌打牌", tip_sing: "报听不亮牌: 之后只摸牌打牌",
+    tip_no_declare: "不报听, 直接打出这张", tip_exchange: "把选好的三张换给别人", tip_void: "定缺: 这一门的牌都要打掉",
+    tip_ready: "准备好打下一局", tip_settle: "再看这一局的结算", tip_rematch: "用同样的规则和座位再开一场", tip_lobby: "回到大厅",
+    tip_close: "关闭这个窗口", tip_discard: "选一张牌, 再点一下打出",
   },
   en: {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -83,11 +97,11 @@ const M = {
     liangdao: "亮倒 declared", sing: "唱歌 sing", dance: "跳舞 dance", waits: "waits", hidden_triplets: "{n} triplet(s) hidden",
     hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
     hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
-    settlement: "Settlement 结算", drawn_hand: "Drawn hand 荒庄", win_by: "{who} wins on {t}", zimo: "self-drawn 自摸",
+    settlement: "Settlement", drawn_hand: "Drawn hand", win_by: "{who} wins on {t}", zimo: "self-drawn",
     dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", mult_total: "×{n} total",
-    pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready 准备",
+    pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready",
     ready_done: "Ready, waiting for the others", ready_list: "Ready: {l}", next_hand: "Next hand",
-    to_lobby: "Back to the lobby", rematch: "Rematch 再来一局", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
+    to_lobby: "Back to the lobby", rematch: "Rematch", rematch_offer: "{who} asks everyone for a rematch (same rules and seats)", rematch_join: "Join the rematch", close: "Close", match_over: "Match over",
     summary: "Match summary", rest_cell: "sat out", winner: "{who} wins the match", hand_col: "Hand", total_col: "Total",
     err_code: "a room code is six digits", err_replay: "not a replay link", replay_title: "Replay 回放",
     step: "step {i}/{n}", play: "Play", pause: "Pause", first: "First", prev: "Previous", next: "Next", last: "Last",
@@ -116,6 +130,20 @@ const M = {
     bench_line: "Bench: {n}", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
     declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
     declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
+    // the settlement's words, the help sheet and the buttons' tooltips (issue 31)
+    brand: "Majiang", settle_won: "{who} won", fan_total_x: "{n} fan total (×{m} the stake)", settle_drawn: "Drawn hand: nobody won", players_col: "Player", worth_times: "×{n}",
+    dc_title: "Ready check at the draw", dc_ready: "waits on {w}", dc_not_ready: "not ready", dc_pig: "flower pig: still holds three suits", dc_paid: "pays the ready players",
+    help: "Help", help_title: "What the buttons do", help_buttons: "Buttons", help_keys: "Keyboard shortcuts (computer)",
+    key_space: "Space", key_enter: "Enter", key_arrows: "← →",
+    kb_pick: "pick a tile", kb_discard: "discard the picked tile",
+    tip_help: "What each button does, and the keys", tip_lang: "Switch the language", tip_mute: "Sound on or off", tip_hint: "Show discard advice and your waits",
+    tip_auto: "Let the computer play for you (it only wins and discards)", tip_chat: "Send a quick phrase or an emoji", tip_dissolve: "Ask to end the match: it ends when everyone agrees",
+    tip_leave: "Back to the lobby (auto-play plays for you meanwhile)", tip_win: "Win on this tile", tip_zimo: "Win on the tile you drew", tip_pong: "Pong: take this tile with your pair",
+    tip_kong: "Kong: four alike, then draw a tile", tip_concealed_kong: "Concealed kong: four alike in your hand, then draw", tip_added_kong: "Added kong: put the fourth on your pong",
+    tip_pass: "Let this tile go", tip_declare: "Declare ready, hand shown: then you only draw and discard", tip_sing: "Declare ready, hand hidden: then you only draw and discard",
+    tip_no_declare: "Discard this tile without declaring", tip_exchange: "Pass the three picked tiles on", tip_void: "Void suit: every tile of it must go",
+    tip_ready: "Ready for the next hand", tip_settle: "This hand's settlement again", tip_rematch: "A new match with the same rules and seats", tip_lobby: "Back to the lobby",
+    tip_close: "Close this window", tip_discard: "Tap a tile, tap it again to discard",
   },
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
@@ -276,14 +304,15 @@ export function tilesWords(list) {
 }
 export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
-// own terms): English says what each is, with the term beside it.
+// own terms): English says what each is, in English only.
 const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
   点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
   呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
   亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
 const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
   自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
-export function reasonName(r) { return lang === "en" && REASON[r] ? `${REASON[r]} (${r})` : r; }
+// (the settlement's English is English only: the Chinese term is the Chinese page's)
+export function reasonName(r) { return lang === "en" && REASON[r] ? REASON[r] : r; }
 // fans: a fan's Chinese name → its English, from the settlement's wins
 export function paymentDetail(d, fans) {
   if (!d) return "";
@@ -292,13 +321,11 @@ export function paymentDetail(d, fans) {
     const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
     if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
     if (lang !== "en") return w;
-    if (fans && fans[bare]) return glossed(bare, fans[bare]) + tail;
-    return DETAIL[bare] ? `${DETAIL[bare]} (${bare})${tail}` : w;
+    if (fans && fans[bare]) return fans[bare] + tail;
+    return DETAIL[bare] ? DETAIL[bare] + tail : w;
   }).join(" ");
 }
-// English with the Chinese name beside it, once (some English names carry it already: "declared ready (亮倒)")
-function glossed(name, english) { return english.includes(name) ? english : `${english} (${name})`; }
-export function fanName(f) { return lang === "en" && f.english ? glossed(f.name, f.english) : f.name; }
+export function fanName(f) { return lang === "en" && f.english ? f.english : f.name; }
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */

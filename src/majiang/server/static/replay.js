@@ -44,7 +44,8 @@ export async function openReplay(code, hand, showError) {
   };
   const show = () => {
     const f = data.frames[i], v = f.view;
-    setHTML($("room-head"), h`<b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })} · <span class="step">${t("step", { i, n: last })}</span>: ${label(f)}`);
+    // the step and what it shows first (a phone's width cuts the end), then which replay this is
+    setHTML($("room-head"), h`<span class="step">${t("step", { i, n: last })}</span>: ${label(f)} · <b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })}`);
     renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
     sync($("actions"), [
       { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },

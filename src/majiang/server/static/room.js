@@ -25,7 +25,8 @@ export function renderRoomHead(state, r, watching, inviting) {
     tags.push(h` · <span class="rest-tag">${rest}</span>`);
   }
   const hand = t("hand_of", { i: r.hand_index + 1, n: r.hands });
-  setHTML($("room-head"), h`<b>${variantName(r.variant)}</b> ${presetName(r.variant, r.preset)} · ${t("room")} <code>${r.code}</code> · <span class="handno">${hand}</span>${tags}`);
+  // the hand's number first: a long game or rule name is what the ellipsis cuts, never "hand 2/4"
+  setHTML($("room-head"), h`<span class="handno">${hand}</span> · <b>${variantName(r.variant)}</b> ${presetName(r.variant, r.preset)} · ${t("room")} <code>${r.code}</code>${tags}`);
 }
 /** @param {State} state @param {any} r @param {boolean} show */
 export function renderInvite(state, r, show) {

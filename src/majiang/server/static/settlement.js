@@ -1,5 +1,5 @@
 // The settlement of a hand (who won with what, who paid whom) and the match's summary, in a dialog.
-import { fansMultiply } from "./games.js";
+import { fanHelp, fansMultiply } from "./games.js";
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { $, esc, h, raw, setHTML, setText, tilesHTML } from "./dom.js";
 import { api } from "./protocol.js";
@@ -29,13 +29,41 @@ function winHand(p, w) {
   return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
 }
 function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
+// A name as the settlement shows it: one line, cut with an ellipsis (the whole name on hover), and
+// in the score rows an avatar of its first letter in the seat's colour.
+/** @param {string} name @param {number} seat @param {boolean} [avatar] */
+function who(name, seat, avatar = false) {
+  const bot = name && name.startsWith(t("bot")) && /\d/.exec(name.slice(t("bot").length));  // a bot: its number, as at the table
+  const initial = bot ? bot[0] : [...(name || "?")][0].toUpperCase();
+  return h`<span class="who-cell">${avatar ? h`<span class="avatar k${seat % 4}" aria-hidden="true">${initial}</span>` : ""}<span class="who" title="${name}">${name}</span></span>`;
+}
+/** One row per player: this hand's points (when there are) and the match's; the winners marked. */
+function scoreRows(names, hand, match, winners) {
+  return h`<table class="totals by-player"><tr><th>${t("players_col")}</th>${hand ? h`<th>${t("hand_total")}</th>` : ""}<th>${t("match_total")}</th></tr>
+    ${names.map((n, i) => h`<tr class="${winners.includes(i) ? "won" : ""}"><td>${who(n, i, true)}</td>${hand ? h`<td class="num ${hand[i] >= 0 ? "pos" : "neg"}">${signed(hand[i])}</td>` : ""}<td class="num ${match[i] >= 0 ? "pos" : "neg"}">${signed(match[i])}</td></tr>`)}</table>`;
+}
+// 查大叫 / 查花猪: the hands that decided a drawn hand's check, each with its waits (or why it paid)
+function drawCheck(s, snap, names) {
+  const checked = s.payments.filter((p) => p.reason === "大叫" || p.reason === "花猪");
+  const v = snap.view, waits = snap.end_waits;
+  if (!checked.length || !v) return "";
+  const seats = [...new Set(checked.flatMap((p) => [p.from, p.to]))].sort((a, b) => a - b);
+  const pigs = new Set(checked.filter((p) => p.reason === "花猪").map((p) => p.from));
+  const rows = seats.map((seat) => {
+    const p = v.players[seat], w = waits ? waits[seat] : null;
+    const state = pigs.has(seat) ? t("dc_pig") : w && w.length ? t("dc_ready", { w: I18N.tilesWords(w) }) : t("dc_not_ready");
+    const melds = (p.melds || []).map((m) => h`<span class="meld">${tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small")}</span>`);
+    return h`<div class="dc-row ${pigs.has(seat) ? "pig" : w && w.length ? "ready" : "not-ready"}"><p>${who(names[seat], seat)} <span class="dc-state">${state}</span></p>
+      <div class="win-hand">${tilesHTML(splitTiles(p.hand || ""), "small")}${melds.length ? h`<span class="gap"></span>${melds}` : ""}${w && w.length && !pigs.has(seat) ? h`<span class="gap"></span><span class="dc-waits">${tilesHTML(w, "small wait")}</span>` : ""}</div></div>`;
+  });
+  return h`<div class="draw-check"><h3>${t("dc_title")}</h3>${rows}</div>`;
+}
 /** @param {State} state */
 export function showSettlement(state) {
   const snap = state.snap;
   const s = snap.settlement, r = snap.room, names = namesOf(r), v = snap.view;
   if (!s) {  // dissolved mid-hand: the match totals and the summary
-    setHTML($("settlement-body"), h`<h2 id="settle-h">${t("dissolved")}</h2><table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
-      <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table><div id="summary"></div>`);
+    setHTML($("settlement-body"), h`<h2 id="settle-h">${t("dissolved")}</h2>${scoreRows(names, null, r.match_totals, [])}<div id="summary"></div>`);
     loadSummary(state);
     $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
     showRematch(state, r);
@@ -44,20 +72,21 @@ export function showSettlement(state) {
   }
   const multiplies = fansMultiply(r.variant);  // × (multipliers) rather than 番
   const fanLine = (/** @type {any} */ f) => {
-    const worth = multiplies ? "×" + f.multiplier : f.fan ? t("fan_n", { n: f.fan }) : "";
-    return h`<span class="fan">${I18N.fanName(f)} ${worth}${f.count > 1 ? " ×" + f.count : ""}</span>`;
+    const worth = multiplies ? t("worth_times", { n: f.multiplier }) : t("fan_n", { n: f.fan });
+    const help = fanHelp(r.variant, f.name);
+    return h`<li class="fan"><span class="fan-name">${I18N.fanName(f)}</span> <span class="worth">${worth}${f.count > 1 ? " ×" + f.count : ""}</span>${help ? h`<span class="fan-help">${help}</span>` : ""}</li>`;
   };
-  const wins = s.wins.map((w) => h`<div class="win"><p><b>${t("win_by", { who: names[w.seat], t: tn(w.tile) })}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
+  const winners = [...new Set(s.wins.map((w) => w.seat))];
+  const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
-    <p class="fans">${w.fans.map(fanLine)} → <b>${multiplies ? t("mult_total", { n: w.multiplier }) : t("fan_total", { n: w.fan })}</b></p></div>`);
-  const pays = s.payments.map((p) => h`<tr><td>${names[p.from]}</td><td>→</td><td>${names[p.to]}</td><td class="num">${p.amount}</td><td>${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
+    <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${multiplies ? t("mult_total", { n: w.multiplier }) : t("fan_total_x", { n: w.fan, m: w.multiplier })}</b></p></div>`);
+  const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
   const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
-  const totals = h`<table class="totals"><tr><th></th>${names.map((n) => h`<th>${n}</th>`)}</tr>
-    <tr><th>${t("hand_total")}</th>${s.totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr>
-    <tr><th>${t("match_total")}</th>${r.match_totals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table>`;
   const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";
-  setHTML($("settlement-body"), h`<h2 id="settle-h">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</h2>${rest}${wins}
-    ${pays.length ? h`<table class="pay">${pays}</table>` : ""}${totals}
+  // the first line names the winner(s): who won is what a player looks for first
+  const head = winners.length ? t("settle_won", { who: winners.map((i) => names[i]).join(", ") }) : t("settle_drawn");
+  setHTML($("settlement-body"), h`<h2 id="settle-h">${head}</h2><p class="settle-sub">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</p>${rest}${wins}
+    ${drawCheck(s, snap, names)}${pays.length ? h`<table class="pay">${pays}</table>` : ""}${scoreRows(names, s.totals, r.match_totals, winners)}
     ${r.match_over ? h`<div id="summary"><h3>${t("match_over")}</h3></div>` : h`<p>${t("ready_list", { l: ready.join(", ") || "—" })} <span class="clock" data-clock="1"></span></p>`}`);
   if (r.match_over) loadSummary(state);
   const mineReady = snap.you && snap.you.ready;
@@ -68,8 +97,15 @@ export function showSettlement(state) {
   $("to-lobby").textContent = t("to_lobby");
   showRematch(state, r);
   $("close-settlement").textContent = t("close");
+  tipDialogButtons();
   const key = `${r.code}|${r.hand_index}`;
   if (!$("settlement").open && settleClosedFor !== key) openAtTop($("settlement"));
+}
+// the dialog's buttons say what they do on hover and to a screen reader (their words first)
+function tipDialogButtons() {
+  for (const [id, tip] of [["next", "tip_ready"], ["rematch", "tip_rematch"], ["to-lobby", "tip_lobby"], ["close-settlement", "tip_close"]]) {
+    const b = $(id); b.title = t(tip); b.setAttribute("aria-label", `${b.textContent}: ${t(tip)}`);
+  }
 }
 // a dialog opens at its top (who won first), not scrolled down to the button that took the focus
 function openAtTop(dialog) {
@@ -123,10 +159,14 @@ async function loadSummary(state) {
   const lo = Math.min(0, ...run.flat()), hi = Math.max(1, ...run.flat());
   const W = 300, H = 120, X = (i) => 10 + (i * (W - 20)) / Math.max(1, games.length), Y = (x) => H - 10 - ((x - lo) * (H - 20)) / (hi - lo || 1);
   const COLORS = ["#f0c75e", "#5cc8ff", "#ff8a5c", "#b7e36b"];
-  const lines = run.map((xs, s) => `<polyline fill="none" stroke="${COLORS[s % 4]}" stroke-width="2.5" points="${xs.map((x, i) => `${X(i).toFixed(1)},${Y(x).toFixed(1)}`).join(" ")}"/>`).join("");
+  // each line a little apart from the others, so two players with the same scores show both lines
+  const apart = (/** @type {number} */ s) => (s - (run.length - 1) / 2) * 2.5;
+  const lines = run.map((xs, s) => `<polyline fill="none" stroke="${COLORS[s % 4]}" stroke-width="2.5" points="${xs.map((x, i) => `${X(i).toFixed(1)},${(Y(x) + apart(s)).toFixed(1)}`).join(" ")}"/>`).join("");
   const chart = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("summary"))}"><line x1="10" x2="${W - 10}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999" stroke-dasharray="3 3"/>${lines}</svg>`;
+  // one row per person (a name and an avatar, one line), a column per hand, the total last: the
+  // names never squeeze into narrow column heads on a phone; many hands scroll sideways
   setHTML(box, h`<h3>${t("summary")}: ${t("winner", { who: cols[top] })}</h3>
-    <table class="totals"><tr><th>${t("hand_col")}</th>${cols.map((n, s) => h`<th><span class="key k${s}"></span>${n}</th>`)}</tr>
-    ${games.map((g) => h`<tr><td>${g.hand_index + 1}</td>${cols.map((_, c) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t("rest_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}</tr>`)}
-    <tr class="sum"><th>${t("total_col")}</th>${finals.map((x) => h`<td class="num ${x >= 0 ? "pos" : "neg"}">${signed(x)}</td>`)}</tr></table>${raw(chart)}`);
+    <div class="scroll-x"><table class="totals summary-table"><tr><th>${t("players_col")}</th>${games.map((g) => h`<th class="num">${g.hand_index + 1}</th>`)}<th class="num">${t("total_col")}</th></tr>
+    ${cols.map((n, c) => h`<tr class="${c === top ? "won" : ""}"><td><span class="key k${c}"></span>${who(n, c)}</td>${games.map((g) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t("rest_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}<td class="num sum ${finals[c] >= 0 ? "pos" : "neg"}">${signed(finals[c])}</td></tr>`)}</table></div>${raw(chart)}`);
+  tipDialogButtons();
 }

@@ -63,3 +63,18 @@ export function replayStep(frame) {
   const parts = m[2].trim().split(/\s+/), arg = parts.slice(1).join("");
   return { seat: +m[1], type: parts[0], tiles: splitTiles(arg).filter((x) => TILE_RE.test(x)), suit: /^[mps]$/.test(arg) ? arg : null };
 }
+
+// The keyboard's shortcuts (app.js answers them; the help sheet and the buttons show them on a
+// computer): a key, the action type it takes (K takes any kong).
+/** @type {Record<string, string>} */
+export const ACTION_KEYS = { h: "win", p: "pong", k: "kong", " ": "pass" };
+/** The key that takes an action of this type, as a label ("H", "Space"), or "". @param {string} type */
+export function keyLabel(type) {
+  const key = Object.keys(ACTION_KEYS).find((k) => ACTION_KEYS[k] === type || (ACTION_KEYS[k] === "kong" && /kong/.test(type)));
+  return key == null ? "" : key === " " ? t("key_space") : key.toUpperCase();
+}
+/** The keys as the help sheet lists them: [the key, what it does]. @returns {[string, string][]} */
+export function shortcutRows() {
+  return [[t("key_arrows"), t("kb_pick")], [t("key_enter"), t("kb_discard")],
+    ...Object.entries(ACTION_KEYS).map(([k, type]) => /** @type {[string, string]} */ ([keyLabel(type), t("a_" + type)]))];
+}
