@@ -128,3 +128,24 @@ def test_the_native_encoding_has_a_slot_for_every_declared_option_of_every_nativ
                 for i, value in enumerate(s.values):  # each value its own code, in declaration order
                     assert spec.encode_rules(rules_for(name, None, **{s.option: value}))[s.index] == i
     assert len({s.index for s in spec.RULES_LAYOUT}) == len(spec.RULES_LAYOUT) == spec.CONFIG_LEN - 1
+
+
+def test_no_english_text_of_the_rules_schema_holds_chinese():
+    """The English page says the games' words in English: every ``en`` the schema declares (labels,
+    help, choices, presets, fans) is English only; the Chinese is its ``zh``."""
+    from majiang.server.schema import rules_schema
+
+    found = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "en" and isinstance(value, str) and CJK.search(value):
+                    found.append(f"{path}: {value}")
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}[{i}]")
+
+    walk(rules_schema(), "")
+    assert not found, found

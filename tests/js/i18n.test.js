@@ -72,7 +72,7 @@ test("a refusal of the room form's options is told by its code", () => {
   assert.ok(!isRulesError("blood_river needs blood_battle"));
   setLang("en");
   assert.equal(errorText({ code: "rules.invalid_option", params: { option: "cap", reason: "option cap must be a number" }, message: "x" }),
-    "Cap 封顶: option cap must be a number");
+    "Cap: option cap must be a number");
   setLang("zh");
   assert.equal(errorText({ code: "rules.invalid_option", params: { option: "suits", reason: "r" } }), "规则选项「花色」的值无效");
   setLang("zh");

@@ -24,7 +24,7 @@ class KawuxingRules:
     base: int = option(1, "底分", "Base", "每次付钱的单位", "the unit every payment is counted in", minimum=1,
                        form=False)
     liangdao_hide_triplets: bool = option(True, "亮倒不亮坎", "Hide triplets", "亮倒时暗刻可以不亮",
-                                          "concealed triplets stay hidden after 亮倒", source="三个的不亮")
+                                          "concealed triplets stay hidden after declaring ready", source="三个的不亮")
     liangdao_draw_penalty: str = option(
         "count", "亮倒荒庄", "Declared at a draw", "荒庄时谁赔亮倒: 按人数 / 先亮者 (下局坐庄) / 先亮者 (不换庄)",
         "who pays when a declared hand draws: by count, the first to declare (who then deals), or the first "
@@ -38,29 +38,29 @@ class KawuxingRules:
                                source="east: the 襄阳 rules' 第一局东风位坐庄")
     direct_kong_pay: int = option(2, "直杠赔付", "Direct kong pays", "点杠者付几倍底",
                                   "what the discarder of a kong pays", allowed=(2, 1), source="one text: 1")
-    sigui: str = option("half", "四归", "Four of a kind", "四归算法: 半频道 / 全频道 / 只算胡牌", "how 四归 counts",
+    sigui: str = option("half", "四归", "Four of a kind", "四归算法: 半频道 / 全频道 / 只算胡牌", "how a fourth tile beside a triplet counts: half, full, or only the winning tile",
                         choices=(("half", "半频道", "half"), ("full", "全频道", "full"),
                                  ("winning", "只算胡牌", "winning tile")),
                         source="the texts disagree: 半频道, 全频道")
     cap: int | None = option(None, "封顶", "Cap", "每家最多赔几倍底", "at most this many times the base per payer",
                              minimum=1, offered=(None, 8, 16, 32, 64), source="满: the 随州 rules; 封顶: " + HOUSE)
     gangshangpao_chain: bool = option(False, "杠上炮连翻", "Chained kong discard",
-                                      "杠上炮按连杠数翻倍", "杠上炮 doubles per kong of the chain, as 杠上开花",
+                                      "杠上炮按连杠数翻倍", "a win on the discard after a kong doubles per kong of the chain, as a win on a replacement does",
                                       source="the 随州 rules' 放炮也翻")
     min_ron_multiplier: int = option(1, "点炮起胡", "Minimum on a discard", "点炮至少几倍 (2 = 屁胡只能自摸)",
                                      "2: a plain hand wins only by self-draw", minimum=1, offered=(1, 2),
                                      source=HOUSE)
-    shouzhuayi: int = option(4, "手抓一", "Single wait in hand", "手抓一的倍数", "multiplier of 手抓一",
+    shouzhuayi: int = option(4, "手抓一", "Single wait in hand", "手抓一的倍数", "multiplier of a single-tile wait after four melds",
                              allowed=(4, 2), source="2: the 襄阳 rules")
     haidi: str = option("self_draw", "海底", "Last tile", "海底捞月 / 也算海底炮 / 不算",
-                        "海底捞 only, also 海底炮, or neither",
+                        "a self-draw on the last tile only, also a win on the last discard, or neither",
                         choices=(("self_draw", "海底捞", "self-draw only"), ("both", "捞和炮", "both"),
                                  ("none", "无", "none")),
                         source="both: the 随州 rules; none: the 襄阳 rules' 无海捞")
     louhu_unless_more: bool = option(False, "漏胡可胡大", "Passed win", "过胡后更大的牌还能胡",
                                      "after passing a win, a bigger one may still be taken",
                                      source="the 卡五星（卡五心）rules' 除非…牌大")
-    piao: int = option(0, "漂", "Float 漂", "每家固定漂几底", "each player floats this many base", minimum=0,
+    piao: int = option(0, "漂", "Float", "每家固定漂几底", "each player floats this many base", minimum=0,
                        offered=(0, 1, 2, 3, 5), source=HOUSE)
     maima: bool = option(False, "买马", "Buy a horse", "自摸翻一张马牌加分",
                          "a self-draw turns the next wall tile for extra points", source=HOUSE)

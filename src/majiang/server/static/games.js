@@ -27,24 +27,20 @@ export function gameIds() { return Object.keys(declared); }
 /** @param {string} v @returns {any} */
 export function game(v) { return declared[v] || null; }
 
-const CJK = /[\u4e00-\u9fff]/;
 /**
- * A declared label in the page's language. English puts the Chinese term beside the English one
- * (`zhFirst`: "卡五星 Kawuxing"; else "Suits 花色"), unless the English already holds it.
- * @param {Label | undefined} l @param {boolean} [zhFirst]
+ * A declared label in the page's language (the schema's ``en`` holds no Chinese: tested).
+ * @param {Label | undefined} l
  */
-export function said(l, zhFirst = false) {
+export function said(l) {
   if (!l) return "";
-  if (I18N.lang !== "en") return l.zh;
-  if (CJK.test(l.en) || l.en === l.zh) return l.en;
-  return zhFirst ? `${l.zh} ${l.en}` : `${l.en} ${l.zh}`;
+  return I18N.lang === "en" ? l.en : l.zh;
 }
 /** @param {string} v */
-export function gameName(v) { const g = game(v); return g ? said(g.label, true) : v; }
+export function gameName(v) { const g = game(v); return g ? said(g.label) : v; }
 /** @param {string} v @returns {string[]} */
 export function presetIds(v) { const g = game(v); return g ? Object.keys(g.presets) : []; }
 /** @param {string} v @param {string} p */
-export function presetName(v, p) { const g = game(v), l = g && g.preset_labels && g.preset_labels[p]; return l ? said(l, true) : p; }
+export function presetName(v, p) { const g = game(v), l = g && g.preset_labels && g.preset_labels[p]; return l ? said(l) : p; }
 /** @param {any} o an option of the schema */
 export function optionName(o) { return o.label ? said(o.label) : o.name; }
 /** @param {any} o */
