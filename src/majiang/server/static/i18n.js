@@ -58,6 +58,9 @@ const M = {
     bench_line: "轮休席: {n}", sit_bench: "入座 (先轮休一局)", rule_winner: "赢家休息", rule_rotate: "轮流休息", no_declare: "不亮, 打{t}",
     declare_prompt: "可以亮倒: 选一张打出并亮牌 (亮后手牌公开, 只能摸打), 或不亮直接出牌", frozen_note: "已亮牌: 摸到的牌不能胡就自动打出",
     declare_prompt_sc: "可以报听: 唱歌 (听的牌不公开) 或跳舞 (亮出手牌), 报听后只能摸打; 也可以不报直接出牌",
+    // the table (h31b): 换三张's received tiles
+    recv_clockwise: "顺", recv_counterclockwise: "逆", recv_across: "对家",
+    recv_clockwise_long: "顺时针换入 (来自下家)", recv_counterclockwise_long: "逆时针换入 (来自上家)", recv_across_long: "对家换入",
   },
   en: {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -116,6 +119,9 @@ const M = {
     bench_line: "Bench: {n}", sit_bench: "Take a seat (sit out the first hand)", rule_winner: "the winner sits out", rule_rotate: "in turn", no_declare: "Don't declare, discard {t}",
     declare_prompt: "You may declare: discard one and show your ready hand (then you only draw and discard), or discard without declaring", frozen_note: "Declared: a drawn tile that does not win is discarded for you",
     declare_prompt_sc: "You may declare ready: sing 唱歌 (waits hidden) or dance 跳舞 (hand shown); then you only draw and discard. Or discard without declaring",
+    // the table (h31b): the tiles received by the exchange
+    recv_clockwise: "CW", recv_counterclockwise: "CCW", recv_across: "across",
+    recv_clockwise_long: "passed clockwise (from the next seat)", recv_counterclockwise_long: "passed counter-clockwise (from the previous seat)", recv_across_long: "passed across",
   },
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
