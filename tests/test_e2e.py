@@ -817,6 +817,26 @@ TABLE_BOXES = """() => {
 }"""
 
 
+# An opponent's panel as tall as what it holds (who, hand, waits, pond) and a little more, never a tall
+# empty column; and the ponds' tiles (their width in px) as they are drawn.
+PANELS = """() => {
+    const out = [], ponds = [];
+    document.querySelectorAll('.board .seat:not(.me)').forEach((seat) => {
+        const box = seat.getBoundingClientRect();
+        let top = Infinity, bottom = -Infinity;
+        for (const part of seat.querySelectorAll(':scope > .who, :scope > .row.hand, :scope > .waits, :scope > .pond')) {
+            const r = part.getBoundingClientRect();
+            if (r.height < 1) continue;
+            top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom);
+        }
+        const needs = bottom - top, cls = [...seat.classList].find((c) => c.startsWith('pos-'));
+        if (box.height > needs + 24) out.push(`${cls} is ${box.height.toFixed(0)} px tall for ${needs.toFixed(0)} px of content`);
+    });
+    document.querySelectorAll('.board .pond .tile svg').forEach((e) => ponds.push(e.getBoundingClientRect().width));
+    return {problems: out, pond: ponds.length ? Math.min(...ponds) : null};
+}"""
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
 def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
     """A four-seat hand with hints on, looked at after each move: the key elements' bounding boxes are
@@ -833,6 +853,11 @@ def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
         boxes = page.evaluate(TABLE_BOXES)
         seen.update(boxes["names"])
         problems.update(boxes["problems"])
+        if size[0] < size[1]:  # upright: opponents compact around the centre, not tall empty columns
+            panels = page.evaluate(PANELS)
+            problems.update(panels["problems"])
+            if size[0] <= 600 and panels["pond"] is not None and panels["pond"] < 23.5:  # a phone's ponds legible
+                problems.add(f"pond tiles {panels['pond']:.1f} px wide")
         answer_once(page)
         page.wait_for_timeout(80)
     assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints"} <= seen, seen
