@@ -1117,3 +1117,28 @@ def test_four_friends_at_a_kawuxing_table_sit_out_in_turn(server, browser):
     assert "第 2/2 局" in dan.locator("#room-head").inner_text()
     for page in [host] + friends:
         page.context.close()
+
+
+def test_the_three_tiles_received_by_the_exchange_are_marked_with_their_direction(server, browser):
+    """换三张: once everyone has passed, exactly three tiles of one's hand are marked, each with the way
+    they came (顺 / 逆 / 对家), and the marks go with one's first discard."""
+    page = new_player(browser, server, "Swap", SIZES["phone"])
+    create_room(page, "sichuan", "modern")
+    page.click("#start")
+    page.wait_for_selector("#do-exchange")
+    pick_three(page)
+    page.click("#do-exchange")
+    wait_until(page, "document.querySelectorAll('.seat.me .tile.recv').length === 3")
+    labels = page.eval_on_selector_all(".seat.me .tile.recv", "es => es.map((e) => e.dataset.recv)")
+    assert len(set(labels)) == 1 and labels[0] in ("顺", "逆", "对家"), labels
+    assert page.locator(".seat:not(.me) .tile.recv").count() == 0
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, "exchange_received.png"))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.evaluate(
+            "(() => { const me = document.querySelector('.seat.me'); return me && me.querySelectorAll('.pond .tile').length > 0; })()"):
+        answer_once(page)
+        page.wait_for_timeout(60)
+    wait_until(page, "document.querySelectorAll('.seat.me .tile.recv').length === 0")
+    check_page(page)
+    page.context.close()
