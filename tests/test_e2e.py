@@ -1142,3 +1142,40 @@ def test_the_three_tiles_received_by_the_exchange_are_marked_with_their_directio
     wait_until(page, "document.querySelectorAll('.seat.me .tile.recv').length === 0")
     check_page(page)
     page.context.close()
+
+
+def test_each_liangdao_option_shows_the_waits_it_leaves(server, browser):
+    """卡五星: played by the hints until 亮倒 is offered (over up to four hands): every 亮倒 button names
+    the tile it discards and the waits it leaves with how many are live, and 不亮 is a button too."""
+    page = new_player(browser, server, "Liang", SIZES["desktop"])
+    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 4, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120, "ready_seconds": 300}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    page.click("#hint-toggle")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        offers = page.locator("#actions .act-declare")
+        if offers.count():
+            texts = [offers.nth(i).inner_text() for i in range(offers.count())]
+            break
+        try:
+            if page.locator("#settlement[open]").count():
+                page.click("#next", timeout=1000)
+                page.wait_for_selector("#settlement[open]", state="detached", timeout=20000)
+            elif page.locator(".seat.me .tile.hinted.click").count():
+                page.locator(".seat.me .tile.hinted.click").first.click(timeout=1000)
+            else:
+                answer_once(page)
+        except playwright_api.Error:
+            pass  # the table moved on between looking and clicking
+        page.wait_for_timeout(60)
+    else:
+        pytest.skip("no 亮倒 offered in four hands")  # the deal is random: rare, and says nothing of the prompt
+    for text in texts:  # 亮倒 · 打五筒 · 听 三万剩2 六万剩3
+        assert "打" in text and "听" in text and "剩" in text, texts
+    assert page.locator("#no-declare").count() == 1
+    check_page(page)
+    page.context.close()
