@@ -813,6 +813,26 @@ TABLE_BOXES = """() => {
 }"""
 
 
+# An opponent's panel as tall as what it holds (who, hand, waits, pond) and a little more, never a tall
+# empty column; and the ponds' tiles (their width in px) as they are drawn.
+PANELS = """() => {
+    const out = [], ponds = [];
+    document.querySelectorAll('.board .seat:not(.me)').forEach((seat) => {
+        const box = seat.getBoundingClientRect();
+        let top = Infinity, bottom = -Infinity;
+        for (const part of seat.querySelectorAll(':scope > .who, :scope > .row.hand, :scope > .waits, :scope > .pond')) {
+            const r = part.getBoundingClientRect();
+            if (r.height < 1) continue;
+            top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom);
+        }
+        const needs = bottom - top, cls = [...seat.classList].find((c) => c.startsWith('pos-'));
+        if (box.height > needs + 24) out.push(`${cls} is ${box.height.toFixed(0)} px tall for ${needs.toFixed(0)} px of content`);
+    });
+    document.querySelectorAll('.board .pond .tile svg').forEach((e) => ponds.push(e.getBoundingClientRect().width));
+    return {problems: out, pond: ponds.length ? Math.min(...ponds) : null};
+}"""
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
 def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
     """A four-seat hand with hints on, looked at after each move: the key elements' bounding boxes are
@@ -829,6 +849,11 @@ def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
         boxes = page.evaluate(TABLE_BOXES)
         seen.update(boxes["names"])
         problems.update(boxes["problems"])
+        if size[0] < size[1]:  # upright: opponents compact around the centre, not tall empty columns
+            panels = page.evaluate(PANELS)
+            problems.update(panels["problems"])
+            if size[0] <= 600 and panels["pond"] is not None and panels["pond"] < 23.5:  # a phone's ponds legible
+                problems.add(f"pond tiles {panels['pond']:.1f} px wide")
         answer_once(page)
         page.wait_for_timeout(80)
     assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints"} <= seen, seen
@@ -1141,6 +1166,31 @@ def test_the_settlement_opens_on_the_winner_and_fits_a_phone_on_one_line_per_nam
     page.context.close()
 
 
+def test_the_three_tiles_received_by_the_exchange_are_marked_with_their_direction(server, browser):
+    """换三张: once everyone has passed, exactly three tiles of one's hand are marked, each with the way
+    they came (顺 / 逆 / 对家), and the marks go with one's first discard."""
+    page = new_player(browser, server, "Swap", SIZES["phone"])
+    create_room(page, "sichuan", "modern")
+    page.click("#start")
+    page.wait_for_selector("#do-exchange")
+    pick_three(page)
+    page.click("#do-exchange")
+    wait_until(page, "document.querySelectorAll('.seat.me .tile.recv').length === 3")
+    labels = page.eval_on_selector_all(".seat.me .tile.recv", "es => es.map((e) => e.dataset.recv)")
+    assert len(set(labels)) == 1 and labels[0] in ("顺", "逆", "对家"), labels
+    assert page.locator(".seat:not(.me) .tile.recv").count() == 0
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, "exchange_received.png"))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.evaluate(
+            "(() => { const me = document.querySelector('.seat.me'); return me && me.querySelectorAll('.pond .tile').length > 0; })()"):
+        answer_once(page)
+        page.wait_for_timeout(60)
+    wait_until(page, "document.querySelectorAll('.seat.me .tile.recv').length === 0")
+    check_page(page)
+    page.context.close()
+
+
 @pytest.mark.parametrize("touch", [False, True])
 def test_every_button_says_what_it_does_and_the_help_sheet_lists_them_with_keys_on_a_computer(server, browser, touch):
     """A tooltip (title) and an accessible name that starts with the button's words, on every button of
@@ -1186,3 +1236,40 @@ def test_every_button_says_what_it_does_and_the_help_sheet_lists_them_with_keys_
     assert not page.locator("#help-dialog[open]").count()
     assert not page.errors, page.errors
     ctx.close()
+
+
+def test_each_liangdao_option_shows_the_waits_it_leaves(server, browser):
+    """卡五星: played by the hints until 亮倒 is offered (over up to four hands): every 亮倒 button names
+    the tile it discards and the waits it leaves with how many are live, and 不亮 is a button too."""
+    page = new_player(browser, server, "Liang", SIZES["desktop"])
+    code = api_in(page, "/api/rooms", {"variant": "kawuxing", "hands": 4, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120, "ready_seconds": 300}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    page.click("#hint-toggle")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        offers = page.locator("#actions .act-declare")
+        if offers.count():
+            texts = [offers.nth(i).inner_text() for i in range(offers.count())]
+            break
+        try:
+            if page.locator("#settlement[open]").count():
+                page.click("#next", timeout=1000)
+                page.wait_for_selector("#settlement[open]", state="detached", timeout=20000)
+            elif page.locator(".seat.me .tile.hinted.click").count():
+                page.locator(".seat.me .tile.hinted.click").first.click(timeout=1000)
+            else:
+                answer_once(page)
+        except playwright_api.Error:
+            pass  # the table moved on between looking and clicking
+        page.wait_for_timeout(60)
+    else:
+        pytest.skip("no 亮倒 offered in four hands")  # the deal is random: rare, and says nothing of the prompt
+    for text in texts:  # 亮倒 · 打五筒 · 听 三万剩2 六万剩3
+        assert "打" in text and "听" in text and "剩" in text, texts
+    assert page.locator("#no-declare").count() == 1
+    check_page(page)
+    page.context.close()

@@ -439,3 +439,62 @@ def test_a_window_only_bots_answer_is_never_sent(tmp_path, monkeypatch, variant,
             if f.get("type") == "snapshot" and f["view"]:
                 assert f["view"]["phase"] not in ("claim", "rob"), who
     assert all(received[("late", k)] for k in range(1, probed + 1))  # each got its snapshot after all
+
+
+async def _snapshots_through_a_hand(table):
+    """Every seat's and a spectator's snapshot after each step of one hand."""
+    from majiang.server.views import snapshot
+
+    table.start(table.room)
+    out = []
+    while not table.game.over:
+        out.append((table.game.phase, [snapshot(table, s) for s in range(table.n)], snapshot(table, None),
+                    [list(table.game.seats[s].exchange_choice or ()) for s in range(table.n)]))
+        await table._bot_act(table.game.pending_seats()[0])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_seat_is_told_only_the_three_tiles_it_was_passed_and_where_from(tmp_path, seed):
+    """换三张: after the exchange each seat is sent the three tiles it received, the seat they came from
+    and the direction, until its first discard; no seat is told another's, nor is a spectator."""
+    live.secrets.token_hex = lambda n=16, k=iter(range(100)): f"{seed:08x}{next(k):024x}"  # a fixed deal per seed
+    try:
+        table = make_table(tmp_path, "sichuan", "modern", {}, name=f"x{seed}")
+        frames = asyncio.run(_snapshots_through_a_hand(table))
+    finally:
+        import secrets
+        live.secrets.token_hex = secrets.token_hex
+    shown = 0
+    for phase, views, spectator, passed in frames:
+        assert spectator["received"] is None
+        for s, snap in enumerate(views):
+            got = snap["received"]
+            if phase == "exchange" or snap["view"]["players"][s]["discards"]:
+                assert got is None
+                continue
+            total = sum(table.game.dice)
+            step = 2 if total in (6, 12) else (1 if total % 2 else 3)
+            assert got["from_seat"] == (s - step) % 4 and got["tiles"] == [str(t) for t in passed[got["from_seat"]]]
+            assert got["direction"] == {1: "counterclockwise", 2: "across", 3: "clockwise"}[step]
+            hand = [str(t) for t in parse_tiles(snap["view"]["players"][s]["hand"])]
+            assert phase != "void" or all(hand.count(t) >= got["tiles"].count(t) for t in got["tiles"])
+            for other, osnap in enumerate(views):  # nobody else's snapshot names these tiles as received
+                if other != s and osnap["received"]:
+                    assert osnap["received"]["from_seat"] != got["from_seat"]
+            shown += 1
+    assert shown > 8
+
+
+def test_every_void_is_shown_at_once_when_all_have_chosen(tmp_path):
+    """定缺: while it is being chosen a seat sees only its own choice; the frame that ends it shows all."""
+    table = make_table(tmp_path, "sichuan", "modern", {}, name="void")
+    frames = asyncio.run(_snapshots_through_a_hand(table))
+    void_frames = [views for phase, views, _, _ in frames if phase == "void"]
+    assert len(void_frames) >= 2  # the choices came one at a time
+    for views in void_frames:
+        for s, snap in enumerate(views):
+            assert all(p["void"] is None for o, p in enumerate(snap["view"]["players"]) if o != s)
+    after = next(views for phase, views, _, _ in frames if phase not in ("exchange", "void"))
+    for snap in after:
+        assert all(p["void"] in ("m", "p", "s") for p in snap["view"]["players"])

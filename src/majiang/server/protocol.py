@@ -202,6 +202,14 @@ class RoomView(_Server):
     four: bool
 
 
+class Received(_Server):
+    """换三张: the three tiles this seat was passed, until its first discard (only its own)."""
+
+    tiles: list[Tile]
+    from_seat: int
+    direction: Literal["clockwise", "counterclockwise", "across"]  # the way the tiles went round
+
+
 class Snapshot(_Server):
     """What one seat sees, whole (``view`` is the observation: data/observation.schema.json)."""
 
@@ -213,6 +221,7 @@ class Snapshot(_Server):
     view: dict[str, Any] | None
     hints: dict[str, Any] | None
     declare_waits: dict[str, list[dict[str, Any]]] | None
+    received: Received | None
     dice: list[int] | None
     settlement: dict[str, Any] | None
     end_waits: list[list[str] | None] | None  # once the hand is over: each seat's waits (查大叫), None if it won

@@ -169,9 +169,30 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "joining": [(s.get("next") or {}).get("name") for s in room["seats"]],
         # a four-person Kawuxing room: who sits this hand out (name, match total, the rule), else None
         "resting": table.resting(), "four": table.four is not None},
-        "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits, "dice": list(g.dice) if g is not None else None,
+        "seat": seat, "you": you, "view": view, "hints": hints, "declare_waits": declare_waits,
+        "received": _received(g, seat) if g is not None and seat is not None else None,
+        "dice": list(g.dice) if g is not None else None,
         "settlement": g.settlement() if over else None,
         "end_waits": _end_waits(table) if over else None}
+
+
+def _received(g: Any, seat: int) -> dict | None:
+    """换三张: the three tiles this seat was passed and where from, until its first discard.
+
+    Only the seat's own: the tiles are in its hand now, and the seat they came from follows from the
+    dice (the engine's ``exchanged`` event records the step), so nothing of another hand is told."""
+    if g.over or g.phase in ("exchange",) or g.seats[seat].discards:
+        return None
+    step = next((e["step"] for e in g.events if e.get("type") == "exchanged"), None)
+    if step is None:
+        return None
+    giver = (seat - step) % g.n
+    passed = g.seats[giver].exchange_choice
+    if not passed:
+        return None
+    # seats run counter-clockwise seen from above: passing to the next seat (下家) is counter-clockwise
+    direction = "across" if g.n == 4 and step == 2 else ("counterclockwise" if step == 1 else "clockwise")
+    return {"tiles": [str(t) for t in passed], "from_seat": giver, "direction": direction}
 
 
 def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:

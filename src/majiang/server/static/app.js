@@ -90,7 +90,7 @@ function render() {
   const prev = lastView();
   if (prev && !(prev.legal || []).length && legal.length) Sound.play("turn");
   renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: watching ? 0 : mySeat, auto: r.auto,
-    connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice,
+    connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice, received: snap.received,
     showHints: state.showHints, picked: state.picked, selKey: state.selKey });
   if (snap.settlement || r.match_over) showSettlement(state); else hideSettlement();
   renderDock(state, v, legal, r, dockActions);

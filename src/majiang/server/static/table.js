@@ -9,7 +9,8 @@ import { TILE_RE, keyed, signed, splitTiles } from "./words.js";
  * What one drawing of the board needs.
  * @typedef {{view: any, names: string[], totals: number[], mySeat: number | null, bottom: number, live: boolean,
  *   legal: any[], auto?: boolean[], connected?: boolean[], humans?: boolean[], hints?: any, dice?: number[],
- *   showHints?: boolean, picked?: string[], selKey?: string | null}} BoardContext
+ *   showHints?: boolean, picked?: string[], selKey?: string | null,
+ *   received?: {tiles: string[], from_seat: number, direction: string} | null}} BoardContext
  */
 
 /** @type {any} the view drawn last (what changed since is animated and called out) */
@@ -91,7 +92,7 @@ function drawWall(e, left) {
 }
 /**
  * A tile as the board lays it: its key among its row's, its code (null: a tile's back), its classes.
- * @typedef {{key: string, tile: string | null, cls?: string, enter?: boolean, fly?: boolean}} TileItem
+ * @typedef {{key: string, tile: string | null, cls?: string, enter?: boolean, fly?: boolean, recv?: string, recvTitle?: string}} TileItem
  */
 /** @param {string[]} list @param {string} prefix @returns {TileItem[]} */
 function tileItems(list, prefix) { return keyed(list).map((x) => ({ ...x, key: prefix + x.key })); }
@@ -102,6 +103,22 @@ function syncTiles(container, items, decorate) {
     e.className = "tile" + (it.cls ? " " + it.cls : "") + (fresh && it.enter ? " enter" : "");
     if (decorate) decorate(e, it);
   });
+}
+
+/** 换三张: which way the tiles went round (the server's word), short for the tile's badge and in full. */
+export function receivedLabel(/** @type {{direction: string}} */ received) {
+  return { short: t("recv_" + received.direction), long: t(`recv_${received.direction}_long`) };
+}
+// 换三张: the three tiles passed to this seat marked in its hand (an outline and the direction's word)
+// until its first discard, as the apps do; the server sends them only to this seat, and only until then.
+/** @param {TileItem[]} items @param {{tiles: string[], direction: string} | null | undefined} received */
+function markReceived(items, received) {
+  if (!received || !received.tiles) return;
+  const left = received.tiles.slice(), label = receivedLabel(received);
+  for (let i = items.length - 1; i >= 0 && left.length; i--) {  // the copies sorted last: any copy will do
+    const k = left.indexOf(items[i].tile);
+    if (k >= 0) { left.splice(k, 1); items[i].cls += " recv"; items[i].recv = label.short; items[i].recvTitle = label.long; }
+  }
 }
 
 /** @param {BoardContext} ctx */
@@ -174,11 +191,14 @@ export function renderBoard(ctx) {
         it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hintKey === it.key ? " hinted" : "");
       };
       items.forEach(pick); dItems.forEach(pick);
+      markReceived(items, ctx.received);
     }
     // where a new discard comes from (FLIP): the tile's place in the hand before this update
     const flights = [];
     const from = prev && p.discards.length > prev.players[s].discards.length && !reduced() ? handRects(seat) : null;
-    syncTiles(seat.querySelector(".concealed"), items);
+    syncTiles(seat.querySelector(".concealed"), items, (e, it) => {
+      if (it.recv) { e.dataset.recv = it.recv; e.title = it.recvTitle || it.recv; } else if (e.dataset.recv) { delete e.dataset.recv; e.removeAttribute("title"); }
+    });
     syncTiles(seat.querySelector(".drawn"), dItems);
     // melds
     const melds = p.melds.map((m, i) => ({ key: `${i}:${m.kind}:${m.tile}`, m, fresh: prev && i >= prev.players[s].melds.length }));
