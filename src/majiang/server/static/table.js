@@ -277,11 +277,13 @@ function callout(seat, text, kind) {
 // A claim, kong, win or declaration said at the caller's seat, as the apps do: the game's own word drawn
 // large there and spoken (sound.js: a zh-CN voice where the browser has one, else its synthesised
 // sound; 静音 silences both). Counted on <html data-callouts> for the tests.
-const CALLS = { pong: ["碰", "pong"], kong: ["杠", "kong"], win: ["胡", "win"], zimo: ["自摸", "win"],
-  liangdao: ["亮倒", "declare"], sing: ["唱歌", "declare"], dance: ["跳舞", "declare"] };
+// On the English page the word drawn is the catalogue's (the voice still calls it in Chinese).
+const CALLS = { pong: ["碰", "pong", "a_pong"], kong: ["杠", "kong", "a_kong"], win: ["胡", "win", "a_win"],
+  zimo: ["自摸", "win", "a_zimo"], liangdao: ["亮倒", "declare", "a_declare"], sing: ["唱歌", "declare", "a_sing"],
+  dance: ["跳舞", "declare", "a_dance"] };
 function announce(seat, kind) {
-  const [word, sound] = CALLS[kind];
-  callout(seat, word, kind);
+  const [word, sound, key] = CALLS[kind];
+  callout(seat, I18N.lang === "en" ? t(key) : word, kind);
   Sound.say(word, sound);
   bump("callouts");
 }
