@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from majiang.server.live import Connection  # noqa: E402
+from majiang.server.presence import Connection  # noqa: E402
 from test_server_fairness import make_table, play_match  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))

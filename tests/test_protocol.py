@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from majiang.server import errors, protocol, rooms  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
-from majiang.server.live import Tables  # noqa: E402
+from majiang.server.tables import Tables  # noqa: E402
 from majiang.server.requests import NewRoom, parse  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
 from majiang.server.views import patch  # noqa: E402
@@ -266,7 +266,7 @@ def test_a_join_names_where_it_seated_the_player(tmp_path):
     async def joins():
         out = []
         for p in (ana, bo, ana, cy):
-            out.append(await rooms.take_seat(store, tables, store.room(code), p))
+            out.append(await rooms.take_seat(tables.aio, tables, store.room(code), p))
         return out
 
     try:

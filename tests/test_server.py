@@ -345,7 +345,7 @@ def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
 def test_the_first_hand_waits_until_every_seated_human_is_ready(tmp_path):
     """准备 before the first hand is the server's rule, not only the page's: the host's start deals
     only once every seated human said ready (or the ready timer ran out)."""
-    from majiang.server.live import TableSettings
+    from majiang.server.clock import TableSettings
     with contextlib.nullcontext(client(tmp_path)) as c:
         a, b = player(c, "a"), player(c, "b")
         code = make_room(c, a["token"], variant="kawuxing", timers={"ready_seconds": 600})

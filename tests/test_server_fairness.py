@@ -24,7 +24,9 @@ from majiang.engine import Game, shuffled_wall  # noqa: E402
 from majiang.games.rules import rules_for, rules_to_json  # noqa: E402
 from majiang.play.runner import play_hand  # noqa: E402
 from majiang.server import live_table as live  # noqa: E402  (the table that draws the seeds)
-from majiang.server.live import Connection, LiveTable, TableSettings  # noqa: E402
+from majiang.server.clock import TableSettings  # noqa: E402
+from majiang.server.live_table import LiveTable  # noqa: E402
+from majiang.server.presence import Connection  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
 from scenario import Eager  # noqa: E402
 
@@ -138,7 +140,7 @@ def test_a_liangdao_hand_shows_what_the_rules_reveal_and_not_the_drawn_tile(pres
 
 
 class FixedSeeds:
-    """Stands in for the ``secrets`` module in ``majiang.server.live``: the same seeds every run."""
+    """Stands in for the ``secrets`` module in ``majiang.server.live_table``: the same seeds every run."""
 
     def __init__(self, name: str) -> None:
         self.rng = random.Random(name)

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 
 from majiang.server.app import MAX_OPEN_ROOMS, create_app  # noqa: E402
-from majiang.server.live import TableSettings  # noqa: E402
+from majiang.server.clock import TableSettings  # noqa: E402
 from majiang.server.store import Store, StoreError  # noqa: E402
 from test_server import _OPEN, _close_clients, make_room, play_to_end, player  # noqa: E402, F401
 

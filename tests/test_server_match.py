@@ -112,7 +112,9 @@ def test_ties_go_to_the_lower_seat():
 # -- the one bot interface ------------------------------------------------------------------------
 
 
-def test_every_kind_of_bot_is_one_table_bot_and_decides_off_the_event_loop():
+def test_every_kind_of_bot_is_one_table_bot_and_only_a_bounded_one_decides_on_the_event_loop():
+    """An agent object's choice, and the greedy policy's Python fallback, run in a thread; a native
+    greedy choice (one library call) is made on the loop."""
     import threading
 
     from majiang.bots import make_agent
@@ -143,6 +145,18 @@ def test_every_kind_of_bot_is_one_table_bot_and_decides_off_the_event_loop():
     assert all(isinstance(a, Action) and a in legal for a in chosen)
     assert loop_thread == [False]
     runner.close()
+
+    class Planned:  # the native greedy policy's shape: a decision, and whether it is bounded
+        def __init__(self, bounded):
+            self.bounded = bounded
+
+        def plan(self, game, seat, legal):
+            return (lambda: loop_thread.append(threading.current_thread() is main) or legal[0]), self.bounded
+
+    loop_thread.clear()
+    for bounded in (True, False):
+        assert asyncio.run(as_table_bot(Planned(bounded)).decide(g, seat, legal, 10.0)) == legal[0]
+    assert loop_thread == [True, False]
 
 
 # -- stored state: a restart resumes it ------------------------------------------------------------

@@ -13,7 +13,8 @@ pytest.importorskip("sqlalchemy")
 
 from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
-from majiang.server.live import MISSES_BEFORE_AUTO, TableSettings, player_default  # noqa: E402
+from majiang.server.actions import player_default  # noqa: E402
+from majiang.server.clock import MISSES_BEFORE_AUTO, TableSettings  # noqa: E402
 from majiang.server.views import _compute_hints  # noqa: E402
 from test_server import _OPEN, _close_clients, client, make_room, player  # noqa: E402, F401
 
@@ -268,7 +269,7 @@ def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule)
         assert stored["settings"]["four"]["bench"] == table.four["bench"]  # a restart resumes who sits out
         assert len(stored["settings"]["four"]["lineups"]) == 4
     # who rested each hand, and each person's points, come back from the store alone
-    from majiang.server.live import Tables
+    from majiang.server.tables import Tables
     again = Tables(c.app.state.store).get(code)
     assert again.by_person == table.by_person or again.hand_index == table.hand_index
 

@@ -42,10 +42,16 @@ class NativeGreedyAgent:
     def prepare(self, game, seat: int, legal: list[Action]) -> Callable[[], Action]:
         """``act_in_game`` in two halves: this one reads the game (on the thread that changes it),
         the one it returns decides from what was read (on any thread, while the game moves on)."""
+        return self.plan(game, seat, legal)[0]
+
+    def plan(self, game, seat: int, legal: list[Action]) -> tuple[Callable[[], Action], bool]:
+        """``prepare``'s decision, and whether it is bounded and cheap: a win, or one native library
+        call (tens of microseconds, no search). False: the Python agent decides (换三张, 定缺, a
+        robbable kong, no native engine), a shanten per discard."""
         key = self.rng.getrandbits(32)
         win = next((a for a in legal if a.type == "win"), None)
         if win is not None:  # greedy always wins; the engine's win rules (漏胡, …) are the game's
-            return lambda: win
+            return (lambda: win), True
         position = position_of(game) if self.native is not None else None
         observation = game.observation(seat) if position is None else None
         rules = game.rules
@@ -66,7 +72,7 @@ class NativeGreedyAgent:
             return POLICIES[self.policy](key).act(observation if observation is not None
                                                   else game.observation(seat), legal)
 
-        return decide
+        return decide, position is not None
 
 
 def available() -> bool:

@@ -52,7 +52,8 @@ from starlette.exceptions import HTTPException
 from majiang.core.errors import MajiangError
 from majiang.server.bots import BotRunner
 from majiang.server.errors import Refusal, http_body, without_values  # noqa: F401 - without_values: its old home
-from majiang.server.live import ABSENT_AFTER, BOT_DELAY, Elsewhere, Tables
+from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
+from majiang.server.tables import Elsewhere, Tables
 from majiang.server.protocol import MAX_MESSAGE  # noqa: F401 - its old home
 from majiang.server.requests import BOT_LEVELS, whole  # noqa: F401 - their old home
 from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home

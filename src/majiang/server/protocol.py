@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from majiang.engine import ACTION_TYPES
 from majiang.server.errors import CATALOGUE, Refusal
-from majiang.server.live import CHAT_PHRASES
+from majiang.server.commands import CHAT_PHRASES
 
 VERSION = 1  # raise it when a message changes in a way an older page would misread
 MAX_MESSAGE = 2048  # characters of one client message: an action needs about a hundred

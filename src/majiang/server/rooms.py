@@ -14,7 +14,8 @@ from majiang.games.rules import rules_for, rules_to_json
 from majiang.server import sitout
 from majiang.server.errors import Refusal, rules_params, without_values
 from majiang.server.store_async import AsyncStore
-from majiang.server.live import Tables, TableSettings
+from majiang.server.clock import TableSettings
+from majiang.server.tables import Tables
 from majiang.server.requests import NewRoom
 from majiang.server.store import Store
 
@@ -132,7 +133,7 @@ def _own(room: dict, player: dict, i: int) -> Seated:
     return Seated(i, "seat")
 
 
-async def take_seat(store: Store, tables: Tables, room: dict, player: dict) -> Seated:
+async def take_seat(aio: AsyncStore, tables: Tables, room: dict, player: dict) -> Seated:
     """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
     first free seat nobody is expected in; during a match a bot's seat from the next hand on; at
     a four-person Kawuxing table, the bench once the three seats have players."""
@@ -146,8 +147,7 @@ async def take_seat(store: Store, tables: Tables, room: dict, player: dict) -> S
     async with live.lock if live is not None else contextlib.nullcontext():
         # read again, under the table's lock: while this waited, another join or the start may
         # have changed the room (seats written from the first read would be stale)
-        aio = AsyncStore.shared(store)
-        room = await aio.call(room_or_404, store, code)
+        room = await aio.call(room_or_404, aio.store, code)
         kind, i = seat_for(room, player)
         if kind == "own":
             return _own(room, player, i)
@@ -213,7 +213,7 @@ async def ready(tables: Tables, room: dict, player: dict) -> dict:
     return {"ready": True, "status": table.room["status"]}
 
 
-async def rematch(store: Store, tables: Tables, room: dict, player: dict) -> dict:
+async def rematch(aio: AsyncStore, tables: Tables, room: dict, player: dict) -> dict:
     """再来一局 after the match: a new room with the same rules, stake, hands and timers, every
     player in the seat they had (kept for them until they come), bots in the bots' seats. The
     first player to ask opens it; the others are offered it (``room.rematch``) and join it here."""
@@ -221,16 +221,15 @@ async def rematch(store: Store, tables: Tables, room: dict, player: dict) -> dic
     if room["status"] != "finished":
         raise Refusal("match.not_over", status=409)
     table = await tables.obtain(room["code"])
-    aio = AsyncStore.shared(store)
     async with table.rematch_lock:  # one new room per match: a second ask waits, then joins it
         if table.rematch is None:
-            await aio.call(check_hosting, store, player)
+            await aio.call(check_hosting, aio.store, player)
             new = await aio.create_room(room["variant"], room["rules"], room["stake"], room["hands"], player,
                                         rematch_seats(room, player), room["settings"] or None)
             await table.offer_rematch({"code": new, "by": seat})
             return {"code": new, "seat": seat}
         new = table.rematch["code"]
-    seated = await take_seat(store, tables, await aio.call(room_or_404, store, new), player)
+    seated = await take_seat(aio, tables, await aio.call(room_or_404, aio.store, new), player)
     return {"code": new, "seat": seated.seat}
 
 

@@ -18,7 +18,9 @@ from fastapi import WebSocket, WebSocketDisconnect
 from majiang.core.errors import MajiangError
 from majiang.server import protocol
 from majiang.server.errors import Refusal, ws_error, ws_refusal
-from majiang.server.live import Connection, Elsewhere, LiveTable
+from majiang.server.live_table import LiveTable
+from majiang.server.presence import Connection
+from majiang.server.tables import Elsewhere
 from majiang.server.rooms import CODE
 from majiang.server.security import Bucket
 from majiang.server.state import AppState, address_of, token_of

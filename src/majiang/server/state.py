@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from majiang.server.errors import Refusal
-from majiang.server.live import Tables
+from majiang.server.tables import Tables
 from majiang.server.replays import Replays
 from majiang.server.security import COOKIE, RateLimit, same_origin
 from majiang.server.store import Store

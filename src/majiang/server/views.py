@@ -19,7 +19,7 @@ from majiang.core.errors import MajiangError
 from majiang.core.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from majiang.server.live import LiveTable
+    from majiang.server.live_table import LiveTable
 
 
 

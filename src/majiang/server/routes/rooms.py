@@ -49,7 +49,7 @@ def invite_qr(code: str, request: Request, state: AppState = Depends(app_state))
 @router.post("/api/rooms/{code}/join", dependencies=[Depends(same_site)])
 async def join(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
     room = await state.aio.call(rooms.room_or_404, state.store, code)
-    seated = await rooms.take_seat(state.store, state.tables, room, player)
+    seated = await rooms.take_seat(state.aio, state.tables, room, player)
     return seated.to_json()
 
 
@@ -69,4 +69,4 @@ async def ready(code: str, player: dict = Depends(current_player), state: AppSta
 @router.post("/api/rooms/{code}/rematch", dependencies=[Depends(same_site)])
 async def rematch(code: str, player: dict = Depends(current_player), state: AppState = Depends(app_state)):
     room = await state.aio.call(rooms.room_or_404, state.store, code)
-    return await rooms.rematch(state.store, state.tables, room, player)
+    return await rooms.rematch(state.aio, state.tables, room, player)
