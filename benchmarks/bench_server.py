@@ -28,6 +28,7 @@ import json
 import os
 import socket
 import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -255,11 +256,28 @@ async def two_workers(args, tables_n: int) -> dict:
 
 
 def baseline_source(rev: str) -> str:
-    """The ``src`` tree of an earlier revision of this repository, to run its server beside this one."""
+    """The ``src`` tree of an earlier revision of this repository, to run its server beside this one,
+    with its own native engine and C extension built as a checkout of it would have them (without
+    them its bots would run in Python, in a pool of processes on another core, which is not the
+    server that revision ships). Whatever cannot be built is said, and left out."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = tempfile.mkdtemp(prefix="bench-base-")
-    archive = subprocess.run(["git", "-C", root, "archive", rev, "src"], capture_output=True, check=True).stdout
+    archive = subprocess.run(["git", "-C", root, "archive", rev, "src", "native", "setup.py", "pyproject.toml",
+                              "README.md"], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", out], input=archive, check=True)
+    cargo = os.environ.get("CARGO") or shutil.which("cargo") or os.path.expanduser("~/.cargo/bin/cargo")
+    lib = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform, "libmajiang_native.so")
+    built = subprocess.run([cargo, "build", "--release", "--frozen", "--quiet", "--manifest-path",
+                            os.path.join(out, "native", "Cargo.toml"), "--target-dir", os.path.join(out, "target")],
+                           capture_output=True, text=True) if os.path.exists(cargo) else None
+    if built is not None and built.returncode == 0:
+        shutil.copy(os.path.join(out, "target", "release", lib), os.path.join(out, "src", "majiang", lib))
+    else:
+        print(f"baseline {rev}: its native engine could not be built; its bots run in Python", file=sys.stderr)
+    ext = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=out,
+                         capture_output=True, text=True, env=dict(os.environ, MAJIANG_NATIVE="0"))
+    if ext.returncode != 0:
+        print(f"baseline {rev}: its C extension could not be built: {ext.stderr.strip()[-200:]}", file=sys.stderr)
     return os.path.join(out, "src")
 
 
