@@ -1,5 +1,7 @@
 import os
+import secrets
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -10,3 +12,17 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # helper programs run by the tests, not test modules
 collect_ignore_glob = ["bots/*"]
+
+
+_SECRETS = {name: getattr(secrets, name) for name in ("token_hex", "token_urlsafe", "token_bytes", "randbits", "choice")}
+
+
+@pytest.fixture(autouse=True)
+def _the_secrets_module_is_left_as_found():
+    """A test that fixes deals replaces a module's ``secrets`` (monkeypatch), never the real module's
+    functions: one that did leaked into every later test (tokens ran out and requests hung)."""
+    yield
+    changed = [name for name, fn in _SECRETS.items() if getattr(secrets, name) is not fn]
+    for name in changed:
+        setattr(secrets, name, _SECRETS[name])
+    assert not changed, f"the test replaced secrets.{', secrets.'.join(changed)}"

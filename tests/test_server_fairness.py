@@ -336,9 +336,10 @@ def test_fingerprint_hook_changes_no_play():
 
 
 @pytest.mark.parametrize("variant, preset, options", [CONFIGS[0], CONFIGS[3]])
-def test_each_change_is_one_frame(tmp_path, variant, preset, options):
+def test_each_change_is_one_frame(tmp_path, variant, preset, options, monkeypatch):
     """However many windows a change passes through (a discard, the bots' passes, the next draw),
     each seat gets at most one frame for it: no count or gap of frames says a window was there."""
+    monkeypatch.setattr(live, "secrets", FixedSeeds(f"frames/{variant}/{preset}"))  # deals long enough to count frames
     table = make_table(tmp_path, variant, preset, options, hands=2)
     received = attach_everyone(table)
     real = table._broadcast
@@ -356,10 +357,11 @@ def test_each_change_is_one_frame(tmp_path, variant, preset, options):
 
 
 @pytest.mark.parametrize("variant, preset, options", CONFIGS[::3])
-def test_patches_rebuild_every_snapshot_exactly(tmp_path, variant, preset, options):
+def test_patches_rebuild_every_snapshot_exactly(tmp_path, variant, preset, options, monkeypatch):
     """A browser client (``?patches=1``) gets the first snapshot whole and then only what changed:
     applied in order, the patches give exactly the snapshots a whole-frame client gets, frame for
     frame (so they also say nothing more, nor anything sooner)."""
+    monkeypatch.setattr(live, "secrets", FixedSeeds(f"patches/{variant}/{preset}"))  # deals long enough to count frames
     from majiang.server.views import patch
 
     table = make_table(tmp_path, variant, preset, options, hands=2)
@@ -457,16 +459,14 @@ async def _snapshots_through_a_hand(table):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_a_seat_is_told_only_the_three_tiles_it_was_passed_and_where_from(tmp_path, seed):
+def test_a_seat_is_told_only_the_three_tiles_it_was_passed_and_where_from(tmp_path, seed, monkeypatch):
     """换三张: after the exchange each seat is sent the three tiles it received, the seat they came from
     and the direction, until its first discard; no seat is told another's, nor is a spectator."""
-    live.secrets.token_hex = lambda n=16, k=iter(range(100)): f"{seed:08x}{next(k):024x}"  # a fixed deal per seed
-    try:
-        table = make_table(tmp_path, "sichuan", "modern", {}, name=f"x{seed}")
-        frames = asyncio.run(_snapshots_through_a_hand(table))
-    finally:
-        import secrets
-        live.secrets.token_hex = secrets.token_hex
+    # a fixed deal per seed; the module's ``secrets`` is replaced, never the real module's functions
+    # (patching ``secrets.token_hex`` itself leaked into every later test of the run: tokens ran out)
+    monkeypatch.setattr(live, "secrets", FixedSeeds(f"received/{seed}"))
+    table = make_table(tmp_path, "sichuan", "modern", {}, name=f"x{seed}")
+    frames = asyncio.run(_snapshots_through_a_hand(table))
     shown = 0
     for phase, views, spectator, passed in frames:
         assert spectator["received"] is None
@@ -488,8 +488,9 @@ def test_a_seat_is_told_only_the_three_tiles_it_was_passed_and_where_from(tmp_pa
     assert shown > 8
 
 
-def test_every_void_is_shown_at_once_when_all_have_chosen(tmp_path):
+def test_every_void_is_shown_at_once_when_all_have_chosen(tmp_path, monkeypatch):
     """定缺: while it is being chosen a seat sees only its own choice; the frame that ends it shows all."""
+    monkeypatch.setattr(live, "secrets", FixedSeeds("void"))  # a deal where the choices come one by one
     table = make_table(tmp_path, "sichuan", "modern", {}, name="void")
     frames = asyncio.run(_snapshots_through_a_hand(table))
     void_frames = [views for phase, views, _, _ in frames if phase == "void"]

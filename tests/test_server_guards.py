@@ -665,3 +665,21 @@ def test_a_room_path_written_another_way_is_refused_by_the_worker(tmp_path):
         with c.websocket_connect(f"/ws/{other}") as ws:
             ws.receive_json()
     assert code not in c.app.state.tables.live
+
+
+def test_a_store_call_that_raises_stopiteration_fails_instead_of_hanging(tmp_path):
+    """asyncio cannot put a StopIteration into a future: unconverted, the awaiting caller never wakes."""
+    import asyncio
+
+    from majiang.server.store import Store
+    from majiang.server.store_async import AsyncStore
+
+    def exhausted():
+        return next(iter(()))
+
+    aio = AsyncStore(Store(f"sqlite:///{tmp_path / 'db'}.sqlite3"))
+    try:
+        with pytest.raises(RuntimeError, match="StopIteration"):
+            asyncio.run(asyncio.wait_for(aio.call(exhausted), 10))
+    finally:
+        aio.close()

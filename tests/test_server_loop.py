@@ -181,3 +181,4 @@ def test_a_worker_whose_database_is_slow_keeps_renewing_its_leases_or_steps_down
             while msg["type"] != "snapshot":
                 msg = ws.receive_json()
         assert code in tables.live and store.lease_of(code)["worker"] == "w2"
+

@@ -20,6 +20,15 @@ from majiang.server.store import Store
 _SHARED: "weakref.WeakKeyDictionary[Store, AsyncStore]" = weakref.WeakKeyDictionary()
 
 
+def _no_stop_iteration(call: Callable) -> Any:
+    """``call()``, with a StopIteration it raises turned into a RuntimeError: asyncio cannot set a
+    StopIteration on a future, so the awaiting request would wait forever instead of failing."""
+    try:
+        return call()
+    except StopIteration as exc:
+        raise RuntimeError(f"{getattr(call, 'func', call)!r} raised StopIteration") from exc
+
+
 class AsyncStore:
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
@@ -40,7 +49,7 @@ class AsyncStore:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="majiang-db")
         call = functools.partial(fn, *args, **kwargs) if kwargs else functools.partial(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _no_stop_iteration, call)
 
     async def renew(self, codes: list[str], seconds: float) -> dict[str, str | None]:
         """``Store.renew_leases`` on the renewals' own thread (and, on PostgreSQL, connection)."""
