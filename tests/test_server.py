@@ -301,6 +301,8 @@ def test_quick_chat_and_a_dissolve_vote_between_two_players(tmp_path):
         with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as wa, \
                 c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb, \
                 c.websocket_connect(f"/ws/{code}") as watcher:
+            for ws in (wb, watcher):  # a socket is at the table once its first snapshot came (a chat is not replayed)
+                _until(ws, lambda m: m["type"] == "snapshot")
             wa.send_json({"type": "chat", "phrase": "hello"})
             assert _until(wb, lambda m: m["type"] == "chat") == {"type": "chat", "seat": 0, "phrase": "hello"}
             assert _until(watcher, lambda m: m["type"] == "chat")["phrase"] == "hello"
