@@ -85,7 +85,8 @@ def test_one_tables_held_write_leaves_another_tables_round_trips_fast(pg, monkey
     with TestClient(app) as c:
         a, b = player(c, "a"), player(c, "b")
         held_code = make_room(c, a["token"], variant="sichuan", hands=8)
-        code = make_room(c, b["token"], variant="sichuan", hands=8)
+        # enough hands that the match outlasts every round trip below (a fast box answers hundreds in 3 s)
+        code = make_room(c, b["token"], variant="sichuan", hands=64)
         for room, who in ((held_code, a), (code, b)):
             assert c.post(f"/api/rooms/{room}/start", headers={"X-Token": who["token"]}).json()["status"] == "playing"
         held_table = c.app.state.tables.live[held_code]
