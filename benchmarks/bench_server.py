@@ -72,7 +72,8 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
             elif msg["type"] == "snapshot":
                 snap = msg
             if msg["type"] == "error":
-                if "too many" in msg["message"] and last is not None:
+                # by its code; revisions before the error codes said it only in words
+                if (msg.get("code") == "rate.too_many_messages" or "too many" in msg["message"]) and last is not None:
                     await asyncio.sleep(0.1)  # rate-limited: not an error of the server, say it again
                     await ws.send(last)
                     continue
@@ -159,6 +160,7 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
 
     watcher = asyncio.ensure_future(watch_memory())
     cpu_before = cpu_seconds(pid)
+    sys_before = system_seconds(pid)
     start = time.perf_counter()
     try:
         results = await asyncio.wait_for(asyncio.gather(
@@ -168,6 +170,7 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
         watcher.cancel()
     elapsed = time.perf_counter() - start
     cpu_after = cpu_seconds(pid)
+    sys_cpu = system_seconds(pid) - sys_before
     loop_cpu = cpu_after.get(pid, 0.0) - cpu_before.get(pid, 0.0)
     pool_cpu = sum(v - cpu_before.get(k, 0.0) for k, v in cpu_after.items() if k != pid)
     counts = {"bytes": 0, "messages": 0, "closed": None}
@@ -188,6 +191,8 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             # one core can carry, whatever else shares the machine during the run
             "server_cpu_ms_per_hand": 1000 * loop_cpu / max(1, finished) if pid else None,
             "pool_cpu_ms_per_hand": 1000 * pool_cpu / max(1, finished) if pid else None,
+            # of the server process's, the kernel's part (system calls, waking threads)
+            "server_sys_ms_per_hand": 1000 * sys_cpu / max(1, finished) if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
             "flooder_closed_by_server": counts["closed"]}
 
@@ -213,6 +218,15 @@ def cpu_seconds(pid: int | None) -> dict[int, float]:
         tree |= more
         grew = bool(more)
     return {p: out[p][0] for p in tree if p in out}
+
+
+def system_seconds(pid: int | None) -> float:
+    """System CPU seconds so far of the server process alone (0 when it is not ours to read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[12]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, TypeError):
+        return 0.0
 
 
 def rss_mb(pid: int | None) -> float:
@@ -265,15 +279,13 @@ def baseline_source(rev: str) -> str:
     archive = subprocess.run(["git", "-C", root, "archive", rev, "src", "native", "setup.py", "pyproject.toml",
                               "README.md"], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", out], input=archive, check=True)
+    # the revision's own build command knows where its crate is and where the library goes
     cargo = os.environ.get("CARGO") or shutil.which("cargo") or os.path.expanduser("~/.cargo/bin/cargo")
-    lib = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform, "libmajiang_native.so")
-    built = subprocess.run([cargo, "build", "--release", "--frozen", "--quiet", "--manifest-path",
-                            os.path.join(out, "native", "Cargo.toml"), "--target-dir", os.path.join(out, "target")],
-                           capture_output=True, text=True) if os.path.exists(cargo) else None
-    if built is not None and built.returncode == 0:
-        shutil.copy(os.path.join(out, "target", "release", lib), os.path.join(out, "src", "majiang", lib))
-    else:
-        print(f"baseline {rev}: its native engine could not be built; its bots run in Python", file=sys.stderr)
+    built = subprocess.run([sys.executable, "-m", "majiang.native", "build", "--quiet"], capture_output=True,
+                           text=True, env=dict(os.environ, CARGO=cargo, PYTHONPATH=os.path.join(out, "src")))
+    if built.returncode != 0:
+        print(f"baseline {rev}: its native engine could not be built ({built.stderr.strip()[-200:]}); "
+              "its bots run in Python", file=sys.stderr)
     ext = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=out,
                          capture_output=True, text=True, env=dict(os.environ, MAJIANG_NATIVE="0"))
     if ext.returncode != 0:
@@ -313,6 +325,30 @@ async def one_server(args, tables_n: int, src: str | None, label: str) -> list[d
     return rows
 
 
+SPREAD = ("seconds", "p50_ms", "p99_ms", "server_cpu_ms_per_hand", "server_sys_ms_per_hand", "pool_cpu_ms_per_hand",
+          "kb_per_table")
+
+
+def summarise(runs: list[dict]) -> list[dict]:
+    """One row per server and load of repeated runs: each measure's median, with its min and max
+    in ``<measure>_range``; the counts are summed."""
+    rows: dict[tuple, list[dict]] = {}
+    for r in runs:
+        rows.setdefault((r["label"], r["flood"]), []).append(r)
+    out = []
+    for group in rows.values():
+        row = dict(group[-1], repeats=len(group))
+        for key in ("finished", "actions", "errors"):
+            row[key] = sum(r[key] for r in group)
+        for key in SPREAD:
+            values = [r[key] for r in group if r.get(key) is not None]
+            if values:
+                row[key] = statistics.median(values)
+                row[key + "_range"] = (min(values), max(values))
+        out.append(row)
+    return out
+
+
 async def run(args) -> list[dict]:
     counts = [int(n) for n in str(args.tables).split(",")]
     if args.base:
@@ -324,10 +360,15 @@ async def run(args) -> list[dict]:
         return rows
     rows = []
     base_src = baseline_source(args.baseline) if args.baseline else None
+    servers = [(None, "this server")] + ([(base_src, f"server at {args.baseline}")] if base_src else [])
     for n in counts:
-        rows += await one_server(args, n, None, "this server")
-        if base_src is not None:
-            rows += await one_server(args, n, base_src, f"server at {args.baseline}")
+        runs: list[dict] = []
+        for k in range(args.repeat):
+            # interleaved, and each revision first in turn, so that a drift of the machine's load
+            # during the run falls on both alike
+            for src, label in (servers if k % 2 == 0 else servers[::-1]):
+                runs += await one_server(args, n, src, label)
+        rows += summarise(runs) if args.repeat > 1 else runs
     if args.two_workers:
         row = await two_workers(args, counts[-1])
         rows.append(row)
@@ -345,6 +386,8 @@ def main() -> None:
                     "seconds ±50%% (default 1; 0 answers at once and saturates the server)")
     ap.add_argument("--baseline", metavar="REV", help="also measure the server of this git revision (e.g. "
                     "1ac8ae7, before the store and bot changes) on the same load, row beside row")
+    ap.add_argument("--repeat", type=int, default=1, metavar="K", help="measure each server K times, "
+                    "interleaved with the baseline's runs, and print the median (min-max) of each measure")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
@@ -377,6 +420,10 @@ def main() -> None:
                if r.get("server_cpu_ms_per_hand") is not None else f"{'':>12}")
         print(f"{label:<44}{r['tables']:>7}{r['finished']:>9}{r['seconds']:>8.1f}{r['p50_ms']:>8.1f}"
               f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}{cpu}")
+        if r.get("repeats", 1) > 1:
+            spread = ", ".join(f"{key} {r[key + '_range'][0]:.1f}-{r[key + '_range'][1]:.1f}"
+                               for key in SPREAD if key + "_range" in r)
+            print(f"  (median of {r['repeats']} runs; counts summed; min-max: {spread})")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
                   f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")

@@ -14,7 +14,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 collect_ignore_glob = ["bots/*"]
 
 
-_SECRETS = {name: getattr(secrets, name) for name in ("token_hex", "token_urlsafe", "token_bytes", "randbits", "choice")}
+_SECRETS = {name: value for name, value in vars(secrets).items() if not name.startswith("_")}
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +22,7 @@ def _the_secrets_module_is_left_as_found():
     """A test that fixes deals replaces a module's ``secrets`` (monkeypatch), never the real module's
     functions: one that did leaked into every later test (tokens ran out and requests hung)."""
     yield
-    changed = [name for name, fn in _SECRETS.items() if getattr(secrets, name) is not fn]
+    changed = [name for name, value in _SECRETS.items() if getattr(secrets, name, None) is not value]
     for name in changed:
         setattr(secrets, name, _SECRETS[name])
     assert not changed, f"the test replaced secrets.{', secrets.'.join(changed)}"

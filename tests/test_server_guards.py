@@ -677,9 +677,13 @@ def test_a_store_call_that_raises_stopiteration_fails_instead_of_hanging(tmp_pat
     def exhausted():
         return next(iter(()))
 
-    aio = AsyncStore(Store(f"sqlite:///{tmp_path / 'db'}.sqlite3"))
+    store = Store(f"sqlite:///{tmp_path / 'db'}.sqlite3")
+    store.renew_leases = lambda codes, seconds: exhausted()  # the renewals' own thread is guarded alike
+    aio = AsyncStore(store)
     try:
         with pytest.raises(RuntimeError, match="StopIteration"):
             asyncio.run(asyncio.wait_for(aio.call(exhausted), 10))
+        with pytest.raises(RuntimeError, match="StopIteration"):
+            asyncio.run(asyncio.wait_for(aio.renew(["123456"], 10.0), 10))
     finally:
         aio.close()

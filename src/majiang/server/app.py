@@ -188,6 +188,7 @@ def _lifespan(tables: Tables, full_gc_seconds: float | None):
         for task in tasks:
             task.cancel()
         tables.close()
+        tables.store.close()
     return lifespan
 
 

@@ -71,7 +71,8 @@ class Store(LeaseStore):
         self._lease_engine = None
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 5}
+            # a file's connection does not go stale as a server's can: no ping before each use
+            kwargs.update(connect_args={"check_same_thread": False, "timeout": 5}, pool_pre_ping=False)
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
@@ -91,6 +92,12 @@ class Store(LeaseStore):
             if not ok:
                 raise SchemaError(f"the database is at schema revision {found or 'none (empty)'}, this server "
                                   f"needs {migrate.head()}: run majiang db upgrade --db URL first")
+
+    def close(self) -> None:
+        """Close the pooled connections (the store stays usable: a later call opens new ones)."""
+        for engine in (self.engine, self._lease_engine):
+            if engine is not None:
+                engine.dispose()
 
     def _write(self, lease: str | None = None, engine=None):
         """A transaction whose failure is a ``StoreError`` (the caller refuses what needed it). With

@@ -56,7 +56,7 @@ class AsyncStore:
         if self._renewals is None:
             self._renewals = ThreadPoolExecutor(1, thread_name_prefix="majiang-leases")
         return await asyncio.get_running_loop().run_in_executor(
-            self._renewals, self.store.renew_leases, codes, seconds)
+            self._renewals, _no_stop_iteration, functools.partial(self.store.renew_leases, codes, seconds))
 
     def __getattr__(self, name: str) -> Callable:
         method = getattr(self.store, name)
