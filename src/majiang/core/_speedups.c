@@ -1172,6 +1172,9 @@ static inline void keys_of_rows(const uint8_t *src, Py_ssize_t count, Py_ssize_t
     *bad |= over;
 }
 
+static const uint8_t remainder3[40] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
+                                       2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0}; /* n % 3 */
+
 /* seven_pairs_distance without a branch (random hands would mispredict one) */
 static inline int seven_pairs_flat(int pairs, int tiles) {
     int need = 7 - pairs;
@@ -1250,41 +1253,31 @@ static inline __attribute__((always_inline)) void waits_rows3(const uint8_t *src
     const int two_suit = p->two_suit, void_group = v > 0 ? p->suit_group[v - 1] : -1;
     const int s0 = p->start[0], s1 = p->start[1], s2 = p->start[2];
     const unsigned mask2 = third_suit ? 0x1FF : 0x7;
+    const uint16_t *third_wait = third_suit ? suit_wait : honour_wait;
     unsigned over = 0;
+    RowKeys keys[CHUNK_ROWS];
+    keys_of_rows(src, count, width, p->start, third_suit, keys, bad);
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *row = src + i * width;
-        int n[3], pr[3];
-        unsigned info[3];
-        info[0] = suit_wait[block_rank(row + s0, &n[0], &pr[0])];
-        info[1] = suit_wait[block_rank(row + s1, &n[1], &pr[1])];
-        if (third_suit) {
-            info[2] = suit_wait[block_rank(row + s2, &n[2], &pr[2])];
-        } else {
-            const uint8_t *x = row + s2;
-            n[2] = x[0] + x[1] + x[2];
-            info[2] = honour_wait[(x[0] * 5 + x[1]) * 5 + x[2]];
-        }
+        const RowKeys *k = &keys[i];
+        const int *n = k->tiles;
+        unsigned info[3] = {suit_wait[k->key[0]], suit_wait[k->key[1]], third_wait[k->key[2]]};
         over |= (unsigned)((n[0] > 13) | (n[1] > 13) | (n[2] > 13));
         uint32_t out = 0;
         /* the two-suit rule: tiles of three suits, or of the void suit, never win */
         int present = (n[0] > 0) + (n[1] > 0) + (third_suit && n[2] > 0);
         int can_win = !two_suit || (present <= 2 && (void_group < 0 || n[void_group] == 0));
-        if (can_win) {
-            int done0 = (info[0] & COMPLETE_BIT) != 0, done1 = (info[1] & COMPLETE_BIT) != 0,
-                done2 = (info[2] & COMPLETE_BIT) != 0;
-            int unfinished = !done0 + !done1 + !done2;
-            int first_unfinished = !done0 ? 0 : !done1 ? 1 : 2;
-            int pair0 = n[0] % 3 == 2, pair1 = n[1] % 3 == 2, pair2 = n[2] % 3 == 2, pairs = pair0 + pair1 + pair2;
-            if (unfinished < 2)
-                for (int g = 0; g < 3; g++) {
-                    int m = n[g], pair_here = g == 0 ? pair0 : g == 1 ? pair1 : pair2;
-                    /* the drawn tile goes to group g: every other group complete, one pair in all */
-                    int pair_groups = pairs - pair_here + ((m + 1) % 3 == 2);
-                    if (m % 3 == 0 || (unfinished && first_unfinished != g) || pair_groups != 1 ||
-                        (two_suit && m == 0))
-                        continue;
-                    out |= (info[g] & (g == 2 ? mask2 : 0x1FF)) << (g == 0 ? s0 : g == 1 ? s1 : s2);
-                }
+        /* the drawn tile goes to group g when the others are complete (all are, or g is the one
+         * that is not) and one pair is in all; without branches, as ready hands go every way */
+        int r[3] = {remainder3[n[0]], remainder3[n[1]], remainder3[n[2]]};
+        int done[3] = {(int)(info[0] >> 9 & 1), (int)(info[1] >> 9 & 1), (int)(info[2] >> 9 & 1)};
+        int unfinished = 3 - done[0] - done[1] - done[2];
+        int pairs_in = (r[0] == 2) + (r[1] == 2) + (r[2] == 2);
+        for (int g = 0; g < 3; g++) {
+            int takes = can_win & (r[g] != 0) & ((unfinished == 0) | ((unfinished == 1) & !done[g])) &
+                        (pairs_in - (r[g] == 2) + (r[g] == 1) == 1) & !(two_suit & (n[g] == 0));
+            unsigned kinds = info[g] & (g == 2 ? mask2 : 0x1FF) & (0u - (unsigned)takes);
+            out |= kinds << (g == 0 ? s0 : g == 1 ? s1 : s2);
         }
         int total, pairs;
         row_totals(row, width, &total, &pairs);
