@@ -1152,7 +1152,7 @@ typedef struct {
 } RowKeys;
 
 static inline void keys_of_rows(const uint8_t *src, Py_ssize_t count, Py_ssize_t width, const int *start,
-                                const int third_suit, RowKeys *out, unsigned *bad) {
+                                const int third_suit, RowKeys *out, unsigned *bad, const char *table, int item) {
     unsigned over = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *row = src + i * width;
@@ -1168,6 +1168,9 @@ static inline void keys_of_rows(const uint8_t *src, Py_ssize_t count, Py_ssize_t
             k->pairs[2] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
         }
         over |= (unsigned)((k->tiles[0] > 14) | (k->tiles[1] > 14) | (k->tiles[2] > 14));
+        __builtin_prefetch(table + (size_t)k->key[0] * item);
+        __builtin_prefetch(table + (size_t)k->key[1] * item);
+        if (third_suit) __builtin_prefetch(table + (size_t)k->key[2] * item);
     }
     *bad |= over;
 }
@@ -1200,7 +1203,7 @@ static inline __attribute__((always_inline)) void shanten_rows3(const uint8_t *s
         second[c] = ch->group[c][1];
     }
     RowKeys keys[CHUNK_ROWS];
-    keys_of_rows(src, count, width, p->start, third_suit, keys, bad);
+    keys_of_rows(src, count, width, p->start, third_suit, keys, bad, (const char *)suit_class, 1);
     for (Py_ssize_t i = 0; i < count; i++) {
         const RowKeys *k = &keys[i];
         int cls[3] = {suit_class[k->key[0]], suit_class[k->key[1]], third_class[k->key[2]]};
@@ -1256,7 +1259,7 @@ static inline __attribute__((always_inline)) void waits_rows3(const uint8_t *src
     const uint16_t *third_wait = third_suit ? suit_wait : honour_wait;
     unsigned over = 0;
     RowKeys keys[CHUNK_ROWS];
-    keys_of_rows(src, count, width, p->start, third_suit, keys, bad);
+    keys_of_rows(src, count, width, p->start, third_suit, keys, bad, (const char *)suit_wait, 2);
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *row = src + i * width;
         const RowKeys *k = &keys[i];
