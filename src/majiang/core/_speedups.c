@@ -1090,8 +1090,11 @@ static inline uint32_t row_waits(const Plan *p, const uint8_t *c, Py_ssize_t wid
 static uint64_t spread_bits[256]; /* eight bits as eight bytes of 0 or 1 (in memory order) */
 
 /* suit_wait and honour_wait, on the first batch of waits */
+static void fill_takes(void);
+
 static int ensure_wait_tables(void) {
     if (suit_wait != NULL) return 0;
+    fill_takes();
     for (int m = 0; m < 256; m++) {
         uint8_t b[8];
         for (int k = 0; k < 8; k++) b[k] = (uint8_t)(m >> k & 1);
@@ -1177,6 +1180,25 @@ static inline void keys_of_rows(const uint8_t *src, Py_ssize_t count, Py_ssize_t
 
 static const uint8_t remainder3[40] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
                                        2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0}; /* n % 3 */
+
+/* by each group's (tiles mod 3) * 2 + complete, in base 6: bit g when the drawn tile may go to
+ * group g, as in row_waits: the group's tiles are not a multiple of 3 (so it holds some), every
+ * other group is complete, and one pair is in all after the draw */
+static uint8_t takes_table[216];
+
+static void fill_takes(void) {
+    for (int code = 0; code < 216; code++) {
+        int r[3] = {code / 36 / 2, code / 6 % 6 / 2, code % 6 / 2};
+        int done[3] = {code / 36 % 2, code / 6 % 2, code % 2};
+        int unfinished = 3 - done[0] - done[1] - done[2], pairs_in = (r[0] == 2) + (r[1] == 2) + (r[2] == 2);
+        unsigned bits = 0;
+        for (int g = 0; g < 3; g++)
+            if (r[g] != 0 && (unfinished == 0 || (unfinished == 1 && !done[g])) &&
+                pairs_in - (r[g] == 2) + (r[g] == 1) == 1)
+                bits |= 1u << g;
+        takes_table[code] = (uint8_t)bits;
+    }
+}
 
 /* seven_pairs_distance without a branch (random hands would mispredict one) */
 static inline int seven_pairs_flat(int pairs, int tiles) {
@@ -1270,18 +1292,14 @@ static inline __attribute__((always_inline)) void waits_rows3(const uint8_t *src
         /* the two-suit rule: tiles of three suits, or of the void suit, never win */
         int present = (n[0] > 0) + (n[1] > 0) + (third_suit && n[2] > 0);
         int can_win = !two_suit || (present <= 2 && (void_group < 0 || n[void_group] == 0));
-        /* the drawn tile goes to group g when the others are complete (all are, or g is the one
-         * that is not) and one pair is in all; without branches, as ready hands go every way */
-        int r[3] = {remainder3[n[0]], remainder3[n[1]], remainder3[n[2]]};
-        int done[3] = {(int)(info[0] >> 9 & 1), (int)(info[1] >> 9 & 1), (int)(info[2] >> 9 & 1)};
-        int unfinished = 3 - done[0] - done[1] - done[2];
-        int pairs_in = (r[0] == 2) + (r[1] == 2) + (r[2] == 2);
-        for (int g = 0; g < 3; g++) {
-            int takes = can_win & (r[g] != 0) & ((unfinished == 0) | ((unfinished == 1) & !done[g])) &
-                        (pairs_in - (r[g] == 2) + (r[g] == 1) == 1) & !(two_suit & (n[g] == 0));
-            unsigned kinds = info[g] & (g == 2 ? mask2 : 0x1FF) & (0u - (unsigned)takes);
-            out |= kinds << (g == 0 ? s0 : g == 1 ? s1 : s2);
-        }
+        /* which groups can take the drawn tile, from each group's tiles mod 3 and completeness
+         * (see fill_takes): one read, no branch (ready hands go every way) */
+        int code = ((remainder3[n[0]] * 2 + (int)(info[0] >> 9 & 1)) * 6 + remainder3[n[1]] * 2 +
+                    (int)(info[1] >> 9 & 1)) * 6 + remainder3[n[2]] * 2 + (int)(info[2] >> 9 & 1);
+        unsigned takes = takes_table[code] & (0u - (unsigned)can_win);
+        out |= (info[0] & 0x1FF & (0u - (takes & 1))) << s0;
+        out |= (info[1] & 0x1FF & (0u - (takes >> 1 & 1))) << s1;
+        out |= (info[2] & mask2 & (0u - (takes >> 2 & 1))) << s2;
         int total, pairs;
         row_totals(row, width, &total, &pairs);
         if (total == 13 && pairs == 6 && can_win) { /* seven pairs: six pairs and an odd tile (never a fourth) */
