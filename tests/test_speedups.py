@@ -508,3 +508,20 @@ def test_batch_shanten_refuses_bad_input():
     with pytest.raises(MajiangError):
         batch.batch_shanten(ok, "sichuan", "x")
     assert batch.batch_shanten(ok, "sichuan", None, np.int64(4)).tolist() == batch.batch_shanten(ok, "sichuan").tolist()
+
+
+def test_batch_finds_a_bad_count_anywhere():
+    """A count outside 0-4 at any place of any row (the C path checks eight bytes at a time) gets
+    the typed error, in 1-byte arrays of either sign and in wider ones."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    for dtype, values in (("int8", (5, -1, 127, -128)), ("uint8", (5, 128, 255)), ("int16", (5, -1, 300))):
+        for width in (30, 27):
+            for at in range(width):
+                for value in values:
+                    counts = np.zeros((3, width), dtype=dtype)
+                    counts[at % 3, at] = value
+                    with pytest.raises(MajiangError):
+                        batch.batch_shanten(counts, "sichuan")
+                    with pytest.raises(MajiangError):
+                        batch.batch_waits(counts, "sichuan")

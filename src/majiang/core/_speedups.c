@@ -985,8 +985,17 @@ static inline int rank_of(const uint8_t *c, int *pairs, int *tiles, unsigned *ba
 
 /* every count of a row 0-4 (signed bytes below 0 read as over 4) */
 static inline unsigned row_bad(const uint8_t *c, Py_ssize_t width) {
-    unsigned bad = 0;
-    for (Py_ssize_t k = 0; k < width; k++) bad |= c[k] > 4;
+    /* eight bytes a word: a byte over 4 has its top bit set after adding 0x7B, or before (a
+     * carry out of such a byte only marks the next one too) */
+    uint64_t seen = 0;
+    Py_ssize_t k = 0;
+    for (; k + 8 <= width; k += 8) {
+        uint64_t w;
+        memcpy(&w, c + k, 8);
+        seen |= (w + 0x7B7B7B7B7B7B7B7Bull) | w;
+    }
+    unsigned bad = (seen & 0x8080808080808080ull) != 0;
+    for (; k < width; k++) bad |= c[k] > 4;
     return bad;
 }
 
