@@ -409,3 +409,119 @@ def test_c_waits_counts_hands_odd_input_to_python():
         analysis.waits_counts(counts, counts, "kawuxing")
     assert analysis.waits_counts(counts, counts, KAWUXING, closed=1) == \
         analysis._waits_counts_python(counts, counts, KAWUXING, closed=1)
+
+
+def every_suit_vector(most: int):
+    """Every vector of nine counts 0-4 holding at most ``most`` tiles, as an (M, 9) int8 array."""
+    np = pytest.importorskip("numpy")
+    grid = np.indices((5,) * 9).reshape(9, -1).T.astype(np.int8)
+    return grid[grid.sum(axis=1) <= most]
+
+
+@needs_c
+def test_batch_shanten_of_every_suit_vector():
+    """Every suit vector of at most 14 tiles (every class of the tables, every path of the rank a
+    row is read by), alone and beside fixed other groups, in both games' layouts: the C batch
+    gives what the numpy path gives."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    suits = every_suit_vector(14)
+    for variant, at, others in ((SICHUAN, 9, {}), (SICHUAN, 18, {0: 1, 1: 1, 2: 1, 9: 2}),
+                                (KAWUXING, 9, {}), (KAWUXING, 18, {9: 1, 10: 1, 11: 1, 27: 2})):
+        rows = np.zeros((len(suits), 30), dtype=np.int8)
+        rows[:, at:at + 9] = suits
+        for kind, copies in others.items():
+            rows[:, kind] = copies
+        before = speedups().forwarded()
+        got = batch.batch_shanten(rows, variant)
+        assert speedups().forwarded() == before  # answered in C
+        assert np.array_equal(got, batch._batch_shanten_numpy(rows, variant, None, 4))
+
+
+@needs_c
+def test_batch_waits_of_every_suit_vector():
+    """Every suit vector of 3n+1 tiles (at most 13), alone and beside a complete other suit: the
+    C batch (per-suit wait tables) marks what the one-hand waits_counts (which tries each tile)
+    lists; a sample also against the Python reference."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    suits = every_suit_vector(13)
+    suits = suits[suits.sum(axis=1) % 3 == 1]
+    rnd = random.Random(5)
+    for variant, at, others in ((SICHUAN, 9, {}), (SICHUAN, 18, {3: 1, 4: 1, 5: 1}), (KAWUXING, 18, {}),
+                                (KAWUXING, 9, {28: 3})):
+        rows = np.zeros((len(suits), 30), dtype=np.int8)
+        rows[:, at:at + 9] = suits
+        for kind, copies in others.items():
+            rows[:, kind] = copies
+        got = batch.batch_waits(rows, variant)
+        listed = rows.tolist()
+        for row, marks in zip(listed, got):
+            assert np.flatnonzero(marks).tolist() == speedups().waits_counts(row, row, variant)
+        for i in rnd.sample(range(len(listed)), 200):
+            assert np.flatnonzero(got[i]).tolist() == analysis._waits_counts_python(listed[i], listed[i], variant, None)
+
+
+def test_batch_edge_rows():
+    """Fours (a wait on a kind held four times is no wait), seven pairs with a four, rows of no
+    tiles, no rows, 27-wide rows: the same as the Python reference, with or without the C path."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    from majiang.core.tiles import parse_tiles, to_counts
+    hands = ["1111234567899m", "111123456789m", "11112222333m4p", "1111m2222p3333m4p", "1111m23m456m789m9m", "11112233445566m",
+             "1122334455667m", "1111223344556m", "1111222233334m", "4444m", "1m", "44445555p", "123m456p789s5z", "11p55z66z77z"]
+    rows = [list(to_counts(parse_tiles(h)))[:30] for h in hands] + [[0] * 30]
+    for variant, kept in ((SICHUAN, rows), (KAWUXING, [r for r in rows if not any(r[:9])])):
+        counts = np.array(kept, dtype=np.int8)
+        for width in (30, 27) if variant is SICHUAN else (30,):
+            part = np.ascontiguousarray(counts[:, :width])
+            assert batch.batch_shanten(part, variant).tolist() == batch._batch_shanten_numpy(part, variant, None,
+                                                                                               4).tolist()
+            marks = batch.batch_waits(part, variant)
+            for row, got in zip(kept, marks):
+                full = row[:width] + [0] * (30 - width)
+                assert np.flatnonzero(got).tolist() == analysis._waits_counts_python(full, full, variant, None)
+        assert batch.batch_shanten(np.zeros((0, 30), dtype=np.int8), variant).shape == (0,)
+        assert batch.batch_waits(np.zeros((0, 30), dtype=np.int8), variant).shape == (0, 30)
+    marks = batch.batch_waits(np.array(rows, dtype=np.int8), SICHUAN)
+    assert marks[hands.index("1111m23m456m789m9m")].nonzero()[0].tolist() == [2, 5, 8]
+    assert not (marks & (np.array(rows) == 4)).any()  # never a fifth copy
+
+
+def test_batch_shanten_refuses_bad_input():
+    """batch_shanten gets the one-line typed errors batch_waits gives: a float or wrongly shaped
+    array, a count outside 0-4, a bad sets or void, with or without the C path."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    negative = np.zeros((1, 30), dtype=np.int8)
+    negative[0, 3] = -1
+    five = np.zeros((1, 30), dtype=np.int64)
+    five[0, 0] = 5
+    for bad in (np.zeros((2, 30), dtype=np.float64), np.zeros((2, 31), dtype=np.int8), np.zeros(30, dtype=np.int8),
+                np.zeros((1, 2, 30), dtype=np.int8), negative, five, [[0] * 29]):
+        with pytest.raises(MajiangError):
+            batch.batch_shanten(bad, "sichuan")
+    ok = np.zeros((1, 30), dtype=np.int8)
+    for sets in (5, -1, "4", True, 2.0):
+        with pytest.raises(MajiangError):
+            batch.batch_shanten(ok, "sichuan", None, sets)
+    with pytest.raises(MajiangError):
+        batch.batch_shanten(ok, "sichuan", "x")
+    assert batch.batch_shanten(ok, "sichuan", None, np.int64(4)).tolist() == batch.batch_shanten(ok, "sichuan").tolist()
+
+
+def test_batch_finds_a_bad_count_anywhere():
+    """A count outside 0-4 at any place of any row (the C path checks eight bytes at a time) gets
+    the typed error, in 1-byte arrays of either sign and in wider ones."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    for dtype, values in (("int8", (5, -1, 127, -128)), ("uint8", (5, 128, 255)), ("int16", (5, -1, 300))):
+        for width in (30, 27):
+            for at in range(width):
+                for value in values:
+                    counts = np.zeros((3, width), dtype=dtype)
+                    counts[at % 3, at] = value
+                    with pytest.raises(MajiangError):
+                        batch.batch_shanten(counts, "sichuan")
+                    with pytest.raises(MajiangError):
+                        batch.batch_waits(counts, "sichuan")

@@ -87,6 +87,47 @@ static void fill_rank_steps(void) {
             }
 }
 
+/* The same rank in three reads, one per block of three kinds, for batch rows: a block's part of
+ * the rank by the tiles before the block and the block's counts in base 5, the block's pairs in
+ * the top byte (the parts' ranks add up to below 2**24, so the pairs add up apart). */
+static uint32_t rank_block[3][15][125];
+
+static void fill_rank_blocks(void) {
+    for (int b = 0; b < 3; b++)
+        for (int before = 0; before < 15; before++)
+            for (int key = 0; key < 125; key++) {
+                int c[3] = {key / 25, key / 5 % 5, key % 5}, t = before, r = 0, pairs = 0;
+                for (int j = 0; j < 3; j++) {
+                    r += rank_step[3 * b + j][t < 14 ? t : 14][c[j]];
+                    t += c[j];
+                    pairs += c[j] >> 1;
+                }
+                rank_block[b][before][key] = (uint32_t)r | (uint32_t)pairs << 24;
+            }
+}
+
+/* The rank of nine 1-byte counts (each 0-4), their tiles and pairs; rank 0 (a valid index, the
+ * caller sees the tiles) for more than 14 tiles. */
+static inline int block_rank(const uint8_t *c, int *tiles, int *pairs) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* eight counts a word (byte k is count k): one multiplication puts 25 c[k-2] + 5 c[k-1] +
+     * c[k] in byte k, another the sum of counts 0..k (no byte carries: at most 124 and 32) */
+    uint64_t w, w1;
+    memcpy(&w, c, 8);
+    memcpy(&w1, c + 1, 8);
+    uint64_t keys = w * 0x190501u, keys1 = w1 * 0x190501u, before = w * 0x0101010101010101ull;
+    int t0 = (int)(before >> 16 & 255), t1 = (int)(before >> 40 & 255), t = (int)(before >> 56) + c[8];
+    int k0 = (int)(keys >> 16 & 255), k1 = (int)(keys >> 40 & 255), k2 = (int)(keys1 >> 56);
+#else
+    int t0 = c[0] + c[1] + c[2], t1 = t0 + c[3] + c[4] + c[5], t = t1 + c[6] + c[7] + c[8];
+    int k0 = (c[0] * 5 + c[1]) * 5 + c[2], k1 = (c[3] * 5 + c[4]) * 5 + c[5], k2 = (c[6] * 5 + c[7]) * 5 + c[8];
+#endif
+    uint32_t s = rank_block[0][0][k0] + rank_block[1][t0][k1] + rank_block[2][t1 < 14 ? t1 : 14][k2];
+    *tiles = t;
+    *pairs = (int)(s >> 24);
+    return t > 14 ? 0 : (int)(s & 0xFFFFFF);
+}
+
 static inline int class_of(const Plan *p, int g, const int *c) {
     int s = p->start[g];
     if (p->size[g] == 9) return suit_class[suit_rank(c + s)];
@@ -860,12 +901,61 @@ static uint16_t honour_wait[125];
 static PyObject *batch_shanten_fallback, *batch_waits_fallback, *np_empty, *dtype_int8, *dtype_bool;
 
 #define COMPLETE_BIT (1u << 9)
+#define CHUNK_ROWS 256 /* rows done at a time (wider counts are converted a chunk at a time) */
 
 typedef struct {
     int n_choices;
     int size[MAX_CHOICES];
     int group[MAX_CHOICES][MAX_GROUPS];
 } Choices;
+
+/* Three groups in one win (Kawuxing, or three suits without the two-suit rule): the min-plus
+ * rows of two classes are few distinct ones (180 of 146 * 146), so the third group's class and
+ * that row's number give the shanten in one read. */
+static uint8_t *pair_class;  /* [a * n_classes + b]: the number of the distinct row pair_rows[a, b] */
+static uint8_t *final3;      /* [sets][pair class * n_classes + c]: shanten + 1 of sets sets and a pair */
+static int n_pair_classes;   /* 0: not laid out (more than 256 distinct rows, or no memory) */
+
+static void fill_pair_classes(const uint8_t *pairs, int nc) {
+    enum { SLOTS = 4096 };
+    uint8_t *ids = PyMem_Malloc((size_t)nc * nc), *fin = NULL;
+    int16_t *slot = PyMem_Malloc(SLOTS * sizeof(int16_t));
+    int32_t first[256]; /* the (a, b) where each distinct row was first seen */
+    int found = 0;
+    if (ids && slot) {
+        for (int i = 0; i < SLOTS; i++) slot[i] = -1;
+        for (int ab = 0; found >= 0 && ab < nc * nc; ab++) {
+            const uint8_t *row = pairs + (size_t)ab * ROW;
+            uint32_t h = 2166136261u;
+            for (int j = 0; j < ROW; j++) h = (h ^ row[j]) * 16777619u;
+            unsigned at = h & (SLOTS - 1);
+            while (slot[at] >= 0 && memcmp(pairs + (size_t)first[slot[at]] * ROW, row, ROW) != 0)
+                at = (at + 1) & (SLOTS - 1);
+            if (slot[at] < 0) {
+                if (found == 256) {
+                    found = -1;
+                    break;
+                }
+                first[found] = ab;
+                slot[at] = (int16_t)found++;
+            }
+            ids[ab] = (uint8_t)slot[at];
+        }
+        if (found > 0) fin = PyMem_Malloc((size_t)5 * found * nc);
+        for (int sets = 0; fin && sets < 5; sets++)
+            for (int pc = 0; pc < found; pc++)
+                for (int c = 0; c < nc; c++)
+                    fin[((size_t)sets * found + pc) * nc + c] =
+                        (uint8_t)final_two(pairs + (size_t)first[pc] * ROW, rows[c], sets);
+    }
+    PyMem_Free(slot);
+    PyMem_Free(pair_class);
+    PyMem_Free(final3);
+    pair_class = fin ? ids : NULL;
+    final3 = fin;
+    n_pair_classes = fin ? found : 0;
+    if (!fin) PyMem_Free(ids);
+}
 
 static void choices_of(const Plan *p, int v, Choices *out) {
     out->n_choices = p->n_choices[v];
@@ -895,8 +985,17 @@ static inline int rank_of(const uint8_t *c, int *pairs, int *tiles, unsigned *ba
 
 /* every count of a row 0-4 (signed bytes below 0 read as over 4) */
 static inline unsigned row_bad(const uint8_t *c, Py_ssize_t width) {
-    unsigned bad = 0;
-    for (Py_ssize_t k = 0; k < width; k++) bad |= c[k] > 4;
+    /* eight bytes a word: a byte over 4 has its top bit set after adding 0x7B, or before (a
+     * carry out of such a byte only marks the next one too) */
+    uint64_t seen = 0;
+    Py_ssize_t k = 0;
+    for (; k + 8 <= width; k += 8) {
+        uint64_t w;
+        memcpy(&w, c + k, 8);
+        seen |= (w + 0x7B7B7B7B7B7B7B7Bull) | w;
+    }
+    unsigned bad = (seen & 0x8080808080808080ull) != 0;
+    for (; k < width; k++) bad |= c[k] > 4;
     return bad;
 }
 
@@ -1000,8 +1099,11 @@ static inline uint32_t row_waits(const Plan *p, const uint8_t *c, Py_ssize_t wid
 static uint64_t spread_bits[256]; /* eight bits as eight bytes of 0 or 1 (in memory order) */
 
 /* suit_wait and honour_wait, on the first batch of waits */
+static void fill_takes(void);
+
 static int ensure_wait_tables(void) {
     if (suit_wait != NULL) return 0;
+    fill_takes();
     for (int m = 0; m < 256; m++) {
         uint8_t b[8];
         for (int k = 0; k < 8; k++) b[k] = (uint8_t)(m >> k & 1);
@@ -1050,8 +1152,184 @@ static int ensure_wait_tables(void) {
     return 0;
 }
 
+/* The common layouts in batch rows, laid out for the compiler: three groups, the first two
+ * suits, the third a suit or the honours (every variant this project ships); the per-row work
+ * has no loop over groups and no test of the variant. ``third_suit`` and ``triple`` are constants
+ * at each call, so each layout gets its own code. A chunk of rows is done in two passes: the
+ * ranks first, then the reads they index (the suits' tables are larger than the first-level
+ * cache), so that the reads of many rows are under way at once. */
+typedef struct {
+    int key[3]; /* a suit's rank, the honours' counts in base 5 */
+    int tiles[3], pairs[3];
+} RowKeys;
 
-#define CHUNK_ROWS 256
+static inline void keys_of_rows(const uint8_t *src, Py_ssize_t count, Py_ssize_t width, const int *start,
+                                const int third_suit, RowKeys *out, unsigned *bad, const char *table, int item) {
+    unsigned over = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = src + i * width;
+        RowKeys *k = &out[i];
+        k->key[0] = block_rank(row + start[0], &k->tiles[0], &k->pairs[0]);
+        k->key[1] = block_rank(row + start[1], &k->tiles[1], &k->pairs[1]);
+        const uint8_t *x = row + start[2];
+        if (third_suit) {
+            k->key[2] = block_rank(x, &k->tiles[2], &k->pairs[2]);
+        } else {
+            k->key[2] = (x[0] * 5 + x[1]) * 5 + x[2];
+            k->tiles[2] = x[0] + x[1] + x[2];
+            k->pairs[2] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
+        }
+        over |= (unsigned)((k->tiles[0] > 14) | (k->tiles[1] > 14) | (k->tiles[2] > 14));
+        __builtin_prefetch(table + (size_t)k->key[0] * item);
+        __builtin_prefetch(table + (size_t)k->key[1] * item);
+        if (third_suit) __builtin_prefetch(table + (size_t)k->key[2] * item);
+    }
+    *bad |= over;
+}
+
+static const uint8_t remainder3[40] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
+                                       2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0}; /* n % 3 */
+
+/* by each group's (tiles mod 3) * 2 + complete, in base 6: bit g when the drawn tile may go to
+ * group g, as in row_waits: the group's tiles are not a multiple of 3 (so it holds some), every
+ * other group is complete, and one pair is in all after the draw */
+static uint8_t takes_table[216];
+
+static void fill_takes(void) {
+    for (int code = 0; code < 216; code++) {
+        int r[3] = {code / 36 / 2, code / 6 % 6 / 2, code % 6 / 2};
+        int done[3] = {code / 36 % 2, code / 6 % 2, code % 2};
+        int unfinished = 3 - done[0] - done[1] - done[2], pairs_in = (r[0] == 2) + (r[1] == 2) + (r[2] == 2);
+        unsigned bits = 0;
+        for (int g = 0; g < 3; g++)
+            if (r[g] != 0 && (unfinished == 0 || (unfinished == 1 && !done[g])) &&
+                pairs_in - (r[g] == 2) + (r[g] == 1) == 1)
+                bits |= 1u << g;
+        takes_table[code] = (uint8_t)bits;
+    }
+}
+
+/* seven_pairs_distance without a branch (random hands would mispredict one) */
+static inline int seven_pairs_flat(int pairs, int tiles) {
+    int need = 7 - pairs;
+    int short_of = need - (tiles - 2 * pairs);
+    int d = need + (short_of & ~(short_of >> 31));
+    return d & ~((need - 1) >> 31);
+}
+
+/* batch shanten of `count` rows: a win of two of the groups (each choice a pair: Sichuan), or of
+ * all three (``triple``: one read of final3); a group of more than 14 tiles sets *bad */
+static inline __attribute__((always_inline)) void shanten_rows3(const uint8_t *src, Py_ssize_t count,
+                                                                Py_ssize_t width, const Plan *p,
+                                                                const Choices *ch, int sets, int8_t *dst,
+                                                                unsigned *bad, const int third_suit,
+                                                                const int triple) {
+    const int nc = n_classes, seven_off = sets == 4 ? 0 : INF, n_choices = ch->n_choices;
+    const uint8_t *fin = final2 + (size_t)sets * nc * nc;
+    const uint8_t *fin3 = triple ? final3 + (size_t)sets * n_pair_classes * nc : NULL;
+    const uint8_t *third_class = third_suit ? suit_class : honour_class;
+    int first[MAX_CHOICES], second[MAX_CHOICES];
+    for (int c = 0; c < n_choices; c++) {
+        first[c] = ch->group[c][0];
+        second[c] = ch->group[c][1];
+    }
+    RowKeys keys[CHUNK_ROWS];
+    keys_of_rows(src, count, width, p->start, third_suit, keys, bad, (const char *)suit_class, 1);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const RowKeys *k = &keys[i];
+        int cls[3] = {suit_class[k->key[0]], suit_class[k->key[1]], third_class[k->key[2]]};
+        int best;
+        if (triple) {
+            int d = fin3[pair_class[cls[0] * nc + cls[1]] * nc + cls[2]];
+            int d7 = seven_pairs_flat(k->pairs[0] + k->pairs[1] + k->pairs[2], k->tiles[0] + k->tiles[1] + k->tiles[2]);
+            d7 += seven_off;
+            best = d7 < d ? d7 : d;
+        } else {
+            best = NO_WIN + 1;
+            for (int c = 0; c < n_choices; c++) {
+                int a = first[c], b = second[c];
+                int d = fin[cls[a] * nc + cls[b]];
+                int d7 = seven_pairs_flat(k->pairs[a] + k->pairs[b], k->tiles[a] + k->tiles[b]) + seven_off;
+                d = d7 < d ? d7 : d;
+                best = d < best ? d : best;
+            }
+        }
+        dst[i] = (int8_t)(best - 1);
+    }
+}
+
+/* The tiles and pairs of a row of 30 (or 27) counts, eight bytes at a time; the last eight read
+ * overlap the third, and the two (or five) bytes read twice are taken off. */
+static inline void row_totals(const uint8_t *c, Py_ssize_t width, int *tiles, int *pairs) {
+    uint64_t w[4];
+    Py_ssize_t last = width - 8, twice = 24 - last;
+    memcpy(&w[0], c, 8);
+    memcpy(&w[1], c + 8, 8);
+    memcpy(&w[2], c + 16, 8);
+    memcpy(&w[3], c + last, 8);
+    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t sum = w[0] + w[1] + w[2] + w[3]; /* each byte at most 16 */
+    uint64_t half = ((w[0] >> 1) & low7) + ((w[1] >> 1) & low7) + ((w[2] >> 1) & low7) + ((w[3] >> 1) & low7);
+    int t = (int)((sum * ones) >> 56), pr = (int)((half * ones) >> 56);
+    for (Py_ssize_t k = last; k < last + twice; k++) {
+        t -= c[k];
+        pr -= c[k] >> 1;
+    }
+    *tiles = t;
+    *pairs = pr;
+}
+
+/* batch waits of `count` rows as bools (row_waits for these layouts); a group of more than 13
+ * tiles sets *bad */
+static inline __attribute__((always_inline)) void waits_rows3(const uint8_t *src, Py_ssize_t count, Py_ssize_t width,
+                                                              const Plan *p, int v, uint8_t *dst, unsigned *bad,
+                                                              const int third_suit) {
+    const int two_suit = p->two_suit, void_group = v > 0 ? p->suit_group[v - 1] : -1;
+    const int s0 = p->start[0], s1 = p->start[1], s2 = p->start[2];
+    const unsigned mask2 = third_suit ? 0x1FF : 0x7;
+    const uint16_t *third_wait = third_suit ? suit_wait : honour_wait;
+    unsigned over = 0;
+    RowKeys keys[CHUNK_ROWS];
+    keys_of_rows(src, count, width, p->start, third_suit, keys, bad, (const char *)suit_wait, 2);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = src + i * width;
+        const RowKeys *k = &keys[i];
+        const int *n = k->tiles;
+        unsigned info[3] = {suit_wait[k->key[0]], suit_wait[k->key[1]], third_wait[k->key[2]]};
+        over |= (unsigned)((n[0] > 13) | (n[1] > 13) | (n[2] > 13));
+        uint32_t out = 0;
+        /* the two-suit rule: tiles of three suits, or of the void suit, never win */
+        int present = (n[0] > 0) + (n[1] > 0) + (third_suit && n[2] > 0);
+        int can_win = !two_suit || (present <= 2 && (void_group < 0 || n[void_group] == 0));
+        /* which groups can take the drawn tile, from each group's tiles mod 3 and completeness
+         * (see fill_takes): one read, no branch (ready hands go every way) */
+        int code = ((remainder3[n[0]] * 2 + (int)(info[0] >> 9 & 1)) * 6 + remainder3[n[1]] * 2 +
+                    (int)(info[1] >> 9 & 1)) * 6 + remainder3[n[2]] * 2 + (int)(info[2] >> 9 & 1);
+        unsigned takes = takes_table[code] & (0u - (unsigned)can_win);
+        out |= (info[0] & 0x1FF & (0u - (takes & 1))) << s0;
+        out |= (info[1] & 0x1FF & (0u - (takes >> 1 & 1))) << s1;
+        out |= (info[2] & mask2 & (0u - (takes >> 2 & 1))) << s2;
+        int total, pairs;
+        row_totals(row, width, &total, &pairs);
+        if (total == 13 && pairs == 6 && can_win) { /* seven pairs: six pairs and an odd tile (never a fourth) */
+            for (Py_ssize_t k = 0; k < width; k++)
+                if (row[k] & 1) {
+                    out |= (uint32_t)1 << k;
+                    break;
+                }
+        }
+        /* the mask as bools, eight at a time, the last eight overlapping the third */
+        uint8_t *d = dst + i * width;
+        memcpy(d, &spread_bits[out & 255], 8);
+        memcpy(d + 8, &spread_bits[(out >> 8) & 255], 8);
+        memcpy(d + 16, &spread_bits[(out >> 16) & 255], 8);
+        if (width == 30) memcpy(d + 22, &spread_bits[(out >> 22) & 255], 8);
+        else memcpy(d + 19, &spread_bits[(out >> 19) & 255], 8);
+    }
+    *bad |= over;
+}
+
+
 
 /* numpy arrays without numpy's headers (the extension builds without numpy): the array object's
  * leading fields and PyArray_New from numpy's C-API table, both fixed by numpy's ABI since 1.7.
@@ -1291,12 +1569,27 @@ static PyObject *py_batch_shanten(PyObject *self, PyObject *const *args, Py_ssiz
     int8_t *dst = (int8_t *)res.buf;
     unsigned bad = 0;
     uint8_t scratch[CHUNK_ROWS * 30];
+    /* the layout's own loop when it is one of the common ones (see shanten_rows3) */
+    int third = plan.n_groups == 3 && plan.size[0] == 9 && plan.size[1] == 9 ? plan.size[2] : 0;
+    int pairs_only = 1;
+    for (int c = 0; c < ch.n_choices; c++) pairs_only &= ch.size[c] == 2;
+    int triple = ch.n_choices == 1 && ch.size[0] == 3 && n_pair_classes > 0;
+    int layout = !third ? 0 : triple ? (third == 9 ? 1 : 2) : pairs_only ? (third == 9 ? 3 : 4) : 0;
     for (Py_ssize_t lo = 0; lo < n && !bad; lo += CHUNK_ROWS) {
         Py_ssize_t count = n - lo < CHUNK_ROWS ? n - lo : CHUNK_ROWS;
         const uint8_t *src = rows_as_bytes(&in, lo, count, scratch);
         bad |= row_bad(src, count * width); /* checked before any table is indexed by a count */
-        for (Py_ssize_t i = 0; i < count && !bad; i++)
-            dst[lo + i] = (int8_t)row_shanten(&plan, &ch, src + i * width, sets, fin, &bad);
+        if (bad) break;
+        int8_t *at = dst + lo;
+        switch (layout) {
+        case 1: shanten_rows3(src, count, width, &plan, &ch, sets, at, &bad, 1, 1); break;
+        case 2: shanten_rows3(src, count, width, &plan, &ch, sets, at, &bad, 0, 1); break;
+        case 3: shanten_rows3(src, count, width, &plan, &ch, sets, at, &bad, 1, 0); break;
+        case 4: shanten_rows3(src, count, width, &plan, &ch, sets, at, &bad, 0, 0); break;
+        default:
+            for (Py_ssize_t i = 0; i < count && !bad; i++)
+                at[i] = (int8_t)row_shanten(&plan, &ch, src + i * width, sets, fin, &bad);
+        }
     }
     rows_release(&in);
     rows_release(&res);
@@ -1330,10 +1623,17 @@ static PyObject *py_batch_waits(PyObject *self, PyObject *const *args, Py_ssize_
     uint8_t *dst = (uint8_t *)res.buf;
     unsigned bad = 0;
     uint8_t scratch[CHUNK_ROWS * 30];
+    int third = plan.n_groups == 3 && plan.size[0] == 9 && plan.size[1] == 9 ? plan.size[2] : 0;
     for (Py_ssize_t lo = 0; lo < n && !bad; lo += CHUNK_ROWS) {
         Py_ssize_t count = n - lo < CHUNK_ROWS ? n - lo : CHUNK_ROWS;
         const uint8_t *src = rows_as_bytes(&in, lo, count, scratch);
         bad |= row_bad(src, count * width);
+        if (bad) break;
+        if (third) { /* the layout's own loop (see waits_rows3) */
+            if (third == 9) waits_rows3(src, count, width, &plan, v, dst + lo * width, &bad, 1);
+            else waits_rows3(src, count, width, &plan, v, dst + lo * width, &bad, 0);
+            continue;
+        }
         for (Py_ssize_t i = 0; i < count && !bad; i++) {
             uint32_t m = row_waits(&plan, src + i * width, width, v, &bad);
             uint8_t bytes[32]; /* the mask as bools, eight at a time */
@@ -1477,13 +1777,22 @@ static PyObject *setup_tables(PyObject *args) {
     /* every vector of at most 14 tiles, by rank; the pair counts (high byte) must be what this
      * file computes from the counts */
     fill_rank_steps();
+    fill_rank_blocks();
     int c[9] = {0}, filled = 0, total = 0;
     for (int key = 0; key < 1953125; key++) { /* c counts in base 5 alongside key, last kind lowest */
         if (total <= 14) {
-            int pairs = 0;
-            for (int i = 0; i < 9; i++) pairs += c[i] >> 1;
+            int pairs = 0, block_tiles, block_pairs;
+            uint8_t bytes[9];
+            for (int i = 0; i < 9; i++) {
+                pairs += c[i] >> 1;
+                bytes[i] = (uint8_t)c[i];
+            }
             if ((s[key] & 255) >= nc || s[key] >> 8 != pairs) ok = 0;
-            sc[suit_rank(c)] = (uint8_t)(s[key] & 255);
+            int rank = suit_rank(c);
+            /* the batch rows' rank must be this one, on every vector */
+            if (block_rank(bytes, &block_tiles, &block_pairs) != rank || block_tiles != total || block_pairs != pairs)
+                ok = 0;
+            sc[rank] = (uint8_t)(s[key] & 255);
             filled++;
         }
         for (int i = 8; i >= 0; i--) {
@@ -1519,6 +1828,7 @@ static PyObject *setup_tables(PyObject *args) {
                 f2[((size_t)sets * nc + a) * nc + b] = (uint8_t)final_two(rows[a], rows[b], sets);
     PyMem_Free(final2);
     final2 = f2;
+    fill_pair_classes(pr, nc);
     PyMem_Free(suit_wait); /* made again from the new tables when a batch of waits asks */
     suit_wait = NULL;
     PyMem_Free(pair_rows);

@@ -20,6 +20,7 @@ the one-hand Python functions (waits) answer the same.
 from __future__ import annotations
 
 import functools
+import operator
 
 import numpy as np
 
@@ -81,6 +82,9 @@ def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets:
 
 
 def _batch_shanten_python(counts, variant: Variant | str, void: str | None = None, sets: int = 4) -> np.ndarray:
+    if isinstance(sets, bool) or not hasattr(sets, "__index__") or not 0 <= operator.index(sets) <= 4:
+        raise HandError(f"sets must be 0-4, got {sets!r}")
+    sets = operator.index(sets)
     if not isinstance(counts, np.ndarray):
         counts = np.asarray(counts)
     if _speedups is not None and counts.ndim == 2:  # the C path resolves the variant itself, once
@@ -90,7 +94,19 @@ def _batch_shanten_python(counts, variant: Variant | str, void: str | None = Non
                 not counts.flags.c_contiguous
                 and _speedups.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets)):
             return out
-    return _batch_shanten_numpy(counts, get_variant(variant), void, sets)
+    resolved = get_variant(variant)
+    _check_void(resolved, void)
+    _check_counts(counts)
+    return _batch_shanten_numpy(counts, resolved, void, sets)
+
+
+def _check_counts(counts: np.ndarray) -> None:
+    """What both batch functions take: an (N, 30) or (N, 27) integer array of 0-4 copies a kind."""
+    if counts.ndim != 2 or counts.shape[1] not in (27, 30) or counts.dtype.kind not in "iub":
+        raise HandError(f"counts must be an (N, 30) or (N, 27) integer array, got shape {counts.shape} "
+                        f"of {counts.dtype}")
+    if counts.size and (counts.min() < 0 or counts.max() > 4):
+        raise HandError("counts must be 0-4 copies of a kind")
 
 
 def _batch_shanten_numpy(counts: np.ndarray, variant: Variant, void: str | None, sets: int) -> np.ndarray:
@@ -133,13 +149,9 @@ def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np
     shape) is written and returned instead of a new array. With the C extension built this is
     its ``batch_waits``: one call into C over the whole array."""
     counts = np.asarray(counts)
-    if counts.ndim != 2 or counts.shape[1] not in (27, 30) or counts.dtype.kind not in "iub":
-        raise HandError(f"counts must be an (N, 30) or (N, 27) integer array, got shape {counts.shape} "
-                        f"of {counts.dtype}")
     resolved = get_variant(variant)
     _check_void(resolved, void)
-    if counts.size and (counts.min() < 0 or counts.max() > 4):
-        raise HandError("counts must be 0-4 copies of a kind")
+    _check_counts(counts)
     result = np.zeros(counts.shape, dtype=np.bool_)
     pad = [0] * (30 - counts.shape[1])
     for i, row in enumerate(counts.tolist()):
