@@ -25,8 +25,6 @@ pub trait ObsValue: Copy + PartialEq {
     fn add(self, d: i32) -> Self;
     /// Seat ``i``'s money (relative to the observer).
     fn money(obs: &mut [Self], i: usize, total: i64);
-    /// Where seat ``i``'s money is written: (first index, values).
-    fn money_span(i: usize) -> (usize, usize);
 }
 
 impl ObsValue for f32 {
@@ -44,9 +42,6 @@ impl ObsValue for f32 {
     }
     fn money(obs: &mut [f32], i: usize, total: i64) {
         obs[OBS_MONEY + i] = (total as f64 / OBS_MONEY_SCALE) as f32;
-    }
-    fn money_span(i: usize) -> (usize, usize) {
-        (OBS_MONEY + i, 1)
     }
 }
 
@@ -67,9 +62,6 @@ impl ObsValue for u8 {
         let at = OBS_COMPACT_MONEY + 4 * i;
         let clamped = total.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         obs[at..at + 4].copy_from_slice(&clamped.to_le_bytes());
-    }
-    fn money_span(i: usize) -> (usize, usize) {
-        (OBS_COMPACT_MONEY + 4 * i, 4)
     }
 }
 
@@ -93,39 +85,8 @@ pub fn mask(g: &Game, seat: usize, out: &mut [i8]) {
     }
 }
 
-/// An observation being written, and every index written (``Trace``): the next observation into
-/// the same buffer clears only those instead of the whole vector (a few hundred of 4,593).
-struct Writer<'a, T> {
-    obs: &'a mut [T],
-    written: &'a mut Vec<u16>,
-}
-
-impl<T: ObsValue> Writer<'_, T> {
-    // each index is listed once, when it first becomes non-zero (the vector starts all zeros)
-    fn set(&mut self, i: usize, v: T) {
-        if self.obs[i] == T::ZERO && v != T::ZERO {
-            self.written.push(i as u16);
-        }
-        self.obs[i] = v;
-    }
-    fn add(&mut self, i: usize, d: i32) {
-        if self.obs[i] == T::ZERO {
-            self.written.push(i as u16);
-        }
-        self.obs[i] = self.obs[i].add(d);
-    }
-}
-
-/// What a game last wrote into one buffer: the buffer (address and kind) and the indices.
-#[derive(Default)]
-pub struct Trace {
-    at: usize,
-    kind: usize,
-    written: Vec<u16>,
-}
-
-/// Seat ``s``'s public slot, as any other seat sees it, at ``base``.
-fn fill_slot<T: ObsValue>(w: &mut Writer<T>, base: usize, g: &Game, s: usize, hidden_void: bool) {
+/// Seat ``s``'s public slot, as any other seat sees it.
+fn fill_slot<T: ObsValue>(slot: &mut [T], g: &Game, s: usize, hidden_void: bool) {
     for m in &g.melds[s] {
         let at = match m.kind {
             MeldKind::Pong => SLOT_PONGS + m.tile as usize,
@@ -133,121 +94,90 @@ fn fill_slot<T: ObsValue>(w: &mut Writer<T>, base: usize, g: &Game, s: usize, hi
             MeldKind::Concealed if g.phase == PHASE_OVER => SLOT_CONCEALED_KONGS + m.tile as usize,
             MeldKind::Concealed => SLOT_HIDDEN_KONGS,
         };
-        w.add(base + at, 1);
+        slot[at] = slot[at].add(1);
     }
     for (i, &t) in g.discards[s].iter().enumerate() {
-        w.add(base + SLOT_DISCARD_COUNTS + t as usize, 1);
+        let at = SLOT_DISCARD_COUNTS + t as usize;
+        slot[at] = slot[at].add(1);
         if i < SLOT_DISCARD_ORDER_LEN {
-            w.set(base + SLOT_DISCARD_ORDER + i * N_KINDS + t as usize, T::ONE);
+            slot[SLOT_DISCARD_ORDER + i * N_KINDS + t as usize] = T::ONE;
         }
     }
     let kind = g.declared_kind[s];
     if kind > 0 {
-        w.set(base + SLOT_DECLARED + kind as usize - 1, T::ONE);
+        slot[SLOT_DECLARED + kind as usize - 1] = T::ONE;
         if kind != DECLARED_SING {
-            for &t in &g.declared_waits[s] {
-                w.set(base + SLOT_WAITS + t as usize, T::ONE);
+            for &w in &g.declared_waits[s] {
+                slot[SLOT_WAITS + w as usize] = T::ONE;
             }
         }
     }
-    if g.out[s] {
-        w.set(base + SLOT_OUT, T::ONE);
-    }
+    slot[SLOT_OUT] = if g.out[s] { T::ONE } else { T::ZERO };
     if g.void[s] >= 0 && !hidden_void {
-        w.set(base + SLOT_VOID + g.void[s] as usize, T::ONE);
+        slot[SLOT_VOID + g.void[s] as usize] = T::ONE;
     }
-    w.set(base + SLOT_SET_ASIDE, T::count(g.won_tiles[s] as u32));
+    slot[SLOT_SET_ASIDE] = T::count(g.won_tiles[s] as u32);
     let held: u32 = g.hands[s].iter().map(|&c| c as u32).sum();
-    w.set(base + SLOT_HELD, T::scaled(held as usize, OBS_HELD_SCALE));
-    w.set(base + SLOT_PRESENT, T::ONE);
+    slot[SLOT_HELD] = T::scaled(held as usize, OBS_HELD_SCALE);
+    slot[SLOT_PRESENT] = T::ONE;
 }
 
-/// Write ``seat``'s observation (``T::LEN`` values: float32 ``OBS_SIZE``, compact
-/// ``OBS_COMPACT_SIZE``) into the zeroed ``w.obs``.
-fn write<T: ObsValue>(g: &Game, seat: usize, w: &mut Writer<T>) {
+/// ``seat``'s observation: ``T::LEN`` values (float32: ``OBS_SIZE``; compact: ``OBS_COMPACT_SIZE``).
+pub fn encode<T: ObsValue>(g: &Game, seat: usize, obs: &mut [T]) {
     let n = g.n;
-    for (k, &c) in g.hands[seat].iter().enumerate() {
-        if c > 0 {
-            w.set(OBS_HAND + k, T::count(c as u32));
-        }
+    let obs = &mut obs[..T::LEN];
+    obs.fill(T::ZERO);
+    for (o, &c) in obs[OBS_HAND..OBS_HAND + N_KINDS].iter_mut().zip(&g.hands[seat]) {
+        *o = T::count(c as u32);
     }
     if seat == g.current && g.phase == PHASE_TURN && g.drawn_from_wall {
         if let Some(t) = g.last_draw {
-            w.set(OBS_DRAWN + t as usize, T::ONE);
+            obs[OBS_DRAWN + t as usize] = T::ONE;
         }
     }
     let hidden_void = g.phase == PHASE_EXCHANGE || g.phase == PHASE_VOID;
     for i in 0..n {
-        fill_slot(w, OBS_SLOTS + i * SLOT, g, (seat + i) % n, hidden_void);
+        let s = (seat + i) % n;
+        let start = OBS_SLOTS + i * SLOT;
+        fill_slot(&mut obs[start..start + SLOT], g, s, hidden_void);
     }
     if g.phase != PHASE_OVER {
         for m in &g.melds[seat] {
             if m.kind == MeldKind::Concealed {
-                w.add(OBS_SLOTS + SLOT_CONCEALED_KONGS + m.tile as usize, 1);
-                w.add(OBS_SLOTS + SLOT_HIDDEN_KONGS, -1);
+                let at = OBS_SLOTS + SLOT_CONCEALED_KONGS + m.tile as usize;
+                obs[at] = obs[at].add(1);
+                obs[OBS_SLOTS + SLOT_HIDDEN_KONGS] = obs[OBS_SLOTS + SLOT_HIDDEN_KONGS].add(-1);
             }
         }
     }
     if g.void[seat] >= 0 {
-        w.set(OBS_SLOTS + SLOT_VOID + g.void[seat] as usize, T::ONE);
+        obs[OBS_SLOTS + SLOT_VOID + g.void[seat] as usize] = T::ONE;
     }
-    w.set(OBS_TILES_LEFT, T::scaled(g.tiles_left(), OBS_TILES_LEFT_SCALE));
-    w.set(OBS_PHASE + g.phase as usize, T::ONE);
+    obs[OBS_TILES_LEFT] = T::scaled(g.tiles_left(), OBS_TILES_LEFT_SCALE);
+    obs[OBS_PHASE + g.phase as usize] = T::ONE;
     if let Some((who, tile)) = g.last_discard {
-        w.set(OBS_LAST_DISCARD + tile as usize, T::ONE);
-        w.set(OBS_LAST_DISCARDER + (who + n - seat) % n, T::ONE);
+        obs[OBS_LAST_DISCARD + tile as usize] = T::ONE;
+        obs[OBS_LAST_DISCARDER + (who + n - seat) % n] = T::ONE;
     }
-    w.set(OBS_DEALER + (g.dealer + n - seat) % n, T::ONE);
+    obs[OBS_DEALER + (g.dealer + n - seat) % n] = T::ONE;
     if g.payments > 0 {
         for i in 0..n {
-            T::money(w.obs, i, g.totals[(seat + i) % n]);
-            let (at, len) = T::money_span(i);
-            w.written.extend((at..at + len).map(|k| k as u16)); // the bytes of a number: all listed
+            T::money(obs, i, g.totals[(seat + i) % n]);
         }
     }
 }
 
-/// ``encode`` into ``obs``; with ``incremental``, when ``trace`` says the game wrote this buffer
-/// last, only what it wrote then is cleared (the caller promises nothing else wrote it since).
-fn encode_traced<T: ObsValue>(
-    g: &Game,
-    seat: usize,
-    obs: &mut [T],
-    trace: &mut Trace,
-    at: usize,
-    kind: usize,
-    incremental: bool,
-) {
-    let obs = &mut obs[..T::LEN];
-    if incremental && trace.at == at && trace.kind == kind {
-        for &i in &trace.written {
-            obs[i as usize] = T::ZERO;
-        }
-    } else {
-        obs.fill(T::ZERO);
-    }
-    trace.written.clear();
-    write(g, seat, &mut Writer { obs, written: &mut trace.written });
-    // a buffer the caller may share or change is cleared in full next time
-    (trace.at, trace.kind) = if incremental { (at, kind) } else { (0, 0) };
-}
-
-/// Write ``seat``'s observation of the kind ``kind`` (``OBS_KIND_*``) at ``out``; ``incremental``
-/// as ``encode_traced`` (the env's own buffers, which only this game writes).
+/// Write ``seat``'s observation of the kind ``kind`` (``OBS_KIND_*``) at ``out``.
 ///
 /// # Safety
 /// ``out`` has room for that kind's vector (``OBS_SIZE`` ``f32`` or ``OBS_COMPACT_SIZE`` bytes) and
 /// nothing else uses it during the call.
-pub unsafe fn encode_at(g: &mut Game, seat: usize, kind: usize, out: *mut u8, incremental: bool) {
-    let mut trace = std::mem::take(&mut g.obs_trace);
+pub unsafe fn encode_at(g: &Game, seat: usize, kind: usize, out: *mut u8) {
     if kind == crate::spec::OBS_KIND_COMPACT {
-        let obs = std::slice::from_raw_parts_mut(out, OBS_COMPACT_SIZE);
-        encode_traced(g, seat, obs, &mut trace, out as usize, kind, incremental);
+        encode(g, seat, std::slice::from_raw_parts_mut(out, OBS_COMPACT_SIZE));
     } else {
-        let obs = std::slice::from_raw_parts_mut(out as *mut f32, OBS_SIZE);
-        encode_traced(g, seat, obs, &mut trace, out as usize, kind, incremental);
+        encode(g, seat, std::slice::from_raw_parts_mut(out as *mut f32, OBS_SIZE));
     }
-    g.obs_trace = trace;
 }
 
 #[cfg(test)]

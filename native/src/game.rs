@@ -98,10 +98,9 @@ pub struct Game {
     pub draws_by_seat: Vec<u32>,
     pub any_claim: bool,
     pub phase: u8,
-    pub result: u8,                      // RESULT_*
-    pub paid: Vec<i64>,                  // totals when rewards were last taken
-    pub log: Vec<(u8, u8)>,              // (seat, action) as applied, to rebuild the hand in Python
-    pub obs_trace: crate::encode::Trace, // what the last observation wrote, to clear only that
+    pub result: u8,         // RESULT_*
+    pub paid: Vec<i64>,     // totals when rewards were last taken
+    pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
 /// ``agents._isolation``: higher is more useful (neighbours and copies make a tile worth keeping).
@@ -170,7 +169,6 @@ impl Game {
             result: RESULT_NONE,
             paid: vec![0; n],
             log: Vec::with_capacity(160), // a hand's actions, without regrowing in most hands
-            obs_trace: Default::default(),
         };
         g.deal();
         g

@@ -107,13 +107,11 @@ pub unsafe extern "C" fn mj_redeal_obs(
         }
         let rules = g.r.clone();
         let (wall, dice) = wall::shuffled(&rules.kinds, std::slice::from_raw_parts(key, key_len));
-        let trace = std::mem::take(&mut g.obs_trace); // the buffer still holds what it says
         *g = Game::new(rules, wall, dealer as usize, dice);
-        g.obs_trace = trace;
         match g.to_act() {
             Some(seat) => {
                 encode::mask(g, seat, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
-                encode::encode_at(g, seat, kind as usize, obs, true);
+                encode::encode_at(g, seat, kind as usize, obs);
                 seat as i64
             }
             None => RET_OVER,
@@ -513,7 +511,7 @@ unsafe fn step_into(
         Some(next) => {
             encode::mask(g, next, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
             if let Some((out, kind)) = obs {
-                encode::encode_at(g, next, kind, out, true);
+                encode::encode_at(g, next, kind, out);
             }
             next as i64 + 1 + moved
         }
@@ -561,7 +559,7 @@ pub unsafe extern "C" fn mj_encode_obs(g: *mut Game, seat: i64, out: *mut u8, ki
         if seat < 0 || seat as usize >= g.n || !obs_kind_ok(kind) {
             return RET_ERROR;
         }
-        encode::encode_at(g, seat as usize, kind as usize, out, false);
+        encode::encode_at(g, seat as usize, kind as usize, out);
         0
     })
 }
@@ -572,12 +570,9 @@ fn obs_kind_ok(kind: i64) -> bool {
 
 /// ``mj_step``, and the next seat's observation of kind ``kind`` written at ``obs`` (the whole of
 /// an env's step in one call: apply, points, next mask and observation). Returns as ``mj_step``.
-/// The observation is written incrementally: when this game wrote ``obs`` last, only what it
-/// wrote then is cleared (as in ``mj_batch_step_obs`` and ``mj_redeal_obs``).
 ///
 /// # Safety
-/// As ``mj_step``; ``obs`` has room for the kind's vector (``mj_encode_obs``), and nothing but
-/// this game's calls writes it while the game steps into it.
+/// As ``mj_step``; ``obs`` has room for the kind's vector (``mj_encode_obs``).
 #[no_mangle]
 pub unsafe extern "C" fn mj_step_obs(
     g: *mut Game,
@@ -882,7 +877,7 @@ pub unsafe extern "C" fn mj_batch_step_vs_obs(
                     *row.done = 0;
                     encode::mask(g, l, row.mask);
                     // SAFETY: row ``j``'s observation, this thread's alone (see ``Rows::row``)
-                    unsafe { encode::encode_at(g, l, row.obs_kind, row.obs, true) };
+                    unsafe { encode::encode_at(g, l, row.obs_kind, row.obs) };
                 }
             }
             RET_ALL_APPLIED
@@ -998,7 +993,7 @@ pub unsafe extern "C" fn mj_batch_step_obs(
                         *seat = next as i64;
                         encode::mask(g, next, row.mask);
                         // SAFETY: row ``j``'s observation, this thread's alone (see ``Rows::row``)
-                        unsafe { encode::encode_at(g, next, row.obs_kind, row.obs, true) };
+                        unsafe { encode::encode_at(g, next, row.obs_kind, row.obs) };
                     }
                 }
             }

@@ -234,8 +234,7 @@ class BatchEnv:
     float32 one back), a quarter of the memory. ``step`` returns new arrays, never the ones it
     returned before (it writes into a set the caller has let go of, when there is one); with
     ``reuse_arrays=True`` it returns the same arrays at every step instead, overwritten by the next
-    step (the observations read-only): no allocation and the least memory (with ``uint8``, under
-    8 KiB per game in all).
+    step: no allocation and the least memory (with ``uint8``, under 8 KiB per game in all).
     """
 
     def __init__(self, variant: str, num_envs: int, opponents: str | None = "greedy", seed: int = 0,
@@ -251,7 +250,6 @@ class BatchEnv:
         self.obs_dtype = obs_dtype
         self.reuse_arrays = bool(reuse_arrays)
         self._spare: dict | None = None  # arrays returned two steps ago, written again once let go
-        self._obs_out: np.ndarray | None = None  # reuse_arrays: the read-only view of the observations
         if not self.self_play and not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0-{self.players - 1}, got {seat}")
         self.backend = _engine_for(opponents, backend)
@@ -294,16 +292,6 @@ class BatchEnv:
         self._local = _Slice(spec, 0, num_envs if self.backend == "native" else bounds[1], self._arr)
         self._ready = False
 
-    def _reused_obs(self) -> np.ndarray:
-        """The observations ``reuse_arrays`` hands out, the same read-only view at every step: the
-        native engine writes the next ones incrementally (it clears only what it wrote before), so
-        they must stay as written."""
-        obs = self._arr["obs"]
-        if self._obs_out is None or self._obs_out.base is not obs:
-            self._obs_out = obs.view()
-            self._obs_out.flags.writeable = False
-        return self._obs_out
-
     @property
     def seats(self) -> np.ndarray:
         """Who acts next in each game (self-play)."""
@@ -339,7 +327,7 @@ class BatchEnv:
         self._run("reset")
         self._ready = True
         if self.reuse_arrays:
-            return self._reused_obs(), self._arr["masks"]
+            return self._arr["obs"], self._arr["masks"]
         return self._arr["obs"].copy(), self._arr["masks"].copy()
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -373,7 +361,7 @@ class BatchEnv:
             a = self._arr
             a["actions"][:] = actions
             self._local.step()
-            return self._reused_obs(), a["masks"], a["rewards"], a["dones"]
+            return a["obs"], a["masks"], a["rewards"], a["dones"]
         # one process: step into arrays the caller does not hold, so its arrays are never overwritten
         fresh = self._spare if self._spare is not None and _let_go(self._spare) else \
             _arrays(self.num_envs, self.players, self.self_play, empty=True, obs_dtype=self.obs_dtype)

@@ -52,10 +52,6 @@ class MajiangAEC(AECEnv):
         self._obs_seat = -1  # whose observation self._obs holds now (-1: none)
         self._other = np.zeros(length, dtype=obs_dtype)
         self._other_at = self._other.ctypes.data
-        # what observe hands out: read-only views (the native engine writes the next observation
-        # incrementally, clearing only what it wrote into the buffer before)
-        self._obs_out, self._other_out = self._obs.view(), self._other.view()
-        self._obs_out.flags.writeable = self._other_out.flags.writeable = False
 
     @property
     def game(self) -> Game | None:
@@ -112,9 +108,8 @@ class MajiangAEC(AECEnv):
             self._hand.mask(seat, out=self._mask)
 
     def observe(self, agent):
-        """``agent``'s observation and action mask as views of arrays the env owns (the observation
-        read-only): the next ``step`` (or ``observe`` of another agent) overwrites them; copy what
-        you keep."""
+        """``agent``'s observation and action mask as views of arrays the env owns: the next
+        ``step`` (or ``observe`` of another agent) overwrites them; copy what you keep."""
         seat = self._seat_of.get(agent)
         if seat is None:
             seat = int(agent[7:])  # "player_3"
@@ -122,19 +117,18 @@ class MajiangAEC(AECEnv):
             if self._obs_seat != seat:
                 self._hand.encode(seat, out=self._obs)
                 self._obs_seat = seat
-            return {"observation": self._obs_out, "action_mask": self._mask}
+            return {"observation": self._obs, "action_mask": self._mask}
         if self._native:  # the address looked up once: numpy's lookup costs more than the library call
             self._hand.encode_at(seat, self._other_at, self._obs_kind)
-        else:
-            self._hand.encode(seat, out=self._other)
-        return {"observation": self._other_out, "action_mask": self._no_mask}
+            return {"observation": self._other, "action_mask": self._no_mask}
+        return {"observation": self._hand.encode(seat, out=self._other), "action_mask": self._no_mask}
 
     def last(self, observe: bool = True):
         """As ``AECEnv.last``; the acting agent's observation (already written by the step) is
         returned without another look-up."""
         agent = self.agent_selection
         if observe and self._obs_seat == self._seat and not self._over:
-            observation = {"observation": self._obs_out, "action_mask": self._mask}
+            observation = {"observation": self._obs, "action_mask": self._mask}
         else:
             observation = self.observe(agent) if observe else None
         return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
@@ -227,5 +221,5 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
     totals, and ``env.unwrapped.game`` replays the hand in Python for the full event log);
     ``auto`` (default) is native when it is built. ``obs_dtype``: ``float32`` (default) or ``uint8``,
     the compact observation (``majiang.rl.encoder``: 4,609 bytes, ``expand`` gives the float32 one
-    back). ``observe`` returns read-only views of the env's own arrays, overwritten by the next step."""
+    back). ``observe`` returns views of the env's own arrays, overwritten by the next step."""
     return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
