@@ -416,6 +416,20 @@ def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: n
                                  threads)
 
 
+def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | None = None, opponents=None):
+    """``() -> code``: ``batch_step_obs`` (or, with ``learner`` and ``opponents``,
+    ``batch_step_vs_obs``) of the arrays in ``rows`` (actions, seats, obs, masks, rewards, dones),
+    their addresses looked up once (numpy's lookup costs more than a small batch's step). Valid
+    while those arrays live."""
+    at = {k: v.ctypes.data for k, v in rows.items()}
+    n, kind = len(rows["actions"]), OBS_KINDS[rows["obs"].dtype.name]
+    if opponents is None:
+        return functools.partial(lib.mj_batch_step_obs, pointers, n, at["actions"], at["seats"], at["obs"], kind,
+                                 at["masks"], at["rewards"], rows["rewards"].shape[1], at["dones"], threads)
+    return functools.partial(lib.mj_batch_step_vs_obs, pointers, n, at["actions"], learner, opponents, at["obs"],
+                             kind, at["masks"], at["rewards"], at["dones"], threads)
+
+
 def batch_step_vs_obs(lib, pointers, actions: np.ndarray, learner: int, opponents, obs: np.ndarray,
                       masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray, threads: int = 1) -> int:
     """``batch_step_vs`` writing ``obs`` rows of its dtype's kind (float32, or uint8: compact)."""

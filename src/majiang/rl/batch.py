@@ -39,6 +39,7 @@ class _Slice:
                 from majiang import native
                 self._lib = native.require()
                 self._obs_kind = native.OBS_KINDS[self.obs_dtype]
+                self._bound_rows = None  # the rows whose addresses self._bound holds
                 self._pointers = (ctypes.c_void_p * max(1, n))()
                 if not self.self_play:  # each game's own bots, as each game is its own single_agent env
                     self._opponent_kind = spec["opponents"]
@@ -74,17 +75,16 @@ class _Slice:
         in place. The library checks every action before applying any: a self-play batch with an
         illegal one raises ``ValueError`` (no game changed); against bots an illegal action
         becomes a safe default, as in ``single_agent``."""
-        from majiang.native import batch_step_obs, batch_step_vs_obs
         if not self.hands:
             return
         rows = self.rows
+        if self._bound_rows is not rows:  # the library call with these arrays' addresses, made once
+            from majiang.native import batch_stepper
+            self._bound = batch_stepper(self._lib, self._pointers, rows, self.threads, self.learner,
+                                        None if self.self_play else self._opponent_pointers)
+            self._bound_rows = rows
         while True:
-            if self.self_play:
-                bad = batch_step_obs(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"],
-                                     rewards, dones, self.threads)
-            else:
-                bad = batch_step_vs_obs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
-                                        rows["obs"], rows["masks"], rewards, dones, self.threads)
+            bad = self._bound()
             if bad == -1:
                 break
             if bad < 0:
