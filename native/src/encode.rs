@@ -71,9 +71,15 @@ pub fn mask(g: &Game, seat: usize, out: &mut [i8]) {
         return;
     }
     if let Some(m) = g.pending[seat] {
-        for i in 0..N_ACTIONS as u8 {
-            if m.has(i) {
-                out[i as usize] = 1;
+        // only the set bits: a mask has a few legal actions among N_ACTIONS
+        for (w, &word) in m.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                if i < N_ACTIONS {
+                    out[i] = 1;
+                }
+                bits &= bits - 1;
             }
         }
     }

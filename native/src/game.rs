@@ -168,7 +168,7 @@ impl Game {
             phase: 255,
             result: RESULT_NONE,
             paid: vec![0; n],
-            log: Vec::new(),
+            log: Vec::with_capacity(160), // a hand's actions, without regrowing in most hands
         };
         g.deal();
         g
@@ -578,12 +578,8 @@ impl Game {
 
     /// Apply ``action`` (an env index) for ``seat``; false (and nothing changed) if not legal.
     pub fn apply(&mut self, seat: usize, action: u8) -> bool {
-        if self.phase == PHASE_OVER || seat >= self.n || self.responses[seat].is_some() {
+        if !self.legal(seat, action) {
             return false;
-        }
-        match self.pending[seat] {
-            Some(m) if m.has(action) => {}
-            _ => return false,
         }
         self.log.push((seat as u8, action));
         match self.phase {
@@ -618,6 +614,14 @@ impl Game {
             _ => return false,
         }
         true
+    }
+
+    /// Whether ``apply(seat, action)`` would apply it (it changes nothing otherwise).
+    pub fn legal(&self, seat: usize, action: u8) -> bool {
+        matches!(self.phase, PHASE_TURN | PHASE_CLAIM | PHASE_ROB | PHASE_EXCHANGE | PHASE_VOID)
+            && seat < self.n
+            && self.responses[seat].is_none()
+            && matches!(self.pending[seat], Some(m) if m.has(action))
     }
 
     fn all_answered(&self) -> bool {

@@ -81,6 +81,44 @@ pub unsafe extern "C" fn mj_new_seeded(config: *const i64, key: *const u32, key_
     })
 }
 
+/// Deal ``g`` again in place, as ``mj_new_seeded`` with the rules of the hand it held (a batch's
+/// next hand, without a new allocation or a new configuration), and write the mask and the
+/// observation of kind ``kind`` (``mj_encode_obs``) of the seat to act. Returns that seat, or
+/// ``RET_ERROR`` (an unknown kind: nothing changed).
+///
+/// # Safety
+/// ``g`` is a live game (``mj_new_*``) that no other thread uses during the call; ``key`` points to
+/// ``key_len`` readable ``u32`` words; ``mask`` has room for ``N_ACTIONS`` ``i8`` and ``obs`` for the
+/// kind's vector.
+#[no_mangle]
+pub unsafe extern "C" fn mj_redeal_obs(
+    g: *mut Game,
+    key: *const u32,
+    key_len: usize,
+    dealer: i64,
+    mask: *mut i8,
+    obs: *mut u8,
+    kind: i64,
+) -> i64 {
+    guarded(RET_ERROR, || {
+        let g = game(g);
+        if !obs_kind_ok(kind) || dealer < 0 || dealer as usize >= g.n {
+            return RET_ERROR;
+        }
+        let rules = g.r.clone();
+        let (wall, dice) = wall::shuffled(&rules.kinds, std::slice::from_raw_parts(key, key_len));
+        *g = Game::new(rules, wall, dealer as usize, dice);
+        match g.to_act() {
+            Some(seat) => {
+                encode::mask(g, seat, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
+                encode::encode_at(g, seat, kind as usize, obs);
+                seat as i64
+            }
+            None => RET_OVER,
+        }
+    })
+}
+
 /// A new hand on a given wall (``Game(rules, wall=…, dice=…)``; the worked hands of the tests).
 /// ``front`` > 0: after the deal, draws continue from there (a wall whose last tiles are scripted).
 ///
@@ -727,6 +765,30 @@ struct Row<'a> {
 }
 
 impl Rows {
+    /// Ask the cache for row ``j``'s observation, mask and game while the row before it is
+    /// stepped: a large batch's rows are out of cache by the time their turn comes round.
+    fn prefetch(self, j: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let len = if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE };
+            // SAFETY: only addresses are computed (inside row ``j``'s arrays, ``j`` < n) and a
+            // prefetch never faults nor changes memory
+            unsafe {
+                let obs = self.obs.add(j * len);
+                for at in (0..len).step_by(64) {
+                    _mm_prefetch::<_MM_HINT_T0>(obs.add(at) as *const i8);
+                }
+                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 64) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 128) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(*self.games.add(j) as *const i8);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = j;
+    }
+
     /// Borrow row ``j``.
     ///
     /// # Safety
@@ -751,8 +813,8 @@ impl Rows {
 /// Step a batch of games of one learner seat against the library's opponents (``opponents[j]``
 /// plays the other seats of game ``j``): apply the learner's ``actions[j]``, let the opponents play
 /// to its next decision, write its mask, observation and points (``rewards[j]``). A game that
-/// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or the
-/// index of the first game whose action was refused.
+/// ended is marked in ``dones`` and not encoded. ``threads`` split the batch. Returns -1, or
+/// (nothing applied) the index of the first game whose action is not legal.
 ///
 /// # Safety
 /// ``games`` and ``opponents`` point to ``n`` pointers each, to distinct live games
@@ -811,12 +873,22 @@ pub unsafe extern "C" fn mj_batch_step_vs_obs(
         return RET_ERROR;
     }
     let obs_kind = obs_kind as usize;
+    let l = learner as usize;
+    // every action checked before any is applied: a refused batch changes no game
+    for j in 0..n {
+        let (g, a) = (&**games.add(j), *actions.add(j));
+        if a < 0 || a >= N_ACTIONS as i64 || g.to_act() != Some(l) || !g.legal(l, a as u8) {
+            return j as i64;
+        }
+    }
     let rows =
         Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, obs_kind, masks, rewards, width: 1, dones };
-    let l = learner as usize;
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
             for j in lo..hi {
+                if j + 1 < hi {
+                    rows.prefetch(j + 1);
+                }
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };
@@ -844,7 +916,8 @@ pub unsafe extern "C" fn mj_batch_step_vs_obs(
 /// Step a batch of games: apply ``actions[j]`` for the seat ``seats[j]`` of game ``j``, then write
 /// each game's next seat, mask, observation and the step's points (``players`` per row). A game
 /// that ended is marked in ``dones`` and left for the caller to replace (its row is not encoded).
-/// ``threads`` split the batch. Returns -1, or the index of the first game whose action was refused.
+/// ``threads`` split the batch. Returns -1, or (nothing applied) the index of the first game
+/// whose action is not legal.
 ///
 /// # Safety
 /// ``games`` points to ``n`` pointers to distinct live games (``mj_new_*``); ``actions`` and
@@ -903,6 +976,13 @@ pub unsafe extern "C" fn mj_batch_step_obs(
         return RET_ERROR;
     }
     let obs_kind = obs_kind as usize;
+    // every action checked before any is applied: a refused batch changes no game
+    for j in 0..n {
+        let (g, a, seat) = (&**games.add(j), *actions.add(j), *seats.add(j));
+        if a < 0 || a >= N_ACTIONS as i64 || seat < 0 || !g.legal(seat as usize, a as u8) {
+            return j as i64;
+        }
+    }
     let rows = Rows {
         games,
         actions,
@@ -918,6 +998,9 @@ pub unsafe extern "C" fn mj_batch_step_obs(
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
             for j in lo..hi {
+                if j + 1 < hi {
+                    rows.prefetch(j + 1);
+                }
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };

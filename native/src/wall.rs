@@ -11,18 +11,23 @@ pub struct Mt {
     index: usize,
 }
 
-impl Mt {
-    fn init_genrand(s: u32) -> Mt {
-        let mut mt = [0u32; N];
-        mt[0] = s;
-        for i in 1..N {
-            mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
-        }
-        Mt { mt, index: N }
+/// ``init_genrand(s)``'s state, computed at compile time for the one seed ``init_by_array`` uses.
+const fn genrand_state(s: u32) -> [u32; N] {
+    let mut mt = [0u32; N];
+    mt[0] = s;
+    let mut i = 1;
+    while i < N {
+        mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        i += 1;
     }
+    mt
+}
 
+const BY_ARRAY_START: [u32; N] = genrand_state(19_650_218);
+
+impl Mt {
     pub fn from_key(key: &[u32]) -> Mt {
-        let mut g = Mt::init_genrand(19_650_218);
+        let mut g = Mt { mt: BY_ARRAY_START, index: N };
         let mt = &mut g.mt;
         let (mut i, mut j) = (1usize, 0usize);
         let len = key.len().max(1);

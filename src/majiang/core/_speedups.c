@@ -1714,16 +1714,16 @@ static PyObject *py_configure_batch(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------------------------------ */
 /* A call into the native engine library (majiang.native) without ctypes, whose argument
- * conversion costs about ten times the call: step_obs(address of mj_step_obs, game, seat,
- * action, mask, rewards, obs, kind), every pointer an address as majiang.native holds them. For
- * majiang.native only (it checks the address is the library's); the GIL stays held, as the call
- * is about a microsecond. */
+ * conversion costs about ten times the call: step_at(address of mj_step_obs, game, mask,
+ * rewards, obs, kind, seat, action), every pointer an address as majiang.native holds them; the
+ * seat and action last, so that functools.partial can bind the rest once per hand. For
+ * majiang.native only; the GIL stays held, as the call is about a microsecond. */
 typedef int64_t (*StepObs)(void *, int64_t, int64_t, void *, void *, void *, int64_t);
 
-static PyObject *py_step_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_step_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "step_obs takes 8 arguments");
+        PyErr_SetString(PyExc_TypeError, "step_at takes 8 arguments");
         return NULL;
     }
     long long v[8];
@@ -1732,12 +1732,12 @@ static PyObject *py_step_obs(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (v[i] == -1 && PyErr_Occurred()) return NULL;
     }
     if (v[0] == 0 || v[1] == 0) {
-        PyErr_SetString(PyExc_ValueError, "step_obs: no function or game");
+        PyErr_SetString(PyExc_ValueError, "step_at: no function or game");
         return NULL;
     }
     StepObs fn = (StepObs)(uintptr_t)v[0];
-    return PyLong_FromLongLong(fn((void *)(uintptr_t)v[1], v[2], v[3], (void *)(uintptr_t)v[4], (void *)(uintptr_t)v[5],
-                                  (void *)(uintptr_t)v[6], v[7]));
+    return PyLong_FromLongLong(fn((void *)(uintptr_t)v[1], v[6], v[7], (void *)(uintptr_t)v[2], (void *)(uintptr_t)v[3],
+                                  (void *)(uintptr_t)v[4], v[5]));
 }
 
 static PyObject *setup_tables(PyObject *args) {
@@ -1931,8 +1931,8 @@ static PyMethodDef methods[] = {
      "configure_batch(batch_shanten, batch_waits, numpy.empty, int8, uint8, bool, numpy's C-API capsule, a (3, 30) "
      "int8 array): the Python functions that answer what C does not, and how to read and make arrays (batch.py does "
      "this at import); True when numpy's array fields are read directly."},
-    {"step_obs", (PyCFunction)(void (*)(void))py_step_obs, METH_FASTCALL,
-     "step_obs(mj_step_obs address, game, seat, action, mask, rewards, obs, kind): the native library's "
+    {"step_at", (PyCFunction)(void (*)(void))py_step_at, METH_FASTCALL,
+     "step_at(mj_step_obs address, game, mask, rewards, obs, kind, seat, action): the native library's "
      "mj_step_obs, called directly (for majiang.native)."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},

@@ -242,14 +242,39 @@ class NativeGame:
     def step_obs(self, seat: int, action: int, mask_at: int, obs_at: int, kind: int):
         """``step``, and the next seat's observation of kind ``kind`` (``spec.OBS_KIND_*``)
         written at address ``obs_at``, in one library call."""
-        if self._obs is None:
-            self._buffers()
-        code = _step_obs_call(self._lib)(self._ptr, seat, action, mask_at, self._paid_at, obs_at, kind)
+        code = self.stepper(mask_at, obs_at, kind)(seat, action)
         if code < 0:
             if code == -3:
                 raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
             raise RuntimeError(f"native engine error {code}")
         return (code & 15) - 1, (self._paid.tolist() if code & 16 else None)
+
+    def stepper(self, mask_at: int, obs_at: int, kind: int):
+        """``(seat, action) -> code``: ``mj_step_obs`` on this hand with its buffers bound, for an
+        env's step loop. ``code``: -3 the action is not legal (nothing changed), below that an
+        internal error, else next seat + 1 (0: the hand is over), plus 16 when points moved;
+        then ``points()`` are every seat's. Valid while this hand lives."""
+        if self._obs is None:
+            self._buffers()
+        return _step_obs_call(self._lib)(self._ptr, mask_at, self._paid_at, obs_at, kind)
+
+    def points(self) -> list[int]:
+        """Every seat's points of the last step that moved any (``stepper``'s code has 16)."""
+        return self._paid.tolist()
+
+    def redeal(self, hand_index: int, dealer: int, mask_at: int, obs_at: int, kind: int, seed=None) -> int:
+        """Deal hand ``hand_index`` of ``seed`` (default: this game's) with the same rules in place
+        of the one this game holds, as ``NativeGame(rules, seed, hand_index, dealer)`` would; write
+        the mask and observation (kind ``kind``) of the seat to act at ``mask_at`` and ``obs_at``.
+        Returns that seat."""
+        if seed is not None:
+            self.seed = seed
+        key = seed_key(self.seed, hand_index)
+        seat = self._lib.mj_redeal_obs(self._ptr, key, len(key) // 4, dealer, mask_at, obs_at, kind)
+        if seat < -1:
+            raise RuntimeError(f"native engine error {seat}")
+        self.hand_index, self.dealer, self._given = hand_index, dealer, None
+        return seat
 
     def play(self, learner: int, opponents: "Opponents") -> int:
         """``opponents`` play until ``learner`` must decide; returns it, or -1 if the hand ended."""
@@ -287,6 +312,11 @@ class NativeGame:
             return out
         self._lib.mj_encode(self._ptr, seat, out.ctypes.data)
         return out
+
+    def encode_at(self, seat: int, out_at: int, kind: int) -> None:
+        """``seat``'s observation of kind ``kind`` written at address ``out_at`` (room for it)."""
+        if self._lib.mj_encode_obs(self._ptr, seat, out_at, kind) < 0:
+            raise RuntimeError(f"native engine: no observation of seat {seat} (kind {kind})")
 
     def rewards(self) -> list[int] | tuple[int, ...]:
         """Every seat's points since the last call (a shared tuple of zeros when none moved)."""
@@ -366,13 +396,15 @@ def batch_step_vs(lib, pointers, actions: np.ndarray, learner: int, opponents, o
 
 @functools.lru_cache(maxsize=4)
 def _step_obs_call(lib):
-    """``lib.mj_step_obs`` as a callable: through the C extension's direct call when it is built
-    (``majiang.core._speedups.step_obs``, ~0.1 µs), else through ctypes (~1 µs)."""
+    """``(game, mask, rewards, obs, kind)`` -> a callable ``(seat, action) -> code`` stepping
+    ``lib.mj_step_obs``: through the C extension's direct call when it is built
+    (``majiang.core._speedups.step_at``, ~0.1 µs), else through ctypes (~1 µs)."""
     from majiang.core.analysis import speedups
 
-    if speedups is None or not hasattr(speedups, "step_obs"):
-        return lib.mj_step_obs
-    return functools.partial(speedups.step_obs, ctypes.cast(lib.mj_step_obs, ctypes.c_void_p).value)
+    if speedups is None or not hasattr(speedups, "step_at"):
+        fn = lib.mj_step_obs
+        return lambda g, mask, rewards, obs, kind: (lambda seat, action: fn(g, seat, action, mask, rewards, obs, kind))
+    return functools.partial(functools.partial, speedups.step_at, ctypes.cast(lib.mj_step_obs, ctypes.c_void_p).value)
 
 
 def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray,
@@ -382,6 +414,20 @@ def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: n
     return lib.mj_batch_step_obs(pointers, len(actions), actions.ctypes.data, seats.ctypes.data, obs.ctypes.data,
                                  kind, masks.ctypes.data, rewards.ctypes.data, rewards.shape[1], dones.ctypes.data,
                                  threads)
+
+
+def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | None = None, opponents=None):
+    """``() -> code``: ``batch_step_obs`` (or, with ``learner`` and ``opponents``,
+    ``batch_step_vs_obs``) of the arrays in ``rows`` (actions, seats, obs, masks, rewards, dones),
+    their addresses looked up once (numpy's lookup costs more than a small batch's step). Valid
+    while those arrays live."""
+    at = {k: v.ctypes.data for k, v in rows.items()}
+    n, kind = len(rows["actions"]), OBS_KINDS[rows["obs"].dtype.name]
+    if opponents is None:
+        return functools.partial(lib.mj_batch_step_obs, pointers, n, at["actions"], at["seats"], at["obs"], kind,
+                                 at["masks"], at["rewards"], rows["rewards"].shape[1], at["dones"], threads)
+    return functools.partial(lib.mj_batch_step_vs_obs, pointers, n, at["actions"], learner, opponents, at["obs"],
+                             kind, at["masks"], at["rewards"], at["dones"], threads)
 
 
 def batch_step_vs_obs(lib, pointers, actions: np.ndarray, learner: int, opponents, obs: np.ndarray,

@@ -243,6 +243,8 @@ FUNCTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("mj_batch_step_obs", "i64", ("games: *const *mut Game", "n: usize", "actions: *const i64", "seats: *mut i64",
                                   "obs: *mut u8", "obs_kind: i64", "masks: *mut i8", "rewards: *mut f32",
                                   "players: usize", "dones: *mut u8", "threads: usize")),
+    ("mj_redeal_obs", "i64", ("g: *mut Game", "key: *const u32", "key_len: usize", "dealer: i64", "mask: *mut i8",
+                              "obs: *mut u8", "kind: i64")),
 )
 _CTYPES = {"i64": "c_int64", "u64": "c_uint64", "u32": "c_uint32", "usize": "c_size_t", "i8": "c_int8",
            "f64": "c_double"}

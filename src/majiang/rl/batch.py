@@ -38,6 +38,8 @@ class _Slice:
 
                 from majiang import native
                 self._lib = native.require()
+                self._obs_kind = native.OBS_KINDS[self.obs_dtype]
+                self._bound_rows = None  # the rows whose addresses self._bound holds
                 self._pointers = (ctypes.c_void_p * max(1, n))()
                 if not self.self_play:  # each game's own bots, as each game is its own single_agent env
                     self._opponent_kind = spec["opponents"]
@@ -69,22 +71,49 @@ class _Slice:
         return hand
 
     def _step_native(self, actions: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> None:
-        """One library call steps every game (and the opponents); finished games are dealt again."""
-        from majiang.native import batch_step_obs, batch_step_vs_obs
+        """One library call steps every game (and the opponents); finished games are dealt again
+        in place. The library checks every action before applying any: a self-play batch with an
+        illegal one raises ``ValueError`` (no game changed); against bots an illegal action
+        becomes a safe default, as in ``single_agent``."""
         if not self.hands:
             return
         rows = self.rows
-        if self.self_play:
-            bad = batch_step_obs(self._lib, self._pointers, actions, rows["seats"], rows["obs"], rows["masks"],
-                                 rewards, dones, self.threads)
-        else:
-            bad = batch_step_vs_obs(self._lib, self._pointers, actions, self.learner, self._opponent_pointers,
-                                    rows["obs"], rows["masks"], rewards, dones, self.threads)
-        if bad != -1:  # actions were checked (or replaced) against the masks: a bug, not bad input
-            raise RuntimeError(f"native engine refused game {self.lo + bad}'s action {int(actions[bad])}")
-        for j in np.flatnonzero(dones).tolist():
-            self.hands[j] = self._new_hand(j)
-            self._observe(j)
+        if self._bound_rows is not rows:  # the library call with these arrays' addresses, made once
+            from majiang.native import batch_stepper
+            self._bound = batch_stepper(self._lib, self._pointers, rows, self.threads, self.learner,
+                                        None if self.self_play else self._opponent_pointers)
+            self._bound_rows = rows
+        while True:
+            bad = self._bound()
+            if bad == -1:
+                break
+            if bad < 0:
+                raise RuntimeError(f"native engine error {bad}")
+            if self.self_play:
+                raise ValueError(f"game {self.lo + bad}: action {int(actions[bad])} is not legal for seat "
+                                 f"{int(rows['seats'][bad])}; use the action mask")
+            actions[bad] = _safe_index(self.hands[bad].mask(self.learner))
+        finished = np.flatnonzero(dones).tolist()
+        if finished:
+            obs, masks = rows["obs"], rows["masks"]
+            obs_at, masks_at, obs_stride = obs.ctypes.data, masks.ctypes.data, obs.strides[0]
+            for j in finished:
+                self._redeal(j, masks_at + j * N_ACTIONS, obs_at + j * obs_stride)
+
+    def _redeal(self, j: int, mask_at: int, obs_at: int) -> None:
+        """Game ``j``'s next hand in place of the finished one (a native game), and its row."""
+        hand = self.hands[j]
+        while True:
+            k = self._counter[j]
+            self._counter[j] += 1
+            seat = hand.redeal(k, k % self.players, mask_at, obs_at, self._obs_kind)
+            # against bots: play to the learner's first decision (skip a hand without one)
+            if self.self_play:
+                self.rows["seats"][j] = seat
+                return
+            if hand.play(self.learner, self._opponents[j]) >= 0:
+                break
+        self._observe(j)
 
     def _observe(self, j: int) -> None:
         hand = self.hands[j]
@@ -315,21 +344,14 @@ class BatchEnv:
             actions = actions.astype(np.int64)
         if actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers (action indices), got {actions.dtype}")
-        if self.self_play:  # check every action first: a bad batch changes no game
+        # the native library checks every action itself before it applies any (_Slice._step_native)
+        if self.self_play and self.backend != "native":  # check every action first: a bad batch changes no game
             in_range = (actions >= 0) & (actions < N_ACTIONS)
             legal = in_range & (self._arr["masks"][np.arange(self.num_envs), np.where(in_range, actions, 0)] != 0)
             if not legal.all():
                 i = int(np.flatnonzero(~legal)[0])
                 raise ValueError(f"game {i}: action {int(actions[i])} is not legal for seat {self.seats[i]}; "
                                  "use the action mask")
-        elif self.backend == "native":  # as single_agent: an illegal action becomes a safe default
-            masks = self._arr["masks"]
-            in_range = (actions >= 0) & (actions < N_ACTIONS)
-            legal = in_range & (masks[np.arange(self.num_envs), np.where(in_range, actions, 0)] != 0)
-            if not legal.all():
-                actions = actions.copy()
-                for i in np.flatnonzero(~legal).tolist():
-                    actions[i] = _safe_index(masks[i])
         if self._conns:  # shared memory is rewritten at every step: hand out copies
             self._arr["actions"][:] = actions
             self._run("step")
@@ -345,10 +367,13 @@ class BatchEnv:
             _arrays(self.num_envs, self.players, self.self_play, empty=True, obs_dtype=self.obs_dtype)
         fresh["actions"][:] = actions
         fresh["seats"][:] = self._arr["seats"]
-        self._spare = self._arr
-        self._arr = fresh
-        self._local.rows = fresh
-        self._local.step()
+        before = self._arr
+        self._spare, self._arr, self._local.rows = before, fresh, fresh
+        try:
+            self._local.step()
+        except ValueError:  # refused before any game changed: the arrays stay those of the last step
+            self._spare, self._arr, self._local.rows = fresh, before, before
+            raise
         return fresh["obs"], fresh["masks"], fresh["rewards"], fresh["dones"]
 
     def close(self) -> None:

@@ -51,6 +51,7 @@ class MajiangAEC(AECEnv):
         self._obs_kind = OBS_KINDS[obs_dtype]
         self._obs_seat = -1  # whose observation self._obs holds now (-1: none)
         self._other = np.zeros(length, dtype=obs_dtype)
+        self._other_at = self._other.ctypes.data
 
     @property
     def game(self) -> Game | None:
@@ -69,8 +70,15 @@ class MajiangAEC(AECEnv):
         elif self._seed is None:
             self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
         n = len(self.possible_agents)
-        self._hand = _new_hand(self.backend, self.rules, self._seed, self._hand_index, self._hand_index % n)
+        k = self._hand_index
         self._game = None
+        if self._native and self._hand is not None:  # the next deal in place: no new game, buffers kept
+            seat = self._hand.redeal(k, k % n, self._mask_at, self._obs_at, self._obs_kind, self._seed)
+        else:
+            self._hand = _new_hand(self.backend, self.rules, self._seed, k, k % n)
+            if self._native:  # the library's step with this env's buffers bound, called as (seat, action)
+                self._step_call = self._hand.stepper(self._mask_at, self._obs_at, self._obs_kind)
+            seat = None
         self._hand_index += 1
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -79,10 +87,13 @@ class MajiangAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._rewards_moved = False
+        self._cumulative_moved = False  # whether any cumulative reward may be non-zero
         self._obs_seat = -1
-        self._select()
+        self._select(seat)
 
     def _select(self, seat: int | None = None) -> None:
+        """The first seat to act; ``seat`` if the deal wrote its mask and observation already."""
+        dealt = seat is not None
         if seat is None:
             seat = self._hand.to_act()
         if seat < 0:
@@ -91,7 +102,10 @@ class MajiangAEC(AECEnv):
         self._over = False
         self._seat = seat
         self.agent_selection = self.possible_agents[seat]
-        self._hand.mask(seat, out=self._mask)
+        if dealt:
+            self._obs_seat = seat
+        else:
+            self._hand.mask(seat, out=self._mask)
 
     def observe(self, agent):
         """``agent``'s observation and action mask as views of arrays the env owns: the next
@@ -104,9 +118,54 @@ class MajiangAEC(AECEnv):
                 self._hand.encode(seat, out=self._obs)
                 self._obs_seat = seat
             return {"observation": self._obs, "action_mask": self._mask}
+        if self._native:  # the address looked up once: numpy's lookup costs more than the library call
+            self._hand.encode_at(seat, self._other_at, self._obs_kind)
+            return {"observation": self._other, "action_mask": self._no_mask}
         return {"observation": self._hand.encode(seat, out=self._other), "action_mask": self._no_mask}
 
+    def last(self, observe: bool = True):
+        """As ``AECEnv.last``; the acting agent's observation (already written by the step) is
+        returned without another look-up."""
+        agent = self.agent_selection
+        if observe and self._obs_seat == self._seat and not self._over:
+            observation = {"observation": self._obs, "action_mask": self._mask}
+        else:
+            observation = self.observe(agent) if observe else None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2 ** 63):
+        """As ``AECEnv.agent_iter``: the acting agent until every agent is done (a generator,
+        cheaper per step than PettingZoo's iterator object)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
     def step(self, action):
+        if self._over or not self._native:
+            return self._step_other(action)
+        # the native engine checks the action against the mask: -3 if not legal (nothing changed)
+        code = self._step_call(self._seat, action if type(action) is int else _as_index(action))
+        if 0 < code < 16:  # most steps: no points moved, the hand goes on
+            if self._cumulative_moved:
+                self._cumulative_rewards[self.agent_selection] = 0
+            if self._rewards_moved:
+                self._rewards_moved = False
+                for a in self.possible_agents:
+                    self.rewards[a] = 0
+            self._seat = self._obs_seat = code - 1
+            self.agent_selection = self.possible_agents[code - 1]
+            return
+        if code < 0:
+            if code == -3:
+                raise ValueError(f"action {action!r} is not legal for {self.agent_selection}; use the action_mask")
+            raise RuntimeError(f"native engine error {code}")
+        self._cumulative_rewards[self.agent_selection] = 0
+        self._after_step((code & 15) - 1, self._hand.points() if code & 16 else None)
+        self._obs_seat = self._seat
+
+    def _step_other(self, action):
+        """A step of the Python engine, or of an agent already done."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -115,15 +174,15 @@ class MajiangAEC(AECEnv):
         if not 0 <= index < N_ACTIONS or not self._mask[index]:
             raise ValueError(f"action {action!r} is not legal for {agent}; use the action_mask")
         self._cumulative_rewards[agent] = 0
-        hand = self._hand
-        if self._native:  # one library call: the action, the points, the next mask and observation
-            nxt, rewards = hand.step_obs(seat, index, self._mask_at, self._obs_at, self._obs_kind)
-            self._obs_seat = nxt
-        else:
-            nxt, rewards = hand.step(seat, index, self._mask, self._mask_at)  # the next mask, in place
-            self._obs_seat = -1
+        nxt, rewards = self._hand.step(seat, index, self._mask, self._mask_at)  # the next mask, in place
+        self._obs_seat = -1
+        self._after_step(nxt, rewards)
+
+    def _after_step(self, nxt: int, rewards) -> None:
+        """The rewards of a step and the next agent (``nxt``; -1: the hand is over)."""
+        seat = self._seat
         if rewards is not None:
-            self._rewards_moved = True
+            self._rewards_moved = self._cumulative_moved = True
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] = rewards[s]
             self._accumulate_rewards()
@@ -134,7 +193,7 @@ class MajiangAEC(AECEnv):
         if nxt < 0:
             self._over = True
             self.terminations = dict.fromkeys(self.agents, True)
-            settlement = hand.settlement()
+            settlement = self._hand.settlement()
             for a in self.agents:
                 self.infos[a] = {"settlement": settlement}
             # walk dead agents out in order
