@@ -1136,7 +1136,8 @@ SETTLEMENT_LINES = r"""() => {
     const head = d.querySelector('h2');
     return {problems: out, scrollTop: d.scrollTop, headTop: head.getBoundingClientRect().top - d.getBoundingClientRect().top,
             head: head.innerText, winners: [...d.querySelectorAll('.win .who')].map((e) => e.textContent),
-            fans: [...d.querySelectorAll('.fans .fan')].map((e) => [e.querySelector('.worth') && e.querySelector('.worth').textContent, e.querySelector('.fan-help') && e.querySelector('.fan-help').textContent])};
+            fans: [...d.querySelectorAll('.fans .fan')].map((e) => [e.querySelector('.worth') && e.querySelector('.worth').textContent, e.querySelector('.fan-help') && e.querySelector('.fan-help').textContent]),
+            base: [...d.querySelectorAll('.fans .fan')].filter((e) => e.querySelector('.fan-name').textContent === '平胡').map((e) => e.querySelector('.worth').textContent)};
 }"""
 
 
@@ -1160,6 +1161,8 @@ def test_the_settlement_opens_on_the_winner_and_fits_a_phone_on_one_line_per_nam
     if seen["winners"]:
         assert all(w in seen["head"] for w in seen["winners"]), seen
         assert seen["fans"] and all(worth and help_ for worth, help_ in seen["fans"]), seen["fans"]
+        # 血战's 平胡 adds nothing to the base: it reads 底分, never "0番" (when a hand of this run is one)
+        assert all(worth == "底分" for worth in seen["base"]), seen["base"]
     else:
         assert "荒庄" in seen["head"], seen
     os.makedirs(SHOTS, exist_ok=True)
