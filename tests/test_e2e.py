@@ -802,10 +802,14 @@ TABLE_BOXES = """() => {
     add('hand', document.querySelector('.seat.me .row.hand'));
     document.querySelectorAll('.board .seat:not(.me)').forEach((e) => add([...e.classList].find((c) => c.startsWith('pos-')), e));
     add('center', document.querySelector('.board .center'));
+    // the wall's rows: within the centre's box, apart from each other and from everything else
+    const inner = (n) => n.startsWith('wall-') || n.startsWith('centre-');
+    document.querySelectorAll('.board .center .wall-row').forEach((e) => add([...e.classList].find((c) => c.startsWith('wall-') && c !== 'wall-row'), e));
     for (const id of ['prompt', 'hints', 'actions']) if (document.getElementById(id).children.length || document.getElementById(id).textContent.trim()) add(id, document.getElementById(id));
     for (const b of boxes) if (b.l < -0.5 || b.t < -0.5 || b.r > W + 0.5 || b.b > H + 0.5) out.push(b.name + ' outside the viewport ' + JSON.stringify(b));
     for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i], c = boxes[j];
+        if ((a.name === 'center' && inner(c.name)) || (c.name === 'center' && inner(a.name))) continue;
         const x = Math.min(a.r, c.r) - Math.max(a.l, c.l), y = Math.min(a.b, c.b) - Math.max(a.t, c.t);
         if (x > 1 && y > 1) out.push(a.name + ' overlaps ' + c.name + ` by ${x.toFixed(0)}×${y.toFixed(0)}`);
     }
@@ -856,7 +860,7 @@ def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
                 problems.add(f"pond tiles {panels['pond']:.1f} px wide")
         answer_once(page)
         page.wait_for_timeout(80)
-    assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints"} <= seen, seen
+    assert {"hand", "pos-left", "pos-top", "pos-right", "center", "prompt", "hints", "wall-left"} <= seen, seen
     assert not problems, sorted(problems)
     page.screenshot(path=os.path.join(SHOTS, f"boxes_{size[0]}x{size[1]}.png"))
     check_page(page)
@@ -1132,7 +1136,8 @@ SETTLEMENT_LINES = r"""() => {
     const head = d.querySelector('h2');
     return {problems: out, scrollTop: d.scrollTop, headTop: head.getBoundingClientRect().top - d.getBoundingClientRect().top,
             head: head.innerText, winners: [...d.querySelectorAll('.win .who')].map((e) => e.textContent),
-            fans: [...d.querySelectorAll('.fans .fan')].map((e) => [e.querySelector('.worth') && e.querySelector('.worth').textContent, e.querySelector('.fan-help') && e.querySelector('.fan-help').textContent])};
+            fans: [...d.querySelectorAll('.fans .fan')].map((e) => [e.querySelector('.worth') && e.querySelector('.worth').textContent, e.querySelector('.fan-help') && e.querySelector('.fan-help').textContent]),
+            base: [...d.querySelectorAll('.fans .fan')].filter((e) => e.querySelector('.fan-name').textContent === '平胡').map((e) => e.querySelector('.worth').textContent)};
 }"""
 
 
@@ -1156,6 +1161,8 @@ def test_the_settlement_opens_on_the_winner_and_fits_a_phone_on_one_line_per_nam
     if seen["winners"]:
         assert all(w in seen["head"] for w in seen["winners"]), seen
         assert seen["fans"] and all(worth and help_ for worth, help_ in seen["fans"]), seen["fans"]
+        # 血战's 平胡 adds nothing to the base: it reads 底分, never "0番" (when a hand of this run is one)
+        assert all(worth == "底分" for worth in seen["base"]), seen["base"]
     else:
         assert "荒庄" in seen["head"], seen
     os.makedirs(SHOTS, exist_ok=True)

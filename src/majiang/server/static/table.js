@@ -29,7 +29,7 @@ function ensureBoard(n, bottom) {
   center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
   center.appendChild(node("div", "secs"));
   center.appendChild(node("div", "wall"));
-  center.appendChild(node("div", "wall-edge"));
+  for (const side of WALL_SIDES) center.appendChild(node("div", `wall-row wall-${side}`));
   center.appendChild(node("div", "dealer-name"));
   center.appendChild(node("div", "dice"));
   center.appendChild(node("div", "phase"));
@@ -77,18 +77,26 @@ function paintAvatar(e, name, bot) {
   e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
   e.setAttribute("aria-hidden", "true");
 }
-// The wall on the table's edge: a row of tile backs, each a share of the wall as dealt, emptying as it is drawn.
-let wallFull = 1, wallLast = -1;
-function drawWall(e, left) {
-  const slots = 18;
-  if (left > wallLast || !e.firstChild) wallFull = Math.max(left, 1);  // a new hand (or a new board): the wall as dealt
-  wallLast = left;
-  const filled = Math.ceil((slots * left) / wallFull);
-  if (e.dataset.key === String(filled)) return;
-  e.dataset.key = String(filled);
-  let out = "";
-  for (let i = 0; i < slots; i++) out += `<rect x="${i * 6 + 0.5}" y="0.5" width="5" height="8" rx="1" class="${i < filled ? "w-on" : "w-off"}"/>`;
-  e.innerHTML = `<svg viewBox="0 0 ${slots * 6} 9" aria-hidden="true">${out}</svg>`;
+// The wall around the centre: its stacks of two tile backs (one where a single tile is left), as many as
+// the count the server sends says are left, shared out along the centre's four edges, the side drawn
+// from emptying first. Only the count reaches the page, so only the count is drawn.
+const WALL_SIDES = ["top", "right", "bottom", "left"];
+function drawWall(center, left) {
+  const stacks = Math.ceil(Math.max(0, left) / 2);
+  const key = `${left}`;
+  if (center.dataset.wall === key) return;
+  center.dataset.wall = key;
+  const per = Math.ceil(stacks / 4);
+  let single = left % 2 === 1;  // an odd tile lies on the first side still holding any
+  WALL_SIDES.forEach((side, k) => {
+    // the last side holds the remainder, so a shrinking wall empties one side after another
+    const here = Math.max(0, Math.min(per, stacks - per * (3 - k)));
+    let out = "";
+    for (let i = 0; i < here; i++) out += `<i class="stack${single && i === 0 ? " one" : ""}"></i>`;
+    if (here) single = false;
+    const e = center.querySelector(`.wall-${side}`);
+    if (e.innerHTML !== out) e.innerHTML = out;
+  });
 }
 /**
  * A tile as the board lays it: its key among its row's, its code (null: a tile's back), its classes.
@@ -132,7 +140,7 @@ export function renderBoard(ctx) {
   const d = acting == null ? null : (acting - ctx.bottom + n) % n;
   center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
   setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
-  drawWall(center.querySelector(".wall-edge"), v.tiles_left);
+  drawWall(center, v.tiles_left);
   setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
   drawDice(center.querySelector(".dice"), ctx.dice);
   setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
