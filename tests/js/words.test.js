@@ -1,7 +1,7 @@
 // The page's words without the DOM (static/words.js): tile lists, replay steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ACTION_KEYS, botName, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles } from "../../src/majiang/server/static/words.js";
+import { ACTION_KEYS, botName, fanWorth, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles, winTotal } from "../../src/majiang/server/static/words.js";
 import { I18N } from "../../src/majiang/server/static/i18n.js";
 
 test("a hand's text as tiles, each keyed apart from its copies", () => {
@@ -36,5 +36,21 @@ test("the keyboard's shortcuts: one map, labelled on buttons and listed in the h
   assert.deepEqual(Object.values(ACTION_KEYS).sort(), ["kong", "pass", "pong", "win"]);
   I18N.setLang("en");
   assert.equal(keyLabel("pass"), "Space");
+  I18N.setLang("zh");
+});
+
+test("a 平胡 is worth the base (底分), never 0番, in both languages; fans and multipliers say their worth", () => {
+  const pinghu = { fan: 0, multiplier: 1 };
+  I18N.setLang("zh");
+  assert.equal(fanWorth(pinghu, false), "底分");
+  assert.equal(winTotal(pinghu, false), "共 ×1 底分");
+  assert.equal(fanWorth({ fan: 2, multiplier: 4 }, false), "2番");
+  assert.equal(winTotal({ fan: 2, multiplier: 4 }, false), "共 2 番 (×4 底分)");
+  assert.equal(fanWorth({ fan: 0, multiplier: 2 }, true), "×2");
+  assert.equal(winTotal({ fan: 0, multiplier: 8 }, true), "共 ×8");
+  I18N.setLang("en");
+  assert.equal(fanWorth(pinghu, false), "base");
+  assert.equal(winTotal(pinghu, false), "×1 the stake");
+  assert.doesNotMatch(winTotal(pinghu, false) + fanWorth(pinghu, false), /0 ?fan/);
   I18N.setLang("zh");
 });

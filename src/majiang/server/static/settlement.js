@@ -3,7 +3,7 @@ import { fanHelp, fansMultiply } from "./games.js";
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { $, esc, h, raw, setHTML, setText, tilesHTML } from "./dom.js";
 import { api } from "./protocol.js";
-import { botName, namesOf, signed, splitTiles } from "./words.js";
+import { botName, fanWorth, namesOf, signed, splitTiles, winTotal } from "./words.js";
 
 /** @typedef {import('./state.js').State} State */
 
@@ -72,15 +72,14 @@ export function showSettlement(state) {
   }
   const multiplies = fansMultiply(r.variant);  // × (multipliers) rather than 番
   const fanLine = (/** @type {any} */ f) => {
-    // a fan worth nothing on top of the base (平胡) says so, not "0番"
-    const worth = multiplies ? t("worth_times", { n: f.multiplier }) : f.fan ? t("fan_n", { n: f.fan }) : t("fan_base");
+    const worth = fanWorth(f, multiplies);
     const help = fanHelp(r.variant, f.name);
     return h`<li class="fan"><span class="fan-name">${I18N.fanName(f)}</span> <span class="worth">${worth}${f.count > 1 ? " ×" + f.count : ""}</span>${help ? h`<span class="fan-help">${help}</span>` : ""}</li>`;
   };
   const winners = [...new Set(s.wins.map((w) => w.seat))];
   const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
-    <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${multiplies ? t("mult_total", { n: w.multiplier }) : (w.fan ? t("fan_total_x", { n: w.fan, m: w.multiplier }) : t("fan_total_base", { m: w.multiplier }))}</b></p></div>`);
+    <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${winTotal(w, multiplies)}</b></p></div>`);
   const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
   const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
   const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";

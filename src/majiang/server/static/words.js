@@ -78,3 +78,22 @@ export function shortcutRows() {
   return [[t("key_arrows"), t("kb_pick")], [t("key_enter"), t("kb_discard")],
     ...Object.entries(ACTION_KEYS).map(([k, type]) => /** @type {[string, string]} */ ([keyLabel(type), t("a_" + type)]))];
 }
+
+/**
+ * What one fan of a win is worth, as the settlement says it: ×N where fans multiply, N番, and
+ * 底分 for a fan worth nothing above the base (平胡), never "0番".
+ * @param {{fan: number, multiplier: number}} f @param {boolean} multiplies
+ */
+export function fanWorth(f, multiplies) {
+  return multiplies ? t("worth_times", { n: f.multiplier }) : f.fan ? t("fan_n", { n: f.fan }) : t("fan_base");
+}
+
+/**
+ * A win's total line: "共 ×4" where fans multiply, "共 2 番 (×4 底分)", or "共 ×1 底分" for a
+ * win of no fan above the base.
+ * @param {{fan: number, multiplier: number}} w @param {boolean} multiplies
+ */
+export function winTotal(w, multiplies) {
+  if (multiplies) return t("mult_total", { n: w.multiplier });
+  return w.fan ? t("fan_total_x", { n: w.fan, m: w.multiplier }) : t("fan_total_base", { m: w.multiplier });
+}
