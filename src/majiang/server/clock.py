@@ -111,9 +111,9 @@ class Due(NamedTuple):
     why: str  # "bot", "auto" (托管), "pass", "frozen", "timeout" (a missed timer), "away"
 
 
-@dataclass(frozen=True)
-class SeatFacts:
-    """What the clock reads of one seat with a decision (plain values: tests build them by hand)."""
+class SeatFacts(NamedTuple):
+    """What the clock reads of one seat with a decision (plain values: tests build them by hand; a
+    tuple, since the driver builds one per waiting seat on every look at the table)."""
 
     seat: int
     phase: str

@@ -123,9 +123,10 @@ class TableDriver:
         return due - now
 
     async def _tick_decisions(self, g: Game, now: float) -> float | None:
-        due = earliest([seat_due(self._facts(g, s), now) for s in g.pending_seats()])
-        if due is None:
+        pending = g.pending_seats()
+        if not pending:
             return None
+        due = earliest([seat_due(self._facts(g, s), now) for s in pending])
         if due.when > now:
             return due.when - now
         if due.why in ("away", "timeout"):
@@ -135,11 +136,12 @@ class TableDriver:
         return 0
 
     def _facts(self, g: Game, s: int) -> SeatFacts:
-        return SeatFacts(seat=s, phase=g.phase, bot_plays=self.bot_plays(s), auto=self.auto[s],
-                         present=self.present(s), declared=bool(g.seats[s].declared),
-                         decision_at=self.decision_at[s], time_limit=self.time_limit(s), bot_wait=self.bot_wait[s],
-                         auto_delay=self.auto_delay, absent_since=self.absent_since.get(s, 0.0),
-                         absent_after=self.absent_after)
+        # read from the parts themselves: this runs for every waiting seat each time the table is looked at
+        presence, clock = self.presence, self.clock
+        auto = presence.auto[s]
+        return SeatFacts(s, g.phase, auto or not self.human(s), auto, presence.present(s), bool(g.seats[s].declared),
+                         clock.decision_at[s], self.settings.time_limit(g.phase), clock.bot_wait[s],
+                         self.auto_delay, presence.absent_since.get(s, 0.0), self.absent_after)
 
     async def _take_over(self, seat: int, why: str) -> None:
         """托管 for a lost connection, or one more missed timer (托管 after enough): stored first."""

@@ -36,13 +36,14 @@ from majiang.server.commands import CHAT_GAP, PlayerCommands
 from majiang.server.driver import TableDriver
 from majiang.server.fanout import FanOut
 from majiang.server.journal import Journal, outcome
-from majiang.server.match import Ledger, Match, MatchState, initial_state
+from majiang.server.match import Ledger, Match, MatchState
 from majiang.server.presence import Presence
 from majiang.server.readiness import ReadyCheck
 from majiang.server.store import Append, Store, StoreError
 from majiang.server.store_async import AsyncStore
+from majiang.server.table_state import StoredMatchState
 from majiang.server.table_bots import as_table_bot, seat_bots
-from majiang.server.votes import DissolveVote, rematch_from_json
+from majiang.server.votes import DissolveVote
 
 log = logging.getLogger("majiang.server")
 
@@ -55,7 +56,7 @@ def _part(part: str, name: str, doc: str = "") -> property:
                     lambda self, value: setattr(getattr(self, part), name, value), doc=doc)
 
 
-class LiveTable(PlayerCommands, TableDriver):
+class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
     connections = _part("presence", "connections")
     auto = _part("presence", "auto", "托管 per seat")
     missed = _part("presence", "missed")
@@ -186,61 +187,6 @@ class LiveTable(PlayerCommands, TableDriver):
     def _answers_at_once(self, seat: int) -> bool:
         """In a claim window: a bot, 托管, or a player who is not there (passed at once)."""
         return self.bot_plays(seat) or not self.present(seat)
-
-    # -- the stored match state ------------------------------------------------------------------
-
-    def state_json(self, dissolved: bool | None = None) -> str:
-        """托管, 准备, the pending start, the dissolve vote and the rematch offer, as stored."""
-        return json.dumps({"hand": self.hand_index, **self.presence.to_json(), **self.readiness.to_json(),
-                           "dissolve": self.votes.to_json(), "rematch": self.rematch_offer,
-                           "dissolved": self.dissolved if dissolved is None else dissolved}, sort_keys=True)
-
-    def load_state(self, text: str | None) -> None:
-        """The stored match state (or, with None, the default); the state it was stored as is ours."""
-        data = json.loads(text) if text else {}
-        self.presence.load(data)
-        self.readiness.load(data, same_hand=data.get("hand") == self.hand_index)
-        self.votes.load(data.get("dissolve"))
-        self.rematch_offer = rematch_from_json(data.get("rematch"))
-        self.match = Match(self.room, initial_state(self.room["status"], self.start_asked is not None,
-                                                    self.game is not None and self.game.over,
-                                                    bool(data.get("dissolved"))))
-        self._stored_state = self.state_json()
-
-    async def _save_state(self, before: str | None = None) -> None:
-        """Store the match state if it changed (holding the table's lock: one write of a table in
-        flight at a time). ``StoreError``: nothing stored, and the state is ``before`` again."""
-        text = self.state_json()
-        if text == self._stored_state:
-            return
-        item = Append(self.code, self.game_id or 0, len(self._log_lines), (), match_state=text, lease=self.code)
-        error, cancelled = await outcome(self.journal.submit(item))
-        if error is None:
-            self._stored_state = text
-        elif before is not None:
-            self._restore(before)
-        if cancelled:
-            raise asyncio.CancelledError
-        if error is not None:
-            raise error
-
-    def _restore(self, before: str) -> None:
-        stored, state = self._stored_state, self.match.state
-        self.load_state(before)
-        self._stored_state, self.match.state = stored, state
-
-    async def _change(self, change) -> None:
-        """A change of the match state (``change()``), stored before anyone is told."""
-        async with self.lock:
-            before = self.state_json()
-            change()
-            await self._save_state(before)
-
-    async def _save_state_if_changed(self) -> None:
-        """The driver stores what changed without a write of its own (a reconnect, new seats)."""
-        if self.state_json() != self._stored_state and not self.closed:
-            async with self.lock:
-                await self._save_state()
 
     # -- lifecycle -------------------------------------------------------------------------------
 
