@@ -9,8 +9,10 @@ it was; a rule change moves it on purpose. With the default 150 hands (1,050 in 
 fingerprint was ``7e8d909576d277d981f958d5bf104feac448536b`` from the start of session 2 (2026-11)
 was ``3bba60c95a39b0d08fb42c23e046dc25f3efc5ef`` after issue #14's rule changes (in this sample
 the Sichuan configurations moved: late 加杠 unpaid, no 海底 in chengdu, 最后四张必胡 only on the last
-four tiles; the Kawuxing ones did not), and is ``dcb14c9c0e05834cc0b5bf51b131abab27aa851e`` since
-issue #32's departures. Every start record lists the rules, and both games gained options
+four tiles; the Kawuxing ones did not), was ``dcb14c9c0e05834cc0b5bf51b131abab27aa851e`` after
+issue #32's departures, and is ``4f31d59574a2160457b33b15aa64aa4df133c317`` since each fan's own
+description joined its game's fan table (the win records' English for 亮倒 reads "declared ready",
+no longer "declared ready (亮倒)"; nothing else in any log or settlement moved). Every start record lists the rules, and both games gained options
 (``first_dealer``; ``gangshang_chain``, ``robbed_kong_fan``), so every hand's log changed; with the
 rules left out of the start records, three hands of the 1,050 play or settle differently: two
 ``suizhou`` draws where the first to 亮倒 now pays both others (``first_pays``), and one ``chengdu``
