@@ -6,8 +6,9 @@
 Starts `majiang serve` on a free loopback port with a temporary SQLite database, creates the
 tables over HTTP, then plays one hand at every table at once: the client at seat 0 answers each
 decision with the first legal action (a win if there is one), bots take the other seats. Reports
-the action round trip (sending an action until the snapshot that shows it) at p50/p99, hands
-finished, and errors, which must be zero. Bounded: it stops after --timeout seconds.
+the action round trip (sending an action until the snapshot that shows it) at p50/p99, also
+counted only once every client has its table (the crowd of connections at the start aside), how
+long that took, hands finished, and errors, which must be zero. Bounded: it stops after --timeout seconds.
 
 With --two-workers it adds a row for two workers on one PostgreSQL behind HAProxy on the same
 machine, started by deploy/run-local.sh (needs PostgreSQL's binaries and haproxy). With --base URL
@@ -52,7 +53,7 @@ def post(base: str, path: str, body: dict, token: str | None = None) -> dict:
 
 
 async def play_table(base_ws: str, code: str, token: str, latencies: list, errors: list,
-                     think: float = 0.0) -> bool:
+                     think: float = 0.0, seated: list | None = None) -> bool:
     """Play seat 0 to the end of the hand like a person: ``think`` seconds (±50%) before each answer."""
     import random
 
@@ -82,8 +83,11 @@ async def play_table(base_ws: str, code: str, token: str, latencies: list, error
                 continue
             if msg["type"] != "snapshot":
                 continue
+            if snap is msg and seated is not None:  # the first frame: this client is at its table
+                seated.append(time.perf_counter())
+                seated = None
             if sent_at is not None:  # a seat is sent a frame only when what it sees changed: this one
-                latencies.append(time.perf_counter() - sent_at)
+                latencies.append((sent_at, time.perf_counter() - sent_at))
                 sent_at = None
             if msg["settlement"] is not None:
                 return True
@@ -144,7 +148,8 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
         code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy"}, p["token"])["code"]
         post(base, f"/api/rooms/{code}/start", {}, p["token"])
         tables.append((code, p["token"]))
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []  # (sent at, round trip)
+    seated: list[float] = []  # when each client had its first frame
     errors: list[str] = []
     flooder = None
     if flooding:  # its own process, so that its sending does not slow the measuring clients here
@@ -164,7 +169,7 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
     start = time.perf_counter()
     try:
         results = await asyncio.wait_for(asyncio.gather(
-            *(play_table(ws_base, c, t, latencies, errors, args.think) for c, t in tables),
+            *(play_table(ws_base, c, t, latencies, errors, args.think, seated) for c, t in tables),
             return_exceptions=True), timeout=args.timeout)
     finally:
         watcher.cancel()
@@ -181,10 +186,15 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             counts = json.loads(out.strip().splitlines()[-1])
     finished = sum(1 for r in results if r is True)
     failures = [repr(r) for r in results if isinstance(r, Exception)]
-    lat = sorted(latencies)
-    pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+    lat = sorted(dt for _, dt in latencies)
+    # once every client had its first frame: the steady load, without the crowd of connections at the start
+    all_seated = max(seated) if len(seated) == len(tables) else float("inf")
+    steady = sorted(dt for at, dt in latencies if at >= all_seated)
     return {"tables": tables_n, "flood": flooding, "finished": finished, "seconds": elapsed, "actions": len(lat),
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.mean(lat) * 1000 if lat else None,
+            "p50_ms": percentile(lat, 0.50), "p99_ms": percentile(lat, 0.99),
+            "mean_ms": statistics.mean(lat) * 1000 if lat else None,
+            "seated_s": all_seated - start if seated else None,
+            "steady_p50_ms": percentile(steady, 0.50), "steady_p99_ms": percentile(steady, 0.99),
             "errors": len(errors) + len(failures), "error_samples": (errors + failures)[:3],
             "kb_per_table": (peak[0] - rss_before) * 1024 / tables_n if pid else None,
             # the server's CPU (its event loop's process, then the bot pool) per hand played: how much
@@ -195,6 +205,13 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             "server_sys_ms_per_hand": 1000 * sys_cpu / max(1, finished) if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
             "flooder_closed_by_server": counts["closed"]}
+
+
+def percentile(sorted_seconds: list[float], q: float) -> float:
+    """The q-th quantile of sorted round trips, in milliseconds (nan for none)."""
+    if not sorted_seconds:
+        return float("nan")
+    return sorted_seconds[min(len(sorted_seconds) - 1, int(q * len(sorted_seconds)))] * 1000
 
 
 def cpu_seconds(pid: int | None) -> dict[int, float]:
@@ -325,7 +342,7 @@ async def one_server(args, tables_n: int, src: str | None, label: str) -> list[d
     return rows
 
 
-SPREAD = ("seconds", "p50_ms", "p99_ms", "server_cpu_ms_per_hand", "server_sys_ms_per_hand", "pool_cpu_ms_per_hand",
+SPREAD = ("seconds", "p50_ms", "p99_ms", "seated_s", "steady_p50_ms", "steady_p99_ms", "server_cpu_ms_per_hand", "server_sys_ms_per_hand", "pool_cpu_ms_per_hand",
           "kb_per_table")
 
 
@@ -420,6 +437,9 @@ def main() -> None:
                if r.get("server_cpu_ms_per_hand") is not None else f"{'':>12}")
         print(f"{label:<44}{r['tables']:>7}{r['finished']:>9}{r['seconds']:>8.1f}{r['p50_ms']:>8.1f}"
               f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}{cpu}")
+        if r.get("seated_s") is not None:
+            print(f"  (every client had its table {r['seated_s']:.1f} s in; after that: p50 {r['steady_p50_ms']:.1f} ms,"
+                  f" p99 {r['steady_p99_ms']:.1f} ms)")
         if r.get("repeats", 1) > 1:
             spread = ", ".join(f"{key} {r[key + '_range'][0]:.1f}-{r[key + '_range'][1]:.1f}"
                                for key in SPREAD if key + "_range" in r)

@@ -50,8 +50,15 @@ class Presence:
     @property
     def paused(self) -> bool:
         """No seated human is connected: bots wait rather than play a table nobody is at."""
-        humans = self.humans()
-        return bool(humans) and not any(self.present(s) for s in humans)
+        # one pass over the connections: the driver asks this each time it looks at the table
+        connected = {c.seat for c in self.connections}
+        seated_human = False
+        for s in range(self.n):
+            if self.human(s):
+                if s in connected:
+                    return False
+                seated_human = True
+        return seated_human
 
     def arrive(self, conn: Connection) -> None:
         self.connections.append(conn)
