@@ -32,12 +32,20 @@ class _Slice:
             self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
             self.players = spec["players"]
             self.hands: list = []
-            self._counter = [0] * n
+            self._counter = np.zeros(n, dtype=np.int64)  # each game's next hand index
+            self._deal = None
             if self.backend == "native":
                 import ctypes
 
                 from majiang import native
                 self._lib = native.require()
+                if self.self_play:  # the library deals finished games itself, from their seed strings
+                    prefixes = [native.seed_prefix(self.seed * 100003 + lo + j) for j in range(n)]
+                    if all(p is not None for p in prefixes):
+                        rows = np.zeros((max(1, n), native.spec.MAX_SEED_PREFIX), dtype=np.uint8)
+                        for j, p in enumerate(prefixes):
+                            rows[j, :len(p)] = np.frombuffer(p, dtype=np.uint8)
+                        self._deal = (rows, self._counter)
                 self._obs_kind = native.OBS_KINDS[self.obs_dtype]
                 self._bound_rows = None  # the rows whose addresses self._bound holds
                 self._pointers = (ctypes.c_void_p * max(1, n))()
@@ -60,7 +68,7 @@ class _Slice:
 
     def _new_hand(self, j: int):
         while True:
-            k = self._counter[j]
+            k = int(self._counter[j])
             self._counter[j] += 1
             hand = _new_hand(self.backend, self.rules, self.seed * 100003 + self.lo + j, k, k % self.players)
             # against bots: play to the learner's first decision (skip a hand without one)
@@ -81,7 +89,7 @@ class _Slice:
         if self._bound_rows is not rows:  # the library call with these arrays' addresses, made once
             from majiang.native import batch_stepper
             self._bound = batch_stepper(self._lib, self._pointers, rows, self.threads, self.learner,
-                                        None if self.self_play else self._opponent_pointers)
+                                        None if self.self_play else self._opponent_pointers, self._deal)
             self._bound_rows = rows
         while True:
             bad = self._bound()
@@ -94,7 +102,10 @@ class _Slice:
                                  f"{int(rows['seats'][bad])}; use the action mask")
             actions[bad] = _safe_index(self.hands[bad].mask(self.learner))
         finished = np.flatnonzero(dones).tolist()
-        if finished:
+        if finished and self._deal is not None:  # dealt again by the library: its hand index and dealer
+            for j, k in zip(finished, (self._counter[finished] - 1).tolist()):
+                self.hands[j].dealt(k, k % self.players)
+        elif finished:
             obs, masks = rows["obs"], rows["masks"]
             obs_at, masks_at, obs_stride = obs.ctypes.data, masks.ctypes.data, obs.strides[0]
             for j in finished:
@@ -104,7 +115,7 @@ class _Slice:
         """Game ``j``'s next hand in place of the finished one (a native game), and its row."""
         hand = self.hands[j]
         while True:
-            k = self._counter[j]
+            k = int(self._counter[j])
             self._counter[j] += 1
             seat = hand.redeal(k, k % self.players, mask_at, obs_at, self._obs_kind)
             # against bots: play to the learner's first decision (skip a hand without one)
@@ -130,7 +141,7 @@ class _Slice:
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
             return
-        self._counter = [0] * len(self._counter)
+        self._counter[:] = 0  # in place: the library's deal reads this array
         if not self.self_play and self._opponent_kind == "random":  # reseeded, as reset(seed) does
             self._opponents = [self._make_opponents(j) for j in range(len(self._counter))]
             for j, o in enumerate(self._opponents):
