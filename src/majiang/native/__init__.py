@@ -444,9 +444,14 @@ def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | No
     n, kind = len(rows["actions"]), OBS_KINDS[rows["obs"].dtype.name]
     if opponents is None and deal is not None:
         prefixes, hands = deal
-        return functools.partial(lib.mj_batch_step_deal, pointers, n, at["actions"], at["seats"], at["obs"], kind,
-                                 at["masks"], at["rewards"], rows["rewards"].shape[1], at["dones"], threads,
-                                 prefixes.ctypes.data, hands.ctypes.data)
+        args = (n, at["actions"], at["seats"], at["obs"], kind, at["masks"], at["rewards"], rows["rewards"].shape[1],
+                at["dones"], threads, prefixes.ctypes.data, hands.ctypes.data)
+        from majiang.core.analysis import speedups
+
+        if speedups is not None and hasattr(speedups, "batch_step_at"):  # no ctypes conversion of 13 arguments
+            return functools.partial(speedups.batch_step_at, ctypes.cast(lib.mj_batch_step_deal, ctypes.c_void_p).value,
+                                     ctypes.addressof(pointers), *args)
+        return functools.partial(lib.mj_batch_step_deal, pointers, *args)
     if opponents is None:
         return functools.partial(lib.mj_batch_step_obs, pointers, n, at["actions"], at["seats"], at["obs"], kind,
                                  at["masks"], at["rewards"], rows["rewards"].shape[1], at["dones"], threads)

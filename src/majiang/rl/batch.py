@@ -60,6 +60,10 @@ class _Slice:
 
     @property
     def games(self) -> list[Game]:
+        if self._deal is not None:  # hands the library dealt itself: their index and dealer, from the counts
+            for hand, k in zip(self.hands, (self._counter - 1).tolist()):
+                if hand.hand_index != k:
+                    hand.dealt(k, k % self.players)
         return [h.to_python() for h in self.hands]
 
     def _make_opponents(self, j: int):
@@ -101,11 +105,10 @@ class _Slice:
                 raise ValueError(f"game {self.lo + bad}: action {int(actions[bad])} is not legal for seat "
                                  f"{int(rows['seats'][bad])}; use the action mask")
             actions[bad] = _safe_index(self.hands[bad].mask(self.learner))
+        if self._deal is not None:  # the library dealt finished games again (``games`` catches up)
+            return
         finished = np.flatnonzero(dones).tolist()
-        if finished and self._deal is not None:  # dealt again by the library: its hand index and dealer
-            for j, k in zip(finished, (self._counter[finished] - 1).tolist()):
-                self.hands[j].dealt(k, k % self.players)
-        elif finished:
+        if finished:
             obs, masks = rows["obs"], rows["masks"]
             obs_at, masks_at, obs_stride = obs.ctypes.data, masks.ctypes.data, obs.strides[0]
             for j in finished:
