@@ -32,14 +32,14 @@ use game::Game;
 use games::VariantPlay;
 use score::Rules;
 use spec::{
-    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, MAX_SEED_PREFIX, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_COMPACT_SIZE,
-    OBS_KIND_COMPACT, OBS_KIND_FLOAT32, OBS_SIZE, OPPONENTS_RANDOM, OUTLOOK_CANDIDATES, OUTLOOK_COUNTS,
-    OUTLOOK_DECLARES, OUTLOOK_IN_LEN, OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS, OUTLOOK_MODEL_LEN, OUTLOOK_PLANS,
-    OUTLOOK_SAMPLES, OUTLOOK_UNSEEN, OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN, RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL,
-    RET_NO_TABLES, RET_OK, RET_OVER, RET_POINTS_MOVED, RET_REFUSED, SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER,
-    SUMMARY_PAYMENTS, SUMMARY_PHASE, SUMMARY_RESULT, SUMMARY_TILES_LEFT, SUMMARY_TOTALS, SUMMARY_WINS,
-    SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN, SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED, SUMMARY_WIN_SEAT,
-    SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE, TABLE_ROW_LEN,
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, MAX_SEED_PREFIX, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_KIND_COMPACT,
+    OBS_KIND_FLOAT32, OBS_SIZE, OPPONENTS_RANDOM, OUTLOOK_CANDIDATES, OUTLOOK_COUNTS, OUTLOOK_DECLARES, OUTLOOK_IN_LEN,
+    OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS, OUTLOOK_MODEL_LEN, OUTLOOK_PLANS, OUTLOOK_SAMPLES, OUTLOOK_UNSEEN,
+    OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN, RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER,
+    RET_POINTS_MOVED, RET_REFUSED, SUIT_TABLE_LEN, SUMMARY_NEXT_DEALER, SUMMARY_PAYMENTS, SUMMARY_PHASE,
+    SUMMARY_RESULT, SUMMARY_TILES_LEFT, SUMMARY_TOTALS, SUMMARY_WINS, SUMMARY_WIN_DISCARDER, SUMMARY_WIN_LEN,
+    SUMMARY_WIN_MULTIPLIER, SUMMARY_WIN_ROBBED, SUMMARY_WIN_SEAT, SUMMARY_WIN_SELF_DRAW, SUMMARY_WIN_TILE,
+    TABLE_ROW_LEN,
 };
 
 fn guarded<T>(default: T, f: impl FnOnce() -> T) -> T {
@@ -777,28 +777,37 @@ struct Row<'a> {
 }
 
 impl Rows {
-    /// Ask the cache for row ``j``'s observation, mask and game while the row before it is
-    /// stepped: a large batch's rows are out of cache by the time their turn comes round.
-    fn prefetch(self, j: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let len = if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE };
-            // SAFETY: only addresses are computed (inside row ``j``'s arrays, ``j`` < n) and a
-            // prefetch never faults nor changes memory
-            unsafe {
-                let obs = self.obs.add(j * len);
-                for at in (0..len).step_by(64) {
-                    _mm_prefetch::<_MM_HINT_T0>(obs.add(at) as *const i8);
+    /// Before row ``j`` of ``..hi`` is stepped, ask the cache for what the next row reads: its
+    /// game, observation and mask rows. ``deep`` (a batch larger than the core's cache, whose
+    /// games' vectors are out of cache by their turn too): in stages an iteration apart, each
+    /// reading only what the stage before fetched: game ``j + 3`` itself, the vectors of game
+    /// ``j + 2``, the seats' melds and discards of game ``j + 1``.
+    fn prefetch(self, j: usize, hi: usize, deep: bool) {
+        // SAFETY: only rows below ``hi`` (<= n) are read, games live as ``Rows::row`` requires,
+        // and only the games' own fields (read-only) and addresses in the rows are touched
+        unsafe {
+            if deep && j + 3 < hi {
+                game::prefetch_bytes(*self.games.add(j + 3) as *const u8, std::mem::size_of::<Game>());
+            }
+            if deep && j + 2 < hi {
+                (**self.games.add(j + 2)).prefetch_state();
+            }
+            if j + 1 < hi {
+                if deep {
+                    (**self.games.add(j + 1)).prefetch_seats();
+                } else {
+                    game::prefetch_bytes(*self.games.add(j + 1) as *const u8, 64);
                 }
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 64) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 128) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(*self.games.add(j) as *const i8);
+                let len = encode::obs_bytes(self.obs_kind);
+                game::prefetch_bytes(self.obs.add((j + 1) * len), len);
+                game::prefetch_bytes(self.masks.add((j + 1) * N_ACTIONS) as *const u8, N_ACTIONS);
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = j;
+    }
+
+    /// Whether rows ``lo..hi`` are more than the core's cache holds (``prefetch``'s ``deep``).
+    fn large(self, lo: usize, hi: usize) -> bool {
+        (hi - lo) * (encode::obs_bytes(self.obs_kind) + std::mem::size_of::<Game>() + 2048) > 2 << 20
     }
 
     /// Borrow row ``j``.
@@ -813,7 +822,7 @@ impl Rows {
             action: *self.actions.add(j),
             seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
             opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
-            obs: self.obs.add(j * if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE }),
+            obs: self.obs.add(j * encode::obs_bytes(self.obs_kind)),
             obs_kind: self.obs_kind,
             mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
             rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
@@ -916,10 +925,9 @@ pub unsafe extern "C" fn mj_batch_step_vs_obs(
     };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
+            let deep = rows.large(lo, hi);
             for j in lo..hi {
-                if j + 1 < hi {
-                    rows.prefetch(j + 1);
-                }
+                rows.prefetch(j, hi, deep);
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };
@@ -1073,10 +1081,9 @@ pub unsafe extern "C" fn mj_batch_step_deal(
     };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
+            let deep = rows.large(lo, hi);
             for j in lo..hi {
-                if j + 1 < hi {
-                    rows.prefetch(j + 1);
-                }
+                rows.prefetch(j, hi, deep);
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };
