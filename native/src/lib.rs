@@ -798,8 +798,10 @@ impl Rows {
                 } else {
                     game::prefetch_bytes(*self.games.add(j + 1) as *const u8, 64);
                 }
-                let len = encode::obs_bytes(self.obs_kind);
-                game::prefetch_bytes(self.obs.add((j + 1) * len), len);
+                if deep {
+                    let len = encode::obs_bytes(self.obs_kind);
+                    game::prefetch_bytes(self.obs.add((j + 1) * len), len);
+                }
                 game::prefetch_bytes(self.masks.add((j + 1) * N_ACTIONS) as *const u8, N_ACTIONS);
             }
         }
