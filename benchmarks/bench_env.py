@@ -2,7 +2,7 @@
 
     pip install -e '.[rl,bench]'
     python -m majiang.native build          # optional: the native engine's rows
-    python benchmarks/bench_env.py [--rounds 5] [--slice 0.4] [--backend both|python|native] [--json]
+    python benchmarks/bench_env.py [--rounds 5] [--slice 0.4] [--backend both|python|native] [--json|--markdown]
 
 A step is one decision with its observation encoded, the action a random legal one from the mask.
 Every row keeps its env between rounds; each of ``--rounds`` rounds steps every row in turn for
@@ -22,6 +22,7 @@ alike). Rows:
   RLCard         the peer: ``rlcard.make("mahjong")``, ``env.step`` (the next state encoded)
 
 Peers that are not installed are left out. The native rows use one core (no threads).
+``--markdown`` prints the README's table (median (min–max), each row's call as the README names it).
 """
 
 from __future__ import annotations
@@ -138,6 +139,44 @@ class RlcardRow(Row):
         return 1, chose
 
 
+# the README's name for each row: the call a user makes
+README_NAMES = {
+    "riichienv RiichiEnv (4 players, one round)": "riichienv `RiichiEnv.step` (the peer)",
+    "RLCard mahjong": "RLCard `env.step` (the peer)",
+    "Sichuan AEC, python": '`make("sichuan", backend="python")`, AEC',
+    "Sichuan batch(32), python": '`BatchEnv("sichuan", 32, opponents=None, backend="python")`',
+    "Sichuan AEC, native": '`make("sichuan", backend="native")`, AEC',
+    "Sichuan AEC, native, uint8": 'the same, `obs_dtype="uint8"`',
+    "Kawuxing AEC, native, uint8": '`make("kawuxing", backend="native", obs_dtype="uint8")`',
+    "Sichuan batch(32), native": '`BatchEnv("sichuan", 32, opponents=None, backend="native")`',
+    "Sichuan batch(32), native, uint8, reuse": 'the same with `obs_dtype="uint8", reuse_arrays=True`, 32 games',
+    "Sichuan batch(128), native, uint8, reuse": "… 128 games",
+    "Sichuan batch(1024), native, uint8, reuse": "… 1,024 games",
+    "Kawuxing batch(128), native, uint8, reuse": '`BatchEnv("kawuxing", 128, opponents=None, …uint8, reuse)`',
+    "Sichuan batch(128) vs greedy, native, uint8, reuse":
+        '`BatchEnv("sichuan", 128, opponents="greedy", …uint8, reuse)` (learner steps)',
+}
+
+
+def markdown(report: dict, best: float | None) -> str:
+    """The README's table: median (min–max) rounded to hundreds, the ratio to the best peer."""
+    def cell(r: dict) -> str:
+        return f"{r['median']:,.0f} ({r['min']:,.0f}–{r['max']:,.0f})"
+
+    def hundreds(r: dict) -> dict:
+        return {k: round(v, -2) for k, v in r.items()}
+
+    lines = ["| what is stepped | steps/s, with the action choice | steps/s, env alone | ÷ riichienv |",
+             "|---|---:|---:|---:|"]
+    order = sorted(report, key=lambda name: not report[name]["peer"])  # the peers first
+    for name in order:
+        r = report[name]
+        ratio = "1" if r["peer"] else (f"{r['env_only']['median'] / best:.1f}×" if best else "")
+        lines.append(f"| {README_NAMES.get(name, name)} | {cell(hundreds(r['with_choice']))} | "
+                     f"{cell(hundreds(r['env_only']))} | {ratio} |")
+    return "\n".join(lines)
+
+
 def peers() -> dict:
     found = {}
     for name, row in (("riichienv RiichiEnv (4 players, one round)", RiichienvRow), ("RLCard mahjong", RlcardRow)):
@@ -155,6 +194,7 @@ def main() -> None:
     ap.add_argument("--backend", choices=["both", "python", "native"], default="both",
                     help="which engine's rows (both: native too when it is built)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--markdown", action="store_true", help="the README's table")
     args = ap.parse_args()
     from majiang import native
 
@@ -196,6 +236,9 @@ def main() -> None:
     best = max((report[p]["env_only"]["median"] for p in others), default=None)
     if args.json:
         print(json.dumps({"rounds": args.rounds, "slice_s": args.slice, "rows": report}, indent=2))
+        return
+    if args.markdown:
+        print(markdown(report, best))
         return
     print(f"steps/s, min / median / max over {args.rounds} interleaved rounds of {args.slice:g} s, one core; "
           "first with the caller's random action choice, then the env alone" +

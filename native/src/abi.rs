@@ -63,3 +63,5 @@ const _: unsafe extern "C" fn(*const *mut Game, usize, *const i64, i64, *const *
 const _: unsafe extern "C" fn(*const *mut Game, usize, *const i64, *mut i64, *mut u8, i64, *mut i8, *mut f32, usize, *mut u8, usize) -> i64 = crate::mj_batch_step_obs;
 #[rustfmt::skip]
 const _: unsafe extern "C" fn(*mut Game, *const u32, usize, i64, *mut i8, *mut u8, i64) -> i64 = crate::mj_redeal_obs;
+#[rustfmt::skip]
+const _: unsafe extern "C" fn(*const *mut Game, usize, *const i64, *mut i64, *mut u8, i64, *mut i8, *mut f32, usize, *mut u8, usize, *const u8, *mut i64) -> i64 = crate::mj_batch_step_deal;

@@ -180,6 +180,15 @@ pub unsafe fn encode_at(g: &Game, seat: usize, kind: usize, out: *mut u8) {
     }
 }
 
+/// The bytes of an observation of the kind ``kind`` (``OBS_KIND_*``).
+pub fn obs_bytes(kind: usize) -> usize {
+    if kind == crate::spec::OBS_KIND_COMPACT {
+        OBS_COMPACT_SIZE
+    } else {
+        4 * OBS_SIZE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::spec::*;

@@ -19,6 +19,7 @@ mod games;
 mod hand;
 mod outlook;
 mod score;
+mod sha512;
 mod shanten;
 pub mod spec;
 mod wall;
@@ -31,7 +32,7 @@ use game::Game;
 use games::VariantPlay;
 use score::Rules;
 use spec::{
-    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_COMPACT_SIZE, OBS_KIND_COMPACT,
+    ABI_VERSION, CONFIG_LEN, HONOUR_TABLE_LEN, MAX_SEED_PREFIX, NO_DISCARDER, N_ACTIONS, N_KINDS, OBS_KIND_COMPACT,
     OBS_KIND_FLOAT32, OBS_SIZE, OPPONENTS_RANDOM, OUTLOOK_CANDIDATES, OUTLOOK_COUNTS, OUTLOOK_DECLARES, OUTLOOK_IN_LEN,
     OUTLOOK_KEY, OUTLOOK_MELD, OUTLOOK_MELDS, OUTLOOK_MODEL_LEN, OUTLOOK_PLANS, OUTLOOK_SAMPLES, OUTLOOK_UNSEEN,
     OUTLOOK_VOID, OUTLOOK_WAITING, POS_LEN, RET_ALL_APPLIED, RET_ERROR, RET_ILLEGAL, RET_NO_TABLES, RET_OK, RET_OVER,
@@ -105,18 +106,26 @@ pub unsafe extern "C" fn mj_redeal_obs(
         if !obs_kind_ok(kind) || dealer < 0 || dealer as usize >= g.n {
             return RET_ERROR;
         }
-        let rules = g.r.clone();
-        let (wall, dice) = wall::shuffled(&rules.kinds, std::slice::from_raw_parts(key, key_len));
-        *g = Game::new(rules, wall, dealer as usize, dice);
-        match g.to_act() {
-            Some(seat) => {
-                encode::mask(g, seat, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
-                encode::encode_at(g, seat, kind as usize, obs);
-                seat as i64
-            }
-            None => RET_OVER,
-        }
+        redeal(g, std::slice::from_raw_parts(key, key_len), dealer as usize, mask, obs, kind as usize)
     })
+}
+
+/// ``mj_redeal_obs``'s work, its arguments checked.
+///
+/// # Safety
+/// As ``mj_redeal_obs``.
+unsafe fn redeal(g: &mut Game, key: &[u32], dealer: usize, mask: *mut i8, obs: *mut u8, kind: usize) -> i64 {
+    let rules = g.r.clone();
+    let (wall, dice) = wall::shuffled(&rules.kinds, key);
+    *g = Game::new(rules, wall, dealer, dice);
+    match g.to_act() {
+        Some(seat) => {
+            encode::mask(g, seat, std::slice::from_raw_parts_mut(mask, N_ACTIONS));
+            encode::encode_at(g, seat, kind, obs);
+            seat as i64
+        }
+        None => RET_OVER,
+    }
 }
 
 /// A new hand on a given wall (``Game(rules, wall=…, dice=…)``; the worked hands of the tests).
@@ -742,6 +751,8 @@ struct Rows {
     rewards: *mut f32,
     width: usize, // rewards per row
     dones: *mut u8,
+    prefixes: *const u8, // rows of MAX_SEED_PREFIX bytes; null: finished games are left to the caller
+    hands: *mut i64,     // each game's next hand index (with ``prefixes``)
 }
 
 // SAFETY: the pointers are only dereferenced through ``Rows::row``, whose contract gives each row
@@ -762,31 +773,43 @@ struct Row<'a> {
     mask: &'a mut [i8],
     rewards: &'a mut [f32],
     done: &'a mut u8,
+    deal: Option<(&'a [u8], &'a mut i64)>, // the seed string before the hand index, the next index
 }
 
 impl Rows {
-    /// Ask the cache for row ``j``'s observation, mask and game while the row before it is
-    /// stepped: a large batch's rows are out of cache by the time their turn comes round.
-    fn prefetch(self, j: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let len = if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE };
-            // SAFETY: only addresses are computed (inside row ``j``'s arrays, ``j`` < n) and a
-            // prefetch never faults nor changes memory
-            unsafe {
-                let obs = self.obs.add(j * len);
-                for at in (0..len).step_by(64) {
-                    _mm_prefetch::<_MM_HINT_T0>(obs.add(at) as *const i8);
+    /// Before row ``j`` of ``..hi`` is stepped, ask the cache for what the next row reads: its
+    /// game, observation and mask rows. ``deep`` (a batch larger than the core's cache, whose
+    /// games' vectors are out of cache by their turn too): in stages an iteration apart, each
+    /// reading only what the stage before fetched: game ``j + 3`` itself, the vectors of game
+    /// ``j + 2``, the seats' melds and discards of game ``j + 1``.
+    fn prefetch(self, j: usize, hi: usize, deep: bool) {
+        // SAFETY: only rows below ``hi`` (<= n) are read, games live as ``Rows::row`` requires,
+        // and only the games' own fields (read-only) and addresses in the rows are touched
+        unsafe {
+            if deep && j + 3 < hi {
+                game::prefetch_bytes(*self.games.add(j + 3) as *const u8, std::mem::size_of::<Game>());
+            }
+            if deep && j + 2 < hi {
+                (**self.games.add(j + 2)).prefetch_state();
+            }
+            if j + 1 < hi {
+                if deep {
+                    (**self.games.add(j + 1)).prefetch_seats();
+                } else {
+                    game::prefetch_bytes(*self.games.add(j + 1) as *const u8, 64);
                 }
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 64) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(self.masks.add(j * N_ACTIONS + 128) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(*self.games.add(j) as *const i8);
+                if deep {
+                    let len = encode::obs_bytes(self.obs_kind);
+                    game::prefetch_bytes(self.obs.add((j + 1) * len), len);
+                }
+                game::prefetch_bytes(self.masks.add((j + 1) * N_ACTIONS) as *const u8, N_ACTIONS);
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = j;
+    }
+
+    /// Whether rows ``lo..hi`` are more than the core's cache holds (``prefetch``'s ``deep``).
+    fn large(self, lo: usize, hi: usize) -> bool {
+        (hi - lo) * (encode::obs_bytes(self.obs_kind) + std::mem::size_of::<Game>() + 2048) > 2 << 20
     }
 
     /// Borrow row ``j``.
@@ -801,11 +824,18 @@ impl Rows {
             action: *self.actions.add(j),
             seat: if self.seats.is_null() { None } else { Some(&mut *self.seats.add(j)) },
             opponents: if self.opponents.is_null() { None } else { Some(&mut **self.opponents.add(j)) },
-            obs: self.obs.add(j * if self.obs_kind == OBS_KIND_COMPACT { OBS_COMPACT_SIZE } else { 4 * OBS_SIZE }),
+            obs: self.obs.add(j * encode::obs_bytes(self.obs_kind)),
             obs_kind: self.obs_kind,
             mask: std::slice::from_raw_parts_mut(self.masks.add(j * N_ACTIONS), N_ACTIONS),
             rewards: std::slice::from_raw_parts_mut(self.rewards.add(j * self.width), self.width),
             done: &mut *self.dones.add(j),
+            deal: if self.prefixes.is_null() {
+                None
+            } else {
+                let row = std::slice::from_raw_parts(self.prefixes.add(j * MAX_SEED_PREFIX), MAX_SEED_PREFIX);
+                let len = row.iter().position(|&b| b == 0).unwrap_or(MAX_SEED_PREFIX);
+                Some((&row[..len], &mut *self.hands.add(j)))
+            },
         }
     }
 }
@@ -881,14 +911,25 @@ pub unsafe extern "C" fn mj_batch_step_vs_obs(
             return j as i64;
         }
     }
-    let rows =
-        Rows { games, actions, seats: std::ptr::null_mut(), opponents, obs, obs_kind, masks, rewards, width: 1, dones };
+    let rows = Rows {
+        games,
+        actions,
+        seats: std::ptr::null_mut(),
+        opponents,
+        obs,
+        obs_kind,
+        masks,
+        rewards,
+        width: 1,
+        dones,
+        prefixes: std::ptr::null(),
+        hands: std::ptr::null_mut(),
+    };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
+            let deep = rows.large(lo, hi);
             for j in lo..hi {
-                if j + 1 < hi {
-                    rows.prefetch(j + 1);
-                }
+                rows.prefetch(j, hi, deep);
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };
@@ -972,6 +1013,49 @@ pub unsafe extern "C" fn mj_batch_step_obs(
     dones: *mut u8,
     threads: usize,
 ) -> i64 {
+    mj_batch_step_deal(
+        games,
+        n,
+        actions,
+        seats,
+        obs,
+        obs_kind,
+        masks,
+        rewards,
+        players,
+        dones,
+        threads,
+        std::ptr::null(),
+        std::ptr::null_mut(),
+    )
+}
+
+/// ``mj_batch_step_obs`` that deals a finished game its next hand in place (as ``mj_redeal_obs``):
+/// hand ``hands[j]`` (then counted up) of the seed string ``prefixes`` row ``j`` + that index in
+/// decimal, dealt by seat ``hands[j] % players`` of the game; its seat, mask and observation are
+/// written, ``dones[j]`` is 1 and ``rewards`` row ``j`` holds the last step's points of the hand
+/// that ended. ``prefixes`` null: finished games are left to the caller (``mj_batch_step_obs``).
+///
+/// # Safety
+/// As ``mj_batch_step_obs``; ``prefixes`` (unless null) holds ``n`` rows of ``MAX_SEED_PREFIX``
+/// bytes (a row's string ends at its first 0 byte or at the row's end) and ``hands`` ``n`` ``i64``
+/// of at least 0, used by nothing else during the call.
+#[no_mangle]
+pub unsafe extern "C" fn mj_batch_step_deal(
+    games: *const *mut Game,
+    n: usize,
+    actions: *const i64,
+    seats: *mut i64,
+    obs: *mut u8,
+    obs_kind: i64,
+    masks: *mut i8,
+    rewards: *mut f32,
+    players: usize,
+    dones: *mut u8,
+    threads: usize,
+    prefixes: *const u8,
+    hands: *mut i64,
+) -> i64 {
     if !obs_kind_ok(obs_kind) {
         return RET_ERROR;
     }
@@ -994,13 +1078,14 @@ pub unsafe extern "C" fn mj_batch_step_obs(
         rewards,
         width: players,
         dones,
+        prefixes,
+        hands,
     };
     let step: Job = Arc::new(move |lo: usize, hi: usize| -> i64 {
         guarded(RET_ERROR, || {
+            let deep = rows.large(lo, hi);
             for j in lo..hi {
-                if j + 1 < hi {
-                    rows.prefetch(j + 1);
-                }
+                rows.prefetch(j, hi, deep);
                 // SAFETY: ``j`` < n, the caller's arrays are as documented above, and this thread
                 // is the only one given row ``j`` (``chunked`` splits 0..n into disjoint ranges).
                 let row = unsafe { rows.row(j) };
@@ -1017,6 +1102,15 @@ pub unsafe extern "C" fn mj_batch_step_obs(
                     None => {
                         *row.done = 1;
                         *seat = RET_OVER;
+                        if let Some((prefix, hand)) = row.deal {
+                            let k = (*hand).max(0) as u64;
+                            *hand = k as i64 + 1;
+                            let (key, len) = wall::seed_key(prefix, k);
+                            let dealer = (k % g.n as u64) as usize;
+                            // SAFETY: row ``j``'s mask and observation, this thread's alone
+                            *seat =
+                                unsafe { redeal(g, &key[..len], dealer, row.mask.as_mut_ptr(), row.obs, row.obs_kind) };
+                        }
                     }
                     Some(next) => {
                         *row.done = 0;

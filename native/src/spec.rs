@@ -1,9 +1,10 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 2937156768;
+pub const ABI_VERSION: i64 = 1158890150;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
+pub const MAX_SEED_PREFIX: usize = 64;
 pub const N_ACTIONS: usize = 160;
 pub const ACTION_DISCARD: u8 = 0;
 pub const ACTION_DECLARE: u8 = 30;

@@ -1740,6 +1740,37 @@ static PyObject *py_step_at(PyObject *self, PyObject *const *args, Py_ssize_t na
                                   (void *)(uintptr_t)v[4], v[5]));
 }
 
+/* batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers): a batch step
+ * without ctypes' conversion of 13 arguments (a few microseconds a step). The GIL is released
+ * during the call, as ctypes does: a batch can take milliseconds. */
+typedef int64_t (*BatchStepDeal)(void *, size_t, void *, void *, void *, int64_t, void *, void *, size_t, void *, size_t,
+                                 void *, void *);
+
+static PyObject *py_batch_step_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "batch_step_at takes 14 arguments");
+        return NULL;
+    }
+    long long v[14];
+    for (int i = 0; i < 14; i++) {
+        v[i] = PyLong_AsLongLong(args[i]);
+        if (v[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (v[0] == 0 || v[1] == 0) {
+        PyErr_SetString(PyExc_ValueError, "batch_step_at: no function or games");
+        return NULL;
+    }
+    BatchStepDeal fn = (BatchStepDeal)(uintptr_t)v[0];
+    int64_t code;
+    Py_BEGIN_ALLOW_THREADS
+    code = fn((void *)(uintptr_t)v[1], (size_t)v[2], (void *)(uintptr_t)v[3], (void *)(uintptr_t)v[4],
+              (void *)(uintptr_t)v[5], v[6], (void *)(uintptr_t)v[7], (void *)(uintptr_t)v[8], (size_t)v[9],
+              (void *)(uintptr_t)v[10], (size_t)v[11], (void *)(uintptr_t)v[12], (void *)(uintptr_t)v[13]);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(code);
+}
+
 static PyObject *setup_tables(PyObject *args) {
     /* (suit: buffer of uint16, honour: uint16, rows: bytes (classes x 10), resolver, all_tiles,
      *  pong_kind): the tables, once, from analysis.py's loader */
@@ -1931,6 +1962,9 @@ static PyMethodDef methods[] = {
      "configure_batch(batch_shanten, batch_waits, numpy.empty, int8, uint8, bool, numpy's C-API capsule, a (3, 30) "
      "int8 array): the Python functions that answer what C does not, and how to read and make arrays (batch.py does "
      "this at import); True when numpy's array fields are read directly."},
+    {"batch_step_at", (PyCFunction)(void (*)(void))py_batch_step_at, METH_FASTCALL,
+     "batch_step_at(mj_batch_step_deal address, its 13 arguments as integers): the native library's batch "
+     "step, called directly (for majiang.native)."},
     {"step_at", (PyCFunction)(void (*)(void))py_step_at, METH_FASTCALL,
      "step_at(mj_step_obs address, game, mask, rewards, obs, kind, seat, action): the native library's "
      "mj_step_obs, called directly (for majiang.native)."},

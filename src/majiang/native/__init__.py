@@ -151,6 +151,18 @@ def seed_key(seed, hand_index: int) -> bytes:
     return n.to_bytes(4 * words, "little")
 
 
+def seed_prefix(seed) -> bytes | None:
+    """The bytes of ``seed_string(seed, k)`` before ``k``, for the library to make ``seed_key``
+    itself (``mj_batch_step_deal``); ``None`` when a seed's strings are not that prefix and the
+    index, or the prefix does not fit ``spec.MAX_SEED_PREFIX`` bytes."""
+    text = seed_string(seed, 0).encode()
+    prefix = text[:-1]
+    if (len(prefix) > spec.MAX_SEED_PREFIX or b"\0" in prefix or text[-1:] != b"0"
+            or seed_string(seed, 12345).encode() != prefix + b"12345"):
+        return None
+    return prefix
+
+
 class NativeGame:
     """One hand in the native engine: the same deal as ``Game(rules, seed, hand_index, dealer)``.
 
@@ -275,6 +287,10 @@ class NativeGame:
             raise RuntimeError(f"native engine error {seat}")
         self.hand_index, self.dealer, self._given = hand_index, dealer, None
         return seat
+
+    def dealt(self, hand_index: int, dealer: int) -> None:
+        """The library dealt hand ``hand_index`` of this game's seed in place (a batch's step)."""
+        self.hand_index, self.dealer, self._given = hand_index, dealer, None
 
     def play(self, learner: int, opponents: "Opponents") -> int:
         """``opponents`` play until ``learner`` must decide; returns it, or -1 if the hand ended."""
@@ -416,13 +432,26 @@ def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: n
                                  threads)
 
 
-def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | None = None, opponents=None):
+def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | None = None, opponents=None,
+                  deal: tuple[np.ndarray, np.ndarray] | None = None):
     """``() -> code``: ``batch_step_obs`` (or, with ``learner`` and ``opponents``,
     ``batch_step_vs_obs``) of the arrays in ``rows`` (actions, seats, obs, masks, rewards, dones),
     their addresses looked up once (numpy's lookup costs more than a small batch's step). Valid
-    while those arrays live."""
+    while those arrays live. ``deal`` (self-play): ``(prefixes, hands)``, a ``(n, MAX_SEED_PREFIX)``
+    uint8 array of ``seed_prefix`` rows and an int64 array of next hand indices: the library deals
+    finished games their next hand itself (``mj_batch_step_deal``)."""
     at = {k: v.ctypes.data for k, v in rows.items()}
     n, kind = len(rows["actions"]), OBS_KINDS[rows["obs"].dtype.name]
+    if opponents is None and deal is not None:
+        prefixes, hands = deal
+        args = (n, at["actions"], at["seats"], at["obs"], kind, at["masks"], at["rewards"], rows["rewards"].shape[1],
+                at["dones"], threads, prefixes.ctypes.data, hands.ctypes.data)
+        from majiang.core.analysis import speedups
+
+        if speedups is not None and hasattr(speedups, "batch_step_at"):  # no ctypes conversion of 13 arguments
+            return functools.partial(speedups.batch_step_at, ctypes.cast(lib.mj_batch_step_deal, ctypes.c_void_p).value,
+                                     ctypes.addressof(pointers), *args)
+        return functools.partial(lib.mj_batch_step_deal, pointers, *args)
     if opponents is None:
         return functools.partial(lib.mj_batch_step_obs, pointers, n, at["actions"], at["seats"], at["obs"], kind,
                                  at["masks"], at["rewards"], rows["rewards"].shape[1], at["dones"], threads)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 N_KINDS = 30  # tile kinds: 0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-29 白发中
 MAX_WALL_LEN = 136
+MAX_SEED_PREFIX = 64  # bytes of a batch game's seed string before its hand index (mj_batch_step_deal)
 
 # -- actions: one index space for both games (Discrete(160))
 N_ACTIONS = 160
@@ -245,6 +246,10 @@ FUNCTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
                                   "players: usize", "dones: *mut u8", "threads: usize")),
     ("mj_redeal_obs", "i64", ("g: *mut Game", "key: *const u32", "key_len: usize", "dealer: i64", "mask: *mut i8",
                               "obs: *mut u8", "kind: i64")),
+    ("mj_batch_step_deal", "i64", ("games: *const *mut Game", "n: usize", "actions: *const i64", "seats: *mut i64",
+                                   "obs: *mut u8", "obs_kind: i64", "masks: *mut i8", "rewards: *mut f32",
+                                   "players: usize", "dones: *mut u8", "threads: usize", "prefixes: *const u8",
+                                   "hands: *mut i64")),
 )
 _CTYPES = {"i64": "c_int64", "u64": "c_uint64", "u32": "c_uint32", "usize": "c_size_t", "i8": "c_int8",
            "f64": "c_double"}

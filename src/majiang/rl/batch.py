@@ -32,12 +32,20 @@ class _Slice:
             self.rules = rules_for(spec["variant"], spec["preset"], **spec["options"])
             self.players = spec["players"]
             self.hands: list = []
-            self._counter = [0] * n
+            self._counter = np.zeros(n, dtype=np.int64)  # each game's next hand index
+            self._deal = None
             if self.backend == "native":
                 import ctypes
 
                 from majiang import native
                 self._lib = native.require()
+                if self.self_play:  # the library deals finished games itself, from their seed strings
+                    prefixes = [native.seed_prefix(self.seed * 100003 + lo + j) for j in range(n)]
+                    if all(p is not None for p in prefixes):
+                        rows = np.zeros((max(1, n), native.spec.MAX_SEED_PREFIX), dtype=np.uint8)
+                        for j, p in enumerate(prefixes):
+                            rows[j, :len(p)] = np.frombuffer(p, dtype=np.uint8)
+                        self._deal = (rows, self._counter)
                 self._obs_kind = native.OBS_KINDS[self.obs_dtype]
                 self._bound_rows = None  # the rows whose addresses self._bound holds
                 self._pointers = (ctypes.c_void_p * max(1, n))()
@@ -52,6 +60,10 @@ class _Slice:
 
     @property
     def games(self) -> list[Game]:
+        if self._deal is not None:  # hands the library dealt itself: their index and dealer, from the counts
+            for hand, k in zip(self.hands, (self._counter - 1).tolist()):
+                if hand.hand_index != k:
+                    hand.dealt(k, k % self.players)
         return [h.to_python() for h in self.hands]
 
     def _make_opponents(self, j: int):
@@ -60,7 +72,7 @@ class _Slice:
 
     def _new_hand(self, j: int):
         while True:
-            k = self._counter[j]
+            k = int(self._counter[j])
             self._counter[j] += 1
             hand = _new_hand(self.backend, self.rules, self.seed * 100003 + self.lo + j, k, k % self.players)
             # against bots: play to the learner's first decision (skip a hand without one)
@@ -81,7 +93,7 @@ class _Slice:
         if self._bound_rows is not rows:  # the library call with these arrays' addresses, made once
             from majiang.native import batch_stepper
             self._bound = batch_stepper(self._lib, self._pointers, rows, self.threads, self.learner,
-                                        None if self.self_play else self._opponent_pointers)
+                                        None if self.self_play else self._opponent_pointers, self._deal)
             self._bound_rows = rows
         while True:
             bad = self._bound()
@@ -93,6 +105,8 @@ class _Slice:
                 raise ValueError(f"game {self.lo + bad}: action {int(actions[bad])} is not legal for seat "
                                  f"{int(rows['seats'][bad])}; use the action mask")
             actions[bad] = _safe_index(self.hands[bad].mask(self.learner))
+        if self._deal is not None:  # the library dealt finished games again (``games`` catches up)
+            return
         finished = np.flatnonzero(dones).tolist()
         if finished:
             obs, masks = rows["obs"], rows["masks"]
@@ -104,7 +118,7 @@ class _Slice:
         """Game ``j``'s next hand in place of the finished one (a native game), and its row."""
         hand = self.hands[j]
         while True:
-            k = self._counter[j]
+            k = int(self._counter[j])
             self._counter[j] += 1
             seat = hand.redeal(k, k % self.players, mask_at, obs_at, self._obs_kind)
             # against bots: play to the learner's first decision (skip a hand without one)
@@ -130,7 +144,7 @@ class _Slice:
                 rows["obs"][j] = o["observation"]
                 rows["masks"][j] = o["action_mask"]
             return
-        self._counter = [0] * len(self._counter)
+        self._counter[:] = 0  # in place: the library's deal reads this array
         if not self.self_play and self._opponent_kind == "random":  # reseeded, as reset(seed) does
             self._opponents = [self._make_opponents(j) for j in range(len(self._counter))]
             for j, o in enumerate(self._opponents):
