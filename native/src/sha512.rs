@@ -1,6 +1,8 @@
 //! SHA-512 of a short message, for the seed key Python derives with ``hashlib.sha512`` when it
 //! seeds ``random.Random`` with a string (``wall::seed_key``): a batch deals its next hands
-//! without a call back into Python.
+//! without a call back into Python. Written here rather than taken from the `sha2` crate because
+//! the crate has no dependencies at all (the platform wheel and `majiang native build` work with
+//! no crate registry); tests check it against hashlib's digests.
 
 /// The first 64 bits of the fractional parts of the square roots of the first 8 primes.
 const H0: [u64; 8] = [
