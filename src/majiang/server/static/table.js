@@ -186,7 +186,8 @@ export function renderBoard(ctx) {
     const small = !mine;
     let items;
     if (showAll) {
-      items = tileItems(concealed, "h").map((it) => ({ ...it, cls: (small ? "small" : "") }));
+      // another seat's hand laid open (the hand is over): face up in rows like a declared one, unmarked
+      items = tileItems(concealed, "h").map((it) => ({ ...it, cls: (small ? "small open" : "") }));
     } else if (p.revealed && p.revealed.tiles) {
       const shown = splitTiles(p.revealed.tiles);
       items = tileItems(shown, "r").map((it) => ({ ...it, cls: "small shown" }))
