@@ -174,4 +174,5 @@ export function renderDock(state, v, legal, r, ui) {
     else if (hi.shanten > 0) hint = t("hint_shanten", { n: hi.shanten });
   }
   setText($("hints"), hint);
+  if ($("hints").title !== hint) $("hints").title = hint;  // the whole line where a phone on its side cuts it to one
 }

@@ -4,6 +4,7 @@ import { I18N, t, tileName as tn } from "./i18n.js";
 import { Sound } from "./sound.js";
 import { bump, node, paintTile, reduced, setText, sync, tileNode } from "./dom.js";
 import { TILE_RE, keyed, signed, splitTiles } from "./words.js";
+import { wallSides, wallTotal } from "./wall.js";
 
 /**
  * What one drawing of the board needs.
@@ -77,26 +78,29 @@ function paintAvatar(e, name, bot) {
   e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
   e.setAttribute("aria-hidden", "true");
 }
-// The wall around the centre: its stacks of two tile backs (one where a single tile is left), as many as
-// the count the server sends says are left, shared out along the centre's four edges, the side drawn
-// from emptying first. Only the count reaches the page, so only the count is drawn.
+// The wall around the centre (wall.js): each side's stacks of two tile backs, drawn from the dealer's
+// side and on clockwise, so one side empties after another; a drawn stack leaves its place empty, so
+// the sides keep their length and the wall is seen to shrink from where the drawing is.
 const WALL_SIDES = ["top", "right", "bottom", "left"];
-function drawWall(center, left) {
-  const stacks = Math.ceil(Math.max(0, left) / 2);
-  const key = `${left}`;
+// the sides drawn from their far end as the screen reads them (right to left, bottom to top): their
+// empty places come last
+const DRAWN_BACKWARDS = new Set(["bottom", "left"]);
+function drawWall(center, v, first) {
+  const { perSide, sides } = wallSides(v.tiles_left, wallTotal(v), first);
+  const key = `${v.tiles_left}|${perSide}|${first}`;
   if (center.dataset.wall === key) return;
   center.dataset.wall = key;
-  const per = Math.ceil(stacks / 4);
-  let single = left % 2 === 1;  // an odd tile lies on the first side still holding any
-  WALL_SIDES.forEach((side, k) => {
-    // the last side holds the remainder, so a shrinking wall empties one side after another
-    const here = Math.max(0, Math.min(per, stacks - per * (3 - k)));
-    let out = "";
-    for (let i = 0; i < here; i++) out += `<i class="stack${single && i === 0 ? " one" : ""}"></i>`;
-    if (here) single = false;
+  center.style.setProperty("--wall-half", String(Math.ceil(perSide / 2)));
+  for (const side of WALL_SIDES) {
+    const { stacks, one } = sides[side];
+    const kept = Array.from({ length: stacks }, () => "stack");
+    if (one) kept[DRAWN_BACKWARDS.has(side) ? stacks - 1 : 0] += " one";
+    const gone = Array.from({ length: perSide - stacks }, () => "stack gone");
+    const all = DRAWN_BACKWARDS.has(side) ? kept.concat(gone) : gone.concat(kept);
+    const out = stacks ? all.map((c) => `<i class="${c}"></i>`).join("") : "";
     const e = center.querySelector(`.wall-${side}`);
     if (e.innerHTML !== out) e.innerHTML = out;
-  });
+  }
 }
 /**
  * A tile as the board lays it: its key among its row's, its code (null: a tile's back), its classes.
@@ -140,7 +144,7 @@ export function renderBoard(ctx) {
   const d = acting == null ? null : (acting - ctx.bottom + n) % n;
   center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
   setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
-  drawWall(center, v.tiles_left);
+  drawWall(center, v, POS[n][(v.dealer - ctx.bottom + n) % n]);
   setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
   drawDice(center.querySelector(".dice"), ctx.dice);
   setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
@@ -182,7 +186,8 @@ export function renderBoard(ctx) {
     const small = !mine;
     let items;
     if (showAll) {
-      items = tileItems(concealed, "h").map((it) => ({ ...it, cls: (small ? "small" : "") }));
+      // another seat's hand laid open (the hand is over): face up in rows like a declared one, unmarked
+      items = tileItems(concealed, "h").map((it) => ({ ...it, cls: (small ? "small open" : "") }));
     } else if (p.revealed && p.revealed.tiles) {
       const shown = splitTiles(p.revealed.tiles);
       items = tileItems(shown, "r").map((it) => ({ ...it, cls: "small shown" }))
