@@ -907,6 +907,7 @@ LATE_HAND = """async () => {
         names.push(document.querySelector(`.seat[data-seat="${s}"] .name`).textContent);
         totals.push(Number(document.querySelector(`.seat[data-seat="${s}"] .score`).textContent.replace('−', '-')) || 0);
     }
+    v.wins = [];
     v.players.forEach((p, s) => {
         p.discards = Array.from({length: n === 3 ? 18 : 15}, (_, i) => tile(i * 7 + s));
         p.claimed = p.discards.map((_, i) => i === 4);
@@ -921,6 +922,8 @@ LATE_HAND = """async () => {
         }
         p.melds = [{kind: 'pong', tile: tile(s + 1)}, {kind: s % 2 ? 'kong' : 'concealed_kong', tile: tile(s + 2)}];
         p.tiles = 13 - 3 * p.melds.length + (s === v.current ? 1 : 0);
+        // whatever the live hand had (a bot's own 亮倒 before this turn, a seat out) gives way to the drawn position
+        p.declared = null; p.revealed = null; p.out = false; p.won_tiles = [];
         if (s === (me + 1) % n && v.variant === 'kawuxing') {  // the next seat has declared 亮倒: its hand face up
             p.melds = p.melds.slice(0, 1); p.tiles = 10; p.declared = 'liangdao';
             p.revealed = {tiles: '234p456p7899s', hidden_triplets: 0, waits: ['6s', '9s']};

@@ -340,7 +340,9 @@ def fast_timers(c, code, seconds=0.3):
 def test_a_player_who_never_acts_is_played_by_tuoguan_and_takes_back_the_seat(tmp_path):
     with contextlib.nullcontext(client(tmp_path)) as c:
         me = player(c)
-        code = make_room(c, me["token"], variant="kawuxing", timers={"turn_seconds": 5, "claim_seconds": 3})
+        # several hands: a bot may win before this seat has missed two turns, and the next hand's
+        # turns then count on (with one hand the match ended there and no frame came again)
+        code = make_room(c, me["token"], variant="kawuxing", hands=8, timers={"turn_seconds": 5, "claim_seconds": 3})
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
         fast_timers(c, code)
         with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
