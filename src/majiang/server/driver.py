@@ -138,10 +138,9 @@ class TableDriver:
     def _facts(self, g: Game, s: int) -> SeatFacts:
         # read from the parts themselves: this runs for every waiting seat each time the table is looked at
         presence, clock = self.presence, self.clock
-        auto = presence.auto[s]
-        return SeatFacts(s, g.phase, auto or not self.human(s), auto, presence.present(s), bool(g.seats[s].declared),
-                         clock.decision_at[s], self.settings.time_limit(g.phase), clock.bot_wait[s],
-                         self.auto_delay, presence.absent_since.get(s, 0.0), self.absent_after)
+        return SeatFacts(s, g.phase, self.bot_plays(s), presence.auto[s], presence.present(s),
+                         bool(g.seats[s].declared), clock.decision_at[s], self.settings.time_limit(g.phase),
+                         clock.bot_wait[s], self.auto_delay, presence.absent_since.get(s, 0.0), self.absent_after)
 
     async def _take_over(self, seat: int, why: str) -> None:
         """托管 for a lost connection, or one more missed timer (托管 after enough): stored first."""

@@ -16,11 +16,17 @@ from majiang.server.votes import rematch_from_json
 
 
 class StoredMatchState:
+    def state_fields(self, dissolved: bool | None = None) -> dict:
+        """托管, 准备, the pending start, the dissolve vote and the rematch offer (fresh lists and dicts:
+        comparing two of them says whether anything changed)."""
+        offer = self.rematch_offer
+        return {"hand": self.hand_index, **self.presence.to_json(), **self.readiness.to_json(),
+                "dissolve": self.votes.to_json(), "rematch": dict(offer) if offer is not None else None,
+                "dissolved": self.dissolved if dissolved is None else dissolved}
+
     def state_json(self, dissolved: bool | None = None) -> str:
-        """托管, 准备, the pending start, the dissolve vote and the rematch offer, as stored."""
-        return json.dumps({"hand": self.hand_index, **self.presence.to_json(), **self.readiness.to_json(),
-                           "dissolve": self.votes.to_json(), "rematch": self.rematch_offer,
-                           "dissolved": self.dissolved if dissolved is None else dissolved}, sort_keys=True)
+        """The match state as stored."""
+        return json.dumps(self.state_fields(dissolved), sort_keys=True)
 
     def load_state(self, text: str | None) -> None:
         """The stored match state (or, with None, the default); the state it was stored as is ours."""
@@ -33,7 +39,7 @@ class StoredMatchState:
                                                     self.game is not None and self.game.over,
                                                     bool(data.get("dissolved"))))
         self._stored_state = self.state_json()
-        self._checked: tuple | None = None  # (the state's key, the stored text) when last found equal
+        self._checked: tuple | None = None  # (the state's fields, the stored text) when last found equal
 
     async def _save_state(self, before: str | None = None) -> None:
         """Store the match state if it changed (holding the table's lock: one write of a table in
@@ -64,20 +70,17 @@ class StoredMatchState:
             change()
             await self._save_state(before)
 
-    def _state_key(self) -> tuple:
-        """What ``state_json`` is made of, as a tuple: cheap to compare each time the driver looks."""
-        p, vote, offer = self.presence, self.votes.current(), self.rematch_offer
-        return (self.hand_index, *p.auto, *p.missed, *self.readiness.ready, self.start_asked, self.match.state,
-                vote and (vote["by"], tuple(vote["votes"]), vote["until"]), offer and (offer["code"], offer["by"]))
-
     async def _save_state_if_changed(self) -> None:
         """The driver stores what changed without a write of its own (a reconnect, new seats). The
-        text is built only when the state's key moved since the last look that found it stored."""
-        key = self._state_key()
-        if self._checked == (key, self._stored_state) or self.closed:
+        text is built only when the fields moved since the last look that found them stored."""
+        if self.closed:
             return
-        if self.state_json() == self._stored_state:
-            self._checked = (key, self._stored_state)
+        fields = self.state_fields()
+        if self._checked == (fields, self._stored_state):
+            return
+        text = json.dumps(fields, sort_keys=True)
+        if text == self._stored_state:
+            self._checked = (fields, text)
             return
         async with self.lock:
             await self._save_state()
