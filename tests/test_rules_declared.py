@@ -88,6 +88,7 @@ def test_the_rules_schema_is_the_declaration():
                 assert entry["choices"][:len(o.values())] == list(o.values())
                 assert len(entry["choice_labels"]) == len(entry["choices"])
         assert schema[name]["preset_labels"].keys() == game.presets.keys()
+        assert schema[name]["tiles"] == game.variant.num_tiles  # the wall the table draws
     assert {"option": "blood_river", "needs": "blood_battle"} in schema["sichuan"]["constraints"]
     # what the page would otherwise know by the game's name
     assert schema["kawuxing"]["people"] == [3, 4] and schema["sichuan"]["people"] == [4]

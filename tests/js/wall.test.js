@@ -1,7 +1,14 @@
-// The wall (static/wall.js): it empties from the dealer's side, one side after another, clockwise.
+// The wall (static/wall.js): it empties from the dealer's side, one side after another, clockwise;
+// its size is the game's (static/games.js wallSize, from the rules schema).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wallSides, wallTotal } from "../../src/majiang/server/static/wall.js";
+import { readFileSync } from "node:fs";
+import { wallSides } from "../../src/majiang/server/static/wall.js";
+import { setGames, wallSize } from "../../src/majiang/server/static/games.js";
+
+// what /api/rules-schema serves (tests/test_page_js.py writes it to MAJIANG_RULES_SCHEMA)
+const path = process.env.MAJIANG_RULES_SCHEMA;
+const schema = path ? JSON.parse(readFileSync(path, "utf-8")) : null;
 
 const counts = (w) => Object.fromEntries(Object.entries(w.sides).map(([k, s]) => [k, s.stacks]));
 
@@ -25,10 +32,17 @@ test("an odd count leaves one tile on the stack being drawn from", () => {
   assert.equal(w.sides.right.one, false);
 });
 
-test("the wall's size is read back from a view: what is left plus every tile out of it", () => {
-  const v = { tiles_left: 44, wins: [], players: [
-    { tiles: 14, discards: [], claimed: [], melds: [] }, { tiles: 13, discards: [], claimed: [], melds: [] },
-    { tiles: 10, discards: ["1p", "2p"], claimed: [false, true], melds: [{ kind: "pong", tile: "2p" }] }] };
-  assert.equal(wallTotal(v), 44 + 14 + 13 + 10 + 1 + 3);
-  assert.equal(wallSides(44, wallTotal(v), "left").perSide, 11);  // 卡五星's 84 tiles: sides of 11 stacks
+test("the wall's size is the game's, as the rules schema declares it (84 tiles: sides of 11 stacks)", { skip: !schema && "no schema given" }, () => {
+  setGames(schema);
+  assert.equal(wallSize("kawuxing"), 84);
+  assert.equal(wallSize("sichuan"), 108);
+  assert.equal(wallSides(44, wallSize("kawuxing"), "left").perSide, 11);
+  assert.equal(wallSides(44, wallSize("sichuan"), "left").perSide, 14);  // the size, not the count left
+  assert.equal(wallSize("no-such-game"), 0);
+  setGames({});
+});
+
+test("before the schema has come, the count left stands for the wall's size", () => {
+  setGames({});
+  assert.equal(wallSides(44, wallSize("sichuan"), "left").perSide, 6);
 });

@@ -13,6 +13,8 @@ are left out.
 [None, 8, 16, 32, 64]
 >>> [o for o in s["sichuan"]["options"] if o["name"] == "blood_river"][0]["needs"]
 'blood_battle'
+>>> s["kawuxing"]["tiles"], s["sichuan"]["tiles"]
+(84, 108)
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def game_schema(game) -> dict[str, Any]:
             constraints.append({"option": o.name, "needs": o.needs})
         options.append(entry)
     return {"players": game.variant.players, "people": list(people_for(game.variant.players)),
+            "tiles": game.variant.num_tiles,  # the wall before the deal: the table draws its size from it
             "label": _labels(game.name_zh, game.name_en or game.name),
             "fans_multiply": game.fans_multiply,  # fans shown as ×2 … (else 番 that add up)
             "declarations": {action: _labels(*names) for action, names in game.declarations.items()},

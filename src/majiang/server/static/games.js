@@ -64,6 +64,8 @@ export function fanHelp(v, name) {
   const g = game(v), l = g && g.fan_help && g.fan_help[name];
   return l ? (I18N.lang === "en" ? l.en : l.zh) : "";
 }
+/** The tiles of the game's wall before the deal (the table draws the wall's size from it), or 0 unknown. @param {string} v @returns {number} */
+export function wallSize(v) { const g = game(v); return g && g.tiles ? g.tiles : 0; }
 /** How many people a room of the game may seat. @param {string} v @returns {number[]} */
 export function peopleChoices(v) { const g = game(v); return g && g.people ? g.people : []; }
 /** What the game calls a declaration (`declare`, `sing`), in the page's language. @param {string} v @param {string} kind */

@@ -4,7 +4,8 @@ import { I18N, t, tileName as tn } from "./i18n.js";
 import { Sound } from "./sound.js";
 import { bump, node, paintTile, reduced, setText, sync, tileNode } from "./dom.js";
 import { TILE_RE, keyed, signed, splitTiles } from "./words.js";
-import { wallSides, wallTotal } from "./wall.js";
+import { wallSides } from "./wall.js";
+import { wallSize } from "./games.js";
 
 /**
  * What one drawing of the board needs.
@@ -86,7 +87,9 @@ const WALL_SIDES = ["top", "right", "bottom", "left"];
 // empty places come last
 const DRAWN_BACKWARDS = new Set(["bottom", "left"]);
 function drawWall(center, v, first) {
-  const { perSide, sides } = wallSides(v.tiles_left, wallTotal(v), first);
+  // the wall's size is the game's (the rules schema declares it); before the schema has come, the
+  // count left stands for it, and the wall is drawn again at its size once it has
+  const { perSide, sides } = wallSides(v.tiles_left, wallSize(v.variant), first);
   const key = `${v.tiles_left}|${perSide}|${first}`;
   if (center.dataset.wall === key) return;
   center.dataset.wall = key;

@@ -28,17 +28,3 @@ export function wallSides(left, total, first) {
   if (drawing && left % 2 === 1) sides[drawing].one = true;
   return { perSide, sides };
 }
-
-/**
- * The tiles out of the wall in a view: in hands, melds, ponds (a claimed discard sits in a meld too)
- * and won tiles laid out; with the count left, the wall's size before the deal.
- * @param {any} v a view
- */
-export function wallTotal(v) {
-  let out = v.tiles_left || 0;
-  for (const p of v.players || []) {
-    out += (p.tiles || 0) + (p.discards || []).length - (p.claimed || []).filter(Boolean).length;
-    for (const m of p.melds || []) out += m.kind === "pong" ? 3 : 4;
-  }
-  return out + (v.wins || []).filter((/** @type {any} */ w) => w.self_draw).length;
-}
