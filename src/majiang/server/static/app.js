@@ -94,10 +94,10 @@ function render() {
     showHints: state.showHints, picked: state.picked, selKey: state.selKey });
   if (snap.settlement || r.match_over) showSettlement(state); else hideSettlement();
   renderDock(state, v, legal, r, dockActions);
-  placeDock(state);
+  placeDock();
   tick();
 }
-window.addEventListener("resize", () => { if (state.snap && !state.replaying) placeDock(state); });
+window.addEventListener("resize", () => { if (state.snap && !state.replaying) placeDock(); });
 
 // ---------------------------------------------------------------- clocks
 function tick() {

@@ -44,27 +44,35 @@ export function labelButton(b, text, tip, key) {
   if (b.title !== (tip || "")) b.title = tip || "";
   if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
 }
-// An invite link's visitor: who is at the table and a large 入座 first; watching is their choice.
-/** @param {import('./state.js').State} state */
-export function placeDock(state) {
+/**
+ * Where the dock lies: just above one's own seat (--dock-bottom) and, where the layout gives it the
+ * centre's column (style.css: the side seats reach down beside it), between the side seats
+ * (--dock-l, --dock-r: the centre's edges).
+ */
+export function placeDock() {
   const seat = document.querySelector(".board .seat.me") || document.querySelector(".board .pos-bottom");
   if (!seat) return;
-  const px = `${Math.round($("room").getBoundingClientRect().bottom - seat.getBoundingClientRect().top + 4)}px`;
-  if ($("room").style.getPropertyValue("--dock-bottom") !== px) $("room").style.setProperty("--dock-bottom", px);
-  reserveDock(state);
+  const room = $("room").getBoundingClientRect();
+  setVar("--dock-bottom", `${Math.round(room.bottom - seat.getBoundingClientRect().top + 4)}px`);
+  const centre = document.querySelector(".board .center");
+  if (centre) {
+    const c = centre.getBoundingClientRect();
+    setVar("--dock-l", `${Math.round(c.left - room.left)}px`);
+    setVar("--dock-r", `${Math.round(room.right - c.right)}px`);
+  }
+  reserveDock();
 }
-// The board keeps a row above one's seat as tall as the dock has been this hand (style.css: the
-// "dock" area), so that the prompt and buttons cover no other seat nor the centre, and the table
-// does not jump each time a prompt comes and goes.
-let dockFor = null, dockMax = 0;
-/** @param {import('./state.js').State} state */
-function reserveDock(state) {
-  const snap = state.snap;
-  const hand = snap && snap.room ? `${snap.room.code}|${snap.room.hand_index}|${innerWidth}x${innerHeight}` : null;
-  if (dockFor !== hand) { dockFor = hand; dockMax = 0; }
-  dockMax = Math.max(dockMax, Math.ceil($("dock").getBoundingClientRect().height));
-  const px = `${dockMax}px`;
-  if ($("room").style.getPropertyValue("--dock-h") !== px) $("room").style.setProperty("--dock-h", px);
+/** @param {string} name @param {string} value */
+function setVar(name, value) { if ($("room").style.getPropertyValue(name) !== value) $("room").style.setProperty(name, value); }
+// The board's "dock" row (style.css) is as tall as the dock is now, and at least as tall as its usual
+// prompt and row of buttons (--dock-min, per layout): no band is kept empty for a tall dock seen once
+// this hand. Nothing one taps moves when the dock comes, goes or grows: one's own seat is the board's
+// bottom row and the dock stands on it, while the other seats and the centre keep to the top of their
+// places (the side seats reach down past the dock's row where it lies in the centre's column), so the
+// row only takes felt from under the centre; only a dock taller than its usual (several rows of 亮倒
+// options) makes the centre's place shorter while it is up.
+function reserveDock() {
+  setVar("--dock-h", `${Math.ceil($("dock").getBoundingClientRect().height)}px`);
 }
 /**
  * @param {import('./state.js').State} state

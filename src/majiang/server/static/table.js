@@ -94,6 +94,7 @@ function drawWall(center, v, first) {
   if (center.dataset.wall === key) return;
   center.dataset.wall = key;
   center.style.setProperty("--wall-half", String(Math.ceil(perSide / 2)));
+  center.style.setProperty("--wall-third", String(Math.ceil(perSide / 3)));  // a low centre's short sides three deep
   for (const side of WALL_SIDES) {
     const { stacks, one } = sides[side];
     const kept = Array.from({ length: stacks }, () => "stack");
