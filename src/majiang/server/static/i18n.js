@@ -72,7 +72,7 @@ const M = {
     tip_no_declare: "不报听, 直接打出这张", tip_exchange: "把选好的三张换给别人", tip_void: "定缺: 这一门的牌都要打掉",
     tip_ready: "准备好打下一局", tip_settle: "再看这一局的结算", tip_rematch: "用同样的规则和座位再开一场", tip_lobby: "回到大厅",
     tip_close: "关闭这个窗口", tip_discard: "选一张牌, 再点一下打出",
-    // the table (h31b): 换三张's received tiles
+    // the table: 换三张's received tiles
     recv_clockwise: "顺", recv_counterclockwise: "逆", recv_across: "对家",
     recv_clockwise_long: "顺时针换入 (来自下家)", recv_counterclockwise_long: "逆时针换入 (来自上家)", recv_across_long: "对家换入",
   },
@@ -147,7 +147,7 @@ const M = {
     tip_no_declare: "Discard this tile without declaring", tip_exchange: "Pass the three picked tiles on", tip_void: "Void suit: every tile of it must go",
     tip_ready: "Ready for the next hand", tip_settle: "This hand's settlement again", tip_rematch: "A new match with the same rules and seats", tip_lobby: "Back to the lobby",
     tip_close: "Close this window", tip_discard: "Tap a tile, tap it again to discard",
-    // the table (h31b): the tiles received by the exchange
+    // the table: the tiles received by the exchange
     recv_clockwise: "CW", recv_counterclockwise: "CCW", recv_across: "across",
     recv_clockwise_long: "passed clockwise (from the next seat)", recv_counterclockwise_long: "passed counter-clockwise (from the previous seat)", recv_across_long: "passed across",
   },
