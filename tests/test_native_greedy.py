@@ -69,6 +69,8 @@ def test_a_position_read_off_a_game_gives_back_the_same_decision(variant, preset
             s = g.pending_seats()[0]
             pos = position_of(g)
             if pos is not None and not g.responses and not any(x.won_tiles for x in g.seats):
+                # the server's greedy bots read the same integers straight off the game
+                assert list(native.game_position_row(g)) == native.position_array(pos).tolist()
                 h = game_at(rules, pos)
                 assert [x.counts for x in h.seats] == [x.counts for x in g.seats]
                 assert [x.melds for x in h.seats] == [x.melds for x in g.seats]

@@ -19,7 +19,7 @@ from typing import Callable
 from majiang.bots.base import native_engine
 from majiang.bots.greedy import CarefulAgent, GreedyAgent
 from majiang.engine import Action
-from majiang.engine.position import position_of
+from majiang.native.spec import action_index
 
 POLICIES = {"greedy": GreedyAgent, "careful": CarefulAgent}
 
@@ -35,6 +35,13 @@ class NativeGreedyAgent:
         self.policy = policy
         self.native = native_engine()
         self.fallbacks = 0  # decisions the Python agent made (for tests)
+        self._caller: tuple = (None, None)  # (rules, the library's decision bound to them): one table's rules
+
+    def _decision(self, rules):
+        """The native decision bound to ``rules``, kept while the rules object is the same one."""
+        if self._caller[0] is not rules:
+            self._caller = (rules, self.native.policy_caller(rules, self.policy))
+        return self._caller[1]
 
     def act_in_game(self, game, seat: int, legal: list[Action]) -> Action:
         return self.prepare(game, seat, legal)()
@@ -45,34 +52,35 @@ class NativeGreedyAgent:
         return self.plan(game, seat, legal)[0]
 
     def plan(self, game, seat: int, legal: list[Action]) -> tuple[Callable[[], Action], bool]:
-        """``prepare``'s decision, and whether it is bounded and cheap: a win, or one native library
-        call (tens of microseconds, no search). False: the Python agent decides (换三张, 定缺, a
+        """``prepare``'s decision, and whether it is bounded and cheap: the one legal action, a win,
+        or one native library call (tens of microseconds, no search). False: the Python agent decides (换三张, 定缺, a
         robbable kong, no native engine), a shanten per discard."""
         key = self.rng.getrandbits(32)
+        if len(legal) == 1:  # nothing to choose (a void tile to play, a single discard): no row, no call
+            only = legal[0]
+            return (lambda: only), True
         win = next((a for a in legal if a.type == "win"), None)
         if win is not None:  # greedy always wins; the engine's win rules (漏胡, …) are the game's
             return (lambda: win), True
-        position = position_of(game) if self.native is not None else None
-        observation = game.observation(seat) if position is None else None
-        rules = game.rules
+        row = self.native.game_position_row(game) if self.native is not None else None
+        observation = game.observation(seat) if row is None else None
+        native_act = self._decision(game.rules) if row is not None else None
 
         def decide() -> Action:
-            if position is not None:
-                from majiang.native import spec
-
+            if native_act is not None:
                 try:
-                    index = self.native.policy_act(rules, position, seat, key, self.policy)
+                    index = native_act(row, seat, key)
                 except RuntimeError:
                     index = None
                 if index is not None:
                     for a in legal:
-                        if spec.action_index(a) == index:
+                        if action_index(a) == index:
                             return a
             self.fallbacks += 1
             return POLICIES[self.policy](key).act(observation if observation is not None
                                                   else game.observation(seat), legal)
 
-        return decide, position is not None
+        return decide, row is not None
 
 
 def available() -> bool:

@@ -90,19 +90,27 @@ def game_at(rules, pos: Position) -> Game:
     return g
 
 
-def position_of(game: Game) -> Position | None:
-    """The position ``game`` stands at, as ``game_at`` reads one (the inverse, for a decision that
-    looks only at hands, melds, declarations and the wall: the native engine's greedy bots): a
-    turn (its tile: the one just drawn from the wall) or an open claim window. None for the other
+def decision_point(game: Game) -> tuple[str, int, int | None] | None:
+    """(mode, actor, tile) of the position ``game`` stands at, as ``Position`` names them: a turn
+    (its tile: the one just drawn from the wall) or an open claim window; None for the other
     phases (换三张, 定缺, a robbable kong, the end), which a position cannot hold."""
     if game.phase == Phase.TURN:
-        mode, actor = "turn", game.current
         tile = int(game.last_draw) if game.drawn_from_wall and game.last_draw is not None else None
-    elif game.phase == Phase.CLAIM and game.last_discard is not None:
-        mode, (actor, t) = "claim", game.last_discard
-        tile = int(t)
-    else:
+        return "turn", game.current, tile
+    if game.phase == Phase.CLAIM and game.last_discard is not None:
+        actor, t = game.last_discard
+        return "claim", actor, int(t)
+    return None
+
+
+def position_of(game: Game) -> Position | None:
+    """The position ``game`` stands at, as ``game_at`` reads one (the inverse, for a decision that
+    looks only at hands, melds, declarations and the wall: the native engine's greedy bots), or
+    None where ``decision_point`` finds none."""
+    point = decision_point(game)
+    if point is None:
         return None
+    mode, actor, tile = point
     seats = [SeatPosition(list(s.counts), list(s.melds), s.void, s.out, s.declared_kind,
                           [int(w) for w in s.declared_waits]) for s in game.seats]
     return Position(mode, actor, tile, game.dealer, game.wall[game.front:game.back], seats)

@@ -27,7 +27,9 @@ import hashlib
 import os
 import subprocess
 import sys
+from array import array
 from pathlib import Path
+from typing import Callable
 
 try:  # numpy is a dependency of every install; a bare source tree without it runs the Python engine
     import numpy as np
@@ -523,28 +525,60 @@ _DECLARED_CODES = {None: spec.DECLARED_NONE, "liangdao": spec.DECLARED_LIANGDAO,
                    "dance": spec.DECLARED_DANCE}
 
 
+def _position_row(mode: str, actor: int, tile: int | None, dealer: int, wall, seats) -> list[int]:
+    """The ``POS_*`` integers of a position as a list: ``seats`` yields each seat's (counts, melds,
+    void, out, declared, waits) as ``SeatPosition`` or the engine's ``Seat`` hold them."""
+    S = spec
+    row = _ZERO_ROW.copy()  # whole-slice writes: a list is filled several times faster than numpy items
+    row[S.POS_MODE] = S.POS_MODE_CLAIM if mode == "claim" else S.POS_MODE_TURN
+    row[S.POS_ACTOR] = actor
+    row[S.POS_TILE] = -1 if tile is None else tile
+    row[S.POS_DEALER] = dealer
+    row[S.POS_WALL_LEN] = len(wall)
+    row[S.POS_WALL:S.POS_WALL + len(wall)] = wall
+    at = S.POS_SEATS
+    for counts, melds, void, out, declared, waits in seats:
+        row[at + S.POS_COUNTS:at + S.POS_COUNTS + 30] = counts
+        row[at + S.POS_VOID] = -1 if void is None else "mps".index(void)
+        row[at + S.POS_OUT] = 1 if out else 0
+        row[at + S.POS_DECLARED] = _DECLARED_CODES[declared]
+        if waits:
+            row[at + S.POS_WAITS] = sum(1 << int(t) for t in set(waits))
+        if melds:
+            row[at + S.POS_MELDS] = len(melds)
+            for i, m in enumerate(melds):
+                row[at + S.POS_MELD + 2 * i] = _MELD_CODES[m.kind.value]
+                row[at + S.POS_MELD + 2 * i + 1] = int(m.tile)
+        at += S.POS_SEAT_LEN
+    return row
+
+
+_ZERO_ROW = [0] * spec.POS_LEN
+
+
 def position_array(pos, out: np.ndarray | None = None) -> np.ndarray:
     """A ``majiang.engine.position.Position`` as the ``POS_*`` integers ``mj_rollouts`` reads."""
-    S = spec
-    a = np.zeros(S.POS_LEN, dtype=np.int64) if out is None else out
-    a[S.POS_MODE] = S.POS_MODE_CLAIM if pos.mode == "claim" else S.POS_MODE_TURN
-    a[S.POS_ACTOR] = pos.actor
-    a[S.POS_TILE] = -1 if pos.tile is None else int(pos.tile)
-    a[S.POS_DEALER] = pos.dealer
-    a[S.POS_WALL_LEN] = len(pos.wall)
-    a[S.POS_WALL:S.POS_WALL + len(pos.wall)] = pos.wall
-    for s, sp in enumerate(pos.seats):
-        at = S.POS_SEATS + s * S.POS_SEAT_LEN
-        a[at + S.POS_COUNTS:at + S.POS_COUNTS + 30] = sp.counts
-        a[at + S.POS_VOID] = -1 if sp.void is None else "mps".index(sp.void)
-        a[at + S.POS_OUT] = int(sp.out)
-        a[at + S.POS_DECLARED] = _DECLARED_CODES[sp.declared]
-        a[at + S.POS_WAITS] = sum(1 << int(t) for t in set(sp.waits))
-        a[at + S.POS_MELDS] = len(sp.melds)
-        for i, m in enumerate(sp.melds):
-            a[at + S.POS_MELD + 2 * i] = _MELD_CODES[m.kind.value]
-            a[at + S.POS_MELD + 2 * i + 1] = int(m.tile)
-    return a
+    row = _position_row(pos.mode, pos.actor, pos.tile, pos.dealer, pos.wall,
+                        ((sp.counts, sp.melds, sp.void, sp.out, sp.declared, sp.waits) for sp in pos.seats))
+    if out is None:
+        return np.array(row, dtype=np.int64)
+    out[:] = row
+    return out
+
+
+def game_position_row(game) -> array | None:
+    """``position_array(position_of(game))`` read straight off the game, as the integers' buffer
+    (no ``Position`` built, no numpy): what a greedy bot on the web server's event loop hands the
+    library for each decision. None where ``position_of`` is None."""
+    from majiang.engine.position import decision_point
+
+    point = decision_point(game)
+    if point is None:
+        return None
+    mode, actor, tile = point
+    return array("q", _position_row(mode, actor, tile, game.dealer, game.wall[game.front:game.back],
+                                    ((s.counts, s.melds, s.void, s.out, s.declared_kind, s.declared_waits)
+                                     for s in game.seats)))
 
 
 ROLLOUT_POLICIES = {"greedy": spec.ROLLOUT_GREEDY, "careful": spec.ROLLOUT_CAREFUL}
@@ -574,14 +608,34 @@ def policy_act(rules, position, seat: int, key: int, policy: str = "greedy") -> 
     """One decision of ``GreedyAgent(key)`` (``policy`` "careful": ``CarefulAgent(key)``) for
     ``seat`` at ``position`` (a ``majiang.engine.position.Position``), in one library call: the
     action index (``spec.action_index``). RuntimeError when the seat has no decision there."""
+    row = _position_row(position.mode, position.actor, position.tile, position.dealer, position.wall,
+                        ((sp.counts, sp.melds, sp.void, sp.out, sp.declared, sp.waits) for sp in position.seats))
+    return policy_act_row(rules, array("q", row), seat, key, policy)
+
+
+def policy_act_row(rules, row: array, seat: int, key: int, policy: str = "greedy") -> int:
+    """``policy_act`` at a position given as ``game_position_row``'s buffer."""
+    return policy_caller(rules, policy)(row, seat, key)
+
+
+@functools.lru_cache(maxsize=64)
+def policy_caller(rules, policy: str = "greedy") -> Callable[[array, int, int], int]:
+    """``policy_act_row`` with ``rules`` and ``policy`` bound once (the library, its shanten
+    tables, the rules' configuration): ``(row, seat, key) -> action index``. A bot that decides
+    many times keeps this (hashing a rules object costs more than the library's lookups)."""
     lib = require()
     _share_tables(lib)
-    row = position_array(position)
-    code = lib.mj_policy_act(_config(rules).ctypes.data, row.ctypes.data, seat, key & 0xFFFFFFFF,
-                             ROLLOUT_POLICIES[policy])
-    if code < 0:
-        raise RuntimeError(f"the native engine found no decision for seat {seat} there ({code})")
-    return code
+    config = _config(rules)
+    call, address, code_of_policy = lib.mj_policy_act, config.ctypes.data, ROLLOUT_POLICIES[policy]
+
+    def act(row: array, seat: int, key: int) -> int:
+        code = call(address, row.buffer_info()[0], seat, key & 0xFFFFFFFF, code_of_policy)
+        if code < 0:
+            raise RuntimeError(f"the native engine found no decision for seat {seat} there ({code})")
+        return code
+
+    act.config = config  # type: ignore[attr-defined]  # the array at ``address`` lives as long as ``act``
+    return act
 
 
 PLANS = ("all", "flush_m", "flush_p", "flush_s", "pairs")  # the OUTLOOK_PLAN_* numbers' names, in order
