@@ -413,14 +413,14 @@ def batch_step_vs(lib, pointers, actions: np.ndarray, learner: int, opponents, o
 @functools.lru_cache(maxsize=4)
 def _step_obs_call(lib):
     """``(game, mask, rewards, obs, kind)`` -> a callable ``(seat, action) -> code`` stepping
-    ``lib.mj_step_obs``: through the C extension's direct call when it is built
-    (``majiang.core._speedups.step_at``, ~0.1 µs), else through ctypes (~1 µs)."""
+    ``lib.mj_step_obs``: the C extension's direct call when it is built
+    (``majiang.core._speedups.stepper``, ~0.05 µs), else through ctypes (~1 µs)."""
     from majiang.core.analysis import speedups
 
-    if speedups is None or not hasattr(speedups, "step_at"):
+    if speedups is None or not hasattr(speedups, "stepper"):
         fn = lib.mj_step_obs
         return lambda g, mask, rewards, obs, kind: (lambda seat, action: fn(g, seat, action, mask, rewards, obs, kind))
-    return functools.partial(functools.partial, speedups.step_at, ctypes.cast(lib.mj_step_obs, ctypes.c_void_p).value)
+    return functools.partial(speedups.stepper, ctypes.cast(lib.mj_step_obs, ctypes.c_void_p).value)
 
 
 def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray,
