@@ -79,6 +79,7 @@ class MajiangAEC(AECEnv):
             self._hand = _new_hand(self.backend, self.rules, self._seed, k, k % n)
             if self._native:  # the library's step with this env's buffers bound, called as (seat, action)
                 self._step_call = self._hand.stepper(self._mask_at, self._obs_at, self._obs_kind)
+                self._encode_other = self._hand.encoder(self._other_at, self._obs_kind)  # (seat) -> code
             seat = None
         self._hand_index += 1
         self.agents = self.possible_agents[:]
@@ -121,8 +122,9 @@ class MajiangAEC(AECEnv):
                 self._hand.encode(seat, out=self._obs)
                 self._obs_seat = seat
             return {"observation": self._obs, "action_mask": self._mask}
-        if self._native:  # the address looked up once: numpy's lookup costs more than the library call
-            self._hand.encode_at(seat, self._other_at, self._obs_kind)
+        if self._native:  # the library's call with the address bound: numpy's lookup costs more than the call
+            if self._encode_other(seat) < 0:
+                raise RuntimeError(f"native engine: no observation of seat {seat}")
             return {"observation": self._other, "action_mask": self._no_mask}
         return {"observation": self._hand.encode(seat, out=self._other), "action_mask": self._no_mask}
 
