@@ -70,13 +70,21 @@ def test_compact_observation_envs_pass_the_api_checks(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_aec_plays_whole_hands_and_rewards_are_the_settlement(backend):
+    """The rewards of whole hands add up to the settlement; the env's own last (its shortcuts while
+    no points moved) says at every turn what PettingZoo's reads from the dicts."""
+    from pettingzoo import AECEnv
+
     env = make("sichuan", preset="modern", backend=backend)
     rng = random.Random(1)
     for hand in range(5):
         env.reset(seed=hand)
         total = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+            obs, reward, term, trunc, info = last = env.last()
+            theirs = AECEnv.last(env)
+            assert [(type(x), x) for x in last[1:]] == [(type(x), x) for x in theirs[1:]]
+            assert obs.keys() == theirs[0].keys() and all(np.array_equal(obs[k], theirs[0][k]) for k in obs)
+            assert env.last(observe=False)[0] is None
             total[agent] += reward
             if term or trunc:
                 env.step(None)

@@ -180,7 +180,7 @@ def test_batch_steps_never_overwrite_arrays_the_caller_holds():
 @pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 def test_aec_observe_returns_views_that_the_next_step_rewrites(obs_dtype):
     """observe gives the env's own arrays (no copy); the fused native step rewrites them with the
-    next agent's observation, which is what encoding that agent afresh gives."""
+    next agent's observation, which is what encoding that agent afresh gives (another agent's too)."""
     from pettingzoo.test import api_test
     env = make("sichuan", backend="native", obs_dtype=obs_dtype)
     env.reset(seed=3)
@@ -195,6 +195,9 @@ def test_aec_observe_returns_views_that_the_next_step_rewrites(obs_dtype):
         seat = int(env.agent_selection[7:])
         fresh = env.unwrapped._hand.encode(seat, np.empty_like(first["observation"]))
         assert np.array_equal(first["observation"], fresh)
+        other = (seat + 1) % 4  # another seat's observation: the library's encoder, bound to the env's other array
+        assert np.array_equal(env.observe(f"player_{other}")["observation"],
+                              env.unwrapped._hand.encode(other, np.empty_like(fresh)))
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict spaces

@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1714,30 +1715,91 @@ static PyObject *py_configure_batch(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------------------------------ */
 /* A call into the native engine library (majiang.native) without ctypes, whose argument
- * conversion costs about ten times the call: step_at(address of mj_step_obs, game, mask,
- * rewards, obs, kind, seat, action), every pointer an address as majiang.native holds them; the
- * seat and action last, so that functools.partial can bind the rest once per hand. For
- * majiang.native only; the GIL stays held, as the call is about a microsecond. */
+ * conversion costs about ten times the call. For majiang.native only; the GIL stays held, as the
+ * call is about a microsecond. */
 typedef int64_t (*StepObs)(void *, int64_t, int64_t, void *, void *, void *, int64_t);
 
-static PyObject *py_step_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "step_at takes 8 arguments");
-        return NULL;
+/* stepper(address of mj_step_obs, game, mask, rewards, obs, kind) and encoder(address of
+ * mj_encode_obs, game, obs, kind), every pointer an address as majiang.native holds them: callable
+ * objects, (seat, action) -> code calling mj_step_obs and (seat) -> code calling mj_encode_obs, with
+ * the rest bound once per hand. Cheaper per call than functools.partial over an eight-argument
+ * function or ctypes: no argument stack allocated and no bound integer converted again per call. */
+typedef int64_t (*EncodeObs)(void *, int64_t, void *, int64_t);
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    void *fn, *game, *mask, *rewards, *obs;
+    int64_t kind;
+} Bound;
+
+/* args[0..n) as integers into v; -1 and an exception if one is not */
+static int bound_ints(PyObject *const *args, Py_ssize_t nargs, size_t nargsf, PyObject *kwnames, long long *v) {
+    if (PyVectorcall_NARGS(nargsf) != nargs || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_Format(PyExc_TypeError, "takes %zd arguments", nargs);
+        return -1;
     }
-    long long v[8];
-    for (int i = 0; i < 8; i++) {
+    for (Py_ssize_t i = 0; i < nargs; i++) {
         v[i] = PyLong_AsLongLong(args[i]);
-        if (v[i] == -1 && PyErr_Occurred()) return NULL;
+        if (v[i] == -1 && PyErr_Occurred()) return -1;
     }
+    return 0;
+}
+
+static PyObject *stepper_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Bound *b = (Bound *)self;
+    long long v[2]; /* seat, action */
+    if (bound_ints(args, 2, nargsf, kwnames, v) < 0) return NULL;
+    return PyLong_FromLongLong(((StepObs)b->fn)(b->game, v[0], v[1], b->mask, b->rewards, b->obs, b->kind));
+}
+
+static PyObject *encoder_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Bound *b = (Bound *)self;
+    long long seat;
+    if (bound_ints(args, 1, nargsf, kwnames, &seat) < 0) return NULL;
+    return PyLong_FromLongLong(((EncodeObs)b->fn)(b->game, seat, b->obs, b->kind));
+}
+
+static PyTypeObject BoundType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "majiang.core._speedups.Bound",
+    .tp_basicsize = sizeof(Bound),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(Bound, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_doc = "A native library call with one hand's buffers bound (see stepper and encoder).",
+};
+
+/* a Bound calling the function at v[0] on the game at v[1] */
+static PyObject *bound_new(const long long *v, vectorcallfunc call, void *mask, void *rewards, void *obs,
+                           int64_t kind) {
     if (v[0] == 0 || v[1] == 0) {
-        PyErr_SetString(PyExc_ValueError, "step_at: no function or game");
+        PyErr_SetString(PyExc_ValueError, "no function or game");
         return NULL;
     }
-    StepObs fn = (StepObs)(uintptr_t)v[0];
-    return PyLong_FromLongLong(fn((void *)(uintptr_t)v[1], v[6], v[7], (void *)(uintptr_t)v[2], (void *)(uintptr_t)v[3],
-                                  (void *)(uintptr_t)v[4], v[5]));
+    Bound *b = PyObject_New(Bound, &BoundType);
+    if (b == NULL) return NULL;
+    b->vectorcall = call;
+    b->fn = (void *)(uintptr_t)v[0];
+    b->game = (void *)(uintptr_t)v[1];
+    b->mask = mask;
+    b->rewards = rewards;
+    b->obs = obs;
+    b->kind = kind;
+    return (PyObject *)b;
+}
+
+static PyObject *py_stepper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    long long v[6];
+    if (bound_ints(args, 6, (size_t)nargs, NULL, v) < 0) return NULL;
+    return bound_new(v, stepper_call, (void *)(uintptr_t)v[2], (void *)(uintptr_t)v[3], (void *)(uintptr_t)v[4], v[5]);
+}
+
+static PyObject *py_encoder(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    long long v[4];
+    if (bound_ints(args, 4, (size_t)nargs, NULL, v) < 0) return NULL;
+    return bound_new(v, encoder_call, NULL, NULL, (void *)(uintptr_t)v[2], v[3]);
 }
 
 /* batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers): a batch step
@@ -1965,9 +2027,12 @@ static PyMethodDef methods[] = {
     {"batch_step_at", (PyCFunction)(void (*)(void))py_batch_step_at, METH_FASTCALL,
      "batch_step_at(mj_batch_step_deal address, its 13 arguments as integers): the native library's batch "
      "step, called directly (for majiang.native)."},
-    {"step_at", (PyCFunction)(void (*)(void))py_step_at, METH_FASTCALL,
-     "step_at(mj_step_obs address, game, mask, rewards, obs, kind, seat, action): the native library's "
-     "mj_step_obs, called directly (for majiang.native)."},
+    {"stepper", (PyCFunction)(void (*)(void))py_stepper, METH_FASTCALL,
+     "stepper(mj_step_obs address, game, mask, rewards, obs, kind): a callable (seat, action) -> code, the "
+     "native library's mj_step_obs called directly with the rest bound (for majiang.native)."},
+    {"encoder", (PyCFunction)(void (*)(void))py_encoder, METH_FASTCALL,
+     "encoder(mj_encode_obs address, game, obs, kind): a callable (seat) -> code, the native library's "
+     "mj_encode_obs called directly with the rest bound (for majiang.native)."},
     {"forwarded", py_forwarded, METH_NOARGS, "How many calls were handed to the Python functions (for tests)."},
     {NULL, NULL, 0, NULL},
 };
@@ -1996,5 +2061,6 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     int even = stride > 0 && (stride & (stride - 1)) == 0 && small_int[0] != small_int[1];
     for (int i = 2; i < 5; i++) even &= (uintptr_t)small_int[i] - (uintptr_t)small_int[i - 1] == stride;
     for (uintptr_t s = stride; even && s > 1; s >>= 1) small_shift++;
+    if (PyType_Ready(&BoundType) < 0) return NULL;
     return PyModule_Create(&module);
 }

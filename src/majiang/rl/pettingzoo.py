@@ -40,6 +40,7 @@ class MajiangAEC(AECEnv):
         self._game: Game | None = None
         self._seat = 0
         self._over = True
+        self._live = False  # a native hand not over: step's fast path (self._native and not self._over)
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)  # the acting seat's, rewritten in place
         self._mask_at = self._mask.ctypes.data
         self._no_mask = np.zeros(N_ACTIONS, dtype=np.int8)  # every other seat's (read-only)
@@ -78,6 +79,7 @@ class MajiangAEC(AECEnv):
             self._hand = _new_hand(self.backend, self.rules, self._seed, k, k % n)
             if self._native:  # the library's step with this env's buffers bound, called as (seat, action)
                 self._step_call = self._hand.stepper(self._mask_at, self._obs_at, self._obs_kind)
+                self._encode_other = self._hand.encoder(self._other_at, self._obs_kind)  # (seat) -> code
             seat = None
         self._hand_index += 1
         self.agents = self.possible_agents[:]
@@ -98,8 +100,10 @@ class MajiangAEC(AECEnv):
             seat = self._hand.to_act()
         if seat < 0:
             self._over = True
+            self._live = False
             return
         self._over = False
+        self._live = self._native
         self._seat = seat
         self.agent_selection = self.possible_agents[seat]
         if dealt:
@@ -118,8 +122,9 @@ class MajiangAEC(AECEnv):
                 self._hand.encode(seat, out=self._obs)
                 self._obs_seat = seat
             return {"observation": self._obs, "action_mask": self._mask}
-        if self._native:  # the address looked up once: numpy's lookup costs more than the library call
-            self._hand.encode_at(seat, self._other_at, self._obs_kind)
+        if self._native:  # the library's call with the address bound: numpy's lookup costs more than the call
+            if self._encode_other(seat) < 0:
+                raise RuntimeError(f"native engine: no observation of seat {seat}")
             return {"observation": self._other, "action_mask": self._no_mask}
         return {"observation": self._hand.encode(seat, out=self._other), "action_mask": self._no_mask}
 
@@ -128,6 +133,8 @@ class MajiangAEC(AECEnv):
         returned without another look-up."""
         agent = self.agent_selection
         if observe and self._obs_seat == self._seat and not self._over:
+            if not self._cumulative_moved:  # no points moved yet this hand, no agent done: nothing to look up
+                return {"observation": self._obs, "action_mask": self._mask}, 0, False, False, self.infos[agent]
             observation = {"observation": self._obs, "action_mask": self._mask}
         else:
             observation = self.observe(agent) if observe else None
@@ -142,7 +149,7 @@ class MajiangAEC(AECEnv):
             yield self.agent_selection
 
     def step(self, action):
-        if self._over or not self._native:
+        if not self._live:
             return self._step_other(action)
         # the native engine checks the action against the mask: -3 if not legal (nothing changed)
         code = self._step_call(self._seat, action if type(action) is int else _as_index(action))
@@ -192,6 +199,7 @@ class MajiangAEC(AECEnv):
                 self.rewards[a] = 0
         if nxt < 0:
             self._over = True
+            self._live = False
             self.terminations = dict.fromkeys(self.agents, True)
             settlement = self._hand.settlement()
             for a in self.agents:
