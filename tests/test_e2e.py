@@ -899,9 +899,11 @@ def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
 # a hand allows (血战: 25 discards, a seat playing on after the others have won; 卡五星: 22), the other
 # ponds long, 9 tiles left in the wall; 卡五星's next seat has declared 亮倒 (its hand face up), in 血战
 # the seat before has won and plays on. At the hand's end ("open") every hand is laid open: the next
-# seat's thirteen tiles face up beside its long pond.
-LATE_HAND = """async (open) => {
-    const table = await import('/static/table.js');
+# seat's thirteen tiles face up beside its long pond. With a tall dock ("claim": 胡, 杠, 碰 and 过 on the
+# seat across's last discard, the tile large in the prompt; "liangdao": four 亮倒 options, each with its
+# discard and three waits, beside 不亮, the hint bar a long line) the same position is drawn under it.
+LATE_HAND = """async ([open, dock]) => {
+    const table = await import('/static/table.js'), docks = await import('/static/dock.js');
     const v = JSON.parse(JSON.stringify(table.lastView())), n = v.players.length, me = v.seat;
     const suits = v.variant === 'kawuxing' ? ['p', 's'] : ['m', 'p', 's'];
     const tile = (k) => `${(k * 5) % 9 + 1}${suits[k % suits.length]}`;
@@ -939,22 +941,44 @@ LATE_HAND = """async (open) => {
         if (open) p.hand = Array.from({length: p.tiles}, (_, i) => tile(i * 3 + s)).sort().join('');
     });
     v.tiles_left = 9;
+    const mine = v.players[me].hand.match(/\\d[mpsz]/g), declareWaits = {};
+    let hints = null;
+    if (dock === 'claim') {
+        const from = v.variant === 'sichuan' ? (me + 2) % n : (me + n - 1) % n, tile = v.players[from].discards.slice(-1)[0];
+        v.phase = 'claim'; v.current = from; v.last_discard = {seat: from, tile};
+        v.legal = [{type: 'win', tile}, {type: 'kong', tile}, {type: 'pong', tile}, {type: 'pass'}];
+    } else if (dock === 'liangdao') {
+        const kinds = [...new Set(mine)];
+        v.legal = kinds.map((tile) => ({type: 'discard', tile})).concat(kinds.slice(0, 4).map((tile) => ({type: 'declare', tile})));
+        kinds.slice(0, 4).forEach((t, i) => { declareWaits[t] = [tile(i), tile(i + 3), tile(i + 6)].map((w, j) => ({tile: w, left: j + 1})); });
+        hints = {discards: kinds.slice(0, 4).map((t, i) => ({tile: t, shanten: 0, waits: declareWaits[t].map((w) => w.tile), effective_count: 6 + i}))};
+    }
     const ctx = {view: v, names, totals, mySeat: me, bottom: me, live: false, legal: v.legal, humans: names.map((_, s) => s === me),
         connected: names.map(() => true), dice: [3, 5]};
     table.renderBoard(ctx);  // drawn once as a replay step, then live: nothing is called out nor flies
     table.renderBoard({...ctx, live: true});
+    if (dock) {
+        const state = {snap: {seat: me, declare_waits: declareWaits, hints, room: {variant: v.variant, auto: names.map(() => false)}},
+            picked: [], selKey: null, showHints: true};
+        const noop = () => {};
+        docks.renderDock(state, v, v.legal, state.snap.room, {act: noop, send: noop, rematch: noop, reopenSettlement: noop});
+        docks.placeDock();
+    }
     window.dispatchEvent(new Event('resize'));
     return v.players.map((p) => [p.discards.length, p.melds.length]);
 }"""
 
 
-@pytest.mark.parametrize("position", ["late", "open"])
+@pytest.mark.parametrize("position", ["late", "open", "claim", "liangdao"])
 @pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
 def test_late_in_a_hand_nothing_overlaps_nor_is_cut_off_at_four_sizes(server, browser, size, variant, position):
     """Every seat's melds, pond and declared or laid-open hand inside its box, the centre's clock, count and
     wall inside the centre, no two key elements overlapping, with hints on, when the side seats hold four
-    melds and the longest ponds and every seat has melds, late in a hand and at its end."""
+    melds and the longest ponds and every seat has melds, late in a hand and at its end, and late in a hand
+    with a claim prompt or (卡五星) several 亮倒 options in the dock."""
+    if variant == "sichuan" and position == "liangdao":
+        pytest.skip("血战 has no 亮倒")
     page = new_player(browser, server, f"Late-{variant[:3]}-{size[0]}", size)
     code = api_in(page, "/api/rooms", {"variant": variant, "hands": 1, "bots": "greedy",
                                        "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
@@ -976,7 +1000,7 @@ def test_late_in_a_hand_nothing_overlaps_nor_is_cut_off_at_four_sizes(server, br
             pass
         page.wait_for_timeout(100)
     wait_until(page, "document.getElementById('hints').textContent.trim() !== ''")  # the hint bar is up
-    seats = page.evaluate(LATE_HAND, position == "open")
+    seats = page.evaluate(LATE_HAND, [position == "open", position if position in ("claim", "liangdao") else None])
     sides = [seats[1], seats[-1]]
     assert all(d >= (22 if variant == "kawuxing" else 25) for d, _ in sides), seats
     assert any(m == 4 for _, m in sides), seats
@@ -987,12 +1011,19 @@ def test_late_in_a_hand_nothing_overlaps_nor_is_cut_off_at_four_sizes(server, br
     page.screenshot(path=os.path.join(SHOTS, f"{position}_{variant}_{size[0]}x{size[1]}.png"))
     assert not boxes["problems"], boxes["problems"]
     # the wall in sight beside the hint bar (an upright phone's 60 px centre shows the count alone; on a phone
-    # on its side it shows beside a one-line prompt, but a live prompt of two lines still leaves the count alone)
-    if position == "late" and size[0] > 600 and size[1] > 600:
+    # on its side the turn's prompt, taught in two lines, lies beside the hint bar, not above it)
+    if position == "late" and size[0] > 600:
         assert any(name.startswith("wall-") for name in boxes["names"]), boxes["names"]
     if variant == "kawuxing" and position == "late":  # the declared hand reads as tiles face up, not as a column of backs
         shown = page.evaluate("""() => [...document.querySelectorAll('.seat:not(.me) .concealed .tile.shown')].map((e) => e.getBoundingClientRect().top)""")
         assert len(shown) == 10 and len({round(t) for t in shown}) <= 2, shown  # in one or two rows
+    if position == "claim":  # the claim's tile large in the prompt, each button naming it
+        assert page.locator("#prompt .claim-tile").count() == 1
+        assert page.locator("#actions .act-win, #actions .act-kong, #actions .act-pong, #actions .act-pass").count() == 4
+    if position == "liangdao":  # each option its discard, its waits and how many of each are live; 不亮 a button too
+        texts = page.locator("#actions .act-declare").all_inner_texts()
+        assert len(texts) == 4 and all("打" in x and "听" in x and x.count("剩") == 3 for x in texts), texts
+        assert page.locator("#no-declare").count() == 1
     if position == "open":  # every hand face up, none a column of backs
         assert not page.locator(".seat:not(.me) .concealed .tile.back").count()
     check_page(page)

@@ -29,18 +29,22 @@ export function actionLabel(a, variant, legal) {
   return t("a_" + a.type);
 }
 /**
- * A button's words, its tooltip and (on a computer: style.css shows .kbd only with a fine pointer)
- * its key: the accessible name starts with the words the button shows.
- * @param {HTMLElement} b @param {string} text @param {string} [tip] @param {string} [key]
+ * A button's words, a second line of them where it has one (a declaration's waits), its tooltip and
+ * (on a computer: style.css shows .kbd only with a fine pointer) its key: the accessible name starts
+ * with the words the button shows.
+ * @param {HTMLElement} b @param {string} text @param {string} [tip] @param {string} [key] @param {string} [sub]
  */
-export function labelButton(b, text, tip, key) {
+export function labelButton(b, text, tip, key, sub) {
   let words = /** @type {HTMLElement | null} */ (b.querySelector(".words"));
   if (!words) { b.textContent = ""; words = node("span", "words"); b.appendChild(words); }
   setText(words, text);
+  let line = b.querySelector(".sub");
+  if (sub) { if (!line) { line = node("span", "sub"); words.after(line); } setText(line, sub); }
+  else if (line) line.remove();
   let kbd = b.querySelector("kbd");
   if (key) { if (!kbd) { kbd = node("kbd", "kbd"); kbd.setAttribute("aria-hidden", "true"); b.appendChild(kbd); } setText(kbd, key); }
   else if (kbd) kbd.remove();
-  const label = tip ? `${text}: ${tip}` : text;
+  const shown = sub ? `${text} ${sub}` : text, label = tip ? `${shown}: ${tip}` : shown;
   if (b.title !== (tip || "")) b.title = tip || "";
   if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
 }
@@ -88,7 +92,7 @@ export function renderDock(state, v, legal, r, ui) {
   const exchanges = legal.filter((a) => a.type === "exchange");
   const voids = legal.filter((a) => a.type === "void");
   const others = legal.filter((a) => ACTION_ORDER.includes(a.type)).sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
-  /** @type {{key: string, id?: string, text: string, tip?: string, keys?: string, disabled?: boolean, cls?: string, run: () => void}[]} */
+  /** @type {{key: string, id?: string, text: string, sub?: string, tip?: string, keys?: string, disabled?: boolean, cls?: string, run: () => void}[]} */
   const items = [];
   let prompt = "";
   if (exchanges.length) {
@@ -116,11 +120,11 @@ export function renderDock(state, v, legal, r, ui) {
     others.forEach((a) => {
       const withTile = a.tile && (claiming || byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
       const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
-      // a declaration shows the waits it leaves (and how many of each are still unseen)
+      // a declaration shows the waits it leaves (and how many of each are still unseen), on a line of their own
       const dw = discards && snap.declare_waits ? snap.declare_waits[a.tile] : null;
-      const waitsText = dw ? ` · ${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
-      items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : "") + waitsText,
-        cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), tip: actionTip(a, legal), keys: keyLabel(a.type), run: () => ui.act(a) });
+      const waitsText = dw ? `${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
+      items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
+        sub: waitsText, cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), tip: actionTip(a, legal), keys: keyLabel(a.type), run: () => ui.act(a) });
     });
     if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
@@ -150,8 +154,11 @@ export function renderDock(state, v, legal, r, ui) {
     items.push({ key: "rematch", id: "rematch-dock", text: r.rematch && r.rematch.by !== mySeat ? t("rematch_join") : t("rematch"), cls: "primary", tip: t("tip_rematch"), run: ui.rematch });
   }
   if (r.match_over) items.push({ key: "lobby", text: t("to_lobby"), tip: t("tip_lobby"), run: () => { location.href = "/"; } });
+  // the dock's buttons as a claim's row or a declaration's options (style.css lays each out compact)
+  $("dock").classList.toggle("claiming", !!claimTile);
+  $("dock").classList.toggle("choosing", legal.some((a) => a.type === "declare" || a.type === "sing"));
   sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
-    (b, it) => { b._item = it; labelButton(b, it.text, it.tip, it.keys); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
+    (b, it) => { b._item = it; labelButton(b, it.text, it.tip, it.keys, it.sub); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
   if (legal.length) {
     let tm = $("timer");
     if (!tm) { tm = node("span"); tm.id = "timer"; tm.dataset.clock = "you"; }
