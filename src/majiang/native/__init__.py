@@ -566,10 +566,15 @@ def _position_row(mode: str, actor: int, tile: int | None, dealer: int, wall, se
 _ZERO_ROW = [0] * spec.POS_LEN
 
 
+def _position_list(pos) -> list[int]:
+    """A ``majiang.engine.position.Position``'s ``POS_*`` integers as a list."""
+    return _position_row(pos.mode, pos.actor, pos.tile, pos.dealer, pos.wall,
+                         ((sp.counts, sp.melds, sp.void, sp.out, sp.declared, sp.waits) for sp in pos.seats))
+
+
 def position_array(pos, out: np.ndarray | None = None) -> np.ndarray:
     """A ``majiang.engine.position.Position`` as the ``POS_*`` integers ``mj_rollouts`` reads."""
-    row = _position_row(pos.mode, pos.actor, pos.tile, pos.dealer, pos.wall,
-                        ((sp.counts, sp.melds, sp.void, sp.out, sp.declared, sp.waits) for sp in pos.seats))
+    row = _position_list(pos)
     if out is None:
         return np.array(row, dtype=np.int64)
     out[:] = row
@@ -618,21 +623,15 @@ def policy_act(rules, position, seat: int, key: int, policy: str = "greedy") -> 
     """One decision of ``GreedyAgent(key)`` (``policy`` "careful": ``CarefulAgent(key)``) for
     ``seat`` at ``position`` (a ``majiang.engine.position.Position``), in one library call: the
     action index (``spec.action_index``). RuntimeError when the seat has no decision there."""
-    row = _position_row(position.mode, position.actor, position.tile, position.dealer, position.wall,
-                        ((sp.counts, sp.melds, sp.void, sp.out, sp.declared, sp.waits) for sp in position.seats))
-    return policy_act_row(rules, array("q", row), seat, key, policy)
-
-
-def policy_act_row(rules, row: array, seat: int, key: int, policy: str = "greedy") -> int:
-    """``policy_act`` at a position given as ``game_position_row``'s buffer."""
-    return policy_caller(rules, policy)(row, seat, key)
+    return policy_caller(rules, policy)(array("q", _position_list(position)), seat, key)
 
 
 @functools.lru_cache(maxsize=64)
 def policy_caller(rules, policy: str = "greedy") -> Callable[[array, int, int], int]:
-    """``policy_act_row`` with ``rules`` and ``policy`` bound once (the library, its shanten
-    tables, the rules' configuration): ``(row, seat, key) -> action index``. A bot that decides
-    many times keeps this (hashing a rules object costs more than the library's lookups)."""
+    """``policy_act`` with ``rules`` and ``policy`` bound once (the library, its shanten
+    tables, the rules' configuration): ``(row, seat, key) -> action index``, ``row`` a
+    ``game_position_row`` buffer. A bot that decides many times keeps this (hashing a rules object
+    costs more than the library's lookups)."""
     lib = require()
     _share_tables(lib)
     config = _config(rules)
