@@ -969,6 +969,35 @@ LATE_HAND = """async ([open, dock]) => {
 }"""
 
 
+def _reach_own_turn(page, server, variant):
+    """A one-hand bot match started and played up to this seat's first turn (换三张 and 定缺 done, every
+    claim passed); False when the hand ended first."""
+    code = api_in(page, "/api/rooms", {"variant": variant, "hands": 1, "bots": "greedy",
+                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    page.goto(f"{server}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    state = ("import('/static/table.js').then((m) => { const v = m.lastView(); "
+             "return !v ? '' : v.settlement ? 'over' : v.phase === 'turn' && v.current === v.seat ? 'mine' : ''; })")
+    deadline = time.monotonic() + 90
+    while (now := page.evaluate(state)) != "mine":
+        if now == "over":
+            return False
+        assert time.monotonic() < deadline, "never this seat's turn"
+        try:
+            if page.locator("#do-exchange[disabled]").count():
+                pick_three(page)
+            elif page.locator("#actions .act-pass:not([disabled])").count():
+                page.locator("#actions .act-pass:not([disabled])").first.click(timeout=1000)
+            elif page.locator("#actions button:not([disabled])").count():
+                page.locator("#actions button:not([disabled])").last.click(timeout=1000)
+        except playwright_api.Error:
+            pass
+        page.wait_for_timeout(100)
+    return True
+
+
 @pytest.mark.parametrize("position", ["late", "open", "claim", "liangdao"])
 @pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (768, 1024), (1366, 768)])
@@ -980,25 +1009,12 @@ def test_late_in_a_hand_nothing_overlaps_nor_is_cut_off_at_four_sizes(server, br
     if variant == "sichuan" and position == "liangdao":
         pytest.skip("血战 has no 亮倒")
     page = new_player(browser, server, f"Late-{variant[:3]}-{size[0]}", size)
-    code = api_in(page, "/api/rooms", {"variant": variant, "hands": 1, "bots": "greedy",
-                                       "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
-    page.goto(f"{server}/?room={code}")
-    page.wait_for_selector("#start", state="visible")
-    page.click("#start")
-    page.wait_for_selector(".seat.me .tile")
+    for attempt in range(3):  # a bot may win before this seat's first turn (or a claim's 胡): deal again
+        if _reach_own_turn(page, server, variant):
+            break
+    else:
+        raise AssertionError("three hands ended before this seat's turn")
     page.click("#hint-toggle")
-    my_turn = "import('/static/table.js').then((m) => { const v = m.lastView(); return !!v && v.phase === 'turn' && v.current === v.seat; })"
-    deadline = time.monotonic() + 60
-    while not page.evaluate(my_turn):  # 换三张 and 定缺 first, any claim passed
-        assert time.monotonic() < deadline, "never this seat's turn"
-        try:
-            if page.locator("#do-exchange[disabled]").count():
-                pick_three(page)
-            elif page.locator("#actions button:not([disabled])").count():
-                page.locator("#actions button:not([disabled])").last.click(timeout=1000)
-        except playwright_api.Error:
-            pass
-        page.wait_for_timeout(100)
     wait_until(page, "document.getElementById('hints').textContent.trim() !== ''")  # the hint bar is up
     seats = page.evaluate(LATE_HAND, [position == "open", position if position in ("claim", "liangdao") else None])
     sides = [seats[1], seats[-1]]
