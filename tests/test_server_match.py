@@ -16,6 +16,7 @@ from majiang.engine import Action, Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
 from majiang.server.clock import (  # noqa: E402
     FROZEN_DELAY,
+    TableSettings,
     SeatFacts,
     away_deadline,
     earliest,
@@ -275,3 +276,41 @@ def test_a_dissolved_match_totals_only_its_finished_hands_as_its_summary_does(tm
     for g in c.get(f"/api/rooms/{code}/games").json():
         summary = [x + y for x, y in zip(summary, g["totals"])]
     assert table.view(0)["room"]["match_totals"] == summary == [0, 0, 0]
+
+
+def test_the_driver_looks_at_a_bot_table_about_twice_a_move_on_uvloop(tmp_path):
+    """uvloop's timers count whole milliseconds of a clock read once a turn, so a wait can end a little
+    before its time: the driver then waits the rest, it does not look again every few microseconds
+    until the wall clock catches up (it did about fifteen times a bot move)."""
+    uvloop = pytest.importorskip("uvloop")
+    from test_server_fairness import make_table
+    from majiang.server.live_table import LiveTable
+
+    proto = make_table(tmp_path, "kawuxing", "standard", {}, hands=1)
+    table = LiveTable(proto.store, proto.room, bot_delay=0.01, absent_after=0.0, settings=TableSettings())
+    table.bots = proto._bots
+    looks, moves = [0], [0]
+    tick, act = table._tick, table._bot_act
+
+    async def counted_tick():
+        looks[0] += 1
+        return await tick()
+
+    async def counted_act(*args, **kwargs):
+        moves[0] += 1
+        return await act(*args, **kwargs)
+
+    table._tick, table._bot_act = counted_tick, counted_act
+
+    async def play() -> None:
+        table.start(table.room)
+        table.poke()
+        deadline = time.monotonic() + 60
+        while table.room["status"] == "playing" and not (table.game is not None and table.game.over):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.02)
+        table.close()
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(play())
+    assert moves[0] > 10 and looks[0] <= 2.5 * moves[0], (looks, moves)

@@ -26,6 +26,10 @@ log = logging.getLogger("majiang.server")
 
 # what a due decision plays (see ``_bot_act``): None lets the seat's bot decide everything
 PLAYS = {"bot": None, "auto": "auto", "away": "auto", "pass": "pass", "frozen": "frozen", "timeout": "safe"}
+# uvloop's (libuv's) timers count whole milliseconds of a clock read once per turn of the loop, so a
+# wait can end up to a millisecond before its time; without this the driver would look again and
+# again, a few microseconds apart, until the wall clock caught up (about 15 looks per bot move)
+TIMER_SLACK = 0.0015
 
 
 class TableDriver:
@@ -81,7 +85,7 @@ class TableDriver:
                 await asyncio.sleep(0)  # let the sockets (and other tables) have the loop between moves
                 continue
             try:
-                async with asyncio.timeout(delay):  # no task per wait, unlike wait_for
+                async with asyncio.timeout(None if delay is None else delay + TIMER_SLACK):  # no task per wait
                     await self._wake.wait()
             except TimeoutError:
                 pass
