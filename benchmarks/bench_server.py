@@ -371,9 +371,9 @@ async def run(args) -> list[dict]:
     if args.base:
         rows = []
         for n in counts:
-            rows.append(await one_run(args.base, args, False, n))
+            rows.append(await one_run(args.base, args, False, n, args.server_pid))
             if not args.no_flood:
-                rows.append(await one_run(args.base, args, True, n))
+                rows.append(await one_run(args.base, args, True, n, args.server_pid))
         return rows
     rows = []
     base_src = baseline_source(args.baseline) if args.baseline else None
@@ -410,6 +410,8 @@ def main() -> None:
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
                     "of deploy/run-local.sh) instead of starting one")
+    ap.add_argument("--server-pid", type=int, metavar="PID", help="with --base: the server's process, to count "
+                    "its CPU per hand (e.g. two revisions' servers measured at the same time by two runs)")
     ap.add_argument("--two-workers", action="store_true", help="add a row for two workers on one PostgreSQL "
                     "behind HAProxy (deploy/run-local.sh)")
     ap.add_argument("--flood-ws", help=argparse.SUPPRESS)  # the flooding client's own process
