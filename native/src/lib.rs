@@ -19,6 +19,7 @@ mod games;
 mod hand;
 mod outlook;
 mod score;
+mod seats;
 mod sha512;
 mod shanten;
 pub mod spec;
@@ -779,28 +780,23 @@ struct Row<'a> {
 impl Rows {
     /// Before row ``j`` of ``..hi`` is stepped, ask the cache for what the next row reads: its
     /// game, observation and mask rows. ``deep`` (a batch larger than the core's cache, whose
-    /// games' vectors are out of cache by their turn too): in stages an iteration apart, each
-    /// reading only what the stage before fetched: game ``j + 3`` itself, the vectors of game
-    /// ``j + 2``, the seats' melds and discards of game ``j + 1``.
+    /// games are out of cache by their turn too): in stages an iteration apart, each reading
+    /// only what the stage before fetched: game ``j + 2`` itself (its state is in place), the
+    /// few vectors of game ``j + 1``.
     fn prefetch(self, j: usize, hi: usize, deep: bool) {
         // SAFETY: only rows below ``hi`` (<= n) are read, games live as ``Rows::row`` requires,
         // and only the games' own fields (read-only) and addresses in the rows are touched
         unsafe {
-            if deep && j + 3 < hi {
-                game::prefetch_bytes(*self.games.add(j + 3) as *const u8, std::mem::size_of::<Game>());
-            }
             if deep && j + 2 < hi {
-                (**self.games.add(j + 2)).prefetch_state();
+                game::prefetch_bytes(*self.games.add(j + 2) as *const u8, std::mem::size_of::<Game>());
             }
             if j + 1 < hi {
                 if deep {
-                    (**self.games.add(j + 1)).prefetch_seats();
-                } else {
-                    game::prefetch_bytes(*self.games.add(j + 1) as *const u8, 64);
-                }
-                if deep {
+                    (**self.games.add(j + 1)).prefetch_state();
                     let len = encode::obs_bytes(self.obs_kind);
                     game::prefetch_bytes(self.obs.add((j + 1) * len), len);
+                } else {
+                    game::prefetch_bytes(*self.games.add(j + 1) as *const u8, 64);
                 }
                 game::prefetch_bytes(self.masks.add((j + 1) * N_ACTIONS) as *const u8, N_ACTIONS);
             }
@@ -809,7 +805,7 @@ impl Rows {
 
     /// Whether rows ``lo..hi`` are more than the core's cache holds (``prefetch``'s ``deep``).
     fn large(self, lo: usize, hi: usize) -> bool {
-        (hi - lo) * (encode::obs_bytes(self.obs_kind) + std::mem::size_of::<Game>() + 2048) > 2 << 20
+        (hi - lo) * (encode::obs_bytes(self.obs_kind) + std::mem::size_of::<Game>() + 512) > 2 << 20
     }
 
     /// Borrow row ``j``.
