@@ -63,9 +63,32 @@ pub type Melds = Inline<Meld, MAX_MELDS>;
 pub const MAX_MELDS: usize = 4;
 const _: () = assert!((POS_SEAT_LEN - POS_MELD) / 2 == MAX_MELDS);
 
-/// A seat's discards: at most every tile of the game (a tile is discarded once: a claimed one
-/// goes to a meld), four of each kind.
-pub type Discards = Inline<u8, { 4 * N_KINDS }>;
+/// A seat's discards in order, used as a slice of them (room for every tile of the game, four of
+/// each kind: a tile is discarded once, a claimed one goes to a meld), and how many of each kind
+/// (the observation's counts, kept as tiles are pushed).
+#[derive(Clone, Copy, Default)]
+pub struct Discards {
+    tiles: Inline<u8, { 4 * N_KINDS }>,
+    pub counts: Counts,
+}
+
+impl Discards {
+    pub fn push(&mut self, t: u8) {
+        self.tiles.push(t);
+        self.counts[t as usize] += 1;
+    }
+
+    pub fn clear(&mut self) {
+        *self = Discards::default();
+    }
+}
+
+impl std::ops::Deref for Discards {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.tiles
+    }
+}
 
 pub struct Game {
     pub r: Rules,
