@@ -90,6 +90,9 @@ impl std::ops::Deref for Discards {
     }
 }
 
+/// Tile kinds, each at most once (the kinds a seat may discard).
+pub type Kinds = Inline<u8, N_KINDS>;
+
 pub struct Game {
     pub r: Rules,
     pub play: Play,
@@ -616,17 +619,17 @@ impl Game {
         let mut discards = self.play.discardable(self, seat);
         if last_tile_turn && self.play.last_tile_discards_drawn() {
             if let Some(t) = self.last_draw {
-                discards = vec![t];
+                discards = Kinds::filled(t, 1);
             }
         }
         if self.declared[seat] {
             if let Some(t) = self.last_draw {
                 if h[t as usize] > 0 {
-                    discards = vec![t];
+                    discards = Kinds::filled(t, 1);
                 }
             }
         }
-        for k in discards {
+        for &k in discards.iter() {
             m.set(ACTION_DISCARD + k);
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {

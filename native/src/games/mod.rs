@@ -6,7 +6,7 @@
 pub mod kawuxing;
 pub mod sichuan;
 
-use crate::game::{Game, KongKind, Payment, WinRecord};
+use crate::game::{Game, Kinds, KongKind, Payment, WinRecord};
 use crate::hand::Counts;
 use crate::score::{Ctx, Meld, Rules, Score};
 use crate::shanten::Layout;
@@ -34,7 +34,7 @@ pub trait VariantPlay: Sync {
     }
 
     /// The tiles ``seat`` may discard (every kind held unless the game says otherwise).
-    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8> {
+    fn discardable(&self, g: &Game, seat: usize) -> Kinds {
         let h = &g.hands[seat];
         (0..N_KINDS as u8).filter(|&k| h[k as usize] > 0).collect()
     }
@@ -175,7 +175,7 @@ dispatch! {
     fn setup_phase(&self, r: &Rules) -> u8;
     fn void(&self, g: &Game, seat: usize) -> i8;
     fn can_discard(&self, g: &Game, seat: usize, tile: u8) -> bool;
-    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8>;
+    fn discardable(&self, g: &Game, seat: usize) -> Kinds;
     fn can_claim_tile(&self, g: &Game, seat: usize, tile: u8) -> bool;
     fn declare_actions(&self, r: &Rules) -> &'static [u8];
     fn last_tile_discards_drawn(&self) -> bool;
