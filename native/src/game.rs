@@ -7,6 +7,7 @@ mod position;
 use crate::games::{play_for, Play, VariantPlay};
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{Ctx, Meld, MeldKind, Rules, Score};
+pub use crate::seats::Kinds;
 use crate::seats::{Inline, Seats};
 use crate::spec::{
     ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
@@ -89,9 +90,6 @@ impl std::ops::Deref for Discards {
         &self.tiles
     }
 }
-
-/// Tile kinds, each at most once (the kinds a seat may discard).
-pub type Kinds = Inline<u8, N_KINDS>;
 
 pub struct Game {
     pub r: Rules,
@@ -545,13 +543,13 @@ impl Game {
     }
 
     /// Tiles whose discard leaves the hand ready (亮倒, 唱歌/跳舞).
-    fn ready_discards(&self, seat: usize) -> Vec<u8> {
+    fn ready_discards(&self, seat: usize) -> Kinds {
         let mut counts = self.hands[seat];
         let mut totals = self.totals_of(seat, &counts);
         let void = self.play.void(self, seat);
         let two_suit_rule = self.play.two_suit_rule();
         let closed = self.melds[seat].is_empty();
-        let mut out = Vec::new();
+        let mut out = Kinds::default();
         for k in 0..30u8 {
             if counts[k as usize] == 0 || !self.play.can_discard(self, seat, k) {
                 continue;
@@ -629,7 +627,7 @@ impl Game {
                 }
             }
         }
-        for &k in discards.iter() {
+        for k in discards {
             m.set(ACTION_DISCARD + k);
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {

@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use crate::seats::Kinds;
 use crate::spec::N_KINDS;
 pub type Counts = [u8; N_KINDS];
 
@@ -147,7 +148,7 @@ pub fn complete(counts: &Counts, totals: &Counts, two_suit_rule: bool, void: i8,
 /// The new tile changes one group (suit or honours), so each group's state is worked out once
 /// and each candidate costs one table lookup.
 pub fn waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool) -> Vec<u8> {
-    scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false)
+    scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false).to_vec()
 }
 
 /// Whether the 3n+1 hand waits on anything (``waits`` stopping at the first).
@@ -163,8 +164,8 @@ fn scan_waits(
     void: i8,
     closed: bool,
     first_only: bool,
-) -> Vec<u8> {
-    let mut out = Vec::new();
+) -> Kinds {
+    let mut out = Kinds::default();
     if two_suit_rule && !suits_ok(totals, void) {
         return out;
     }

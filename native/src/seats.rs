@@ -4,6 +4,8 @@
 
 use std::ops::{Deref, DerefMut};
 
+use crate::spec::N_KINDS;
+
 /// The most seats a game has.
 pub const MAX_SEATS: usize = 4;
 
@@ -77,6 +79,14 @@ impl<T: Copy + Default + PartialEq, U: AsRef<[T]>, const N: usize> PartialEq<U> 
     }
 }
 
+impl<T: Copy + Default, const N: usize> IntoIterator for Inline<T, N> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, N>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.v.into_iter().take(self.len as usize)
+    }
+}
+
 impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a Inline<T, N> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;
@@ -92,6 +102,9 @@ impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a mut Inline<T, N
         self.iter_mut()
     }
 }
+
+/// Tile kinds, each at most once (the kinds a seat may discard, a hand's waits).
+pub type Kinds = Inline<u8, N_KINDS>;
 
 /// One value a seat: ``Seats::new(x, n)`` as ``vec![x; n]``.
 pub type Seats<T> = Inline<T, MAX_SEATS>;
