@@ -91,6 +91,15 @@ impl std::ops::Deref for Discards {
     }
 }
 
+/// A set of tile kinds, bit ``k`` for kind ``k``.
+pub type KindBits = u32;
+const _: () = assert!(N_KINDS <= KindBits::BITS as usize);
+
+/// The kinds ``counts`` holds.
+pub fn held_kinds(counts: &Counts) -> KindBits {
+    counts.iter().enumerate().fold(0, |bits, (k, &c)| bits | ((c > 0) as KindBits) << k)
+}
+
 pub struct Game {
     pub r: Rules,
     pub play: Play,
@@ -617,18 +626,19 @@ impl Game {
         let mut discards = self.play.discardable(self, seat);
         if last_tile_turn && self.play.last_tile_discards_drawn() {
             if let Some(t) = self.last_draw {
-                discards = Kinds::filled(t, 1);
+                discards = 1 << t;
             }
         }
         if self.declared[seat] {
             if let Some(t) = self.last_draw {
                 if h[t as usize] > 0 {
-                    discards = Kinds::filled(t, 1);
+                    discards = 1 << t;
                 }
             }
         }
-        for k in discards {
-            m.set(ACTION_DISCARD + k);
+        while discards != 0 {
+            m.set(ACTION_DISCARD + discards.trailing_zeros() as u8);
+            discards &= discards - 1;
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
