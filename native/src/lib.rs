@@ -792,7 +792,7 @@ struct Row<'a> {
     mask: &'a mut [i8],
     rewards: &'a mut [f32],
     done: &'a mut u8,
-    deal: Option<(&'a [u8], &'a mut i64)>, // the seed string before the hand index, the next index
+    deal: Option<(&'a [u8], &'a mut i64)>, // the seed string's row (to its first 0), the next hand index
 }
 
 impl Rows {
@@ -846,8 +846,7 @@ impl Rows {
                 None
             } else {
                 let row = std::slice::from_raw_parts(self.prefixes.add(j * MAX_SEED_PREFIX), MAX_SEED_PREFIX);
-                let len = row.iter().position(|&b| b == 0).unwrap_or(MAX_SEED_PREFIX);
-                Some((&row[..len], &mut *self.hands.add(j)))
+                Some((row, &mut *self.hands.add(j)))
             },
         }
     }
@@ -1117,7 +1116,10 @@ pub unsafe extern "C" fn mj_batch_step_deal(
                     None => {
                         *row.done = 1;
                         *seat = RET_OVER;
-                        if let Some((prefix, hand)) = row.deal {
+                        if let Some((prefix_row, hand)) = row.deal {
+                            // its length found only when a hand ended (scanned every step, Rows::row was ~10 ns a step by perf)
+                            let prefix =
+                                &prefix_row[..prefix_row.iter().position(|&b| b == 0).unwrap_or(MAX_SEED_PREFIX)];
                             let k = (*hand).max(0) as u64;
                             *hand = k as i64 + 1;
                             let (key, len) = wall::seed_key(prefix, k);
