@@ -113,7 +113,7 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
         if m.has(ACTION_KONG) {
             let mut after = counts;
             after[t as usize] -= 3;
-            let mut with = melds.clone();
+            let mut with = *melds;
             with.push(Meld { kind: MeldKind::Kong, tile: t });
             if view_shanten(g, seat, &after, &with) <= before {
                 return ACTION_KONG;
@@ -122,7 +122,7 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
         if m.has(ACTION_PONG) {
             let mut after = counts;
             after[t as usize] -= 2;
-            let mut with = melds.clone();
+            let mut with = *melds;
             with.push(Meld { kind: MeldKind::Pong, tile: t });
             let s = view_shanten(g, seat, &after, &with);
             if s < before || (careful && !g.r.kawuxing && g.tiles_left() > 8 && s <= before) {
@@ -143,7 +143,7 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
     for a in kongs {
         let cur = *current.get_or_insert_with(|| view_shanten(g, seat, &counts, melds));
         let mut after = counts;
-        let mut with = melds.clone();
+        let mut with = *melds;
         if a < ACTION_ADDED_KONG {
             let t = a - ACTION_CONCEALED_KONG;
             after[t as usize] -= 4;
@@ -223,5 +223,5 @@ pub fn rollout(mut g: Game, seat: usize, action: u8, keys: &[u32], policy: i64) 
     if first {
         return None;
     }
-    Some(g.totals.clone())
+    Some(g.totals.to_vec())
 }

@@ -96,12 +96,12 @@ fn fill_slot<T: ObsValue>(slot: &mut [T], g: &Game, s: usize, hidden_void: bool)
         };
         slot[at] = slot[at].add(1);
     }
-    for (i, &t) in g.discards[s].iter().enumerate() {
-        let at = SLOT_DISCARD_COUNTS + t as usize;
-        slot[at] = slot[at].add(1);
-        if i < SLOT_DISCARD_ORDER_LEN {
-            slot[SLOT_DISCARD_ORDER + i * N_KINDS + t as usize] = T::ONE;
-        }
+    let discards = &g.discards[s];
+    for (o, &c) in slot[SLOT_DISCARD_COUNTS..SLOT_DISCARD_COUNTS + N_KINDS].iter_mut().zip(&discards.counts) {
+        *o = T::count(c as u32);
+    }
+    for (i, &t) in discards.iter().take(SLOT_DISCARD_ORDER_LEN).enumerate() {
+        slot[SLOT_DISCARD_ORDER + i * N_KINDS + t as usize] = T::ONE;
     }
     let kind = g.declared_kind[s];
     if kind > 0 {

@@ -7,10 +7,12 @@ mod position;
 use crate::games::{play_for, Play, VariantPlay};
 use crate::hand::{complete, is_ready, no_neighbours, waits, Counts};
 use crate::score::{Ctx, Meld, MeldKind, Rules, Score};
+pub use crate::seats::Kinds;
+use crate::seats::{Inline, Seats};
 use crate::spec::{
     ACTION_ADDED_KONG, ACTION_CONCEALED_KONG, ACTION_DECLARE, ACTION_DISCARD, ACTION_EXCHANGE, ACTION_KONG,
     ACTION_PASS, ACTION_PONG, ACTION_SING, ACTION_VOID, ACTION_WIN, N_ACTIONS, N_KINDS, PHASE_CLAIM, PHASE_EXCHANGE,
-    PHASE_OVER, PHASE_ROB, PHASE_TURN, PHASE_VOID, RESULT_DRAW, RESULT_NONE, RESULT_WIN,
+    PHASE_OVER, PHASE_ROB, PHASE_TURN, PHASE_VOID, POS_MELD, POS_SEAT_LEN, RESULT_DRAW, RESULT_NONE, RESULT_WIN,
 };
 
 #[derive(Clone, Copy, Default)]
@@ -57,6 +59,47 @@ pub struct WinRecord {
     pub score: Score,
 }
 
+/// A seat's melds: at most four (the position layout's room, ``spec::POS_MELD`` on).
+pub type Melds = Inline<Meld, MAX_MELDS>;
+pub const MAX_MELDS: usize = 4;
+const _: () = assert!((POS_SEAT_LEN - POS_MELD) / 2 == MAX_MELDS);
+
+/// A seat's discards in order, used as a slice of them (room for every tile of the game, four of
+/// each kind: a tile is discarded once, a claimed one goes to a meld), and how many of each kind
+/// (the observation's counts, kept as tiles are pushed).
+#[derive(Clone, Copy, Default)]
+pub struct Discards {
+    tiles: Inline<u8, { 4 * N_KINDS }>,
+    pub counts: Counts,
+}
+
+impl Discards {
+    pub fn push(&mut self, t: u8) {
+        self.tiles.push(t);
+        self.counts[t as usize] += 1;
+    }
+
+    pub fn clear(&mut self) {
+        *self = Discards::default();
+    }
+}
+
+impl std::ops::Deref for Discards {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.tiles
+    }
+}
+
+/// A set of tile kinds, bit ``k`` for kind ``k``.
+pub type KindBits = u32;
+const _: () = assert!(N_KINDS <= KindBits::BITS as usize);
+
+/// The kinds ``counts`` holds.
+pub fn held_kinds(counts: &Counts) -> KindBits {
+    counts.iter().enumerate().fold(0, |bits, (k, &c)| bits | ((c > 0) as KindBits) << k)
+}
+
 pub struct Game {
     pub r: Rules,
     pub play: Play,
@@ -66,25 +109,25 @@ pub struct Game {
     pub wall: Vec<u8>,
     pub front: usize,
     pub back: usize,
-    pub hands: Vec<Counts>,
-    pub melds: Vec<Vec<Meld>>,
-    pub discards: Vec<Vec<u8>>,
-    pub declared: Vec<bool>,
-    pub declared_kind: Vec<u8>, // DECLARED_*
+    pub hands: Seats<Counts>,
+    pub melds: Seats<Melds>,
+    pub discards: Seats<Discards>,
+    pub declared: Seats<bool>,
+    pub declared_kind: Seats<u8>, // DECLARED_*
     pub declared_waits: Vec<Vec<u8>>,
-    pub won_tiles: Vec<usize>,
-    pub declare_order: Vec<usize>,
-    pub void: Vec<i8>,
-    pub exchange_choice: Vec<[u8; 3]>,
-    pub exchange_best: Vec<[Option<[u8; 3]>; 3]>,
-    pub out: Vec<bool>,
+    pub won_tiles: Seats<usize>,
+    pub declare_order: Seats<usize>,
+    pub void: Seats<i8>,
+    pub exchange_choice: Seats<[u8; 3]>,
+    pub exchange_best: Seats<[Option<[u8; 3]>; 3]>,
+    pub out: Seats<bool>,
     pub wins: Vec<WinRecord>,
     pub first_win_multi: bool,
     pub kongs: Vec<KongRecord>,
-    pub totals: Vec<i64>,
+    pub totals: Seats<i64>,
     pub payments: usize,
-    pub pending: Vec<Option<Mask>>,
-    pub responses: Vec<Option<u8>>,
+    pub pending: Seats<Option<Mask>>,
+    pub responses: Seats<Option<u8>>,
     pub current: usize,
     pub last_draw: Option<u8>,
     pub drawn_from_wall: bool,
@@ -94,12 +137,12 @@ pub struct Game {
     pub discard_chain: i64,
     pub last_discard: Option<(usize, u8)>,
     pub pending_kong: Option<(usize, u8)>,
-    pub passed_win: Vec<Option<i64>>,
-    pub draws_by_seat: Vec<u32>,
+    pub passed_win: Seats<Option<i64>>,
+    pub draws_by_seat: Seats<u32>,
     pub any_claim: bool,
     pub phase: u8,
     pub result: u8,         // RESULT_*
-    pub paid: Vec<i64>,     // totals when rewards were last taken
+    pub paid: Seats<i64>,   // totals when rewards were last taken
     pub log: Vec<(u8, u8)>, // (seat, action) as applied, to rebuild the hand in Python
 }
 
@@ -139,38 +182,16 @@ fn prefetch_vec<T>(v: &[T]) {
 }
 
 impl Game {
-    /// Ask the cache for the state a step reads outside the ``Game`` itself (its vectors' buffers),
-    /// the game itself being in cache already: a large batch's games are out of cache by the
-    /// time their turn comes round.
+    /// Ask the cache for the state a step reads outside the ``Game`` itself (the few vectors
+    /// left: the wall, the log's end, the rules' kinds, the declared waits), the game itself
+    /// being in cache already: a large batch's games are out of cache by the time their turn
+    /// comes round.
     pub fn prefetch_state(&self) {
         prefetch_vec(&self.wall);
-        prefetch_vec(&self.hands);
-        prefetch_vec(&self.melds);
-        prefetch_vec(&self.discards);
-        prefetch_vec(&self.declared);
-        prefetch_vec(&self.declared_kind);
         prefetch_vec(&self.declared_waits);
-        prefetch_vec(&self.won_tiles);
-        prefetch_vec(&self.void);
-        prefetch_vec(&self.out);
-        prefetch_vec(&self.totals);
-        prefetch_vec(&self.pending);
-        prefetch_vec(&self.responses);
-        prefetch_vec(&self.passed_win);
-        prefetch_vec(&self.draws_by_seat);
-        prefetch_vec(&self.paid);
         prefetch_vec(&self.r.kinds);
         let end = self.log.len();
         prefetch_bytes(self.log[end.saturating_sub(1)..].as_ptr() as *const u8, 2);
-    }
-
-    /// Then each seat's melds and discards (read through ``melds`` and ``discards``, which
-    /// ``prefetch_state`` asked for).
-    pub fn prefetch_seats(&self) {
-        for s in 0..self.n {
-            prefetch_vec(&self.discards[s]);
-            prefetch_vec(&self.melds[s]);
-        }
     }
 
     pub fn new(r: Rules, wall: Vec<u8>, dealer: usize, dice: (u8, u8)) -> Game {
@@ -186,25 +207,25 @@ impl Game {
             wall,
             front: 0,
             back: len,
-            hands: vec![[0; 30]; n],
-            melds: vec![Vec::new(); n],
-            discards: vec![Vec::new(); n],
-            declared: vec![false; n],
-            declared_kind: vec![0; n],
+            hands: Seats::new([0; 30], n),
+            melds: Seats::new(Melds::default(), n),
+            discards: Seats::new(Discards::default(), n),
+            declared: Seats::new(false, n),
+            declared_kind: Seats::new(0, n),
             declared_waits: vec![Vec::new(); n],
-            won_tiles: vec![0; n],
-            declare_order: Vec::new(),
-            void: vec![-1; n],
-            exchange_choice: vec![[0; 3]; n],
-            exchange_best: vec![[None; 3]; n],
-            out: vec![false; n],
+            won_tiles: Seats::new(0, n),
+            declare_order: Seats::default(),
+            void: Seats::new(-1, n),
+            exchange_choice: Seats::new([0; 3], n),
+            exchange_best: Seats::new([None; 3], n),
+            out: Seats::new(false, n),
             wins: Vec::new(),
             first_win_multi: false,
             kongs: Vec::new(),
-            totals: vec![0; n],
+            totals: Seats::new(0, n),
             payments: 0,
-            pending: vec![None; n],
-            responses: vec![None; n],
+            pending: Seats::new(None, n),
+            responses: Seats::new(None, n),
             current: dealer,
             last_draw: None,
             drawn_from_wall: false,
@@ -214,12 +235,12 @@ impl Game {
             discard_chain: 0,
             last_discard: None,
             pending_kong: None,
-            passed_win: vec![None; n],
-            draws_by_seat: vec![0; n],
+            passed_win: Seats::new(None, n),
+            draws_by_seat: Seats::new(0, n),
             any_claim: false,
             phase: 255,
             result: RESULT_NONE,
-            paid: vec![0; n],
+            paid: Seats::new(0, n),
             log: Vec::with_capacity(160), // a hand's actions, without regrowing in most hands
         };
         g.deal();
@@ -332,7 +353,7 @@ impl Game {
         } else {
             self.n - 1
         };
-        let chosen = self.exchange_choice.clone();
+        let chosen = self.exchange_choice;
         for (hand, picked) in self.hands.iter_mut().zip(&chosen) {
             for &t in picked {
                 hand[t as usize] -= 1;
@@ -531,13 +552,13 @@ impl Game {
     }
 
     /// Tiles whose discard leaves the hand ready (亮倒, 唱歌/跳舞).
-    fn ready_discards(&self, seat: usize) -> Vec<u8> {
+    fn ready_discards(&self, seat: usize) -> Kinds {
         let mut counts = self.hands[seat];
         let mut totals = self.totals_of(seat, &counts);
         let void = self.play.void(self, seat);
         let two_suit_rule = self.play.two_suit_rule();
         let closed = self.melds[seat].is_empty();
-        let mut out = Vec::new();
+        let mut out = Kinds::default();
         for k in 0..30u8 {
             if counts[k as usize] == 0 || !self.play.can_discard(self, seat, k) {
                 continue;
@@ -581,7 +602,7 @@ impl Game {
             if h[t as usize] == 4 && self.can_claim_tile(seat, t) {
                 let mut after = *h;
                 after[t as usize] -= 4;
-                let mut kept = self.melds[seat].clone();
+                let mut kept = self.melds[seat];
                 kept.push(Meld { kind: MeldKind::Concealed, tile: t });
                 if self.waits_of(seat, &after, &kept) == self.declared_waits[seat] {
                     m.set(ACTION_CONCEALED_KONG + t);
@@ -605,18 +626,19 @@ impl Game {
         let mut discards = self.play.discardable(self, seat);
         if last_tile_turn && self.play.last_tile_discards_drawn() {
             if let Some(t) = self.last_draw {
-                discards = vec![t];
+                discards = 1 << t;
             }
         }
         if self.declared[seat] {
             if let Some(t) = self.last_draw {
                 if h[t as usize] > 0 {
-                    discards = vec![t];
+                    discards = 1 << t;
                 }
             }
         }
-        for k in discards {
-            m.set(ACTION_DISCARD + k);
+        while discards != 0 {
+            m.set(ACTION_DISCARD + discards.trailing_zeros() as u8);
+            discards &= discards - 1;
         }
         if m.any_win() && self.fresh_last_four(self.last_draw) && self.must_win() {
             let mut only = Mask::default();
@@ -722,7 +744,7 @@ impl Game {
         if robbers.iter().any(|r| r.is_some()) {
             self.pending_kong = Some((seat, t));
             self.phase = PHASE_ROB;
-            self.responses = vec![None; self.n];
+            self.responses = Seats::new(None, self.n);
             self.pending = robbers;
             return;
         }
@@ -735,7 +757,7 @@ impl Game {
         play.declare(self, seat, sing);
         let mut after = self.hands[seat];
         after[discard as usize] -= 1;
-        let melds = self.melds[seat].clone();
+        let melds = self.melds[seat];
         self.declared_waits[seat] = self.waits_of(seat, &after, &melds);
     }
 
@@ -781,7 +803,7 @@ impl Game {
         }
         let mut h = self.hands[seat];
         h[t as usize] -= 3;
-        let mut melds = self.melds[seat].clone();
+        let mut melds = self.melds[seat];
         melds.push(Meld { kind: MeldKind::Kong, tile: t });
         let after = self.waits_of(seat, &h, &melds);
         after == self.declared_waits[seat] && !after.is_empty()
@@ -789,7 +811,7 @@ impl Game {
 
     fn open_claims(&mut self, discarder: usize, t: u8) {
         let last = self.tiles_left() == 0;
-        let mut options: Vec<Option<Mask>> = vec![None; self.n];
+        let mut options: Seats<Option<Mask>> = Seats::new(None, self.n);
         let mut any = false;
         for (s, slot) in options.iter_mut().enumerate() {
             if s == discarder || self.out[s] {
@@ -831,7 +853,7 @@ impl Game {
             return;
         }
         self.phase = PHASE_CLAIM;
-        self.responses = vec![None; self.n];
+        self.responses = Seats::new(None, self.n);
         self.pending = options;
     }
 
@@ -899,8 +921,8 @@ impl Game {
         self.draw(nxt, false);
     }
 
-    fn robbers(&self, seat: usize, t: u8) -> Vec<Option<Mask>> {
-        let mut out = vec![None; self.n];
+    fn robbers(&self, seat: usize, t: u8) -> Seats<Option<Mask>> {
+        let mut out = Seats::new(None, self.n);
         for (s, slot) in out.iter_mut().enumerate() {
             if s == seat || self.out[s] || !self.completes(s, t) {
                 continue;

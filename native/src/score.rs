@@ -6,14 +6,15 @@
 use crate::hand::{complete, readings, suits_ok, Counts, Reading};
 use crate::spec::{Options, VARIANT_KAWUXING};
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub enum MeldKind {
+    #[default]
     Pong,
     Kong,
     Concealed,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct Meld {
     pub kind: MeldKind,
     pub tile: u8,

@@ -5,6 +5,7 @@
 
 use super::Game;
 use crate::score::{Meld, MeldKind, Rules};
+use crate::seats::Seats;
 use crate::spec::{
     DECLARED_NONE, POS_ACTOR, POS_COUNTS, POS_DEALER, POS_DECLARED, POS_MELD, POS_MELDS, POS_MELD_CONCEALED,
     POS_MELD_PONG, POS_MODE, POS_MODE_CLAIM, POS_OUT, POS_SEATS, POS_SEAT_LEN, POS_TILE, POS_VOID, POS_WAITS, POS_WALL,
@@ -60,8 +61,8 @@ impl Game {
             g.won_tiles[s] = 0;
             g.exchange_choice[s] = [0; 3];
         }
-        g.pending = vec![None; n];
-        g.responses = vec![None; n];
+        g.pending = Seats::new(None, n);
+        g.responses = Seats::new(None, n);
         g.any_claim = true;
         g.kong_chain = 0;
         g.discard_chain = 0;

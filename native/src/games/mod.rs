@@ -6,11 +6,11 @@
 pub mod kawuxing;
 pub mod sichuan;
 
-use crate::game::{Game, KongKind, Payment, WinRecord};
+use crate::game::{held_kinds, Game, KindBits, KongKind, Payment, WinRecord};
 use crate::hand::Counts;
 use crate::score::{Ctx, Meld, Rules, Score};
 use crate::shanten::Layout;
-use crate::spec::{N_KINDS, PHASE_TURN};
+use crate::spec::PHASE_TURN;
 
 pub trait VariantPlay: Sync {
     /// Sichuan's suit rule: a win holds at most two suits and never the void suit.
@@ -33,10 +33,10 @@ pub trait VariantPlay: Sync {
         true
     }
 
-    /// The tiles ``seat`` may discard (every kind held unless the game says otherwise).
-    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8> {
-        let h = &g.hands[seat];
-        (0..N_KINDS as u8).filter(|&k| h[k as usize] > 0).collect()
+    /// The tiles ``seat`` may discard, bit ``k`` for kind ``k`` (every kind held unless the game
+    /// says otherwise).
+    fn discardable(&self, g: &Game, seat: usize) -> KindBits {
+        held_kinds(&g.hands[seat])
     }
 
     fn can_claim_tile(&self, _g: &Game, _seat: usize, _tile: u8) -> bool {
@@ -175,7 +175,7 @@ dispatch! {
     fn setup_phase(&self, r: &Rules) -> u8;
     fn void(&self, g: &Game, seat: usize) -> i8;
     fn can_discard(&self, g: &Game, seat: usize, tile: u8) -> bool;
-    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8>;
+    fn discardable(&self, g: &Game, seat: usize) -> KindBits;
     fn can_claim_tile(&self, g: &Game, seat: usize, tile: u8) -> bool;
     fn declare_actions(&self, r: &Rules) -> &'static [u8];
     fn last_tile_discards_drawn(&self) -> bool;

@@ -3,7 +3,7 @@
 //! and 查大叫 at a draw) and ``score_win`` reduced to the multiplier (2^番).
 
 use super::VariantPlay;
-use crate::game::{Game, KongKind, Payment, WinRecord};
+use crate::game::{held_kinds, Game, KindBits, KongKind, Payment, WinRecord};
 use crate::hand::{Counts, Reading};
 use crate::score::{complete_hand, suit_count, Ctx, Meld, Rules, Score};
 use crate::spec::{
@@ -49,20 +49,19 @@ impl VariantPlay for Sichuan {
         true
     }
 
-    fn discardable(&self, g: &Game, seat: usize) -> Vec<u8> {
-        let h = &g.hands[seat];
-        let held: Vec<u8> = (0..N_KINDS as u8).filter(|&k| h[k as usize] > 0).collect();
+    fn discardable(&self, g: &Game, seat: usize) -> KindBits {
+        let held = held_kinds(&g.hands[seat]);
         let v = g.void[seat];
         if v >= 0 {
-            let vt: Vec<u8> = held.iter().copied().filter(|&k| (k / 9) as i8 == v).collect();
-            if !vt.is_empty() {
+            let vt = held & 0x1ff << (9 * v as u32);
+            if vt != 0 {
                 return vt;
             }
         }
         if g.r.sing_dance && !g.declared[seat] {
             let protected = dancers_waits(g, seat);
-            let safe: Vec<u8> = held.iter().copied().filter(|&k| !protected[k as usize]).collect();
-            if !safe.is_empty() {
+            let safe = held & !(0..N_KINDS).fold(0, |b, k| b | (protected[k] as KindBits) << k);
+            if safe != 0 {
                 return safe;
             }
         }
