@@ -831,6 +831,20 @@ TABLE_BOXES = """() => {
     });
     const centre = document.querySelector('.board .center');
     if (centre) centre.querySelectorAll(':scope > .ring, :scope > .secs, :scope > .wall, :scope > .dice, :scope > .phase, :scope > .dealer-name, .stack:not(.gone)').forEach((e) => within("the centre's " + e.getAttribute('class'), e, centre.getBoundingClientRect()));
+    // the turn's arrow apart from the clock, the count and the dice (2 px at least)
+    const arrow = centre && centre.querySelector('.arrow');
+    if (arrow && arrow.checkVisibility() && arrow.getBoundingClientRect().width > 0) {
+        const a = arrow.getBoundingClientRect();
+        centre.querySelectorAll(':scope > .ring, :scope > .wall, :scope > .dice').forEach((e) => {
+            const r = e.getBoundingClientRect();
+            if (r.width && a.left < r.right + 2 && r.left < a.right + 2 && a.top < r.bottom + 2 && r.top < a.bottom + 2) out.push(`the turn's arrow (${arrow.className}) touches the centre's ${e.getAttribute('class')}`);
+        });
+    }
+    // a seat's name readable beside its badges: whole, or three characters at least
+    document.querySelectorAll('.board .seat:not(.me) .who .name').forEach((e) => {
+        const w = e.getBoundingClientRect().width, em = parseFloat(getComputedStyle(e).fontSize);
+        if (w + 0.5 < Math.min(e.scrollWidth, 3 * em)) out.push(`a name cut to ${w.toFixed(0)} px: ${e.textContent}`);
+    });
     for (const b of boxes) if (b.l < -0.5 || b.t < -0.5 || b.r > W + 0.5 || b.b > H + 0.5) out.push(b.name + ' outside the viewport ' + JSON.stringify(b));
     for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i], c = boxes[j];
