@@ -1177,6 +1177,22 @@ def test_an_invited_friend_sits_with_one_tap_and_the_host_can_share(server, brow
     ctx.close()
 
 
+def test_an_invite_on_a_phone_on_its_side_lies_under_the_header_tools(server, browser):
+    """844×390: the header's tools (EN, 静音, ?) float over the room's bar at the table, but over an
+    invite they stand above its card, which they would otherwise cover."""
+    host = new_player(browser, server, "Sider", size=(390, 844))
+    code = api_in(host, "/api/rooms", {"variant": "sichuan", "hands": 1, "bots": "greedy"})["code"]
+    ctx = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
+    friend = ctx.new_page()
+    friend.goto(f"{server}/?room={code}")
+    friend.wait_for_selector("#invite-sit", state="visible")
+    tools, card = friend.locator("header .tools").bounding_box(), friend.locator("#invite").bounding_box()
+    assert card["y"] >= tools["y"] + tools["height"] - 0.5, (tools, card)
+    assert friend.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
+    host.context.close()
+    ctx.close()
+
+
 def test_a_friend_who_arrives_mid_match_sits_from_the_next_hand(server, browser):
     host = new_player(browser, server, "Early")
     code = api_in(host, "/api/rooms", {"variant": "kawuxing", "hands": 2, "bots": "greedy",
