@@ -7,6 +7,7 @@ clean.
 """
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -774,15 +775,19 @@ def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(serve
     create_room(page, variant)
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
-    deadline, seen = time.monotonic() + 240, set()
+    deadline, seen, lines = time.monotonic() + 240, set(), set()
     while time.monotonic() < deadline and not page.locator("#settlement[open]").count():
         seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
+        # a seat's line whole with the longer English badges (void 万 Characters, Dealer): a name of three
+        # characters at least, nothing of it pushed out of its seat
+        lines.update(p for p in page.evaluate(TABLE_BOXES)["problems"] if re.search(r"name|avatar|score|badge", p))
         answer_once(page)
         page.wait_for_timeout(60)
     assert page.locator("#settlement[open]").count()
     page.wait_for_timeout(300)
     seen.update(page.evaluate(CHINESE_ON_EN_PAGE, allowed))
     assert not seen, sorted(seen)
+    assert not lines, sorted(lines)
     check_page(page)
     page.context.close()
 
