@@ -763,11 +763,27 @@ def english_page_terms():
     return sorted(EN_PAGE_TERMS)
 
 
-@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
-def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(server, browser, variant):
+# Words cut by an ellipsis: the room's line (hand, game, rules, code), a badge, a bot's name (a person's
+# own long name may give way; the page's own words may not)
+CUT_WORDS = """() => {
+    const cut = (e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1;
+    const out = [];
+    const head = document.getElementById('room-head');
+    if (head && head.offsetParent && cut(head)) out.push('room line cut: ' + head.textContent);
+    document.querySelectorAll('.board .seat .badge').forEach((e) => { if (e.offsetParent && cut(e)) out.push('badge cut: ' + e.textContent); });
+    document.querySelectorAll('.board .seat .name').forEach((e) => {
+        if (e.offsetParent && /^bot ?\\d/.test(e.textContent) && cut(e)) out.push('bot name cut: ' + e.textContent);
+    });
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("variant,size", [("kawuxing", "landscape"), ("sichuan", "landscape"), ("sichuan", "phone")])
+def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(server, browser, variant, size):
     """In English, a whole hand and its settlement: every Chinese word on the page is a tile's name
-    (or the switch back to 中文); the games' terms, fans and payment reasons are said in English."""
-    page = new_player(browser, server, f"Eng-{variant}", SIZES["landscape"])
+    (or the switch back to 中文); the games' terms, fans and payment reasons are said in English; the
+    longer English words cut nowhere (the room's line, badges, bots' names)."""
+    page = new_player(browser, server, f"Eng-{variant}", SIZES[size])
     page.click("#lang")
     wait_until(page, "document.querySelector('#history').textContent.includes('No matches')")  # reloaded in English
     allowed = english_page_terms()
@@ -781,6 +797,7 @@ def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(serve
         # a seat's line whole with the longer English badges (void 万 Characters, Dealer): a name of three
         # characters at least, nothing of it pushed out of its seat
         lines.update(p for p in page.evaluate(TABLE_BOXES)["problems"] if re.search(r"name|avatar|score|badge", p))
+        lines.update(page.evaluate(CUT_WORDS))
         answer_once(page)
         page.wait_for_timeout(60)
     assert page.locator("#settlement[open]").count()

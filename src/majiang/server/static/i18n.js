@@ -309,6 +309,8 @@ export function tilesWords(list) {
   return list.map(tileName).join(lang === "en" ? ", " : "、");
 }
 export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
+/** A suit's character alone (万 筒 条), in either language: a badge's mark, coloured as the suit's tiles. */
+export function suitMark(s) { return SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
 // own terms): English says what each is, in English only.
 const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
@@ -335,7 +337,7 @@ export function fanName(f) { return lang === "en" && f.english ? f.english : f.n
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */
-export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName,
+export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName, suitMark,
   fanName, reasonName, paymentDetail, setLang,
   get lang() { return lang; },
   keys: (/** @type {string} */ l) => Object.keys(/** @type {Record<string, object>} */ (M)[l] || {}) };

@@ -137,6 +137,19 @@ function markReceived(items, received) {
   }
 }
 
+/**
+ * A seat's name; a bot's level ("机器人1 (普通)", "bot 1 (normal)") in a span of its own, which a phone's
+ * narrow seat leaves out rather than cut the name (the whole name stays its title).
+ * @param {Element} el @param {string} name @param {boolean} bot
+ */
+function paintName(el, name, bot) {
+  const m = bot ? /^(.+?)( \(.+\))$/.exec(name) : null;
+  if (el.textContent === name && !!el.querySelector(".lvl") === !!m) return;
+  el.textContent = m ? m[1] : name;
+  if (m) el.appendChild(node("span", "lvl", m[2]));
+  /** @type {HTMLElement} */ (el).title = name;
+}
+
 /** @param {BoardContext} ctx */
 export function renderBoard(ctx) {
   const v = ctx.view, n = v.players.length;
@@ -165,18 +178,19 @@ export function renderBoard(ctx) {
     seat.classList.toggle("turn", acting === s);
     seat.classList.toggle("out", !!p.out);
     seat.classList.toggle("dealer", s === v.dealer);
-    setText(seat.querySelector(".name"), ctx.names[s] || "");
+    paintName(seat.querySelector(".name"), ctx.names[s] || "", !!ctx.humans && !ctx.humans[s]);
     paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", ctx.humans ? !ctx.humans[s] : false);
     setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
     seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
     const badges = [];
     if (s === v.dealer) badges.push({ key: "dealer", text: t("dealer"), cls: "b-dealer" });
-    if (p.void) badges.push({ key: "void", text: t("void_badge", { s: I18N.suitName(p.void) }), cls: "b-void s-" + p.void });
+    // the suit's own character, coloured as its tiles (缺万 / void 万); its English name on hover
+    if (p.void) badges.push({ key: "void", text: t("void_badge", { s: I18N.suitMark(p.void) }), cls: "b-void s-" + p.void, title: t("void_badge", { s: I18N.suitName(p.void) }) });
     if (p.declared) badges.push({ key: "decl", text: t(p.declared), cls: "b-decl" });
     if (p.out) badges.push({ key: "out", text: t("out"), cls: "b-out" });
     if (ctx.auto && ctx.auto[s]) badges.push({ key: "auto", text: t("auto"), cls: "b-auto" });
     if (ctx.humans && ctx.humans[s] && ctx.connected && !ctx.connected[s]) badges.push({ key: "off", text: t("offline"), cls: "b-off" });
-    sync(seat.querySelector(".badges"), badges, () => node("span"), (e, it) => { setText(e, it.text); e.className = "badge " + it.cls; });
+    sync(seat.querySelector(".badges"), badges, () => node("span"), (e, it) => { setText(e, it.text); e.className = "badge " + it.cls; e.title = it.title || ""; });
     // the hand: one's own face up with the drawn tile apart; others face down or as the rules reveal them
     let concealed = [], drawn = [];
     const showAll = p.hand != null;
