@@ -16,8 +16,8 @@ from majiang.engine import Action, Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
 from majiang.server.clock import (  # noqa: E402
     FROZEN_DELAY,
-    TableSettings,
     SeatFacts,
+    TableSettings,
     away_deadline,
     earliest,
     missed_timer_counts,

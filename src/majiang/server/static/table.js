@@ -178,8 +178,9 @@ export function renderBoard(ctx) {
     seat.classList.toggle("turn", acting === s);
     seat.classList.toggle("out", !!p.out);
     seat.classList.toggle("dealer", s === v.dealer);
-    paintName(seat.querySelector(".name"), ctx.names[s] || "", !!ctx.humans && !ctx.humans[s]);
-    paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", ctx.humans ? !ctx.humans[s] : false);
+    const bot = !!ctx.humans && !ctx.humans[s];
+    paintName(seat.querySelector(".name"), ctx.names[s] || "", bot);
+    paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", bot);
     setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
     seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
     const badges = [];
