@@ -576,25 +576,63 @@ def test_a_bot_pool_whose_worker_died_is_replaced(tmp_path):
 
 
 def test_the_server_runs_the_full_garbage_collection_on_its_own_clock(tmp_path):
-    """``majiang serve``'s collector: young objects as usual, the full collection only on its timer
-    (not the default trigger that pauses a filling server again and again); Python's policy is back
-    when the app stops."""
+    """``majiang serve``'s collector: young objects in collections sized to pause briefly, nothing
+    older automatically (the middle generation's collections paused 1,000 tables for 120-170 ms),
+    the full collection only on its timer (not the default trigger that pauses a filling server
+    again and again); Python's policy is back when the app stops."""
     import gc
     import time
 
     from fastapi.testclient import TestClient
 
     from majiang.server.app import create_app
+    from majiang.server.collector import YoungSizer
 
-    before = gc.get_threshold()
+    before, hooks = gc.get_threshold(), list(gc.callbacks)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'gc'}.sqlite3", full_gc_seconds=0.05)) as c:
         assert c.get("/").status_code == 200
-        assert gc.get_threshold()[2] >= 10 ** 9 and gc.get_freeze_count() > 0
+        young, middle, old = gc.get_threshold()
+        assert young <= 10_000 and middle >= 10 ** 9 and old >= 10 ** 9 and gc.get_freeze_count() > 0
+        assert any(isinstance(h, YoungSizer) for h in gc.callbacks)
         full = gc.get_stats()[2]["collections"]
         time.sleep(0.5)
         c.get("/")
         assert gc.get_stats()[2]["collections"] > full  # the timer ran full collections
-    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0 and gc.callbacks == hooks
+
+
+def test_young_collections_shrink_after_a_long_pause_and_grow_back_after_short_ones():
+    """The young generation follows the pauses: a third smaller after one over the target (down to
+    the least), a tenth larger after one under a quarter of it (up to the most), unchanged between."""
+    import gc
+
+    from majiang.server.collector import YoungSizer
+
+    before = gc.get_threshold()
+    try:
+        sizer = YoungSizer(pause=0.004, smallest=700, largest=10_000)
+        assert sizer.threshold == 10_000
+        sizer.resize(0.030)
+        assert sizer.threshold == 6_666 and gc.get_threshold()[0] == 6_666 and gc.get_threshold()[1] >= 10 ** 9
+        for _ in range(20):
+            sizer.resize(0.030)
+        assert sizer.threshold == 700
+        sizer.resize(0.002)  # between a quarter of the target and the target: kept
+        assert sizer.threshold == 700
+        sizer.resize(0.0005)
+        assert sizer.threshold == 771
+        for _ in range(100):
+            sizer.resize(0.0001)
+        assert sizer.threshold == 10_000
+        ticks = iter([1.0, 1.010])  # the hook times a young collection by its start and stop
+        sizer.clock = lambda: next(ticks)
+        sizer("start", {"generation": 0})
+        sizer("stop", {"generation": 0})
+        assert sizer.threshold == 6_666
+        sizer("stop", {"generation": 2})  # a full collection (the timer's) says nothing of young ones
+        assert sizer.threshold == 6_666
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_unicode_digits_are_a_clear_400(tmp_path):

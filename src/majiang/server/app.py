@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 
@@ -50,6 +49,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from majiang.core.errors import MajiangError
+from majiang.server import collector
 from majiang.server.bots import BotRunner
 from majiang.server.errors import Refusal, http_body, without_values  # noqa: F401 - without_values: its old home
 from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
@@ -109,29 +109,6 @@ def note_python_engine(native_built: bool | None = None) -> str | None:
     return line
 
 
-async def gc_policy(full_every: float) -> None:
-    """The server's garbage collection. Python's full collection walks every object, and its
-    default trigger fires again and again while a server fills with tables: with 1,000 tables that
-    is a pause of several hundred milliseconds for every player at once (bench_server.py measured
-    the action round trip's p99 at 460 ms with it, 80 ms without). So what start-up made is frozen
-    out of the collector, young objects are collected as usual (less often), and the full
-    collection runs only here, every ``full_every`` seconds: one pause in minutes, not several a
-    minute. Reference counting frees everything that is not in a cycle at once, as always."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 1_000_000_000)
-    try:
-        while True:
-            await asyncio.sleep(full_every)
-            gc.collect()
-    finally:
-        gc.set_threshold(*DEFAULT_GC_THRESHOLDS)
-        gc.unfreeze()
-
-
-DEFAULT_GC_THRESHOLDS = gc.get_threshold()
-
-
 def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                share_urls: list[str] | None = None, new_players_per_10min: int = 20,
                bot_workers: int = 0, allowed_hosts: list[str] | None = None, worker_id: str | None = None,
@@ -145,7 +122,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     ``upgrade``: upgrade the schema on opening (default: only an SQLite file; see ``store.Store``).
     ``sockets_per_address``: open websockets one client address may hold (a load test from one
     machine raises it). ``full_gc_seconds``: take the server process's garbage collection in hand
-    (``majiang serve`` does; see ``gc_policy``). ``code_misses_per_10min``: unknown room codes an
+    (``majiang serve`` does; see ``collector``). ``code_misses_per_10min``: unknown room codes an
     address may ask for before it is refused every room for a while (docs/SECURITY.md)."""
     url = db_url or default_db_url()
     if worker_id is None and not url.startswith("sqlite"):
@@ -181,7 +158,7 @@ def _lifespan(tables: Tables, full_gc_seconds: float | None):
         if tables.worker:
             tasks.append(loop.create_task(tables.keep_leases()))
         if full_gc_seconds:
-            tasks.append(loop.create_task(gc_policy(full_gc_seconds)))
+            tasks.append(loop.create_task(collector.collect(full_gc_seconds)))
         note_python_engine()
         tables.runner.warm()
         yield
