@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import socket
@@ -433,12 +432,9 @@ def main() -> None:
     # The clients of 1,000 tables live in this one process: its own full garbage collections would
     # stall every client's reading at once and be measured as the server's latency (a real client
     # is one browser per player), so this process collects as `majiang serve` does.
-    from majiang.server.collector import YoungSizer
+    from majiang.server import collector
 
-    gc.freeze()
-    sizer = YoungSizer()
-    sizer.apply()
-    gc.callbacks.append(sizer)
+    collector.take_over()
     rows = asyncio.run(run(args))
     if args.json:
         print(json.dumps(rows, indent=2))

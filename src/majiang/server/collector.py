@@ -64,18 +64,30 @@ class YoungSizer:
             self.apply()
 
 
-async def collect(full_every: float) -> None:
-    """The policy above for as long as this task runs (the app's lifespan); Python's after."""
+def take_over() -> YoungSizer:
+    """This process collects by the policy above from now on (until ``give_back``)."""
     gc.collect()
     gc.freeze()
     sizer = YoungSizer()
     sizer.apply()
     gc.callbacks.append(sizer)
+    return sizer
+
+
+def give_back(sizer: YoungSizer) -> None:
+    """Python's own policy again."""
+    gc.callbacks.remove(sizer)
+    gc.set_threshold(*PYTHON_THRESHOLDS)
+    gc.unfreeze()
+
+
+async def collect(full_every: float) -> None:
+    """The policy above for as long as this task runs (the app's lifespan), with the full
+    collection every ``full_every`` seconds; Python's after."""
+    sizer = take_over()
     try:
         while True:
             await asyncio.sleep(full_every)
             gc.collect()
     finally:
-        gc.callbacks.remove(sizer)
-        gc.set_threshold(*PYTHON_THRESHOLDS)
-        gc.unfreeze()
+        give_back(sizer)
