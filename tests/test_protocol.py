@@ -9,6 +9,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
@@ -196,6 +198,47 @@ def test_good_messages_parse_to_their_types():
         CLIENT.validate(json.loads(raw))
     act = protocol.parse_client('{"type": "action", "seq": 3, "action": {"type": "discard", "tile": "5p"}}')
     assert act.action.model_dump(exclude_none=True) == {"type": "discard", "tile": "5p", "tiles": []}
+
+
+_scalar = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
+                    st.text(max_size=10), st.sampled_from(["5p", "1m", "9s", "m", "pp", "nice", "x" * 9]))
+_action = st.fixed_dictionaries({}, optional={
+    "type": st.one_of(st.sampled_from(protocol.ACTION_TYPES), _scalar),
+    "tile": _scalar, "tiles": st.one_of(st.lists(_scalar, max_size=6), _scalar), "suit": _scalar,
+    "extra": _scalar})
+_message = st.fixed_dictionaries({}, optional={
+    "type": st.one_of(st.sampled_from(protocol.CLIENT_TYPES + ("next", "shout")), _scalar),
+    "seq": _scalar, "action": st.one_of(_action, _scalar, st.lists(_scalar, max_size=2)),
+    "on": _scalar, "agree": _scalar, "phrase": st.one_of(st.sampled_from(protocol.CHAT_PHRASES), _scalar),
+    "last": _scalar})
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, errors.Refusal) or isinstance(b, errors.Refusal):
+        return type(a) is type(b) and (a.code, a.params) == (b.code, b.params)
+    return type(a) is type(b) and a == b
+
+
+@settings(max_examples=600, deadline=None)
+@given(_message, st.booleans(), st.sampled_from(["", "[", "{", "}", " ", "NaN", '{"type": "ping"}']))
+def test_the_one_pass_parse_answers_as_loads_then_validate(message, spaced, tail):
+    """parse_client validates the text in one pass and falls back to json.loads then validation
+    only when that refuses: the answer must be the same on every message, good or bad."""
+    raw = json.dumps(message, indent=1 if spaced else None)
+    for text in (raw, raw + tail, raw[: len(raw) // 2]):
+        assert _same(protocol.parse_client(text), protocol._in_two_steps(text)), text
+
+
+@pytest.mark.parametrize("raw", [
+    '{"type": "action", "seq": 1, "action": {"type": "discard", "tile": "\\ud800"}}',  # a lone surrogate
+    '{"type": "action", "seq": 1, "action": {"type": "pass"}, "type": "ping"}',  # a repeated key: the last
+    '{"type": "action", "seq": 1.0, "action": {"type": "pass"}}', '{"type": "action", "seq": 1e2}',
+    '{"type": "action", "seq": 100000000000000000000000000, "action": {"type": "pass"}}',
+    '{"type": "ping", "x": NaN}', '{"type": "ping", "x": Infinity}', '\ufeff{"type": "ping"}',
+    ' {"type": "ping"}\n', '{"type": "auto", "on": 1}', '"ping"', "null", "",
+])
+def test_the_one_pass_parse_answers_as_loads_then_validate_at_the_edges(raw):
+    assert _same(protocol.parse_client(raw), protocol._in_two_steps(raw)), raw
 
 
 # -- error codes --------------------------------------------------------------------------------

@@ -51,3 +51,27 @@ def test_a_cancelled_waiter_still_learns_the_outcome(tmp_path):
     assert seen["result"] == (None, True)  # stored, and told it was cancelled meanwhile
     assert store.games_of("R")[0]["records"] == [{}, {"x": 1}]
 
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["sqlite-alone", "general"])
+def test_a_batch_is_stored_whole_or_not_at_all_on_either_path(tmp_path, alone):
+    """A server alone on SQLite writes through the DBAPI connection, any other through SQLAlchemy:
+    both store the same, and a failing item takes the whole transaction back (lines, the hand's end
+    and the room's change before it too)."""
+    store = Store(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    if not alone:
+        store.worker = "w1"  # the general path (an item that names no lease checks none)
+    pid, _ = store.create_player("host")
+    code = store.create_room("kawuxing", {}, 1, 1, {"id": pid}, [{"player": pid, "name": "host"}])
+    game = store.start_hand(code, 0, ['{"type":"start"}'])
+    end = Append(code, game, 1, ('{"n":1}', '{"n":2}'), finished=True, totals=(4, -2, -2),
+                 room_status="finished", match_state='{"hand": 0}')
+    with pytest.raises(StoreError):
+        store.append([end, Append(code, game, 0, ('{"again":0}',))])  # line 0 is stored already
+    hand, room = store.games_of(code)[0], store.room(code)
+    assert hand["records"] == [{"type": "start"}] and not hand["finished"] and hand["totals"] is None
+    assert room["status"] == "lobby" and room["match_state"] is None
+    assert store.append([end]) == [None]
+    hand, room = store.games_of(code)[0], store.room(code)
+    assert hand["records"] == [{"type": "start"}, {"n": 1}, {"n": 2}] and hand["finished"]
+    assert hand["totals"] == [4, -2, -2] and (room["status"], room["match_state"]) == ("finished", '{"hand": 0}')

@@ -48,6 +48,15 @@ class ActionBody(BaseModel):
     tiles: Annotated[list[Tile], Field(max_length=4)] = []
     suit: Annotated[str, Field(max_length=1)] | None = None
 
+    def as_dict(self) -> dict:
+        """The action as ``Action.from_json`` reads it: ``model_dump`` without its machinery, which
+        costs more than the rest of handling a message (this is on every action's path).
+
+        >>> ActionBody(type="discard", tile="5p").as_dict()
+        {'type': 'discard', 'tile': '5p', 'tiles': [], 'suit': None}
+        """
+        return {"type": self.type, "tile": self.tile, "tiles": self.tiles, "suit": self.suit}
+
 
 class Act(_Client):
     """Answer the decision numbered ``seq`` (the snapshot's ``seq``) with ``action``."""
@@ -109,6 +118,15 @@ def parse_client(raw: str | None, size: int | None = None) -> Parsed:
         return Refusal("message.binary")
     if size > MAX_MESSAGE:
         return Refusal("message.too_large", max=MAX_MESSAGE)
+    try:  # one pass from the text: about half the work of loads-then-validate, on every action
+        return _client.validate_json(raw)
+    except ValidationError:
+        return _in_two_steps(raw)  # refused (or JSON only Python reads, e.g. NaN): say exactly why
+
+
+def _in_two_steps(raw: str) -> Parsed:
+    """The text read by Python's json, then validated: what ``parse_client`` answers whenever the
+    one pass refuses (a test holds the two equal on every message)."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):

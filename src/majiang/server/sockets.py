@@ -55,7 +55,7 @@ async def handle(table: LiveTable, seat: int | None, raw: str | None, size: int)
 async def dispatch(table: LiveTable, seat: int, msg) -> None:
     """A seated player's message, to the table's method for it."""
     if isinstance(msg, protocol.Act):
-        await table.act(seat, msg.action.model_dump(exclude_none=True), msg.seq)
+        await table.act(seat, msg.action.as_dict(), msg.seq)
     elif isinstance(msg, protocol.Ready):
         await table.set_ready(seat)
     elif isinstance(msg, protocol.Auto):

@@ -20,10 +20,11 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import and_, bindparam, create_engine, event, func, insert, select, text, update
+from sqlalchemy import and_, create_engine, event, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from majiang.server import migrate
+from majiang.server.appends import AppendStore
 from majiang.server.db import (  # noqa: F401 - the schema and errors, named from here as before
     LEASE_SECONDS,
     LOCK_TIMEOUT,
@@ -58,7 +59,7 @@ def _room_row(row) -> dict:
     return d
 
 
-class Store(LeaseStore):
+class Store(LeaseStore, AppendStore):
     """``upgrade``: take the schema to the newest revision on opening (None: only an SQLite file; a
     shared database is upgraded by ``majiang db upgrade`` and only checked here). ``worker``: this
     worker's id when many share the database (leases are then checked on every table write)."""
@@ -71,8 +72,12 @@ class Store(LeaseStore):
         self._lease_engine = None
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
-            # a file's connection does not go stale as a server's can: no ping before each use
-            kwargs.update(connect_args={"check_same_thread": False, "timeout": 5}, pool_pre_ping=False)
+            # a file's connection does not go stale as a server's can: no ping before each use.
+            # LIFO: the journal gets back the connection it last wrote with, whose page cache is
+            # still good (FIFO handed it one another connection's write had made stale: it re-read
+            # pages from the file at every commit)
+            kwargs.update(connect_args={"check_same_thread": False, "timeout": 5}, pool_pre_ping=False,
+                          pool_use_lifo=True)
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
@@ -237,53 +242,6 @@ class Store(LeaseStore):
             if lines:
                 conn.execute(insert(game_lines), [{"game": game_id, "n": n, "line": x} for n, x in enumerate(lines)])
         return int(game_id)
-
-    def append(self, batch: list[Append]) -> list[StoreError | None]:
-        """Store many hands' new lines in one transaction (the journal's batches). Returns, per item,
-        None (stored), ``LeaseLost`` (this worker no longer drives that table: nothing of it stored)
-        or, unless every item ``waits``, ``LeaseBusy`` (another transaction holds its lease row: not
-        stored, not waited for, so one stalled table does not hold up the others in it); a failure
-        of the whole transaction raises ``StoreError`` and stores nothing."""
-        outcome: list[StoreError | None] = [None] * len(batch)
-        with self._write() as conn:
-            leased = {a.lease for a in batch if a.lease is not None and self.worker is not None}
-            if leased:  # one fence for the batch: the lease rows held until the commit
-                query = (select(table_leases.c.code, table_leases.c.worker)
-                         .where(table_leases.c.code.in_(sorted(leased))))
-                skip = not all(a.waits for a in batch) and self.engine.dialect.name == "postgresql"
-                rows = conn.execute(query.with_for_update(skip_locked=skip)).all()
-                mine = sorted(code for code, worker in rows if worker == self.worker)
-                busy = leased - {code for code, _ in rows} if skip else set()
-                if busy:  # skipped: locked by another transaction (or gone: the item alone finds which)
-                    for i, a in enumerate(batch):
-                        if a.lease in busy:
-                            outcome[i] = LeaseBusy(f"table {a.lease}: its lease row is held by another transaction")
-                if mine:
-                    conn.execute(text(f"UPDATE table_leases SET expires = {self._now()} + :t WHERE code IN :codes")
-                                 .bindparams(bindparam("codes", expanding=True)),
-                                 {"t": self.lease_seconds, "codes": mine})
-                for i, a in enumerate(batch):
-                    if a.lease in leased and a.lease not in mine and outcome[i] is None:
-                        outcome[i] = LeaseLost(f"table {a.lease} is driven by another worker now")
-            self._store_lines(conn, [a for a, out in zip(batch, outcome) if out is None])
-        return outcome
-
-    def _store_lines(self, conn, stored: list[Append]) -> None:
-        rows = [(a.game, a.first + k, x) for a in stored for k, x in enumerate(a.lines)]
-        if rows:  # the driver's own executemany: the hottest write, without SQLAlchemy's per-row work
-            mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-            conn.exec_driver_sql(f"INSERT INTO game_lines (game, n, line) VALUES ({mark}, {mark}, {mark})", rows)
-        now = time.time()
-        for a in stored:
-            if a.finished:
-                conn.execute(update(games).where(games.c.id == a.game).values(
-                    finished=True, totals=json.dumps(list(a.totals)) if a.totals is not None else None,
-                    updated=now))
-            room = {"status": a.room_status} if a.room_status is not None else {}
-            if a.match_state is not None:
-                room["match_state"] = a.match_state
-            if room:
-                conn.execute(update(rooms).where(rooms.c.code == a.room).values(**room))
 
     def games_of(self, room: str, finished_only: bool = False) -> list[dict]:
         """The room's hands in order, each with ``records`` (its log) and ``id`` (for ``append``)."""
