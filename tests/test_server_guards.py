@@ -147,6 +147,26 @@ def test_other_sites_cannot_use_the_cookie(tmp_path):
         assert ws.receive_json()["seat"] == 0
 
 
+def test_a_request_crosses_to_a_thread_only_to_read_the_database(tmp_path, monkeypatch):
+    """FastAPI runs a plain ``def`` dependency in its thread pool: only the one that reads the
+    database (the token's player) is one; the origin check and the server's state run on the loop."""
+    import fastapi.dependencies.utils as dependencies
+
+    hops, real = [], dependencies.run_in_threadpool
+
+    async def counting(call, *args, **kwargs):
+        hops.append(call.__name__)
+        return await real(call, *args, **kwargs)
+
+    monkeypatch.setattr(dependencies, "run_in_threadpool", counting)
+    c = client(tmp_path)
+    me = player(c)
+    code = make_room(c, me["token"])
+    hops.clear()
+    assert c.post(f"/api/rooms/{code}/ready", headers={"X-Token": me["token"]}).status_code == 200
+    assert hops == ["optional_player"]
+
+
 def test_sign_in_with_a_token_and_rename_keeps_the_history(tmp_path):
     c = client(tmp_path)
     me = player(c, "old name")

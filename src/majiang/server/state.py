@@ -47,7 +47,11 @@ class AppState:
         return AsyncStore.shared(self.store)
 
 
-def app_state(conn: HTTPConnection) -> AppState:
+# The dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def`` dependency in its
+# thread pool, a thread hop each (a room's creation made four); ``optional_player`` reads the
+# database, so it stays a plain function, off the event loop.
+
+async def app_state(conn: HTTPConnection) -> AppState:
     return conn.app.state.server
 
 
@@ -64,21 +68,29 @@ def optional_player(conn: HTTPConnection, state: AppState = Depends(app_state)) 
     return state.store.player_by_token(token_of(conn))
 
 
-def current_player(player: dict | None = Depends(optional_player)) -> dict:
+def known_player(player: dict | None) -> dict:
     if player is None:
         raise Refusal("player.unknown", status=401)
     return player
 
 
-def same_site(request: Request) -> None:
+async def current_player(player: dict | None = Depends(optional_player)) -> dict:
+    return known_player(player)
+
+
+def check_same_site(request: Request) -> None:
     """Refuses a request another site's page made (a browser names it in ``Origin``)."""
     if not same_origin(request.headers.get("origin"), request.headers.get("host")):
         raise Refusal("request.other_origin", status=403)
 
 
+async def same_site(request: Request) -> None:
+    check_same_site(request)
+
+
 async def json_body(request: Request) -> dict:
     """The request's JSON object, from this site only (the Guard bounded its size already)."""
-    same_site(request)
+    check_same_site(request)
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise Refusal("request.not_json", status=415)
     raw = await request.body()

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from majiang.server import replays, rooms
 from majiang.server.errors import Refusal
-from majiang.server.state import AppState, address_of, app_state, current_player, optional_player
+from majiang.server.state import AppState, address_of, app_state, known_player, optional_player
 
 router = APIRouter()
 MAX_HISTORY_PAGE = 50
@@ -18,7 +18,7 @@ MAX_HISTORY_PAGE = 50
 def history(request: Request, before: float | None = None, limit: int = 20, state: AppState = Depends(app_state)):
     if before is not None and not math.isfinite(before):
         raise Refusal("history.bad_before")
-    player = current_player(optional_player(request, state))
+    player = known_player(optional_player(request, state))
     return state.store.history(player["id"], before=before, limit=max(1, min(MAX_HISTORY_PAGE, limit)))
 
 
