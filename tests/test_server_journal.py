@@ -56,8 +56,8 @@ def test_a_cancelled_waiter_still_learns_the_outcome(tmp_path):
 @pytest.mark.parametrize("alone", [True, False], ids=["sqlite-alone", "general"])
 def test_a_batch_is_stored_whole_or_not_at_all_on_either_path(tmp_path, alone):
     """A server alone on SQLite writes through the DBAPI connection, any other through SQLAlchemy:
-    both store the same, and a failing item takes the whole transaction back (lines, the hand's end
-    and the room's change before it too)."""
+    both store the same, and a failing item takes the whole transaction back (the other items' lines
+    already written in it; no hand's end and no room change is stored)."""
     store = Store(f"sqlite:///{tmp_path / 'j.sqlite3'}")
     if not alone:
         store.worker = "w1"  # the general path (an item that names no lease checks none)

@@ -48,7 +48,7 @@ class AppState:
 
 
 # The dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def`` dependency in its
-# thread pool, a thread hop each (a room's creation made four); ``optional_player`` reads the
+# thread pool, a thread hop each (starting a room made four); ``optional_player`` reads the
 # database, so it stays a plain function, off the event loop.
 
 async def app_state(conn: HTTPConnection) -> AppState:
