@@ -52,7 +52,6 @@ def test_a_cancelled_waiter_still_learns_the_outcome(tmp_path):
     assert store.games_of("R")[0]["records"] == [{}, {"x": 1}]
 
 
-
 @pytest.mark.parametrize("alone", [True, False], ids=["sqlite-alone", "general"])
 def test_a_batch_is_stored_whole_or_not_at_all_on_either_path(tmp_path, alone):
     """A server alone on SQLite writes through the DBAPI connection, any other through SQLAlchemy:
