@@ -116,6 +116,23 @@ CHECK_PAGE = r"""() => {
 }"""
 
 
+# Until no finite animation runs (an infinite one, the turn's glow, never ends) and two frames are drawn
+# after it: a box measured then is where the layout put it, not a tile in flight or a line mid-change.
+SETTLE = """async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const t0 = performance.now();
+    const moving = () => document.getAnimations().some((a) => a.playState === 'running'
+        && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+    while (moving() && performance.now() - t0 < 3000) await frame();
+    await frame(); await frame();
+}"""
+
+
+def settled(page, script):
+    """`script`'s answer measured on a settled page (see SETTLE), in the same task as the settling."""
+    return page.evaluate(f"async () => {{ await ({SETTLE})(); return ({script})(); }}")
+
+
 def check_page(page):
     problems = page.evaluate(CHECK_PAGE)
     assert not problems, problems
@@ -566,9 +583,8 @@ def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, s
     wait_until(page, "document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile').length >= 13")
     # the deal's and the draw's entrances over (a tile on its way in is measured where it lands)
     wait_until(page, "![...document.querySelectorAll('.seat.me .tile')].some((e) => e.getAnimations().length)")
-    page.wait_for_timeout(100)
     W, H = SIZES[size]
-    boxes = page.evaluate(TILE_BOXES)
+    boxes = settled(page, TILE_BOXES)  # a tile drawn since then measured where it lands, not on its way in
     assert len(boxes) >= 13
     for b in boxes:
         assert b["w"] >= 44 and b["h"] >= 44, b
@@ -800,7 +816,8 @@ def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(serve
         # a seat's line whole with the longer English badges (void 万 Characters, Dealer): a name of three
         # characters at least, nothing of it pushed out of its seat
         lines.update(p for p in page.evaluate(TABLE_BOXES)["problems"] if re.search(r"name|avatar|score|badge", p))
-        lines.update(page.evaluate(CUT_WORDS))
+        if cut := page.evaluate(CUT_WORDS):  # a cut that lasts: one frame of a line changing is no cut
+            lines.update(set(cut) & set(settled(page, CUT_WORDS)))
         answer_once(page)
         page.wait_for_timeout(60)
     assert page.locator("#settlement[open]").count()

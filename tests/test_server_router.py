@@ -107,9 +107,10 @@ def test_a_connection_that_sends_nothing_is_closed_by_the_router(cluster):
 
 
 def test_websockets_per_address_are_counted_for_all_workers(cluster):
-    me = made(cluster)
     rooms: dict[str, str] = {}  # worker -> a room it drives
-    for _ in range(20):
+    for k in range(20):
+        if k % 5 == 0:  # a host may keep 5 unfinished rooms: 5 in a row on one worker happens 1 time in 16
+            me = made(cluster)
         code = lobby_room(cluster, me["token"])
         ws = open_socket(cluster.base.replace("http", "ws") + f"/ws/{code}", "")
         ws.recv(timeout=10)
