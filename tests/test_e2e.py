@@ -581,10 +581,8 @@ def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, s
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
     wait_until(page, "document.querySelectorAll('.seat.me .concealed .tile, .seat.me .drawn .tile').length >= 13")
-    # the deal's and the draw's entrances over (a tile on its way in is measured where it lands)
-    wait_until(page, "![...document.querySelectorAll('.seat.me .tile')].some((e) => e.getAnimations().length)")
     W, H = SIZES[size]
-    boxes = settled(page, TILE_BOXES)  # a tile drawn since then measured where it lands, not on its way in
+    boxes = settled(page, TILE_BOXES)  # the deal's and the draw's entrances over: a tile measured where it lands
     assert len(boxes) >= 13
     for b in boxes:
         assert b["w"] >= 44 and b["h"] >= 44, b
