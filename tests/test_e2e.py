@@ -1254,6 +1254,17 @@ def test_a_friend_who_arrives_mid_match_sits_from_the_next_hand(server, browser)
     late.wait_for_selector(".seat.me .tile", timeout=30000)  # seated at the deal of hand 2
     assert "Late" in late.locator(".seat.me .who").inner_text()
     assert "第 2/2 局" in late.locator("#room-head").inner_text()
+    late.errors = []
+    late.on("console", lambda m: late.errors.append(m.text) if m.type == "error" else None)
+    # the same page, no reload: their first hand is theirs to play, every tap taken
+    play_pages_until_settlement([host, late])
+    assert "观战者" not in late.locator("body").inner_text() and not late.errors
+    # the summary: the friend and the bot they relieved are two rows, each with its own hands
+    late.wait_for_selector("#summary table", timeout=15000)
+    rows = late.locator("#summary tr").all_inner_texts()
+    mine = [r for r in rows if "Late" in r]
+    assert len(mine) == 1 and "休" in mine[0].split("\t")[1]  # hand 1 was not theirs
+    assert len(rows) == 1 + 4  # the header, Early, the two bots, Late
     host.context.close()
     late.context.close()
 

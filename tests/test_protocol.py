@@ -17,7 +17,7 @@ pytest.importorskip("sqlalchemy")
 jsonschema = pytest.importorskip("jsonschema")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from majiang.server import errors, protocol, rooms  # noqa: E402
+from majiang.server import errors, protocol, rooms, seating  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
 from majiang.server.tables import Tables  # noqa: E402
 from majiang.server.requests import NewRoom, parse  # noqa: E402
@@ -320,7 +320,7 @@ def test_a_join_names_where_it_seated_the_player(tmp_path):
                       rooms.Seated(3, "bench")]
     assert [s.to_json() for s in seated[-2:]] == [{"seat": 1}, {"seat": 3, "bench": True}]
     with pytest.raises(errors.Refusal) as full:
-        rooms.seat_for(store.room(code), dict(id="someone", name="d"))
+        seating.step(seating.Seating.of_room(store.room(code)), seating.Join("someone", "d"))
     assert (full.value.code, full.value.status) == ("seat.table_full", 409)
 
 

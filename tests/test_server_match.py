@@ -58,16 +58,17 @@ def test_a_stored_room_resumes_in_the_state_its_stored_facts_say():
         initial_state("paused")
 
 
-def test_one_ledger_keeps_seats_or_people():
-    seats = Ledger(3, four=False)
-    seats.add(seats.keys(None), [4, -2, -2])
-    assert seats.by_seat == [4, -2, -2] and seats.by_person == {}
-    people = Ledger(3, four=True)
-    people.add(people.keys(["a", "b", "c", "d"]), [4, -2, -2])
-    people.add(people.keys(["d", "b", "c", "a"]), [3, -3, 0])
-    assert people.by_person == {"a": 4, "b": -5, "c": -2, "d": 3}
-    on = [{"player": p} for p in ("d", "b", "c")]
-    assert people.seat_totals(on, [1, 0, -1]) == [4, -5, -3]
+def test_one_ledger_keeps_each_persons_and_each_bots_points():
+    """People move (a four-person room's sit-out) and arrive (a friend takes a bot's seat): each
+    one's points are theirs, and a bot keeps its own."""
+    ledger = Ledger()
+    ledger.add(["a", "b", "c"], [4, -2, -2])
+    ledger.add(["d", "b", "c"], [3, -3, 0])
+    assert ledger.by_person == {"a": 4, "b": -5, "c": -2, "d": 3}
+    assert ledger.seat_totals(["d", "b", "c"], [1, 0, -1]) == [4, -5, -3]
+    ledger.add(["a", "bot:1", "bot:2"], [2, -1, -1])
+    ledger.add(["a", "e", "bot:2"], [0, 5, -5])  # e took bot 1's seat: bot 1 keeps its -1
+    assert ledger.of("bot:1") == -1 and ledger.of("e") == 5 and ledger.of("bot:2") == -6
 
 
 # -- the clock's fairness rules ---------------------------------------------------------------------

@@ -286,7 +286,8 @@ def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule)
             assert sum(d["totals"]) == 0
         stored = c.app.state.store.room(code)
         assert stored["settings"]["four"]["bench"] == table.four["bench"]  # a restart resumes who sits out
-        assert len(stored["settings"]["four"]["lineups"]) == 4
+        # the seat ledger: every hand stored with who sat where
+        assert [g["lineup"] is not None for g in c.app.state.store.games_of(code)] == [True] * 4
     # who rested each hand, and each person's points, come back from the store alone
     from majiang.server.tables import Tables
     again = Tables(c.app.state.store).get(code)
@@ -308,7 +309,7 @@ def test_the_history_of_a_four_person_room_counts_each_person_over_the_hands_the
         from majiang.server.store import Append
         store.append([Append(code, gid, 1, ("{}",), finished=True, totals=tuple(totals))])
     row = store.history(ps[0]["id"])[0]
-    assert row["names"] == ["d", "b", "c", "a"] and row["totals"] == [3, -5, -2, 4] and row["seat"] == 3
+    assert row["names"] == ["a", "b", "c", "d"] and row["totals"] == [4, -5, -2, 3] and row["seat"] == 0
 
 
 def test_only_a_kawuxing_room_takes_four_people(tmp_path):

@@ -14,6 +14,7 @@ from majiang.core.errors import MajiangError
 from majiang.server.actions import parse_action
 from majiang.server.match import MatchState
 from majiang.server.presence import Connection
+from majiang.server.seating import Join, Seated, Seating, step
 from majiang.server.store import StoreError
 from majiang.server.views import snapshot
 from majiang.server.errors import Refusal
@@ -159,35 +160,18 @@ class PlayerCommands:
         await self._change(lambda: setattr(self, "rematch_offer", offer))
         await self.broadcast()
 
-    def room_changed(self, seats: list[dict] | None = None, settings: dict | None = None) -> None:
-        """The room's seats or settings as the store now has them (a join in the lobby, the bench
-        taken): written by the caller, which holds the table's lock, before it broadcasts."""
-        if seats is not None:
-            self.room["seats"] = seats
+    async def join(self, player: dict) -> Seated:
+        """A person joins (``seating.step``'s ``Join``): the seats and the bench as this table keeps
+        them, the change stored in one transaction (with the history's index) before anyone is
+        told. The caller holds the table's lock; a refusal or a ``StoreError`` changes nothing."""
+        seating, seated = step(Seating.of_room(self.room, self.hand_index), Join(player["id"], player["name"]))
+        if not seated.changed:
+            return seated
+        bench_changed = seating.bench != Seating.of_room(self.room).bench
+        settings = seating.settings(self.room.get("settings")) if bench_changed else None
+        seats = [dict(s) for s in seating.seats]
+        await self.aio.take_seat(self.code, seated.seat, player, seats, lease=self.code, settings=settings)
+        self.room["seats"] = seats
         if settings is not None:
             self.room["settings"] = settings
-
-    async def reserve_seat(self, player: dict) -> int | None:
-        """A friend who arrives during the match takes a bot's seat from the next hand on (the bot
-        finishes this one; the seat's score so far stays the seat's). Returns the seat (the one
-        already kept for them if they asked before), or None when no bot seat is left. The caller
-        holds the table's lock; the write goes through the awaitable store."""
-        i, new = self._free_seat_for(player)
-        if new is not None:
-            await self.aio.take_seat(self.code, i, player, new, lease=self.code)  # StoreError: nothing changes
-            self.room["seats"] = new
-        return i
-
-    def _free_seat_for(self, player: dict) -> tuple[int | None, list[dict] | None]:
-        """(the seat for ``player`` from the next hand, the room's new seats or None if none change)."""
-        seats = self.room["seats"]
-        for i, s in enumerate(seats):
-            if s.get("player") == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
-                return i, None
-        free = [i for i, s in enumerate(seats) if not s.get("player") and not s.get("next") and not s.get("for")]
-        if not free or self.room["status"] != "playing":
-            return None, None
-        i = free[0]
-        new = [dict(s) for s in seats]
-        new[i]["next"] = {"player": player["id"], "name": player["name"]}
-        return i, new
+        return seated

@@ -56,6 +56,8 @@ games = Table(
     Column("finished", Boolean, nullable=False, default=False),
     Column("totals", Text, nullable=True),
     Column("updated", Float, nullable=False),  # when the hand was dealt, then when it ended
+    # the seat ledger (``lineups``): who sat in each seat of this hand, JSON; null before revision 0007
+    Column("lineup", Text, nullable=True),
 )
 # A hand's log, one row per JSON line (its start record, then its events): storing an action
 # appends its new lines, whatever the length of the hand so far.
@@ -111,6 +113,15 @@ table_leases = Table(
 
 class StoreError(MajiangError):
     """The database refused or could not take a write; nothing was stored."""
+
+
+class HostLimit(MajiangError):
+    """A host already has as many unfinished rooms, or made as many this hour, as one may: counted in
+    the transaction that would insert the room, so simultaneous creates cannot pass it."""
+
+    def __init__(self, unfinished: int, recent: int) -> None:
+        super().__init__(f"this host has {unfinished} unfinished rooms and made {recent} this hour")
+        self.unfinished, self.recent = unfinished, recent
 
 
 class LeaseLost(StoreError):

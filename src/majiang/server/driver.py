@@ -8,14 +8,13 @@ the table's lock around every change. When something is due is ``clock.seat_due`
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
 
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game
-from majiang.server import sitout
+from majiang.server.seating import Deal, Seating, step
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
 from majiang.server.match import MatchState
@@ -205,8 +204,8 @@ class TableDriver:
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:
-            if self.game is not g or self._pending_of(seat) is not decision:
-                return  # the table moved on while the bot thought
+            if self.game is not g or self._pending_of(seat) is not decision or self.match.state is not MatchState.PLAYING:
+                return  # the table moved on while the bot thought (a 解散 carried, say)
             await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
 
@@ -217,6 +216,8 @@ class TableDriver:
         assert g is not None
         if self.closed:  # handed to another worker: this copy of the table must not move on
             raise LeaseLost("this table moved to another server")
+        if self.match.state is not MatchState.PLAYING:  # 解散 carried while this waited for the lock
+            raise Refusal("match.over" if self.match.state.over else "hand.over")
         try:
             g.apply(seat, action)
         except IllegalActionError:
@@ -249,53 +250,36 @@ class TableDriver:
 
     # -- between hands ---------------------------------------------------------------------------
 
-    def _next_lineup(self, seats: list[dict], g: Game) -> tuple[list[dict], dict | None]:
-        """A four-person room: who sits out the next hand (``sitout``), and the room's settings with
-        the new bench and lineup (None: not such a room)."""
-        four = self.four
-        if four is None:
-            return seats, None
-        four = dict(four)
-        if four.get("bench") and all(s.get("player") for s in seats):
-            rests = sitout.rester(four["rule"], self.hand_index, g.next_dealer(), self.n)
-            seats, four["bench"] = sitout.swap(seats, four["bench"], rests)
-        four["lineups"] = list(four["lineups"]) + [sitout.lineup(seats, four.get("bench"))]
-        return seats, {**(self.room.get("settings") or {}), "four": four}
-
-    def _seat_arrivals(self) -> list[dict] | None:
-        """The seats with a friend waiting for the next hand, given to them (None: nobody waits)."""
-        seats = self.room["seats"]
-        if not any(s.get("next") for s in seats):
-            return None
-        return [{"player": s["next"]["player"], "name": s["next"]["name"], "bot": None} if s.get("next") else s
-                for s in seats]
-
     async def next_hand(self) -> None:
-        """Deal the next hand (stored first: on a store failure nothing changes)."""
+        """Deal the next hand. Who sits where is ``seating.step``'s ``Deal`` (friends who waited sit
+        down, a rematch seat's owner takes it, a four-person room swaps who sits out); the room's
+        change, the new hand and its lineup are stored in one transaction, so a failure (or a crash)
+        leaves the finished hand and its seats as they were, and a retry deals the same way."""
         async with self.lock:
             g = self.game
             if g is None or not g.over or self.match.state is not MatchState.BETWEEN_HANDS:
                 return
+            before = Seating.of_room(self.room, self.hand_index)
+            seating, lineup = step(before, Deal(finished=self.hand_index, next_dealer=g.next_dealer()))
+            seats = [dict(s) for s in seating.seats]
+            changed: dict[str, Any] = {}
+            if seating.seats != before.seats:
+                changed["seats"] = seats
+            if seating.bench != before.bench:
+                changed["settings"] = seating.settings(self.room.get("settings"))
             old = (self.hand_index, self.dealer)
-            arrivals = self._seat_arrivals()
-            seats, settings = self._next_lineup(arrivals if arrivals is not None else self.room["seats"], g)
-            changed: dict[str, Any] = {"seats": seats} if seats is not self.room["seats"] else {}
-            if settings is not None:
-                changed["settings"] = json.dumps(settings)
             self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
             try:
-                if changed:
-                    await self.aio.update_room(self.code, lease=self.code, **changed)
                 new = self._deal()
-                await self._store_new_hand(new, self.aio.start_hand)
+                await self._store_new_hand(new, self.aio.start_hand, lineup, changed)
             except StoreError:
                 self.hand_index, self.dealer = old
                 raise
-            lineups = (self.four or {}).get("lineups") or []
-            # the finished hand's points go to whoever played it (its seats, or its people)
-            self.ledger.add(self.ledger.keys(lineups[old[0]] if old[0] < len(lineups) else []), g.totals())
-            if settings is not None:
-                self.room["settings"] = settings
+            # the finished hand's points go to whoever played it (the seat ledger)
+            self.ledger.add(self.lineup.everyone() if self.lineup is not None else self.seat_keys(), g.totals())
+            self.lineup = lineup
+            if "settings" in changed:
+                self.room["settings"] = changed["settings"]
             if "seats" in changed:
                 self._seat_connections(seats)
             self.game = new

@@ -29,7 +29,6 @@ from typing import Any
 from majiang.engine import Game, first_dealer
 from majiang.engine.log import game_records, rebuild, record_line
 from majiang.games.rules import rules_from_json
-from majiang.server import sitout
 from majiang.server.bots import BotRunner
 from majiang.server.clock import ABSENT_AFTER, AUTO_DELAY, BOT_DELAY, DecisionClock, TableSettings
 from majiang.server.commands import CHAT_GAP, PlayerCommands
@@ -39,6 +38,7 @@ from majiang.server.journal import Journal, outcome
 from majiang.server.match import Ledger, Match, MatchState
 from majiang.server.presence import Presence
 from majiang.server.readiness import ReadyCheck
+from majiang.server.seating import Deal, Lineup, Seating, hand_lineups, step
 from majiang.server.store import Append, Store, StoreError
 from majiang.server.store_async import AsyncStore
 from majiang.server.table_state import StoredMatchState
@@ -96,7 +96,8 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         self.clock = DecisionClock(self.n, bot_delay)
         self.votes = DissolveVote(self.n, self.human)
         self.fanout = FanOut(self, self.presence)
-        self.ledger = Ledger(self.n, self.four is not None)
+        self.ledger = Ledger()
+        self.lineup: Lineup | None = None  # who sits where in the hand in play (the seat ledger)
         self.match = Match(room)
         self.bots = self._seat_bots(room["seats"])
         self.rematch_offer: dict | None = None  # {"code", "by"}: the room a player opened to play again
@@ -147,13 +148,19 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
 
     @property
     def finished_totals(self) -> list[int]:
-        """Each seat's points over the finished hands (not a four-person room's: see ``by_person``)."""
-        return self.ledger.by_seat
+        """The points over the finished hands of whoever sits in each seat now."""
+        return [self.ledger.of(k) for k in self.seat_keys()]
 
     @property
     def by_person(self) -> dict[str, int]:
-        """A four-person room: each person's points over the finished hands (sitout)."""
+        """Each person's (and each seat's bot's) points over the finished hands they played."""
         return self.ledger.by_person
+
+    def seat_keys(self) -> list[str]:
+        """Who sits in each seat in the hand in play, as the seat ledger names them."""
+        if self.lineup is not None:
+            return self.lineup.keys()
+        return Lineup.of(self.room["seats"]).keys()
 
     # -- who is who ------------------------------------------------------------------------------
 
@@ -211,26 +218,23 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
             if self.match.state not in (MatchState.WAITING, MatchState.READY_CHECK):
                 return
             room = await self.aio.room(self.code) or self.room
-            extra = {}
-            four = (room.get("settings") or {}).get("four")
-            if four is not None:  # the first hand's lineup: who plays where, who sits out
-                four = {**four, "lineups": [sitout.lineup(room["seats"], four.get("bench"))]}
-                room["settings"] = {**room["settings"], "four": four}
-                extra["settings"] = json.dumps(room["settings"])
+            _, lineup = step(Seating.of_room(room), Deal())
             before, old_room = self.state_json(), self.room
             try:
                 self.room, self.match.room = room, room
                 self.bots = self._seat_bots(room["seats"])
                 self.hand_index = 0
                 game = self._deal(first=True)
-                await self._store_new_hand(game, self.aio.start_hand)
                 self.start_asked = None
                 text = self.state_json()
-                await self.aio.update_room(self.code, status="playing", lease=self.code, match_state=text, **extra)
+                # the room playing, its match state, the first hand and its lineup: one transaction
+                await self._store_new_hand(game, self.aio.start_hand, lineup,
+                                           {"status": "playing", "match_state": text})
             except StoreError:
                 self.room, self.match.room, self.game = old_room, old_room, None
                 self._restore(before)
                 raise
+            self.lineup = lineup
             self.game, self._stored_state = game, text
             self.match.to(MatchState.PLAYING)
             self._track_decisions()
@@ -254,17 +258,17 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         off the event loop: ``Tables`` loads tables in its pool)."""
         self.game = None
         stored = self.store.games_of(self.code)
-        lineups = (self.four or {}).get("lineups") or []
-        self.ledger = Ledger(self.n, self.four is not None)
+        lineups = hand_lineups(stored, self.room)
+        self.ledger = Ledger()
         for g in stored[:-1]:
-            h = g["hand_index"]
-            self.ledger.add(self.ledger.keys(lineups[h] if h < len(lineups) else None), g["totals"] or [])
+            self.ledger.add(lineups[g["hand_index"]].everyone(), g["totals"] or [])
         if stored:
             last = stored[-1]
             self._log_lines = [record_line(r) for r in last["records"]]
             self.game_id = last["id"]
             self.game = rebuild(last["records"])
             self.hand_index = last["hand_index"]
+            self.lineup = lineups[self.hand_index]
             self.dealer = self.game.dealer
             self.over_at = time.time()
             if self.game.over and self.hand_index + 1 >= self.room["hands"] and self.room["status"] == "playing":
@@ -288,15 +292,19 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         return Game(self.rules, seed=seed, hand_index=self.hand_index, dealer=self.dealer, dealer_dice=dice)
 
     def _store_new_hand_now(self, game: Game) -> None:
+        lineup = Lineup.of(self.room["seats"], (self.four or {}).get("bench"))
         lines = [record_line(r) for r in game_records(game)]
-        self.game_id = self.store.start_hand(self.code, game.hand_index, lines, lease=self.code)
-        self._log_lines = lines
+        self.game_id = self.store.start_hand(self.code, game.hand_index, lines, lease=self.code,
+                                             lineup=lineup.to_json())
+        self._log_lines, self.lineup = lines, lineup
         self.readiness.reset()
 
-    async def _store_new_hand(self, game: Game, start_hand) -> None:
-        """A new hand's first lines stored (``start_hand``: the awaitable store's) before it is dealt."""
+    async def _store_new_hand(self, game: Game, start_hand, lineup: Lineup, room_values: dict) -> None:
+        """A new hand's first lines stored (``start_hand``: the awaitable store's) before it is dealt,
+        with its lineup and what the deal changes in the room, in one transaction."""
         lines = [record_line(r) for r in game_records(game)]
-        self.game_id = await start_hand(self.code, game.hand_index, lines, lease=self.code)
+        self.game_id = await start_hand(self.code, game.hand_index, lines, lease=self.code,
+                                        lineup=lineup.to_json(), room_values=room_values)
         self._log_lines = lines
         self.readiness.reset()
 
@@ -337,7 +345,7 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         cut_short = self.dissolved and self.game is not None and not self.game.over
         cur = self.game.totals() if self.game is not None and not cut_short else [0] * self.n
         stake = self.room.get("stake", 1)
-        return [t * stake for t in self.ledger.seat_totals(self.room["seats"], cur)]
+        return [t * stake for t in self.ledger.seat_totals(self.seat_keys(), cur)]
 
     def resting(self) -> dict | None:
         """Who sits out this hand in a four-person room, with their match total."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 import enum
 
 from majiang.core.errors import MajiangError
-from majiang.server import sitout
 
 
 class MatchState(enum.Enum):
@@ -96,40 +95,26 @@ def initial_state(status: str, start_asked: bool = False, hand_over: bool = Fals
 
 
 class Ledger:
-    """Match points so far, by whoever earns them: a seat (its score stays the seat's when a friend
-    takes a bot's seat), or in a four-person room a person (``sitout.person``), since people move
-    between seats there. One ledger serves both the match totals and the sit-out bench."""
+    """Match points so far, by whoever earned them (the seat ledger's keys, ``seating.Lineup.keys``):
+    a person, who may arrive mid-match or move between seats in a four-person room, or a seat's bot
+    (``bot:1``), which keeps its own results when a friend takes its seat."""
 
-    def __init__(self, n: int, four: bool) -> None:
-        self.n = n
-        self.four = four
-        self.points: dict = {}
+    def __init__(self) -> None:
+        self.points: dict[str, int] = {}
 
-    def keys(self, lineup: list | None) -> list:
-        """Who earns each seat's points in a hand (``lineup``: a four-person room's, from ``sitout``)."""
-        return list(lineup or []) if self.four else list(range(self.n))
-
-    def add(self, keys: list, totals: list[int]) -> None:
+    def add(self, keys: list[str], totals: list[int]) -> None:
         for key in keys:
-            if key is not None:
-                self.points.setdefault(key, 0)
+            self.points.setdefault(key, 0)
         for key, v in zip(keys, totals):
-            if key is not None:
-                self.points[key] = self.points.get(key, 0) + v
+            self.points[key] += v
 
-    def of(self, key) -> int:
+    def of(self, key: str) -> int:
         return self.points.get(key, 0)
 
     @property
-    def by_seat(self) -> list[int]:
-        return [self.of(i) for i in range(self.n)]
-
-    @property
     def by_person(self) -> dict[str, int]:
-        return dict(self.points) if self.four else {}
+        return dict(self.points)
 
-    def seat_totals(self, seats: list[dict], current: list[int]) -> list[int]:
-        """Each seat's match total including the hand in play: the seat's own, or the person's there now."""
-        if self.four:
-            return [self.of(sitout.person(s, i)) + c for i, (s, c) in enumerate(zip(seats, current))]
-        return [self.of(i) + c for i, c in enumerate(current)]
+    def seat_totals(self, keys: list[str], current: list[int]) -> list[int]:
+        """Each seat's match total including the hand in play: the points of whoever sits there now."""
+        return [self.of(k) + c for k, c in zip(keys, current)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from majiang.server import sitout
+from majiang.server import seating
 from majiang.server.errors import Refusal
 from majiang.server.rooms import room_or_404
 from majiang.server.security import RateLimit
@@ -15,21 +15,17 @@ REPLAYS_KEPT = 64  # finished hands' replays kept built (a hand never changes on
 
 
 def room_games(store: Store, code: str, room: dict) -> list[dict]:
-    """GET /api/rooms/{code}/games: the finished hands' logs; in a four-person room, who played
-    each hand, by person (``people`` and ``lineup``)."""
-    out = [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"]}
-           for g in store.games_of(code, finished_only=True)]
-    four = (room.get("settings") or {}).get("four")
-    if four is not None and four.get("lineups"):
-        names = {sitout.person(s, i): s.get("name") or f"bot {i}" for i, s in enumerate(room["seats"])}
-        if four.get("bench"):
-            names[four["bench"]["player"]] = four["bench"]["name"]
-        order = list(dict.fromkeys(k for line in four["lineups"] for k in line if k is not None))
-        for g in out:
-            line = four["lineups"][g["hand_index"]] if g["hand_index"] < len(four["lineups"]) else []
-            g["people"] = [names.get(k, "?") for k in order]
-            g["lineup"] = [order.index(k) if k in order else None for k in line[:len(g["totals"] or [])]]
-    return out
+    """GET /api/rooms/{code}/games: the finished hands' logs, and who played each hand (the seat
+    ledger): ``people`` names everyone who played a hand of the match (a friend who sat down
+    mid-match and the bot they relieved are two), ``lineup`` says which of them sat in each seat."""
+    games = store.games_of(code, finished_only=True)
+    lineups = seating.hand_lineups(games, room)
+    everyone = seating.people([lineups[g["hand_index"]] for g in games])
+    order = [key for key, _, _ in everyone]
+    names = [name or f"bot {key.split(':')[-1]}" if key.startswith("bot:") else name or "?"
+             for key, name, _ in everyone]
+    return [{"hand_index": g["hand_index"], "records": g["records"], "totals": g["totals"], "people": names,
+             "lineup": [order.index(k) for k in lineups[g["hand_index"]].keys()]} for g in games]
 
 
 class Replays:
@@ -79,5 +75,6 @@ def build_replay(store: Store, code: str, hand: int, room: dict) -> dict:
             action = Action.from_json(r["action"])
             game.apply(int(r["seat"]), action)
             frames.append(frame(f"seat {r['seat']}: {action}"))
-    return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in enumerate(room["seats"])],
+    lineup = seating.hand_lineups(stored, room)[hand]  # who played this hand, not who sits there now
+    return {"code": code, "hand": hand, "names": [s["name"] or f"bot {i}" for i, s in enumerate(lineup.seats)],
             "frames": frames, "settlement": game.settlement()}

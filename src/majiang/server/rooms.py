@@ -3,12 +3,9 @@ and answer; what happens is here, testable with a store and a ``Tables`` and no 
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
-from dataclasses import dataclass
 
-from majiang.core.errors import MajiangError
 from majiang.core.variants import get_variant
 from majiang.games.rules import rules_for, rules_to_json
 from majiang.server import sitout
@@ -17,7 +14,8 @@ from majiang.server.store_async import AsyncStore
 from majiang.server.clock import TableSettings
 from majiang.server.tables import Tables
 from majiang.server.requests import NewRoom
-from majiang.server.store import Store
+from majiang.server.seating import Join, Seated, Seating, step
+from majiang.server.store import HostLimit, Store
 
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30
@@ -67,8 +65,19 @@ def new_room(store: Store, host: dict, req: NewRoom) -> str:
     seats = [{"player": host["id"], "name": host["name"], "bot": None}] + \
         [{"player": None, "name": None, "bot": req.bots} for _ in range(plays - 1)]
     settings = req.timers.to_json() | ({"four": sitout.new_state(req.sit_out)} if people > plays else {})
-    return store.create_room(req.variant, rules_to_json(rules), req.stake, req.hands, host, seats, settings,
-                             create_key=req.create_key)
+    return create_room(store, host, req.variant, rules_to_json(rules), req.stake, req.hands, seats, settings,
+                       create_key=req.create_key)
+
+
+def create_room(store: Store, host: dict, variant: str, rules: dict, stake: int, hands: int, seats: list[dict],
+                settings: dict | None, create_key: str | None = None) -> str:
+    """The room inserted, the host's limits counted in the same transaction (``HostLimit``)."""
+    try:
+        return store.create_room(variant, rules, stake, hands, host, seats, settings, create_key=create_key,
+                                 limits=(MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR))
+    except HostLimit as exc:
+        raise Refusal("rate.rooms_hosted", status=429, unfinished=exc.unfinished, max_open=MAX_OPEN_ROOMS,
+                      max_per_hour=MAX_ROOMS_PER_HOUR) from None
 
 
 def invite_url(host: str | None, scheme: str, share_urls: list[str], code: str) -> str:
@@ -85,101 +94,26 @@ def only_local(host: str | None, share_urls: list[str]) -> bool:
     return not share_urls and LOCAL_HOST.match(host or "") is not None
 
 
-@dataclass(frozen=True)
-class Seated:
-    """Where a join put a player: ``how`` is "seat" (seated now), "next_hand" (a bot's seat from
-    the next hand on) or "bench" (a four-person room's fourth, sitting out until swapped in)."""
-
-    seat: int
-    how: str
-
-    def to_json(self) -> dict:
-        return {"seat": self.seat} | ({self.how: True} if self.how != "seat" else {})
-
-
-def seat_for(room: dict, player: dict) -> tuple[str, int | None]:
-    """Where a join puts a player: ("own", seat) already theirs (a seat, the next hand's, the
-    bench: 3); ("seat", i) a free seat (or one a rematch keeps for them); ("next", None) a bot's
-    seat from the next hand, found by the live table; ("bench", 3) a four-person room's fourth;
-    409 when there is none or the match is over."""
-    seats = room["seats"]
-    for i, s in enumerate(seats):
-        if s["player"] == player["id"] or (s.get("next") or {}).get("player") == player["id"]:
-            return "own", i
-    four = (room.get("settings") or {}).get("four")
-    bench = (four or {}).get("bench") or {}
-    if bench.get("player") == player["id"]:
-        return "own", len(seats)  # sitting out: the bench is "seat" 3
-    if room["status"] == "playing":
-        return "next", None
-    if room["status"] != "lobby":
-        raise Refusal("match.over", status=409)
-    mine = [i for i, s in enumerate(seats) if not s["player"] and s.get("for") == player["id"]]
-    free = [i for i, s in enumerate(seats) if not s["player"] and not s.get("for")]
-    if mine or free:
-        return "seat", (mine or free)[0]
-    if four is not None and not bench:
-        return "bench", len(seats)
-    raise Refusal("seat.table_full", status=409)
-
-
-def _own(room: dict, player: dict, i: int) -> Seated:
-    """A seat the player already had, named: the bench, a seat from the next hand, or a seat."""
-    seats = room["seats"]
-    if i >= len(seats):
-        return Seated(i, "bench")
-    if (seats[i].get("next") or {}).get("player") == player["id"]:
-        return Seated(i, "next_hand")
-    return Seated(i, "seat")
-
-
 async def take_seat(aio: AsyncStore, tables: Tables, room: dict, player: dict) -> Seated:
-    """Seat a player: their own seat if they have one (or one a rematch keeps for them), else the
-    first free seat nobody is expected in; during a match a bot's seat from the next hand on; at
-    a four-person Kawuxing table, the bench once the three seats have players."""
-    code = room["code"]
-    kind, i = seat_for(room, player)
-    if kind == "own":
-        return _own(room, player, i)
-    # many workers: the seat is written by the worker that drives the table (it keeps the seats);
-    # a match in play: the live table keeps a seat for the next hand
-    live = await tables.obtain(code) if tables.worker or room["status"] == "playing" else tables.live.get(code)
-    async with live.lock if live is not None else contextlib.nullcontext():
-        # read again, under the table's lock: while this waited, another join or the start may
-        # have changed the room (seats written from the first read would be stale)
-        room = await aio.call(room_or_404, aio.store, code)
-        kind, i = seat_for(room, player)
-        if kind == "own":
-            return _own(room, player, i)
-        seated = await _seat(aio, live, room, player, kind, i)
-    if live is not None:
+    """Seat a player (``seating.step``'s ``Join``): their own place if they have one, a seat a rematch
+    keeps for them, else the first free seat nobody is expected in; during a match a bot's seat from
+    the next hand on; at a four-person Kawuxing table, the bench once the three seats have players.
+
+    Every join goes through the room's one owner, its live table (loaded if it is not in memory;
+    with many workers, on the worker holding its lease), under its lock: concurrent joins, a join
+    racing the start and a rematch's joins are applied one after another to the seats as they are."""
+    seating = Seating.of_room(room)
+    place = seating.place_of(player["id"])
+    if place is not None and place[0] != "kept":  # already theirs: nothing to change
+        return step(seating, Join(player["id"], player["name"]))[1]
+    live = await tables.obtain(room["code"])
+    if live is None:
+        raise Refusal("room.not_found", status=404)
+    async with live.lock:
+        seated = await live.join(player)
+    if seated.changed:
         await live.broadcast()
     return seated
-
-
-async def _seat(aio: AsyncStore, live, room: dict, player: dict, kind: str, i: int | None) -> Seated:
-    """The seat written (under the live table's lock, if there is a live table)."""
-    code, four = room["code"], (room.get("settings") or {}).get("four")
-    if kind == "next":
-        i = await live.reserve_seat(player) if live is not None else None
-        if i is not None:
-            return Seated(i, "next_hand")
-        if four is None or four.get("bench"):
-            raise Refusal("seat.none_left", status=409)
-        kind = "bench"
-    if kind == "bench":
-        settings = dict(room.get("settings") or {})
-        settings["four"] = {**four, "bench": {"player": player["id"], "name": player["name"]}}
-        await aio.take_bench(code, player, settings, lease=code)
-        if live is not None:
-            live.room_changed(settings=settings)
-        return Seated(len(room["seats"]), "bench")
-    seats = room["seats"]
-    seats[i] = {"player": player["id"], "name": player["name"], "bot": None}
-    await aio.take_seat(code, i, player, seats, lease=code)
-    if live is not None:
-        live.room_changed(seats=seats)
-    return Seated(i, "seat")
 
 
 def seat_of(room: dict, player: dict, code: str, status: int = 403) -> int:
@@ -224,8 +158,8 @@ async def rematch(aio: AsyncStore, tables: Tables, room: dict, player: dict) -> 
     async with table.rematch_lock:  # one new room per match: a second ask waits, then joins it
         if table.rematch is None:
             await aio.call(check_hosting, aio.store, player)
-            new = await aio.create_room(room["variant"], room["rules"], room["stake"], room["hands"], player,
-                                        rematch_seats(room, player), room["settings"] or None)
+            new = await aio.call(create_room, aio.store, player, room["variant"], room["rules"], room["stake"],
+                                 room["hands"], rematch_seats(room, player), rematch_settings(room))
             await table.offer_rematch({"code": new, "by": seat})
             return {"code": new, "seat": seat}
         new = table.rematch["code"]
@@ -247,3 +181,12 @@ def rematch_seats(room: dict, player: dict) -> list[dict]:
         else:
             out.append({"player": None, "name": None, "bot": s.get("bot") or level})
     return out
+
+
+def rematch_settings(room: dict) -> dict | None:
+    """The rematch's settings: the same timers and sit-out rule; a four-person room's fourth is
+    offered a place as any other player is (nobody sits out yet)."""
+    settings = dict(room.get("settings") or {})
+    if "four" in settings:
+        settings["four"] = sitout.new_state(settings["four"]["rule"])
+    return settings or None

@@ -95,12 +95,18 @@ class Session:
     when a frame has waited ``SEND_TIMEOUT``; neither ever holds up the table."""
 
     def __init__(self, websocket: WebSocket, table: LiveTable, seat: int | None, player: str | None) -> None:
-        self.websocket, self.table, self.seat = websocket, table, seat
+        self.websocket, self.table = websocket, table
         self.outbox: asyncio.Queue = asyncio.Queue(maxsize=OUTBOX)
         self.writing = asyncio.ensure_future(self.write())
         self.reading = asyncio.ensure_future(self.read())
         self.conn = Connection(self.enqueue, seat, player, kick=self.reading.cancel,
                                patches=websocket.query_params.get("patches") == "1")
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this socket plays now: the table reseats its connections when a friend who waited
+        for the next hand sits down, or a four-person room swaps who sits out (no reload needed)."""
+        return self.conn.seat
 
     async def write(self) -> None:
         while True:

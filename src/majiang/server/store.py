@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
 from typing import Any
 
@@ -30,6 +31,7 @@ from majiang.server.db import (  # noqa: F401 - the schema and errors, named fro
     LOCK_TIMEOUT,
     STATEMENT_TIMEOUT,
     Append,
+    HostLimit,
     LeaseBusy,
     LeaseLost,
     SchemaError,
@@ -70,6 +72,7 @@ class Store(LeaseStore, AppendStore):
         self.worker = worker
         self.lease_seconds = LEASE_SECONDS
         self._lease_engine = None
+        self._creating = threading.Lock()  # one room created at a time by this process (the host limit)
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True, "pool_timeout": STATEMENT_TIMEOUT}
         if url.startswith("sqlite"):
             # a file's connection does not go stale as a server's can: no ping before each use.
@@ -137,10 +140,14 @@ class Store(LeaseStore, AppendStore):
     # rooms -------------------------------------------------------------------------------
 
     def create_room(self, variant: str, rules: dict, stake: int, hands: int, host: dict, seats: list[dict],
-                    settings: dict | None = None, create_key: str | None = None) -> str:
+                    settings: dict | None = None, create_key: str | None = None,
+                    limits: tuple[int, int] | None = None) -> str:
         """A new room in the lobby; its code is six digits, read aloud as the apps' are (more digits
         only once six-digit codes keep colliding). With ``create_key``, a second request of the same
-        host with the same key makes nothing and answers with the first one's room."""
+        host with the same key makes nothing and answers with the first one's room. ``limits``
+        (unfinished rooms, rooms an hour): counted in the transaction that inserts, holding the
+        host's row on PostgreSQL (and one create at a time in this process), so that simultaneous
+        creates cannot pass them (``HostLimit``)."""
         if create_key is not None:
             found = self.room_by_create_key(host["id"], create_key)
             if found is not None:
@@ -149,7 +156,9 @@ class Store(LeaseStore, AppendStore):
         for attempt in range(40):
             code = room_code(6 + attempt // 8)
             try:
-                with self._write() as conn:
+                with self._creating, self._write() as conn:
+                    if limits is not None:
+                        self._check_host(conn, host["id"], now, limits)
                     conn.execute(insert(rooms).values(code=code, variant=variant, rules=json.dumps(rules), stake=stake,
                                                       hands=hands, host=host["id"], status="lobby",
                                                       seats=json.dumps(seats), seed="-", created=now,
@@ -165,6 +174,16 @@ class Store(LeaseStore, AppendStore):
                 if self.room(code) is None:
                     raise  # not a taken code: the database itself failed
         raise StoreError("no free room code")
+
+    def _check_host(self, conn, host_id: str, now: float, limits: tuple[int, int]) -> None:
+        if conn.dialect.name == "postgresql":  # other workers' creates for this host wait for this one
+            conn.execute(select(players.c.id).where(players.c.id == host_id).with_for_update())
+        unfinished = conn.execute(select(func.count()).select_from(rooms).where(
+            rooms.c.host == host_id, rooms.c.status != "finished")).scalar_one()
+        recent = conn.execute(select(func.count()).select_from(rooms).where(
+            rooms.c.host == host_id, rooms.c.created >= now - 3600)).scalar_one()
+        if unfinished >= limits[0] or recent >= limits[1]:
+            raise HostLimit(unfinished, recent)
 
     def room_by_create_key(self, host_id: str, create_key: str) -> str | None:
         with self.engine.connect() as conn:
@@ -212,10 +231,13 @@ class Store(LeaseStore, AppendStore):
         with self._write(lease) as conn:
             conn.execute(update(rooms).where(rooms.c.code == code).values(**values))
 
-    def take_seat(self, code: str, seat: int, player: dict, seats: list[dict], lease: str | None = None) -> None:
-        """Seat a player: the room's seats and the history index in one transaction."""
+    def take_seat(self, code: str, seat: int, player: dict, seats: list[dict], lease: str | None = None,
+                  settings: dict | None = None) -> None:
+        """Seat a player (a seat, a seat from the next hand, or with ``settings`` a four-person room's
+        bench, seat 3): the room's seats, its settings and the history index in one transaction."""
+        values = {"seats": json.dumps(seats)} | ({"settings": json.dumps(settings)} if settings is not None else {})
         with self._write(lease) as conn:
-            conn.execute(update(rooms).where(rooms.c.code == code).values(seats=json.dumps(seats)))
+            conn.execute(update(rooms).where(rooms.c.code == code).values(**values))
             created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
             conn.execute(insert(room_players).values(room=code, player=player["id"], seat=seat, created=created))
 
@@ -229,16 +251,27 @@ class Store(LeaseStore, AppendStore):
 
     # games -------------------------------------------------------------------------------
 
-    def start_hand(self, room: str, hand_index: int, lines: list[str], lease: str | None = None) -> int:
-        """Store a new hand's first lines (its start record); returns its id for ``append``. A hand
-        stored before under the same number (never in play: a failed deal) is replaced."""
+    def start_hand(self, room: str, hand_index: int, lines: list[str], lease: str | None = None,
+                   lineup: dict | None = None, room_values: dict | None = None) -> int:
+        """Store a new hand's first lines (its start record) and its lineup (who sits where: the
+        seat ledger), with what the deal changes in the room (``room_values``: its seats, a
+        four-person room's bench, its status and match state), all in one transaction; returns the
+        hand's id for ``append``. A hand stored before under the same number (never in play: a
+        failed deal) is replaced."""
+        values = dict(room_values or {})
+        for key in ("seats", "settings"):
+            if key in values and not isinstance(values[key], str):
+                values[key] = json.dumps(values[key])
         with self._write(lease) as conn:
+            if values:
+                conn.execute(update(rooms).where(rooms.c.code == room).values(**values))
             old = conn.execute(select(games.c.id).where(games.c.room == room, games.c.hand_index == hand_index)).first()
             if old is not None:
                 conn.execute(game_lines.delete().where(game_lines.c.game == old[0]))
                 conn.execute(games.delete().where(games.c.id == old[0]))
-            game_id = conn.execute(insert(games).values(room=room, hand_index=hand_index, log="", finished=False,
-                                                        totals=None, updated=time.time())).inserted_primary_key[0]
+            game_id = conn.execute(insert(games).values(
+                room=room, hand_index=hand_index, log="", finished=False, totals=None, updated=time.time(),
+                lineup=json.dumps(lineup) if lineup is not None else None)).inserted_primary_key[0]
             if lines:
                 conn.execute(insert(game_lines), [{"game": game_id, "n": n, "line": x} for n, x in enumerate(lines)])
         return int(game_id)
@@ -254,6 +287,7 @@ class Store(LeaseStore, AppendStore):
                 d = dict(r)
                 d["records"] = [json.loads(x) for x in d.pop("log").splitlines() if x]  # before revision 0004
                 d["totals"] = json.loads(d["totals"]) if d["totals"] else None
+                d["lineup"] = json.loads(d["lineup"]) if d.get("lineup") else None
                 out.append(d)
             by_id = {d["id"]: d for d in out}
             if by_id:
@@ -276,36 +310,20 @@ class Store(LeaseStore, AppendStore):
                 .select_from(room_players.join(rooms, rooms.c.code == room_players.c.room))
                 .where(cond).order_by(room_players.c.created.desc()).limit(limit)).mappings().all()
             codes = [r["code"] for r in rows]
-            played: dict[str, dict] = {c: {} for c in codes}
+            played: dict[str, list[dict]] = {c: [] for c in codes}
             if codes:
-                for room, hand, totals in conn.execute(select(games.c.room, games.c.hand_index, games.c.totals).where(
-                        games.c.room.in_(codes), games.c.finished.is_(True))):
-                    played[room][hand] = json.loads(totals) if totals else []
-        out = []
-        for r in rows:
-            seats = json.loads(r["seats"])
-            names = [s.get("name") for s in seats]
-            four = json.loads(r["settings"] or "{}").get("four")
-            if four is not None:  # four friends: each person's points over the hands they played
-                from majiang.server.sitout import person, person_totals
+                for room, hand, totals, lineup in conn.execute(
+                        select(games.c.room, games.c.hand_index, games.c.totals, games.c.lineup).where(
+                            games.c.room.in_(codes), games.c.finished.is_(True)).order_by(games.c.hand_index)):
+                    played[room].append({"hand_index": hand, "totals": json.loads(totals) if totals else [],
+                                         "lineup": json.loads(lineup) if lineup else None})
+        from majiang.server.seating import match_record
 
-                keys = [person(s, i) for i, s in enumerate(seats)]
-                if four.get("bench"):
-                    keys.append(four["bench"]["player"])
-                    names.append(four["bench"]["name"])
-                by = person_totals(four.get("lineups") or [], played[r["code"]])
-                totals = [by.get(k, 0) for k in keys]
-                seat = keys.index(player_id) if player_id in keys else r["seat"]
-            else:
-                totals = [0] * len(seats)
-                for t in played[r["code"]].values():
-                    for i, v in enumerate(t or []):
-                        totals[i] += v
-                seat = r["seat"]
-            out.append({"room": r["code"], "variant": r["variant"], "status": r["status"], "seat": seat,
-                        "hands": len(played[r["code"]]), "match_hands": r["hands"], "totals": totals,
-                        "names": names, "created": r["created"]})
-        return out
+        return [{"room": r["code"], "variant": r["variant"], "status": r["status"], "hands": len(played[r["code"]]),
+                 "match_hands": r["hands"], "created": r["created"],
+                 **match_record({"seats": json.loads(r["seats"]), "settings": json.loads(r["settings"] or "{}")},
+                                played[r["code"]], player_id, r["seat"])}
+                for r in rows]
 
 
 class _Write:
