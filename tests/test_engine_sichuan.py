@@ -451,3 +451,40 @@ def test_gangshangpao_counts_per_kong_of_the_chain(options, paid):
     act(g, 1, "win", "5p")
     assert payments(g)[6:] == [(0, 1, paid, "点炮"), (0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]
     assert sum(g.totals()) == 0
+
+
+CROSS_KONG_DEALER = "237889999m15678s"  # 9999m to kong, then 1s thrown (void p)
+# seat 3 (KONG_CHAIN_S3) holds 111s: it 直杠s the dealer's 1s; seat 1 (KONG_CHAIN_S1) waits 1p and 5p
+
+
+def test_gangshangpao_counts_only_the_discarders_own_kongs():
+    """The 成都 platform table: "杠上炮（每杠＋1翻）… 玩家在杠牌时，先杠一张牌，再打掉一张牌": the chain is the
+    discarder's own kongs. The dealer konges 9m and throws 1s; seat 3 直杠s it and throws its replacement
+    5p, which seat 1 wins: seat 3 made one kong, so 平胡 + 杠上炮 1 = 1 番 = 2 (not 4: the dealer's kong
+    is not seat 3's). Seat 3's kong money (the dealer's 2) is refunded."""
+    g = game_with("sichuan", [CROSS_KONG_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="4m5p")
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "1s")
+    act(g, 3, "kong", "1s")
+    discard(g, 3, "5p")
+    act(g, 1, "win", "5p")
+    pass_all(g)
+    assert payments(g)[3:] == [(0, 3, 2, "点杠"), (3, 1, 2, "点炮"), (3, 0, 2, "退杠")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"杠上炮": 1}
+    assert sum(g.totals()) == 0
+
+
+def test_gangshanghua_counts_only_the_winners_own_kongs():
+    """The 成都 platform table: "杠上花（每杠＋2翻）": the chain is the winner's own kongs. The dealer konges 9m
+    and throws 1s; seat 3 直杠s it and wins on the replacement 6p: 111s(kong) 222s 333s 444s 66p, 对对胡 1 +
+    根 1 + 杠上花 2 for its one kong = 4 番 = 16 from each player still in (not 6 番 = 64)."""
+    g = game_with("sichuan", [CROSS_KONG_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="4m6p")
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "1s")
+    act(g, 3, "kong", "1s")
+    act(g, 3, "win", "6p")
+    assert payments(g)[4:] == [(0, 3, 16, "自摸"), (1, 3, 16, "自摸"), (2, 3, 16, "自摸")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"对对胡": 1, "根": 1, "杠上花": 2}
+    assert sum(g.totals()) == 0

@@ -24,8 +24,9 @@ OUT = Path(__file__).with_name("worked_hands.jsonl")
 
 
 def worked_hands():
-    """(test, its arguments): the five departures of issue 32 first, then classic worked hands, the
-    payments not shown by those, and one hand per fan (``test_conformance_fans``)."""
+    """(test, its arguments): the five departures of issue 32 first (with issue 48's: 杠上炮/杠上花 count
+    only the player's own kongs), then classic worked hands, the payments not shown by those, and one
+    hand per fan (``test_conformance_fans``)."""
     import test_conformance_fans as fans
     import test_engine_kawuxing as k
     import test_engine_sichuan as s
@@ -36,6 +37,8 @@ def worked_hands():
         (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "bonus": 2, "each": 16}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {}, "paid": 4}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "paid": 2}),
+        (s.test_gangshangpao_counts_only_the_discarders_own_kongs, {}),
+        (s.test_gangshanghua_counts_only_the_winners_own_kongs, {}),
         (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,
          {"preset": "suizhou", "expected": [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], "dealer_next": 0}),
         (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,

@@ -34,6 +34,10 @@ impl VariantPlay for Kawuxing {
         true
     }
 
+    fn kong_chain_spans_players(&self) -> bool {
+        true // "如果A杠后打出的牌被别人杠…第二杠要翻倍": another player's kong continues the chain
+    }
+
     fn pass_allows_bigger(&self, r: &Rules) -> bool {
         r.louhu_unless_more
     }

@@ -257,7 +257,7 @@ class TableDriver:
             return seats, None
         four = dict(four)
         if four.get("bench") and all(s.get("player") for s in seats):
-            rests = sitout.rester(four["rule"], self.hand_index, g.next_dealer(), self.n)
+            rests = sitout.rester(four["rule"], self.hand_index, sitout.resting_winner(g), self.n)
             seats, four["bench"] = sitout.swap(seats, four["bench"], rests)
         four["lineups"] = list(four["lineups"]) + [sitout.lineup(seats, four.get("bench"))]
         return seats, {**(self.room.get("settings") or {}), "four": four}

@@ -1,8 +1,11 @@
-"""卡五星 with four friends: three play each hand and the fourth sits out (the 随州 rules: "每局3个人第4人
-观战", "如有四人便是嬴家休息一轮"). Which one sits out is the room's ``sit_out`` rule:
+"""卡五星 with four friends: three play each hand and the fourth sits out (the 襄阳麻将卡五星玩法 text's
+"每局3个人第4人观战"; the 地方棋牌游戏规则整理——卡五星 text, on the game's 大悟/孝感 origins: "如有四人便是嬴家休息一轮").
+Which one sits out is the room's ``sit_out`` rule:
 
-- ``winner`` (嬴家休息一轮): the one who would deal the next hand, i.e. the first winner (on a drawn
-  hand the dealer, who keeps the deal), rests; the one who sat out takes that seat and deals.
+- ``winner`` (嬴家休息一轮): a winner rests: the first winner, which after 一炮双响 is the first of the
+  two in turn from the discarder (not the discarder, who deals next but lost); on a drawn hand, where
+  nobody won, the next dealer rests. The one who sat out takes the resting seat, so after a single
+  winner or a draw it deals; after 一炮双响 the discarder deals.
 - ``rotate``: in turn, seat by seat, so each of the four sits out one hand in four.
 
 The three table seats stay the engine's seats; the fourth person waits on the bench. A swap moves the
@@ -36,13 +39,20 @@ def lineup(seats: list[dict], bench: dict | None) -> list[str | None]:
     return [person(s, i) for i, s in enumerate(seats)] + [bench["player"] if bench else None]
 
 
-def rester(rule: str, finished_hand: int, next_dealer: int, players: int = 3) -> int:
-    """The table seat whose player sits out the hand after ``finished_hand``.
+def resting_winner(game) -> int:
+    """Who rests under ``winner`` after ``game``: the first winner (the engine keeps a multiple ron's
+    winners in turn from the discarder), or the next dealer when nobody won."""
+    return game.wins[0].seat if game.wins else game.next_dealer()
 
-    >>> rester("winner", 0, next_dealer=2), [rester("rotate", h, 0) for h in range(4)]
+
+def rester(rule: str, finished_hand: int, winner: int, players: int = 3) -> int:
+    """The table seat whose player sits out the hand after ``finished_hand`` (``winner``: the seat
+    ``resting_winner`` names).
+
+    >>> rester("winner", 0, winner=2), [rester("rotate", h, 0) for h in range(4)]
     (2, [0, 1, 2, 0])
     """
-    return next_dealer if rule == "winner" else finished_hand % players
+    return winner if rule == "winner" else finished_hand % players
 
 
 def swap(seats: list[dict], bench: dict, seat: int) -> tuple[list[dict], dict]:
