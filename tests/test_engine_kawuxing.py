@@ -442,3 +442,30 @@ def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
     start = m.hands[0].records[0]
     assert start["dealer"] == dealer and start.get("dealer_dice") == (list(dice) if dice else None)
     assert sum(m.hands[0].totals) == 0
+
+
+@pytest.mark.parametrize("preset, sigui, each", [("suizhou", None, 4), ("suizhou", "half", 8), ("standard", None, 8)])
+def test_a_kept_fourth_of_a_pong_is_no_minsigui_in_suizhou(preset, sigui, each):
+    """The 随州 rules: "明杠必须当时就杠，过后不能杠，否则不算明四规". Seat 1 pongs 1p, draws the fourth 1p and
+    keeps it instead of konging, then self-draws 9p: 清一色 (123 456 789 99p beside the pong). In 随州
+    (``sigui = half_concealed``) that is ×4, 4 from each; with 半频道 (``half``, ``standard``) the kept
+    fourth is a 明四归 in a 清一色, ×8: 8 from each (满 in 随州)."""
+    opts = {"sigui": sigui} if sigui else {}
+    g = game_with("kawuxing", ["1p22446688s3355s6z", "11p2345678p99p5z7z", "1133557799s6z8p2p"],
+                  draws="4p4p1p4s4s9p", preset=preset, **opts)
+    discard(g, 0, "1p")
+    act(g, 1, "pong", "1p")
+    discard(g, 1, "5z")
+    pass_all(g)
+    for seat in (2, 0):
+        discard(g, seat, str(g.last_draw))
+        pass_all(g)
+    assert "added_kong" in legal_types(g, 1)
+    discard(g, 1, "7z")  # the fourth 1p is kept, not konged
+    pass_all(g)
+    for seat in (2, 0):
+        discard(g, seat, str(g.last_draw))
+        pass_all(g)
+    act(g, 1, "win", "9p")
+    assert payments(g) == [(0, 1, each, "自摸"), (2, 1, each, "自摸")]
+    assert ("明四归" in {f.name for f in g.wins[0].score.fans}) == (each == 8)
