@@ -469,3 +469,18 @@ def test_a_kept_fourth_of_a_pong_is_no_minsigui_in_suizhou(preset, sigui, each):
     act(g, 1, "win", "9p")
     assert payments(g) == [(0, 1, each, "自摸"), (2, 1, each, "自摸")]
     assert ("明四归" in {f.name for f in g.wins[0].score.fans}) == (each == 8)
+
+
+def test_a_kong_on_the_discard_after_anothers_kong_continues_the_chain():
+    """卡五星's 杠上杠 spans players ("如果A杠后打出的牌被别人杠…第二杠要翻倍"), and so does its 杠上开花 (a choice,
+    docs/RULES.md): the dealer's 暗杠 pays 2 each; it throws 1p, seat 1 直杠s it (the chain's second
+    kong: 2 × 2 = 4 from the dealer) and wins on the replacement: 杠上杠开花 ×4, 4 from each. (血战
+    counts only the winner's own kongs: test_gangshanghua_counts_only_the_winners_own_kongs.)"""
+    g = game_with("kawuxing", ["8888s6s9s1p2345p6z77z", "111p456p789p11s55z", "234s234s567s999s7z"],
+                  replacements="3s1s")
+    act(g, 0, "concealed_kong", "8s")
+    discard(g, 0, "1p")
+    act(g, 1, "kong", "1p")
+    act(g, 1, "win", "1s")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (0, 1, 4, "直杠"), (0, 1, 4, "自摸"), (2, 1, 4, "自摸")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"杠上开花": 4}

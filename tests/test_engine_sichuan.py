@@ -104,6 +104,23 @@ def test_gang_shang_pao_refund_or_transfer(transfer, expected):
     assert pays[4:] == expected
 
 
+@pytest.mark.parametrize("transfer, kong_money", [
+    (False, [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]),
+    (True, [(0, 1, 6, "呼叫转移")]),
+])
+def test_gang_shang_pao_won_by_two_moves_the_kong_money_once(transfer, kong_money):
+    """一炮多响 on the discard after a kong: each winner is paid its 杠上炮 (1 番 = 2), and the kong money
+    moves once, settled with the first winner in turn from the discarder: refunded to its payers, or
+    with 呼叫转移 ("将这个杠的收入转给杠上炮的和牌者") all 6 to seat 1, none to seat 2."""
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], replacements="1p", call_transfer=transfer)
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "win", "5p")
+    assert payments(g)[3:] == [(0, 1, 2, "点炮")] + kong_money + [(0, 2, 2, "点炮")]
+    assert sum(g.totals()) == 0
+
+
 @pytest.mark.parametrize("fine", [16, 8])
 def test_draw_settlement_pig_and_ready_hands(fine):
     pig = "111s222s333s4s12m6p"
