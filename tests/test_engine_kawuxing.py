@@ -427,7 +427,7 @@ def test_first_dealer_of_a_match_is_rolled_from_the_seed():
 
 @pytest.mark.parametrize("preset, dealer, dice", [("xiangyang", 0, None), ("suizhou", 2, (1, 5)), ("standard", 2, (1, 5))])
 def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
-    """The 襄阳 rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
+    """The 襄阳 online-game rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
     roll would seat 2); the other presets keep the dice. The dealer takes 14 tiles, and a self-draw by another
     seat has the dealer pay as any other."""
     from majiang.bots import make_agent
