@@ -427,7 +427,7 @@ def test_first_dealer_of_a_match_is_rolled_from_the_seed():
 
 @pytest.mark.parametrize("preset, dealer, dice", [("xiangyang", 0, None), ("suizhou", 2, (1, 5)), ("standard", 2, (1, 5))])
 def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
-    """The 襄阳 rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
+    """The 襄阳 online-game rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
     roll would seat 2); the other presets keep the dice. The dealer takes 14 tiles, and a self-draw by another
     seat has the dealer pay as any other."""
     from majiang.bots import make_agent
@@ -442,3 +442,45 @@ def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
     start = m.hands[0].records[0]
     assert start["dealer"] == dealer and start.get("dealer_dice") == (list(dice) if dice else None)
     assert sum(m.hands[0].totals) == 0
+
+
+@pytest.mark.parametrize("preset, sigui, each", [("suizhou", None, 4), ("suizhou", "half", 8), ("standard", None, 8)])
+def test_a_kept_fourth_of_a_pong_is_no_minsigui_in_suizhou(preset, sigui, each):
+    """The 随州 rules: "明杠必须当时就杠，过后不能杠，否则不算明四规". Seat 1 pongs 1p, draws the fourth 1p and
+    keeps it instead of konging, then self-draws 9p: 清一色 (123 456 789 99p beside the pong). In 随州
+    (``sigui = half_concealed``) that is ×4, 4 from each; with 半频道 (``half``, ``standard``) the kept
+    fourth is a 明四归 in a 清一色, ×8: 8 from each (满 in 随州)."""
+    opts = {"sigui": sigui} if sigui else {}
+    g = game_with("kawuxing", ["1p22446688s3355s6z", "11p2345678p99p5z7z", "1133557799s6z8p2p"],
+                  draws="4p4p1p4s4s9p", preset=preset, **opts)
+    discard(g, 0, "1p")
+    act(g, 1, "pong", "1p")
+    discard(g, 1, "5z")
+    pass_all(g)
+    for seat in (2, 0):
+        discard(g, seat, str(g.last_draw))
+        pass_all(g)
+    assert "added_kong" in legal_types(g, 1)
+    discard(g, 1, "7z")  # the fourth 1p is kept, not konged
+    pass_all(g)
+    for seat in (2, 0):
+        discard(g, seat, str(g.last_draw))
+        pass_all(g)
+    act(g, 1, "win", "9p")
+    assert payments(g) == [(0, 1, each, "自摸"), (2, 1, each, "自摸")]
+    assert ("明四归" in {f.name for f in g.wins[0].score.fans}) == (each == 8)
+
+
+def test_a_kong_on_the_discard_after_anothers_kong_continues_the_chain():
+    """卡五星's 杠上杠 spans players ("如果A杠后打出的牌被别人杠…第二杠要翻倍"), and so does its 杠上开花 (a choice,
+    docs/RULES.md): the dealer's 暗杠 pays 2 each; it throws 1p, seat 1 直杠s it (the chain's second
+    kong: 2 × 2 = 4 from the dealer) and wins on the replacement: 杠上杠开花 ×4, 4 from each. (血战
+    counts only the winner's own kongs: test_gangshanghua_counts_only_the_winners_own_kongs.)"""
+    g = game_with("kawuxing", ["8888s6s9s1p2345p6z77z", "111p456p789p11s55z", "234s234s567s999s7z"],
+                  replacements="3s1s")
+    act(g, 0, "concealed_kong", "8s")
+    discard(g, 0, "1p")
+    act(g, 1, "kong", "1p")
+    act(g, 1, "win", "1s")
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (0, 1, 4, "直杠"), (0, 1, 4, "自摸"), (2, 1, 4, "自摸")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"杠上开花": 4}

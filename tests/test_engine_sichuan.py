@@ -104,6 +104,23 @@ def test_gang_shang_pao_refund_or_transfer(transfer, expected):
     assert pays[4:] == expected
 
 
+@pytest.mark.parametrize("transfer, kong_money", [
+    (False, [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]),
+    (True, [(0, 1, 6, "呼叫转移")]),
+])
+def test_gang_shang_pao_won_by_two_moves_the_kong_money_once(transfer, kong_money):
+    """一炮多响 on the discard after a kong: each winner is paid its 杠上炮 (1 番 = 2), and the kong money
+    moves once, settled with the first winner in turn from the discarder: refunded to its payers, or
+    with 呼叫转移 ("将这个杠的收入转给杠上炮的和牌者") all 6 to seat 1, none to seat 2."""
+    g = game_with("sichuan", [DEALER_KONG, T1K, T2, T3], replacements="1p", call_transfer=transfer)
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "5p")
+    act(g, 1, "win", "5p")
+    act(g, 2, "win", "5p")
+    assert payments(g)[3:] == [(0, 1, 2, "点炮")] + kong_money + [(0, 2, 2, "点炮")]
+    assert sum(g.totals()) == 0
+
+
 @pytest.mark.parametrize("fine", [16, 8])
 def test_draw_settlement_pig_and_ready_hands(fine):
     pig = "111s222s333s4s12m6p"
@@ -450,4 +467,41 @@ def test_gangshangpao_counts_per_kong_of_the_chain(options, paid):
     discard(g, 0, "5p")
     act(g, 1, "win", "5p")
     assert payments(g)[6:] == [(0, 1, paid, "点炮"), (0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]
+    assert sum(g.totals()) == 0
+
+
+CROSS_KONG_DEALER = "237889999m15678s"  # 9999m to kong, then 1s thrown (void p)
+# seat 3 (KONG_CHAIN_S3) holds 111s: it 直杠s the dealer's 1s; seat 1 (KONG_CHAIN_S1) waits 1p and 5p
+
+
+def test_gangshangpao_counts_only_the_discarders_own_kongs():
+    """The 成都 platform table: "杠上炮（每杠＋1翻）… 玩家在杠牌时，先杠一张牌，再打掉一张牌": the chain is the
+    discarder's own kongs. The dealer konges 9m and throws 1s; seat 3 直杠s it and throws its replacement
+    5p, which seat 1 wins: seat 3 made one kong, so 平胡 + 杠上炮 1 = 1 番 = 2 (not 4: the dealer's kong
+    is not seat 3's). Seat 3's kong money (the dealer's 2) is refunded."""
+    g = game_with("sichuan", [CROSS_KONG_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="4m5p")
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "1s")
+    act(g, 3, "kong", "1s")
+    discard(g, 3, "5p")
+    act(g, 1, "win", "5p")
+    pass_all(g)
+    assert payments(g)[3:] == [(0, 3, 2, "点杠"), (3, 1, 2, "点炮"), (3, 0, 2, "退杠")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"杠上炮": 1}
+    assert sum(g.totals()) == 0
+
+
+def test_gangshanghua_counts_only_the_winners_own_kongs():
+    """The 成都 platform table: "杠上花（每杠＋2翻）": the chain is the winner's own kongs. The dealer konges 9m
+    and throws 1s; seat 3 直杠s it and wins on the replacement 6p: 111s(kong) 222s 333s 444s 66p, 对对胡 1 +
+    根 1 + 杠上花 2 for its one kong = 4 番 = 16 from each player still in (not 6 番 = 64)."""
+    g = game_with("sichuan", [CROSS_KONG_DEALER, KONG_CHAIN_S1, KONG_CHAIN_S2, KONG_CHAIN_S3],
+                  replacements="4m6p")
+    act(g, 0, "concealed_kong", "9m")
+    discard(g, 0, "1s")
+    act(g, 3, "kong", "1s")
+    act(g, 3, "win", "6p")
+    assert payments(g)[4:] == [(0, 3, 16, "自摸"), (1, 3, 16, "自摸"), (2, 3, 16, "自摸")]
+    assert {f.name: f.value for f in g.wins[0].score.fans} == {"对对胡": 1, "根": 1, "杠上花": 2}
     assert sum(g.totals()) == 0

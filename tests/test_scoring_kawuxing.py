@@ -83,6 +83,17 @@ def test_sigui_option():
     assert fans(hand, win, opts={"sigui": "full"})[0] == {"暗四归": 4}
 
 
+def test_suizhou_counts_no_kept_fourth_of_a_pong():
+    """The 随州 rules: "明杠必须当时就杠，过后不能杠，否则不算明四规": a pong's fourth kept in hand is no 明四归.
+    A 清一色 with 111p ponged and the fourth 1p kept: 半频道 counts it (×8), 随州 does not (×4); a
+    four held concealed still counts in 随州."""
+    hand, win, melds = "1234567899p", "9p", (P("1p"),)
+    assert fans(hand, win, melds, opts={"sigui": "half"}) == ({"清一色": 4, "明四归": 2}, 8)
+    assert fans(hand, win, melds, preset="suizhou") == ({"清一色": 4}, 4)
+    assert fans(hand, win, melds, opts={"sigui": "half_concealed"}) == ({"清一色": 4}, 4)
+    assert fans("1111234567899p", "9p", preset="suizhou") == ({"清一色": 4, "暗四归": 4}, 8)  # 满
+
+
 def test_cap_and_presets():
     hand, win = "1122334455566p", "5p"  # 清一色 × 龙七对 = 32
     assert fans(hand, win, preset="suizhou")[1] == 8  # 满 = 8

@@ -56,7 +56,7 @@ class RoomSeating(RuleBasedStateMachine):
     def deal(self, dealer, points):
         finished = None if self.s.status == "lobby" else self.s.hand
         before = self.s
-        self.s, lineup = step(self.s, Deal(finished, dealer % len(self.s.seats)))
+        self.s, lineup = step(self.s, Deal(finished, winner=dealer % len(self.s.seats)))
         assert self.s.hand == (0 if finished is None else finished + 1)
         # everyone waiting for this hand sits down; nobody else moves but a four-person room's swap
         for i, (old, new) in enumerate(zip(before.seats, self.s.seats)):

@@ -13,6 +13,7 @@ pytest.importorskip("sqlalchemy")
 
 from majiang.engine import Game  # noqa: E402
 from majiang.games.rules import rules_for  # noqa: E402
+from majiang.server import sitout  # noqa: E402
 from majiang.server.actions import player_default  # noqa: E402
 from majiang.server.clock import MISSES_BEFORE_AUTO, TableSettings  # noqa: E402
 from majiang.server.match import MatchState  # noqa: E402
@@ -257,7 +258,7 @@ def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule)
     async def recorded_deal() -> None:
         g, index = table.game, table.hand_index
         seen = {"before": [s["name"] for s in table.room["seats"]], "resting": table.four["bench"]["name"],
-                "rests": g.next_dealer() if rule == "winner" else index % 3, "totals": g.totals()}
+                "rests": sitout.resting_winner(g) if rule == "winner" else index % 3, "totals": g.totals()}
         await deal()
         if table.hand_index == index + 1:
             deals.append(seen | {"after": [s["name"] for s in table.room["seats"]],

@@ -769,7 +769,12 @@ impl Game {
     }
 
     fn complete_kong(&mut self, seat: usize, t: u8, kind: KongKind, discarder: usize) {
-        let chain = if kind == KongKind::Direct { self.discard_chain + 1 } else { self.kong_chain + 1 };
+        // on a discard, another's kong goes on only where the game says so (卡五星)
+        let chain = match kind {
+            KongKind::Direct if self.play.kong_chain_spans_players() => self.discard_chain + 1,
+            KongKind::Direct => 1,
+            _ => self.kong_chain + 1,
+        };
         let at_once = kind != KongKind::Added || self.added_kong_at_once(t);
         let payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once);
         self.pay(&payments);

@@ -1,7 +1,7 @@
 //! Every number that crosses the Python–Rust boundary. GENERATED from
 //! src/majiang/native/spec.py by `python -m majiang.native spec`: do not edit.
 
-pub const ABI_VERSION: i64 = 1158890150;
+pub const ABI_VERSION: i64 = 1180091501;
 pub const N_KINDS: usize = 30;
 pub const MAX_WALL_LEN: usize = 136;
 pub const MAX_SEED_PREFIX: usize = 64;
@@ -192,6 +192,7 @@ pub const FIRST_DEALER_EAST: i64 = 1;
 pub const SIGUI_HALF: i64 = 0;
 pub const SIGUI_FULL: i64 = 1;
 pub const SIGUI_WINNING: i64 = 2;
+pub const SIGUI_HALF_CONCEALED: i64 = 3;
 pub const CAP_NONE: i64 = -1;
 pub const KAWUXING_HAIDI_SELF_DRAW: i64 = 0;
 pub const KAWUXING_HAIDI_BOTH: i64 = 1;

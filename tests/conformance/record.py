@@ -24,8 +24,9 @@ OUT = Path(__file__).with_name("worked_hands.jsonl")
 
 
 def worked_hands():
-    """(test, its arguments): the five departures of issue 32 first, then classic worked hands, the
-    payments not shown by those, and one hand per fan (``test_conformance_fans``)."""
+    """(test, its arguments): the five departures of issue 32 first (with issue 48's: 杠上炮/杠上花 count
+    only the player's own kongs; 随州 counts no kept fourth of a pong), then classic worked hands, the payments not shown by those, and one
+    hand per fan (``test_conformance_fans``)."""
     import test_conformance_fans as fans
     import test_engine_kawuxing as k
     import test_engine_sichuan as s
@@ -36,6 +37,10 @@ def worked_hands():
         (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "bonus": 2, "each": 16}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {}, "paid": 4}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "paid": 2}),
+        (s.test_gangshangpao_counts_only_the_discarders_own_kongs, {}),
+        (s.test_gangshanghua_counts_only_the_winners_own_kongs, {}),
+        (k.test_a_kept_fourth_of_a_pong_is_no_minsigui_in_suizhou, {"preset": "suizhou", "sigui": None, "each": 4}),
+        (k.test_a_kept_fourth_of_a_pong_is_no_minsigui_in_suizhou, {"preset": "suizhou", "sigui": "half", "each": 8}),
         (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,
          {"preset": "suizhou", "expected": [(1, 0, 1, "亮倒荒庄"), (1, 2, 1, "亮倒荒庄")], "dealer_next": 0}),
         (k.test_suizhou_first_declarer_pays_both_at_a_drawn_hand,
@@ -53,6 +58,11 @@ def worked_hands():
         (s.test_gang_shang_pao_refund_or_transfer,
          {"transfer": False, "expected": [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]}),
         (s.test_gang_shang_pao_refund_or_transfer, {"transfer": True, "expected": [(0, 1, 6, "呼叫转移")]}),
+        (s.test_gang_shang_pao_won_by_two_moves_the_kong_money_once,
+         {"transfer": False, "kong_money": [(0, 1, 2, "退杠"), (0, 2, 2, "退杠"), (0, 3, 2, "退杠")]}),
+        (s.test_gang_shang_pao_won_by_two_moves_the_kong_money_once,
+         {"transfer": True, "kong_money": [(0, 1, 6, "呼叫转移")]}),
+        (k.test_a_kong_on_the_discard_after_anothers_kong_continues_the_chain, {}),
         (s.test_draw_settlement_pig_and_ready_hands, {"fine": 16}),
         (s.test_not_ready_kong_maker_refunds_at_the_draw, {}),
         (k.test_added_kong_only_when_the_fourth_is_drawn, {}),
@@ -109,7 +119,7 @@ def record() -> list[dict]:
             label = f"{kwargs['args'][0]}:{kwargs['fan']}"
         else:
             label = ",".join(f"{k}={v}" for k, v in kwargs.items()
-                             if k in ("preset", "options", "transfer", "fine", "pay", "late"))
+                             if k in ("preset", "options", "transfer", "fine", "pay", "late", "sigui"))
         for i, g in enumerate(built):
             out.append(fixture(f"{test.__name__}[{label}]" + (f"#{i}" if len(built) > 1 else ""), g))
     return out

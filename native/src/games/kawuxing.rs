@@ -8,7 +8,7 @@ use crate::hand::{Counts, Reading};
 use crate::score::{complete_hand, suit_count, Ctx, Meld, MeldKind, Rules, Score};
 use crate::spec::{
     ACTION_DECLARE, DECLARED_LIANGDAO, KAWUXING_HAIDI_BOTH, KAWUXING_HAIDI_NONE, LIANGDAO_DRAW_PENALTY_COUNT,
-    LIANGDAO_DRAW_PENALTY_FIRST, SIGUI_FULL, SIGUI_HALF,
+    LIANGDAO_DRAW_PENALTY_FIRST, SIGUI_FULL, SIGUI_HALF, SIGUI_HALF_CONCEALED,
 };
 
 pub struct Kawuxing;
@@ -32,6 +32,10 @@ impl VariantPlay for Kawuxing {
 
     fn added_kong_only_at_once(&self, _r: &Rules) -> bool {
         true
+    }
+
+    fn kong_chain_spans_players(&self) -> bool {
+        true // "如果A杠后打出的牌被别人杠…第二杠要翻倍": another player's kong continues the chain
     }
 
     fn pass_allows_bigger(&self, r: &Rules) -> bool {
@@ -200,15 +204,16 @@ fn score_win(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, c
             } else if hand[w] == 3 {
                 v *= 4; // 暗四归
             }
-            if r.sigui == SIGUI_FULL || (r.sigui == SIGUI_HALF && big) {
+            let half = r.sigui == SIGUI_HALF || r.sigui == SIGUI_HALF_CONCEALED;
+            if r.sigui == SIGUI_FULL || (half && big) {
                 for (k, &fk) in full.iter().enumerate() {
                     if k == w {
                         continue;
                     }
                     if fk == 4 {
                         v *= 4;
-                    } else if is_pong(k) && fk == 1 {
-                        v *= 2;
+                    } else if is_pong(k) && fk == 1 && r.sigui != SIGUI_HALF_CONCEALED {
+                        v *= 2; // 随州: a pong's kept fourth is no 明四归 (否则不算明四规)
                     }
                 }
             }

@@ -59,6 +59,12 @@ pub trait VariantPlay: Sync {
         false
     }
 
+    /// A kong on the discard that followed another player's kong continues that kong's chain
+    /// (``kong_chain_spans_players``: 卡五星's 杠上杠); else a chain is one player's own kongs.
+    fn kong_chain_spans_players(&self) -> bool {
+        false
+    }
+
     /// 最后四张必胡: a win on one of the wall's last four tiles must be taken.
     fn must_win(&self, _r: &Rules) -> bool {
         false
@@ -180,6 +186,7 @@ dispatch! {
     fn declare_actions(&self, r: &Rules) -> &'static [u8];
     fn last_tile_discards_drawn(&self) -> bool;
     fn added_kong_only_at_once(&self, r: &Rules) -> bool;
+    fn kong_chain_spans_players(&self) -> bool;
     fn must_win(&self, r: &Rules) -> bool;
     fn earthly_on_discard(&self, r: &Rules) -> bool;
     fn pass_allows_bigger(&self, r: &Rules) -> bool;

@@ -132,7 +132,7 @@ class Game:
         self.drawn_from_wall = False  # the current turn began with a draw (not a claim)
         self.last_four_draw = False  # that draw took one of the wall's last four tiles
         self.discard_last_four = False  # the last discard is the tile just drawn from the last four
-        self.kong_chain = 0  # >0 while the current turn follows a kong (杠上)
+        self.kong_chain = 0  # >0 while the current turn follows a kong (杠上): the chain's length
         self.discard_chain = 0  # chain in force when the last discard was made (杠上炮)
         self.last_discard: tuple[int, Tile] | None = None
         self.pending_kong: tuple[int, Tile] | None = None  # an added kong awaiting robbers
@@ -517,7 +517,10 @@ class Game:
 
     def complete_kong(self, seat: int, t: Tile, kind: str, discarder: int | None) -> None:
         """Engine step: a kong is made: its money is paid and ``seat`` draws a replacement."""
-        chain = (self.discard_chain + 1) if kind == "kong" else (self.kong_chain + 1)
+        if kind == "kong":  # on a discard: another's kong goes on only where the game says so (卡五星)
+            chain = self.discard_chain + 1 if self.play.kong_chain_spans_players() else 1
+        else:
+            chain = self.kong_chain + 1
         at_once = kind != "added_kong" or self._added_kong_at_once(t)
         payments = self.play.kong_payments(self, seat, kind, discarder, chain, at_once)
         record = KongRecord(seat, t, kind, payments, chain)

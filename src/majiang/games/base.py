@@ -240,6 +240,12 @@ class GamePlay:
         """May an added kong be made only on drawing its fourth tile (即时加杠)?"""
         return False
 
+    def kong_chain_spans_players(self) -> bool:
+        """Does a kong on the discard that followed another player's kong continue that kong's
+        chain (杠上杠 across players)? Off: a chain is one player's own consecutive kongs, so a kong
+        on a discard starts at 1."""
+        return False
+
     def extra_turn_actions(self, game, seat: int) -> list[Action]:
         return []
 

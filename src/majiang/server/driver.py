@@ -14,6 +14,7 @@ from typing import Any
 
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game
+from majiang.server import sitout
 from majiang.server.seating import Deal, Seating, step
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
@@ -260,7 +261,7 @@ class TableDriver:
             if g is None or not g.over or self.match.state is not MatchState.BETWEEN_HANDS:
                 return
             before = Seating.of_room(self.room, self.hand_index)
-            seating, lineup = step(before, Deal(finished=self.hand_index, next_dealer=g.next_dealer()))
+            seating, lineup = step(before, Deal(finished=self.hand_index, winner=sitout.resting_winner(g)))
             seats = [dict(s) for s in seating.seats]
             changed: dict[str, Any] = {}
             if seating.seats != before.seats:

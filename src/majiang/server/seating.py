@@ -51,7 +51,7 @@ class Seating:
         """The room's settings with this bench (unchanged for a room of one person a seat)."""
         settings = dict(settings or {})
         if self.rule is not None:
-            four = {k: v for k, v in (settings.get("four") or {}).items() if k != "lineups"}
+            four = dict(settings.get("four") or {})  # (a room from before the seat ledger keeps its "lineups")
             settings["four"] = {**four, "rule": self.rule, "bench": self.bench}
         return settings
 
@@ -91,11 +91,12 @@ class Join:
 
 @dataclass(frozen=True)
 class Deal:
-    """Deal a hand: the first (``finished`` None) or the one after hand ``finished``, whose next
-    dealer is ``next_dealer`` (a four-person room's ``winner`` rule rests the seat that would deal)."""
+    """Deal a hand: the first (``finished`` None) or the one after hand ``finished``; ``winner`` is
+    the seat a four-person room's ``winner`` rule rests (``sitout.resting_winner``: the first winner,
+    or on a drawn hand the dealer who keeps the deal)."""
 
     finished: int | None = None
-    next_dealer: int = 0
+    winner: int = 0
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _deal(s: Seating, cmd: Deal) -> tuple[Seating, Lineup]:
             if x.get("next"):
                 seats[i] = {"player": x["next"]["player"], "name": x["next"]["name"], "bot": None}
         if bench and s.rule is not None and all(x.get("player") for x in seats):
-            rests = sitout.rester(s.rule, cmd.finished, cmd.next_dealer, len(seats))
+            rests = sitout.rester(s.rule, cmd.finished, cmd.winner, len(seats))
             new, bench = sitout.swap(seats, bench, rests)
             seats = [dict(x) for x in new]
     out = replace(s, status="playing", seats=tuple(seats), bench=bench,

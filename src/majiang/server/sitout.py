@@ -1,14 +1,18 @@
-"""卡五星 with four friends: three play each hand and the fourth sits out (the 随州 rules: "每局3个人第4人
-观战", "如有四人便是嬴家休息一轮"). Which one sits out is the room's ``sit_out`` rule:
+"""卡五星 with four friends: three play each hand and the fourth sits out (the 襄阳麻将卡五星玩法 text's
+"每局3个人第4人观战"; the 地方棋牌游戏规则整理——卡五星 text, on the game's 大悟/孝感 origins: "如有四人便是嬴家休息一轮").
+Which one sits out is the room's ``sit_out`` rule:
 
-- ``winner`` (嬴家休息一轮): the one who would deal the next hand, i.e. the first winner (on a drawn
-  hand the dealer, who keeps the deal), rests; the one who sat out takes that seat and deals.
+- ``winner`` (嬴家休息一轮): a winner rests: the first winner, which after 一炮双响 is the first of the
+  two in turn from the discarder (not the discarder, who deals next but lost); on a drawn hand, where
+  nobody won, the next dealer rests. The one who sat out takes the resting seat, so after a single
+  winner or a draw it deals; after 一炮双响 the discarder deals.
 - ``rotate``: in turn, seat by seat, so each of the four sits out one hand in four.
 
 The three table seats stay the engine's seats; the fourth person waits on the bench. A swap moves the
 bench person into the resting person's seat, so a seat's points are not a person's: each person's
-match total is summed over the hands they played (``lineups`` records who sat where in each hand).
-The state lives in the room's settings as ``{"four": {"rule", "bench", "lineups"}}``.
+match total is summed over the hands they played (the seat ledger: each hand's lineup, stored with
+the hand; ``seating``). The rule and the bench live in the room's settings as ``{"four": {"rule",
+"bench"}}`` (rooms before the seat ledger also kept a ``lineups`` list there, still read).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ def people_for(plays: int) -> tuple[int, ...]:
 
 
 def new_state(rule: str) -> dict:
-    return {"rule": rule, "bench": None, "lineups": []}
+    return {"rule": rule, "bench": None}
 
 
 def person(seat: dict, index: int) -> str:
@@ -31,18 +35,20 @@ def person(seat: dict, index: int) -> str:
     return seat.get("player") or f"bot:{index}"
 
 
-def lineup(seats: list[dict], bench: dict | None) -> list[str | None]:
-    """Who plays this hand at each table seat, then who sits out (None: nobody)."""
-    return [person(s, i) for i, s in enumerate(seats)] + [bench["player"] if bench else None]
+def resting_winner(game) -> int:
+    """Who rests under ``winner`` after ``game``: the first winner (the engine keeps a multiple ron's
+    winners in turn from the discarder), or the next dealer when nobody won."""
+    return game.wins[0].seat if game.wins else game.next_dealer()
 
 
-def rester(rule: str, finished_hand: int, next_dealer: int, players: int = 3) -> int:
-    """The table seat whose player sits out the hand after ``finished_hand``.
+def rester(rule: str, finished_hand: int, winner: int, players: int = 3) -> int:
+    """The table seat whose player sits out the hand after ``finished_hand`` (``winner``: the seat
+    ``resting_winner`` names).
 
-    >>> rester("winner", 0, next_dealer=2), [rester("rotate", h, 0) for h in range(4)]
+    >>> rester("winner", 0, winner=2), [rester("rotate", h, 0) for h in range(4)]
     (2, [0, 1, 2, 0])
     """
-    return next_dealer if rule == "winner" else finished_hand % players
+    return winner if rule == "winner" else finished_hand % players
 
 
 def swap(seats: list[dict], bench: dict, seat: int) -> tuple[list[dict], dict]:
@@ -58,22 +64,3 @@ def swap(seats: list[dict], bench: dict, seat: int) -> tuple[list[dict], dict]:
     rests = {"player": out[seat]["player"], "name": out[seat]["name"]}
     out[seat] = {"player": bench["player"], "name": bench["name"], "bot": None}
     return out, rests
-
-
-def person_totals(lineups: list[list], hand_totals: dict[int, list[int]]) -> dict[str, int]:
-    """Each person's points over the finished hands (``hand_totals``: hand index → seat totals).
-
-    >>> person_totals([["a", "b", "c", "d"], ["d", "b", "c", "a"]], {0: [4, -2, -2], 1: [3, -3, 0]})
-    {'a': 4, 'b': -5, 'c': -2, 'd': 3}
-    """
-    out: dict[str, int] = {}
-    for h, totals in sorted(hand_totals.items()):
-        if h >= len(lineups):
-            continue
-        for key in lineups[h]:
-            if key is not None:
-                out.setdefault(key, 0)
-        for key, v in zip(lineups[h], totals):
-            if key is not None:
-                out[key] = out.get(key, 0) + v
-    return out

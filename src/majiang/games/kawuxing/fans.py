@@ -120,13 +120,13 @@ def _reading_fans(hand: Hand, full: Hand, win: Tile, reading: Reading, rules) ->
         fans.append(_fan("明四归"))
     elif hand.counts[win] == 3:
         fans.append(_fan("暗四归"))
-    if rules.sigui == "full" or (rules.sigui == "half" and big_hand):
+    if rules.sigui == "full" or (rules.sigui in ("half", "half_concealed") and big_hand):
         for k in range(30):
             if k == win:
                 continue
             if counts[k] == 4:
                 fans.append(_fan("暗四归"))
-            elif k in pongs and counts[k] == 1:
+            elif k in pongs and counts[k] == 1 and rules.sigui != "half_concealed":  # 随州: 否则不算明四规
                 fans.append(_fan("明四归"))
     return fans
 

@@ -27,6 +27,9 @@ class KawuxingPlay(GamePlay):
     def added_kong_only_at_once(self) -> bool:
         return True  # 蓄杠 only on drawing the fourth tile
 
+    def kong_chain_spans_players(self) -> bool:
+        return True  # "如果A杠后打出的牌被别人杠…第二杠要翻倍": another player's kong continues the chain
+
     @property
     def variant(self) -> Variant:
         return variant_for(self.rules)

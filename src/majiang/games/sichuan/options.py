@@ -33,13 +33,15 @@ class SichuanRules:
         choices=(("none", "不收分", "unpaid"), ("collect", "收分", "paid"), ("forbid", "不许", "forbidden")),
         source="none: the 成都 platform rules' 未即时加杠的不收取分数")
     direct_kong_pay: int = option(2, "直杠赔付", "Direct kong pays", "点杠者付几倍底",
-                                  "what the discarder of a kong pays", allowed=(2, 1), source="one text: 1")
+                                  "what the discarder of a kong pays", allowed=(2, 1),
+                                  source="2: the 成都 platform rules' 收取点杠者两底; 1: the 四川 rules text's 1倍点数")
     cap_fan: int | None = option(None, "封顶番数", "Fan cap", "最多算几番", "a hand counts at most this many fan",
                                  minimum=1, offered=(None, 3, 4, 5, 6), source="3: " + APPS)
     gangshanghua_fan: int = option(2, "杠上花", "Win after a kong", "杠上开花加几番", "extra fan for a win on a kong replacement",
                                    allowed=(2, 1), source="2: the 成都 platform rules; 1: " + APPS)
     gangshang_chain: bool = option(True, "每杠加番", "Per kong", "杠上花/杠上炮按连杠数每杠加番",
-                                   "wins on a kong replacement or on the discard after a kong count once per kong of a chain",
+                                   "wins on a kong replacement or on the discard after a kong count once per kong of the "
+                                   "player's own chain (the winner's on a replacement, the discarder's on a discard)",
                                    source="the 成都 platform table's 每杠＋2翻, 每杠＋1翻; off: " + APPS)
     robbed_kong_fan: int = option(0, "抢杠", "Robbing a kong", "抢杠胡加几番", "extra fan for a win on a robbed kong",
                                   allowed=(0, 1), source="0: no 成都 text gives it a 番; 1: " + APPS)
