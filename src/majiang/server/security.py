@@ -70,6 +70,7 @@ class Guard:
                 except ValueError:
                     too_big = True
                 if too_big:
+                    log.warning("majiang: a request body over %d bytes refused (413)", self.max_body)
                     return await _reply(send, 413, "request.too_large")
         body = await self.read_body(receive)
         if body is GONE:
