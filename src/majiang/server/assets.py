@@ -35,8 +35,8 @@ class Asset:
     etag: str
 
 
-def _prepare(data: bytes, kind: str) -> Asset:
-    packed = gzip.compress(data, compresslevel=9, mtime=0) if kind.startswith(("text/", "image/svg")) else None
+def prepare(data: bytes, kind: str) -> Asset:
+    packed = gzip.compress(data, compresslevel=9, mtime=0) if kind.startswith(("text/", "image/svg", "application/json")) else None
     if packed is not None and len(packed) >= len(data):
         packed = None
     return Asset(data, packed, kind, '"' + hashlib.sha256(data).hexdigest()[:20] + '"')
@@ -78,7 +78,7 @@ def load() -> tuple[dict[str, Asset], str]:
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     version = digest.hexdigest()[:12]
     ready = fingerprinted(raw, version)
-    return {n: _prepare(d, STATIC_TYPES[os.path.splitext(n)[1]]) for n, d in ready.items()}, version
+    return {n: prepare(d, STATIC_TYPES[os.path.splitext(n)[1]]) for n, d in ready.items()}, version
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:

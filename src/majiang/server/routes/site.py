@@ -51,9 +51,22 @@ def analyze(hand: str, variant: str, void: str | None = None):
 
 
 @router.get("/api/rules-schema")
-def get_rules_schema():
+async def get_rules_schema(request: Request):
+    """The games' declarations: compressed once while they stay the same, revalidated by their ETag."""
+    import json
+
     from majiang.server.schema import rules_schema
-    return rules_schema()
+    global _SCHEMA
+    data = json.dumps(rules_schema(), ensure_ascii=False).encode("utf-8")
+    if _SCHEMA is None or _SCHEMA.data != data:
+        _SCHEMA = assets.prepare(data, "application/json")
+    a = _SCHEMA
+    status, body, headers = assets.encoded(a.data, a.gzipped, a.kind, a.etag, assets.REVALIDATE, request.headers)
+    kind = headers.pop("content-type", None)
+    return Response(body, status_code=status, media_type=kind, headers=headers)
+
+
+_SCHEMA: assets.Asset | None = None
 
 
 @router.get("/api/server")
