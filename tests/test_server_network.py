@@ -56,6 +56,13 @@ def test_serve_on_all_interfaces_shares_the_interfaces_addresses_not_the_host_na
     assert lan.lan_urls("10.0.0.8", 8000) == ["http://10.0.0.8:8000/"]
     hosts = lan.allowed_hosts("::", lan.lan_urls("::", 8000), ["majiang.example"])
     assert {LAN, "10.0.0.8", "2001:db8::23", "box", "box.local", "majiang.example", "127.0.0.1"} <= set(hosts)
+    from majiang.server.security import Guard
+    guard = Guard(None, hosts=hosts)
+
+    def named(host):
+        return guard.host_allowed({"headers": [(b"host", host.encode())]})
+    assert named("[2001:db8::23]:8000") and named(f"{LAN}:8000") and named("box.local:8000")
+    assert not named("[2001:db8::24]:8000") and not named("127.0.1.1.nip.io:8000") and not named("evil.example")
 
 
 def test_serve_prints_the_lan_addresses_and_answers_them(debian_machine, monkeypatch, tmp_path, capsys):
