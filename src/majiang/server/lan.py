@@ -121,7 +121,7 @@ def _route_source(family: int, probe: str) -> str | None:
 
 def _from_name() -> list[str]:
     try:
-        return [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None)]
+        return [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None)]
     except (OSError, UnicodeError):
         return []
 
