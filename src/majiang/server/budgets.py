@@ -8,10 +8,15 @@
 - Costly routes (replays, a room's hand logs, the analysis, the QR code): an address has at most
   ``COSTLY_AT_ONCE`` of them in flight and ``COSTLY_PER_MINUTE`` a minute (429 past either), so no
   address can keep a worker's threads or its event loop busy.
+
+A refusal waits ``REFUSAL_PAUSE`` before it is sent: a client that asks again at once, in a loop,
+then asks a few times a second instead of thousands, and the refusals themselves cost the event
+loop nothing worth measuring (benchmarks/bench_replay_flood.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -20,6 +25,7 @@ from majiang.server.security import RateLimit
 
 COSTLY_AT_ONCE = 4
 COSTLY_PER_MINUTE = 120
+REFUSAL_PAUSE = 1.0  # seconds
 MISS_HEADER = (b"x-majiang-miss", b"1")
 _COSTLY = re.compile(r"^/api/(analyze$|rooms/[^/]+/(games(/|$)|qr\.svg$))")
 
@@ -37,8 +43,9 @@ class AddressBudgets:
     in ``sockets.open_table``, the same way)."""
 
     def __init__(self, app, code_misses: RateLimit, costly_per_minute: int = COSTLY_PER_MINUTE,
-                 costly_at_once: int = COSTLY_AT_ONCE) -> None:
+                 costly_at_once: int = COSTLY_AT_ONCE, pause: float = REFUSAL_PAUSE) -> None:
         self.app = app
+        self.pause = pause
         self.code_misses = code_misses
         self.costly = RateLimit(costly_per_minute, 60.0)
         self.at_once = costly_at_once
@@ -52,12 +59,12 @@ class AddressBudgets:
         expensive = costly(path)
         if expensive:
             if self.in_flight.get(address, 0) >= self.at_once or not self.costly.allow(address):
-                return await _reply(send, 429, "rate.costly")
+                return await self.refuse(send, "rate.costly")
         taken = None
         if path.startswith("/api/rooms/"):
             taken = self.code_misses.take(address)
             if taken is None:
-                return await _reply(send, 429, "rate.room_code_misses")
+                return await self.refuse(send, "rate.room_code_misses")
         status = None
 
         async def watch(message):
@@ -79,6 +86,10 @@ class AddressBudgets:
                 self.in_flight[address] -= 1
                 if not self.in_flight[address]:
                     del self.in_flight[address]
+
+    async def refuse(self, send, code: str) -> None:
+        await asyncio.sleep(self.pause)
+        await _reply(send, 429, code)
 
 
 async def _reply(send, status: int, code: str) -> None:
