@@ -61,7 +61,7 @@ from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F40
 from majiang.server.routes import history, players, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
 from majiang.server.state import (  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
-    MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits, address_of)
+    MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits)
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 
 log = logging.getLogger("majiang.server")

@@ -39,7 +39,8 @@ GONE = object()
 
 class Guard:
     """ASGI middleware: security headers on every response, and request bodies bounded before
-    anything reads them (413 past ``MAX_BODY``; nothing of the body is echoed)."""
+    anything reads them (413 past ``MAX_BODY``, declared or chunked: the body is read whole, up
+    to the limit, before the app runs; nothing of it is echoed)."""
 
     def __init__(self, app, max_body: int = MAX_BODY, hosts: list[str] | None = None) -> None:
         self.app = app
