@@ -8,7 +8,8 @@
 #   MAJIANG_TLS="ssl crt /path/site.pem" deploy/run-local.sh   # the router speaks https
 #
 # Needs PostgreSQL's server binaries (Debian: apt-get install postgresql), haproxy (2.6 or newer)
-# and majiang with its web and postgres extras (pip install 'majiang[web,postgres]'). Run as root,
+# and majiang with its web and postgres extras at the locked releases
+# (pip install -c requirements/server.lock -e '.[web,postgres]'). Run as root,
 # PostgreSQL runs as the postgres user. Kill a worker (kill -9 <pid>, printed below) to watch its
 # rooms move to the other one; start it again with the printed command.
 set -euo pipefail

@@ -6,7 +6,9 @@ PY="${PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
+# the server's dependencies at the releases the lock names (requirements/server.lock): what CI tests
+# is what a deployed server runs; scripts/test_newest.sh tries the newest releases pyproject allows
+.venv/bin/python -m pip install -q -c requirements/server.lock -e '.[test]'
 # The optional native engine (Rust, no crates to download) is built when cargo is here, so its
 # tests run; without cargo they are skipped and everything else runs on the Python engine.
 CARGO="$(command -v cargo || true)"

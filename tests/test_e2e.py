@@ -952,7 +952,8 @@ def test_nothing_on_the_table_overlaps_at_four_sizes(server, browser, size):
 # seat across's last discard, the tile large in the prompt; "liangdao": four 亮倒 options, each with its
 # discard and three waits, beside 不亮, the hint bar a long line) the same position is drawn under it.
 LATE_HAND = """async ([open, dock]) => {
-    const table = await import('/static/table.js'), docks = await import('/static/dock.js');
+    const v_ = new URL(document.querySelector('script[type=module]').src).search;  // the page's own modules
+    const table = await import('/static/table.js' + v_), docks = await import('/static/dock.js' + v_);
     const v = JSON.parse(JSON.stringify(table.lastView())), n = v.players.length, me = v.seat;
     const suits = v.variant === 'kawuxing' ? ['p', 's'] : ['m', 'p', 's'];
     const tile = (k) => `${(k * 5) % 9 + 1}${suits[k % suits.length]}`;
@@ -1027,7 +1028,8 @@ def _reach_own_turn(page, server, variant):
     page.wait_for_selector("#start", state="visible")
     page.click("#start")
     page.wait_for_selector(".seat.me .tile")
-    state = ("import('/static/table.js').then((m) => { const v = m.lastView(); "
+    state = ("import('/static/table.js' + new URL(document.querySelector('script[type=module]').src).search)"
+             ".then((m) => { const v = m.lastView(); "
              "return !v ? '' : v.settlement ? 'over' : v.phase === 'turn' && v.current === v.seat ? 'mine' : ''; })")
     deadline = time.monotonic() + 90
     while (now := page.evaluate(state)) != "mine":

@@ -145,3 +145,28 @@ def test_new_players_per_address_are_counted_for_all_workers(cluster):
             break
         MADE.append(r.json())
     assert statuses[-1] == 429 and len(MADE) == 20, (len(MADE), statuses[-3:])
+
+
+def test_unknown_room_codes_are_counted_for_all_workers_even_in_a_burst(cluster):
+    """Issue #46: one address's misses are counted by the router for both workers (each worker
+    marks its misses), before the lookups of a burst can outrun the count: 60 in 10 minutes."""
+    import concurrent.futures as cf
+    me = MADE[0] if MADE else made(cluster)  # the address's new players may be spent by now
+    r = cluster.http.post("/api/rooms", json={"variant": "sichuan", "hands": 1}, headers={"X-Token": me["token"]})
+    real = r.json()["code"] if r.status_code == 200 else cluster.http.get(
+        "/api/tables", headers={"X-Token": me["token"]}).json()[0]["code"]
+    guesses = [f"{200000 + i}" for i in range(300) if f"{200000 + i}" != real]
+
+    def guess(code):
+        with httpx.Client(base_url=cluster.base, timeout=30) as h:
+            return h.get(f"/api/rooms/{code}")
+    with cf.ThreadPoolExecutor(32) as pool:
+        answers = list(pool.map(guess, guesses))
+    statuses = [r.status_code for r in answers]
+    assert statuses.count(404) <= 60 and set(statuses) <= {404, 429}, statuses.count(404)
+    assert all("x-majiang-miss" not in r.headers for r in answers)  # the workers' mark stays inside
+    assert cluster.http.get(f"/api/rooms/{real}").status_code == 429  # refused, hit or miss
+    url = cluster.base.replace("http", "ws") + f"/ws/{real}"
+    with pytest.raises(Exception) as refused:
+        open_socket(url, me["token"]).close()
+    assert "429" in str(refused.value)

@@ -61,7 +61,7 @@ def served(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db",
                              f"sqlite:///{tmp_path / 's.sqlite3'}", "--bot-workers", "2", "--bot-delay", "0",
                              "--head-timeout", str(HEAD)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=open(tmp_path / "serve.err", "wb"))  # noqa: SIM115 - the process holds it
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -152,3 +152,22 @@ def test_sigkill_leaves_no_process_behind(served):
     proc, port, base = served
     left = stop_and_find_leftovers(proc, proc.kill, settle=15)
     assert not left, "processes of the killed server are still running"
+
+
+def test_a_chunked_body_past_the_limit_is_a_413_and_one_log_line(served, tmp_path):
+    """Issue #46: a 17 KB body sent in chunks (no Content-Length) to the real server: 413, and the
+    server's log says so in one line, no traceback."""
+    proc, port, base = served
+    body = b"".join(b"%x\r\n%s\r\n" % (1024, b" " * 1024) for _ in range(17)) + b"0\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + body)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert httpx.get(base + "/api/server", timeout=5).status_code == 200  # and it serves on
+    time.sleep(0.3)
+    log = (tmp_path / "serve.err").read_text(errors="replace")
+    lines = [line for line in log.splitlines() if "(413)" in line]
+    assert len(lines) == 1 and "Traceback" not in log, log[-2000:]

@@ -8,21 +8,11 @@ from majiang.core.errors import MajiangError
 
 
 def lan_urls(host: str, port: int) -> list[str]:
-    """Addresses others on the network can open: this machine's own addresses when serving on all
-    interfaces (read from the host's name, no traffic sent), else the one given."""
-    import socket
+    """Addresses others on the network can open: this machine's interfaces' addresses when serving
+    on all interfaces (``majiang.server.lan``), else the one given."""
+    from majiang.server.lan import lan_urls as urls
 
-    if host not in ("0.0.0.0", "::", ""):
-        return [] if host.startswith("127.") or host in ("localhost", "::1") else [f"http://{host}:{port}/"]
-    found = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = info[4][0]
-            if not addr.startswith("127.") and addr not in found:
-                found.append(addr)
-    except OSError:
-        pass
-    return [f"http://{a}:{port}/" for a in found]
+    return urls(host, port)
 
 
 def cmd_serve(args) -> int:
@@ -42,10 +32,9 @@ def cmd_serve(args) -> int:
     check_url(url)
     share = lan_urls(args.host, args.port)
     workers = args.bot_workers if args.bot_workers is not None else (os.cpu_count() or 1)
-    import socket
+    from majiang.server.lan import allowed_hosts
 
-    hosts = ["127.0.0.1", "localhost", "::1", args.host, socket.gethostname()] + \
-        [u.split("//")[1].rsplit(":", 1)[0] for u in share] + (args.allowed_host or [])
+    hosts = allowed_hosts(args.host, share, args.allowed_host)
     try:
         app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
                          sockets_per_address=args.sockets_per_address,

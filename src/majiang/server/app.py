@@ -51,6 +51,7 @@ from starlette.exceptions import HTTPException
 from majiang.core.errors import MajiangError
 from majiang.server import collector
 from majiang.server.bots import BotRunner
+from majiang.server.budgets import AddressBudgets
 from majiang.server.errors import Refusal, http_body, without_values  # noqa: F401 - without_values: its old home
 from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
 from majiang.server.tables import Elsewhere, Tables
@@ -60,7 +61,7 @@ from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F40
 from majiang.server.routes import history, players, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
 from majiang.server.state import (  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
-    MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits, address_of)
+    MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits)
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 
 log = logging.getLogger("majiang.server")
@@ -141,7 +142,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     for router in (players.router, rooms.router, tables.router, history.router, site.router):
         app.include_router(router)
     _answer_refusals(app)
-    app.middleware("http")(_room_code_guesses(limits.code_misses))
+    # plain ASGI middleware (no BaseHTTPMiddleware: an exception inside one escapes as a 500)
+    app.add_middleware(AddressBudgets, code_misses=limits.code_misses)
     app.add_middleware(Guard, hosts=allowed_hosts)
     return app
 
@@ -191,17 +193,3 @@ def _answer_refusals(app: FastAPI) -> None:
         code = {404: "request.no_route", 405: "request.bad_method"}.get(exc.status_code, "request.refused")
         return JSONResponse(http_body(Refusal(code), text=str(exc.detail)), status_code=exc.status_code)
 
-
-def _room_code_guesses(code_misses: RateLimit):
-    async def room_code_guesses(request: Request, call_next):
-        """A room asked for by code: refused while the address is out of misses; a miss counts."""
-        if not request.url.path.startswith("/api/rooms/"):
-            return await call_next(request)
-        address = address_of(request)
-        if code_misses.exhausted(address):
-            return JSONResponse(http_body(Refusal("rate.room_code_misses")), status_code=429)
-        response = await call_next(request)
-        if response.status_code == 404:
-            code_misses.allow(address)
-        return response
-    return room_code_guesses

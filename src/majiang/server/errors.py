@@ -97,6 +97,7 @@ CATALOGUE: dict[str, str] = {
     "rate.rooms_hosted": "you host {unfinished} unfinished rooms (at most {max_open}, {max_per_hour} new an hour): "
                          "finish one first",
     "rate.replays": "too many replays from this address: try again in a minute",
+    "rate.costly": "too many replays or analyses from this address: try again in a minute",
     # history, replays, tools, files
     "history.bad_before": "before is the created time of the last row you have",
     "replay.not_found": "no such finished hand in this room",

@@ -3,7 +3,11 @@ and a hand replayed step by step, built once and kept in a small cache."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import threading
+from dataclasses import dataclass
 
 from majiang.server import seating
 from majiang.server.errors import Refusal
@@ -28,17 +32,39 @@ def room_games(store: Store, code: str, room: dict) -> list[dict]:
              "lineup": [order.index(k) for k in lineups[g["hand_index"]].keys()]} for g in games]
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """A replay as sent: its JSON, that gzip-compressed, and its ETag (encoded once: a request for
+    a kept replay costs a dictionary lookup and a write, nothing on the event loop)."""
+
+    data: bytes
+    gzipped: bytes
+    etag: str
+
+
+def encode(replay: dict) -> Encoded:
+    import orjson
+
+    data = orjson.dumps(replay, option=orjson.OPT_NON_STR_KEYS)
+    return Encoded(data, gzip.compress(data, compresslevel=6, mtime=0),
+                   '"' + hashlib.sha256(data).hexdigest()[:20] + '"')
+
+
 class Replays:
-    """Replays built, kept (a small LRU: a finished hand never changes) and budgeted: an address
-    may have ``builds`` of them built (an observation per step costs a fifth of a second); one is
-    built at a time, the others wait on the lock, not on the CPU."""
+    """Replays built, kept encoded (a small LRU: a finished hand never changes) and budgeted: an
+    address may have ``builds`` of them built (an observation per step costs a fifth of a second);
+    one is built at a time, the others wait on the lock, not on the CPU."""
 
     def __init__(self, builds: RateLimit, kept: int = REPLAYS_KEPT) -> None:
         self.builds, self.kept = builds, kept
-        self.cache: dict = {}  # (code, hand) -> the replay, oldest first
+        self.cache: dict = {}  # (code, hand) -> Encoded, oldest first
         self.building = threading.Lock()
 
-    def get(self, store: Store, code: str, hand: int, address: str) -> dict:
+    def kept_one(self, code: str, hand: int) -> Encoded | None:
+        """A replay already built (no lock, no thread: safe on the event loop)."""
+        return self.cache.get((code, hand))
+
+    def encoded(self, store: Store, code: str, hand: int, address: str) -> Encoded:
         key = (code, hand)
         with self.building:
             if key in self.cache:
@@ -47,10 +73,14 @@ class Replays:
             room = room_or_404(store, code)
             if not self.builds.allow(address):
                 raise Refusal("rate.replays", status=429)
-            built = self.cache[key] = build_replay(store, code, hand, room)
+            built = self.cache[key] = encode(build_replay(store, code, hand, room))
             while len(self.cache) > self.kept:
                 self.cache.pop(next(iter(self.cache)))
             return built
+
+    def get(self, store: Store, code: str, hand: int, address: str) -> dict:
+        """The replay as data."""
+        return json.loads(self.encoded(store, code, hand, address).data)
 
 
 def build_replay(store: Store, code: str, hand: int, room: dict) -> dict:

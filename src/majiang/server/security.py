@@ -7,6 +7,7 @@ See docs/SECURITY.md for what each kind of visitor can see and do.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import unicodedata
 from collections import deque
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 
 from majiang.server.errors import Refusal, http_body
 
+log = logging.getLogger("majiang.server")
 COOKIE = "majiang_token"
 MAX_BODY = 16 * 1024  # bytes: the largest request this API needs is a few hundred
 MAX_NAME = 24
@@ -32,9 +34,13 @@ HEADERS = [
 ]
 
 
+GONE = object()
+
+
 class Guard:
     """ASGI middleware: security headers on every response, and request bodies bounded before
-    anything reads them (413 past ``MAX_BODY``; nothing of the body is echoed)."""
+    anything reads them (413 past ``MAX_BODY``, declared or chunked: the body is read whole, up
+    to the limit, before the app runs; nothing of it is echoed)."""
 
     def __init__(self, app, max_body: int = MAX_BODY, hosts: list[str] | None = None) -> None:
         self.app = app
@@ -65,17 +71,24 @@ class Guard:
                 except ValueError:
                     too_big = True
                 if too_big:
+                    log.warning("majiang: a request body over %d bytes refused (413)", self.max_body)
                     return await _reply(send, 413, "request.too_large")
-        seen = 0
+        body = await self.read_body(receive)
+        if body is GONE:
+            return  # the client left before its body was in: nobody to answer
+        if body is None:
+            log.warning("majiang: a request body over %d bytes refused (413)", self.max_body)
+            return await _reply(send, 413, "request.too_large")
+        delivered = False
 
-        async def bounded_receive():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise _TooBig
-            return message
+        async def replay_receive():
+            # the body as one message, read whole before the app ran (a chunked body has no length
+            # to check first); then the client's own messages (a disconnect)
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
@@ -83,10 +96,24 @@ class Guard:
                 message["headers"] = list(message.get("headers", [])) + HEADERS
             await send(message)
 
-        try:
-            await self.app(scope, bounded_receive, send_with_headers)
-        except _TooBig:
-            await _reply(send, 413, "request.too_large")
+        await self.app(scope, replay_receive, send_with_headers)
+
+    async def read_body(self, receive):
+        """The request's body, at most ``max_body`` bytes: None past it (nothing more is read, and
+        no exception has to find its way out through the app's middleware), ``GONE`` when the
+        client left first."""
+        parts, seen = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return GONE
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
+                return None
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(parts)
 
 
 ROOM_PATHS = ("/ws/", "/api/rooms/")
@@ -104,10 +131,6 @@ def canonical_path(scope) -> bool:
     if raw is None or not scope.get("path", "").startswith(ROOM_PATHS):
         return True
     return b"%" not in raw
-
-
-class _TooBig(Exception):
-    pass
 
 
 async def _reply(send, status: int, code: str) -> None:
@@ -171,6 +194,23 @@ class RateLimit:
         now = time.monotonic() if now is None else now
         q = self.seen.get(key)
         return bool(q) and len([t for t in q if now - t <= self.window]) >= self.count
+
+    def take(self, key: str, now: float | None = None) -> float | None:
+        """Counts one event now and returns its time (to ``give_back``), or None past the budget.
+
+        >>> r = RateLimit(1, 60.0); t = r.take("a"); r.take("a") is None
+        True
+        >>> r.give_back("a", t); r.take("a") is not None
+        True
+        """
+        now = time.monotonic() if now is None else now
+        return now if self.allow(key, now) else None
+
+    def give_back(self, key: str, when: float) -> None:
+        """Takes back an event ``take`` counted (it turned out not to be one: a room that exists)."""
+        q = self.seen.get(key)
+        if q is not None and when in q:
+            q.remove(when)
 
     def allow(self, key: str, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now

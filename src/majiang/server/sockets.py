@@ -72,20 +72,23 @@ async def open_table(websocket: WebSocket, state: AppState, code: str) -> LiveTa
     """The table a socket asks for; None (the socket told why and closed) when there is none."""
     address = address_of(websocket)
     misses = state.limits.code_misses
-    if misses.exhausted(address):
+    taken = misses.take(address)  # a miss counted before the lookup, given back if the room exists
+    if taken is None:
         await websocket.send_json(ws_refusal("rate.room_code_misses"))
         await websocket.close(code=1008)
         return None
     try:
         table = await state.tables.obtain(code) if CODE.fullmatch(code) else None
     except (Elsewhere, StoreError):
+        misses.give_back(address, taken)
         await websocket.send_json(ws_refusal("table.moving_reconnect"))
         await websocket.close(code=1013)  # try again later: the page reconnects by itself
         return None
     if table is None:
-        misses.allow(address)
         await websocket.send_json(ws_refusal("room.not_found"))
         await websocket.close()
+    else:
+        misses.give_back(address, taken)
     return table
 
 

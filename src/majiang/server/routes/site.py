@@ -3,54 +3,43 @@ analysis core, the addresses to share."""
 
 from __future__ import annotations
 
-import os
-from importlib import resources
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from majiang.games import GAMES
+from majiang.server import assets
 from majiang.server.errors import Refusal
 from majiang.server.state import AppState, app_state
 
 router = APIRouter()
-STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-                ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
 MAX_ANALYZED_HAND = 64  # characters
+ASSETS, VERSION = assets.load()  # read and compressed once (``assets``)
+FILES = {n: (a.data, a.kind) for n, a in ASSETS.items()}  # name -> (bytes, content type): its old shape
 
 
-def _load_files() -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once: name -> (bytes, content type)."""
-    static = resources.files("majiang").joinpath("server/static")
-    files = {}
-    for f in static.iterdir():
-        ext = os.path.splitext(f.name)[1]
-        if ext in STATIC_TYPES and f.is_file():
-            files[f.name] = (f.read_bytes(), STATIC_TYPES[ext])
-    return files
-
-
-FILES = _load_files()
+def _serve(request: Request, name: str, cache: str) -> Response:
+    a = ASSETS[name]
+    status, body, headers = assets.encoded(a.data, a.gzipped, a.kind, a.etag, cache, request.headers)
+    kind = headers.pop("content-type", None)
+    return Response(body, status_code=status, media_type=kind, headers=headers)
 
 
 @router.get("/")
-def index():
-    data, kind = FILES["index.html"]
-    return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
+async def index(request: Request):
+    return _serve(request, "index.html", assets.REVALIDATE)
 
 
 @router.get("/favicon.ico")
-def favicon():
-    data, kind = FILES["favicon.svg"]
-    return Response(data, media_type=kind)
+async def favicon(request: Request):
+    return _serve(request, "favicon.svg", assets.REVALIDATE)
 
 
 @router.get("/static/{name}")
-def static_file(name: str):
-    if name not in FILES:
+async def static_file(name: str, request: Request, v: str | None = None):
+    """A file of the page: kept a year when asked for by the current fingerprint, else revalidated."""
+    if name not in ASSETS:
         raise Refusal("file.not_found", status=404)
-    data, kind = FILES[name]
-    return Response(data, media_type=kind, headers={"cache-control": "no-cache"})
+    return _serve(request, name, assets.IMMUTABLE if v == VERSION else assets.REVALIDATE)
 
 
 @router.get("/api/analyze")
@@ -62,9 +51,22 @@ def analyze(hand: str, variant: str, void: str | None = None):
 
 
 @router.get("/api/rules-schema")
-def get_rules_schema():
+async def get_rules_schema(request: Request):
+    """The games' declarations: compressed once while they stay the same, revalidated by their ETag."""
+    import json
+
     from majiang.server.schema import rules_schema
-    return rules_schema()
+    global _SCHEMA
+    data = json.dumps(rules_schema(), ensure_ascii=False).encode("utf-8")
+    if _SCHEMA is None or _SCHEMA.data != data:
+        _SCHEMA = assets.prepare(data, "application/json")
+    a = _SCHEMA
+    status, body, headers = assets.encoded(a.data, a.gzipped, a.kind, a.etag, assets.REVALIDATE, request.headers)
+    kind = headers.pop("content-type", None)
+    return Response(body, status_code=status, media_type=kind, headers=headers)
+
+
+_SCHEMA: assets.Asset | None = None
 
 
 @router.get("/api/server")

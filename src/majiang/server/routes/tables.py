@@ -5,7 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, WebSocket
 
 from majiang.server import sockets
+from majiang.server.budgets import MISS_HEADER
+from majiang.server.rooms import CODE
 from majiang.server.security import same_origin
+from majiang.server.store import StoreError
 from majiang.server.state import AppState, address_of, app_state, current_player
 
 router = APIRouter()
@@ -29,9 +32,24 @@ async def table_socket(websocket: WebSocket, code: str):
         return
     state.open_sockets[address] = state.open_sockets.get(address, 0) + 1
     try:
-        await websocket.accept()
+        # a code that does not exist is marked in the handshake, for the router to count it for
+        # every worker (budgets.MISS_HEADER); ``sockets.open_table`` counts it here and says why
+        missing = await _unknown_code(state, code)
+        await websocket.accept(headers=[MISS_HEADER] if missing else None)
         await sockets.serve(websocket, state, code)
     finally:
         state.open_sockets[address] -= 1
         if not state.open_sockets[address]:
             del state.open_sockets[address]
+
+
+async def _unknown_code(state: AppState, code: str) -> bool:
+    """Whether no room has this code (a live table is one; a store that fails says nothing)."""
+    if code in state.tables.live:
+        return False
+    if not CODE.fullmatch(code):
+        return True
+    try:
+        return await state.aio.call(state.store.room, code) is None
+    except StoreError:
+        return False

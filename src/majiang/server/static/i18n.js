@@ -232,6 +232,7 @@ const ERROR_CODES = {
   "rate.room_code_misses": ["输错房间号太多次, 请稍后再试", "Too many unknown room codes from here: try later"],
   "rate.rooms_hosted": ["你开的未结束房间太多 ({unfinished}), 先打完一个", "You host {unfinished} unfinished rooms: finish one first"],
   "rate.replays": ["回放看得太快了, 请稍后再试", "Too many replays: try again in a minute"],
+  "rate.costly": ["请求太频繁了, 请稍后再试", "Too many replays or analyses: try again in a minute"],
   "history.bad_before": ["战绩翻页有误", "Bad page of the history"],
   "replay.not_found": ["没有这一局的回放", "No replay of that hand"],
   "analyze.bad_request": ["分析请求有误", "Bad analysis request"],
