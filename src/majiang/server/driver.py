@@ -16,6 +16,7 @@ from typing import Any
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game
 from majiang.server import sitout
+from majiang.engine.safety import unsafe_tiles
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
 from majiang.server.match import MatchState
@@ -201,7 +202,8 @@ class TableDriver:
             action = next((a for a in legal if a.type == "win"), None) or next(
                 (a for a in legal if a.type == "discard" and a.tile == g.last_draw), None)
         elif default in ("safe", "auto"):
-            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe")
+            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe",
+                                             unsafe_tiles(g, seat))
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:
