@@ -535,7 +535,7 @@ class Game:
         """
         from majiang.engine.notation import load
 
-        return load(text)
+        return load(text, Game)
 
     def apply(self, seat: int, action: Action | dict | str) -> None:
         """Apply one seat's action, or raise ``IllegalActionError`` leaving the state unchanged.

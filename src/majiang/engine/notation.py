@@ -3,7 +3,7 @@
 ``dump(game)`` writes every part of the state the rules read from then on: the rules, the whole
 wall in drawing order with where the next draw and the next kong replacement come from, every
 seat's concealed tiles, melds, discards, declaration, 定缺 and draws, the wins, kongs and
-payments so far, and who must decide what. ``load(text)`` builds a ``Game`` standing at exactly
+payments so far, and who must decide what. ``Game.from_position(text)`` builds a game standing at exactly
 that state: the same legal actions, and the same future under the same actions.
 
 **It is a full position, not a seat's view**: it holds the hidden wall and every seat's concealed
@@ -19,10 +19,10 @@ loaded from it logs from there on) and the derived ``caches``. It is versioned
 >>> text = dump(g)
 >>> text.startswith("majiang-position/1 {")
 True
->>> h = load(text)
+>>> h = Game.from_position(text)
 >>> h.legal_actions(0) == g.legal_actions(0) and dump(h) == text
 True
->>> load("majiang-position/1 {")
+>>> Game.from_position("majiang-position/1 {")
 Traceback (most recent call last):
 majiang.PositionError: a position's body is JSON: Expecting property name enclosed in double quotes at column 2
 """
@@ -30,15 +30,17 @@ majiang.PositionError: a position's body is JSON: Expecting property name enclos
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Meld
 from majiang.core.tiles import ALL_TILES, Tile, parse_tiles
-from majiang.engine.game import Game
 from majiang.engine.seat import Seat
 from majiang.games.base import Action, KongRecord, Payment, Phase, Result, WinRecord
 from majiang.games.scoring import Fan, Score
+
+if TYPE_CHECKING:
+    from majiang.engine.game import Game
 
 HEADER = "majiang-position/1"
 
@@ -81,7 +83,7 @@ def _payments_json(payments: list[Payment]) -> list:
     return [[p.payer, p.payee, p.amount, p.reason, p.detail] for p in payments]
 
 
-def dump(game: Game) -> str:
+def dump(game: "Game") -> str:
     """``game``'s whole state as one line (see the module's note: it holds the hidden wall)."""
     seats = []
     for st in game.seats:
@@ -119,7 +121,7 @@ def dump(game: Game) -> str:
     return f"{HEADER} {text}"
 
 
-def _rules_json(game: Game) -> dict:
+def _rules_json(game: "Game") -> dict:
     """The rules as their game, preset and the options that differ from the preset's."""
     from majiang.games.rules import rules_for, rules_to_json
 
@@ -149,13 +151,13 @@ class _Reader:
         return src[key]
 
     @staticmethod
-    def int(value: Any, what: str, low: int, high: int) -> int:
+    def whole(value: Any, what: str, low: int, high: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise PositionError(f"{what} must be a whole number {low}-{high}, got {value!r}")
         return value
 
     @staticmethod
-    def bool(value: Any, what: str) -> bool:
+    def flag(value: Any, what: str) -> bool:
         if not isinstance(value, bool):
             raise PositionError(f"{what} must be true or false, got {value!r}")
         return value
@@ -177,7 +179,7 @@ class _Reader:
         return tiles[0]
 
     @staticmethod
-    def list(value: Any, what: str, size: int | None = None) -> list:
+    def seq(value: Any, what: str, size: int | None = None) -> list:
         if not isinstance(value, list) or (size is not None and len(value) != size):
             raise PositionError(f"{what} must be a list{'' if size is None else f' of {size}'}, got {value!r}"[:200])
         return value
@@ -192,35 +194,36 @@ class _Reader:
     @classmethod
     def payments(cls, value: Any, what: str, n: int) -> list[Payment]:
         out = []
-        for p in cls.list(value, what):
-            payer, payee, amount, reason, detail = cls.list(p, f"a payment in {what}", 5)
+        for p in cls.seq(value, what):
+            payer, payee, amount, reason, detail = cls.seq(p, f"a payment in {what}", 5)
             if not isinstance(amount, int) or isinstance(amount, bool) or not isinstance(reason, str) \
                     or not isinstance(detail, str):
                 raise PositionError(f"a payment in {what} is [payer, payee, amount, reason, detail], got {p!r}")
-            out.append(Payment(cls.int(payer, "a payer", 0, n - 1), cls.int(payee, "a payee", 0, n - 1), amount,
+            out.append(Payment(cls.whole(payer, "a payer", 0, n - 1), cls.whole(payee, "a payee", 0, n - 1), amount,
                                reason, detail))
         return out
 
     @classmethod
     def score(cls, value: Any, what: str) -> Score:
-        win, variant, fans, fan, multiplier, uncapped, triplets = cls.list(value, what, 7)
+        win, variant, fans, fan, multiplier, uncapped, triplets = cls.seq(value, what, 7)
         if not isinstance(variant, str):
             raise PositionError(f"{what}: the variant is a name, got {variant!r}")
         out = []
-        for f in cls.list(fans, f"{what}'s fans"):
-            name, english, v, count = cls.list(f, f"a fan of {what}", 4)
+        for f in cls.seq(fans, f"{what}'s fans"):
+            name, english, v, count = cls.seq(f, f"a fan of {what}", 4)
             if not isinstance(name, str) or not isinstance(english, str):
                 raise PositionError(f"a fan of {what} is [name, english, value, count], got {f!r}")
-            out.append(Fan(name, english, cls.int(v, "a fan's value", -(10 ** 9), 10 ** 9),
-                           cls.int(count, "a fan's count", 0, 100)))
+            out.append(Fan(name, english, cls.whole(v, "a fan's value", -(10 ** 9), 10 ** 9),
+                           cls.whole(count, "a fan's count", 0, 100)))
         big = 10 ** 9
-        return Score(cls.bool(win, f"{what}'s win"), variant, tuple(out), cls.int(fan, "a score's fan", 0, big),
-                     cls.int(multiplier, "a score's multiplier", 0, big), cls.int(uncapped, "a score's uncapped", 0, big),
-                     cls.int(triplets, "a score's concealed triplets", 0, 8))
+        return Score(cls.flag(win, f"{what}'s win"), variant, tuple(out), cls.whole(fan, "a score's fan", 0, big),
+                     cls.whole(multiplier, "a score's multiplier", 0, big), cls.whole(uncapped, "a score's uncapped", 0, big),
+                     cls.whole(triplets, "a score's concealed triplets", 0, 8))
 
 
-def load(text: str) -> Game:
-    """A ``Game`` at the state ``dump`` wrote; ``PositionError`` for text that is not one."""
+def load(text: str, game_type: "type[Game]") -> "Game":
+    """A ``game_type`` (``Game``) at the state ``dump`` wrote; ``PositionError`` for text that is
+    not one. ``Game.from_position(text)`` calls it."""
     if not isinstance(text, str):
         raise PositionError(f"a position is text, not {type(text).__name__}")
     head, _, rest = text.strip().partition(" ")
@@ -232,7 +235,7 @@ def load(text: str) -> Game:
     except json.JSONDecodeError as exc:
         raise PositionError(f"a position's body is JSON: {exc.msg} at column {exc.colno}") from None
     try:
-        return _build(_Reader(body))
+        return _build(_Reader(body), game_type)
     except PositionError:
         raise
     except (MajiangError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -240,7 +243,7 @@ def load(text: str) -> Game:
         raise PositionError(f"not a possible position: {exc}") from None
 
 
-def _build(r: _Reader) -> Game:
+def _build(r: _Reader, game_type: "type[Game]") -> "Game":
     from majiang.games.rules import rules_from_json
 
     rules_json = r.get("rules")
@@ -249,38 +252,41 @@ def _build(r: _Reader) -> Game:
     rules = rules_from_json(rules_json)  # a RulesError names the option at fault
     seed = r.get("seed")
     wall = [int(t) for t in r.tiles(r.get("wall"), "the wall")]
-    dice = tuple(r.int(d, "a die", 1, 6) for d in r.list(r.get("dice"), "the dice", 2))
+    d1, d2 = (r.whole(d, "a die", 1, 6) for d in r.seq(r.get("dice"), "the dice", 2))
     dd = r.get("dealer_dice")
-    dealer_dice = None if dd is None else tuple(r.int(d, "a die", 1, 6) for d in r.list(dd, "the dealer's dice", 2))
+    dealer_dice = None
+    if dd is not None:
+        e1, e2 = (r.whole(d, "a die", 1, 6) for d in r.seq(dd, "the dealer's dice", 2))
+        dealer_dice = (e1, e2)
     from majiang.games import play_for
 
     full = [int(k) for k in play_for(rules).variant.kinds for _ in range(4)]
-    g = Game(rules, hand_index=r.int(r.get("hand_index"), "the hand index", 0, 10 ** 6),
-             dealer=r.int(r.get("dealer"), "the dealer", 0, 3), wall=full, dice=dice, dealer_dice=dealer_dice)
+    g = game_type(rules, hand_index=r.whole(r.get("hand_index"), "the hand index", 0, 10 ** 6),
+             dealer=r.whole(r.get("dealer"), "the dealer", 0, 3), wall=full, dice=(d1, d2), dealer_dice=dealer_dice)
     # a dealt game's wall is whole; one set to a position (engine.position) holds only what is left
     if len(wall) > len(full):
         raise PositionError(f"the wall holds {len(wall)} tiles, more than the {len(full)} of the game")
     g.wall = wall
     g.seed = seed  # any JSON value a log could hold
     n = g.n
-    g.front = r.int(r.get("front"), "the wall's front", 0, len(wall))
-    g.back = r.int(r.get("back"), "the wall's back", g.front, len(wall))
-    seats = r.list(r.get("seats"), "the seats", n)
+    g.front = r.whole(r.get("front"), "the wall's front", 0, len(wall))
+    g.back = r.whole(r.get("back"), "the wall's back", g.front, len(wall))
+    seats = r.seq(r.get("seats"), "the seats", n)
     g.seats = [_seat(r, s, i, g) for i, s in enumerate(seats)]
     try:
         g.phase = Phase(r.get("phase"))
     except ValueError:
         raise PositionError(f"unknown phase {r.get('phase')!r} (one of {', '.join(p.value for p in Phase)})") from None
-    g.current = r.int(r.get("current"), "the current seat", 0, n - 1)
+    g.current = r.whole(r.get("current"), "the current seat", 0, n - 1)
     g.pending = {}
-    for entry in r.list(r.get("pending"), "pending"):
-        s, acts = r.list(entry, "a pending entry", 2)
-        g.pending[r.int(s, "a pending seat", 0, n - 1)] = [r.action(a, f"seat {s}'s legal actions")
-                                                            for a in r.list(acts, "legal actions")]
+    for entry in r.seq(r.get("pending"), "pending"):
+        s, acts = r.seq(entry, "a pending entry", 2)
+        g.pending[r.whole(s, "a pending seat", 0, n - 1)] = [r.action(a, f"seat {s}'s legal actions")
+                                                            for a in r.seq(acts, "legal actions")]
     g.responses = {}
-    for entry in r.list(r.get("responses"), "responses"):
-        s, a = r.list(entry, "a response", 2)
-        s = r.int(s, "a responding seat", 0, n - 1)
+    for entry in r.seq(r.get("responses"), "responses"):
+        s, a = r.seq(entry, "a response", 2)
+        s = r.whole(s, "a responding seat", 0, n - 1)
         if s not in g.pending:
             raise PositionError(f"seat {s} answered but had nothing to decide")
         g.responses[s] = r.action(a, f"seat {s}'s answer")
@@ -288,25 +294,25 @@ def _build(r: _Reader) -> Game:
     g.last_draw = None if ld is None else r.tile(ld, "the last draw")
     g.last_discard = _seat_tile(r, r.get("last_discard"), "the last discard", n)
     g.pending_kong = _seat_tile(r, r.get("pending_kong"), "the pending kong", n)
-    flags = [r.bool(f, "a flag") for f in r.list(r.get("flags"), "the flags", 5)]
+    flags = [r.flag(f, "a flag") for f in r.seq(r.get("flags"), "the flags", 5)]
     g.drawn_from_wall, g.last_four_draw, g.discard_last_four, g.any_claim, g.first_win_multi = flags
-    g.kong_chain, g.discard_chain = (r.int(c, "a kong chain", 0, 16) for c in r.list(r.get("chains"), "the chains", 2))
-    g.declare_order = [r.int(s, "a declaring seat", 0, n - 1) for s in r.list(r.get("declare_order"), "the declare order")]
+    g.kong_chain, g.discard_chain = (r.whole(c, "a kong chain", 0, 16) for c in r.seq(r.get("chains"), "the chains", 2))
+    g.declare_order = [r.whole(s, "a declaring seat", 0, n - 1) for s in r.seq(r.get("declare_order"), "the declare order")]
     g.wins = []
-    for w in r.list(r.get("wins"), "the wins"):
-        seat, tile, self_draw, discarder, robbed, score = r.list(w, "a win", 6)
-        g.wins.append(WinRecord(r.int(seat, "a winner", 0, n - 1), r.tile(tile, "a winning tile"),
-                                r.bool(self_draw, "a win's self-draw"),
-                                None if discarder is None else r.int(discarder, "a discarder", 0, n - 1),
-                                r.score(score, "a win's score"), r.bool(robbed, "a win's robbed kong")))
+    for w in r.seq(r.get("wins"), "the wins"):
+        seat, tile, self_draw, discarder, robbed, score = r.seq(w, "a win", 6)
+        g.wins.append(WinRecord(r.whole(seat, "a winner", 0, n - 1), r.tile(tile, "a winning tile"),
+                                r.flag(self_draw, "a win's self-draw"),
+                                None if discarder is None else r.whole(discarder, "a discarder", 0, n - 1),
+                                r.score(score, "a win's score"), r.flag(robbed, "a win's robbed kong")))
     g.kongs = []
-    for k in r.list(r.get("kongs"), "the kongs"):
-        seat, tile, kind, pays, chain, settled = r.list(k, "a kong", 6)
+    for k in r.seq(r.get("kongs"), "the kongs"):
+        seat, tile, kind, pays, chain, settled = r.seq(k, "a kong", 6)
         if kind not in ("kong", "concealed_kong", "added_kong"):
             raise PositionError(f"a kong's kind is kong, concealed_kong or added_kong, got {kind!r}")
-        g.kongs.append(KongRecord(r.int(seat, "a kong's seat", 0, n - 1), r.tile(tile, "a kong's tile"), kind,
-                                  r.payments(pays, "a kong's payments", n), r.int(chain, "a kong's chain", 0, 16),
-                                  r.bool(settled, "a kong's settled")))
+        g.kongs.append(KongRecord(r.whole(seat, "a kong's seat", 0, n - 1), r.tile(tile, "a kong's tile"), kind,
+                                  r.payments(pays, "a kong's payments", n), r.whole(chain, "a kong's chain", 0, 16),
+                                  r.flag(settled, "a kong's settled")))
     g.payments = r.payments(r.get("payments"), "the payments", n)
     result = r.get("result")
     try:
@@ -321,11 +327,11 @@ def _build(r: _Reader) -> Game:
 def _seat_tile(r: _Reader, value: Any, what: str, n: int) -> tuple[int, Tile] | None:
     if value is None:
         return None
-    s, t = r.list(value, what, 2)
-    return r.int(s, f"{what}'s seat", 0, n - 1), r.tile(t, f"{what}'s tile")
+    s, t = r.seq(value, what, 2)
+    return r.whole(s, f"{what}'s seat", 0, n - 1), r.tile(t, f"{what}'s tile")
 
 
-def _seat(r: _Reader, d: Any, i: int, g: Game) -> Seat:
+def _seat(r: _Reader, d: Any, i: int, g: "Game") -> Seat:
     if not isinstance(d, dict):
         raise PositionError(f"seat {i} is an object, got {d!r}"[:200])
     what = f"seat {i}"
@@ -333,7 +339,7 @@ def _seat(r: _Reader, d: Any, i: int, g: Game) -> Seat:
     for t in r.tiles(r.get("hand", d), f"{what}'s hand"):
         st.counts[t] += 1
     melds = []
-    for m in r.list(r.get("melds", d), f"{what}'s melds"):
+    for m in r.seq(r.get("melds", d), f"{what}'s melds"):
         if not isinstance(m, dict):
             raise PositionError(f"a meld of {what} is an object, got {m!r}")
         try:
@@ -358,15 +364,15 @@ def _seat(r: _Reader, d: Any, i: int, g: Game) -> Seat:
     st.void = void
     ex = r.get("exchange", d)
     st.exchange_choice = None if ex is None else tuple(r.tiles(ex, f"{what}'s exchange"))
-    st.out = r.bool(r.get("out", d), f"{what}'s out")
+    st.out = r.flag(r.get("out", d), f"{what}'s out")
     pw = r.get("passed_win", d)
-    st.passed_win = None if pw is None else r.int(pw, f"{what}'s passed win", 0, 10 ** 9)
-    st.draws = r.int(r.get("draws", d), f"{what}'s draws", 0, 200)
+    st.passed_win = None if pw is None else r.whole(pw, f"{what}'s passed win", 0, 10 ** 9)
+    st.draws = r.whole(r.get("draws", d), f"{what}'s draws", 0, 200)
     return st
 
 
-def _check(g: Game) -> None:
-    """Every tile of the variant where the engine keeps it, four of each (``Game.tile_count``)."""
+def _check(g: "Game") -> None:
+    """No kind more than four times, none outside the variant, where the engine keeps tiles (``Game.tile_count``)."""
     kinds = {int(k) for k in g.variant.kinds}
     where = [0] * 30
     for t in g.wall[g.front:g.back]:
