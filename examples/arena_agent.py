@@ -3,7 +3,7 @@
     python examples/arena_agent.py --games 50
 
 The agent plays like ``greedy`` but takes no pongs: whether that is better shows in the report,
-with its 95% interval. Like every built-in bot it never discards a tile a revealed hand (亮倒,
+with its 95% interval. Like the built-in bots (all but random) it never discards a tile a revealed hand (亮倒,
 跳舞) waits on while it holds another: ``majiang.unsafe_tiles`` and ``majiang.safe_choices`` say
 which, the one notion of safety the library's bots, 托管 and hints share.
 """

@@ -16,7 +16,7 @@ from typing import Any
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game
 from majiang.server import sitout
-from majiang.engine.safety import unsafe_tiles
+from majiang.engine.safety import safe_choices, unsafe_tiles
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
 from majiang.server.match import MatchState
@@ -184,7 +184,7 @@ class TableDriver:
             log.error("table %s: bot at seat %d chose an illegal action", self.code, seat)
         except Exception:  # noqa: BLE001 - a failing bot still moves the table on
             log.exception("table %s: bot at seat %d failed", self.code, seat)
-        return legal[0]
+        return safe_choices(legal, unsafe_tiles(g, seat))[0]  # never into a shown wait
 
     async def _bot_act(self, seat: int, default: str | None = None) -> None:
         """A bot's decision for ``seat``. ``default``: "pass" passes a claim; "frozen" plays a declared
