@@ -483,9 +483,7 @@ class Game:
         if not self._undo:
             raise IllegalActionError("nothing to undo: pop undoes what push applied")
         snapshot, seat, action = self._undo.pop()
-        stack, on_window = self._undo, self.on_window
-        self.__dict__.update(snapshot.copy(stack=False).__dict__)  # a copy: the snapshot may be shared
-        self._undo, self.on_window = stack, on_window
+        self._take_state(snapshot)  # copied: a copy of this game may hold the same snapshot
         return seat, action
 
     def copy(self, stack: bool = True) -> "Game":
@@ -498,22 +496,35 @@ class Game:
         >>> g.pending_seats(), h.pending_seats()
         ([0, 1, 2, 3], [1, 2, 3])
         """
-        g = object.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.wall = list(self.wall)
-        g.seats = [_copy_seat(st) for st in self.seats]
-        g.declare_order = list(self.declare_order)
-        g.wins = list(self.wins)  # records are not changed once made
-        g.kongs = [KongRecord(k.seat, k.tile, k.kind, list(k.payments), k.chain, k.settled) for k in self.kongs]
-        g.payments = list(self.payments)
-        g.actions = list(self.actions)
-        g.events = list(self.events)
-        g.pending = {s: list(acts) for s, acts in self.pending.items()}
-        g.responses = dict(self.responses)
-        g.caches = {}
-        g.on_window = None
+        # a blank game to fill (dealt from a sorted wall: any game's wall may be a position's part);
+        # attributes are set one by one, never through __dict__, so that a compiled Game copies too
+        g = Game(self.rules, wall=[int(k) for k in self.variant.kinds for _ in range(4)], dealer=self.dealer)
+        g._take_state(self)
         g._undo = list(self._undo) if stack else []
         return g
+
+    def _take_state(self, other: "Game") -> None:
+        """Become a copy of ``other``'s state (not its ``on_window``, caches or undo stack)."""
+        self.seed, self.hand_index, self.dealer = other.seed, other.hand_index, other.dealer
+        self.dealer_dice, self.dice = other.dealer_dice, other.dice
+        self.wall, self.front, self.back = list(other.wall), other.front, other.back
+        self.seats = [_copy_seat(st) for st in other.seats]
+        self.declare_order = list(other.declare_order)
+        self.wins = list(other.wins)  # records are not changed once made
+        self.first_win_multi = other.first_win_multi
+        self.kongs = [KongRecord(k.seat, k.tile, k.kind, list(k.payments), k.chain, k.settled) for k in other.kongs]
+        self.payments = list(other.payments)
+        self.actions = list(other.actions)
+        self.events = list(other.events)
+        self.pending = {s: list(acts) for s, acts in other.pending.items()}
+        self.responses = dict(other.responses)
+        self.current, self.last_draw = other.current, other.last_draw
+        self.drawn_from_wall, self.last_four_draw = other.drawn_from_wall, other.last_four_draw
+        self.discard_last_four, self.kong_chain, self.discard_chain = (other.discard_last_four, other.kong_chain,
+                                                                       other.discard_chain)
+        self.last_discard, self.pending_kong, self.any_claim = other.last_discard, other.pending_kong, other.any_claim
+        self.phase, self.result = other.phase, other.result
+        self.caches = {}
 
     def to_position(self) -> str:
         """The whole state as one line of text, ``Game.from_position`` reads it back
