@@ -446,7 +446,7 @@ class Game:
             return []
         return list(self.pending.get(seat, []))
 
-    def is_legal(self, seat: int, action: Action | dict | str) -> bool:
+    def is_legal(self, seat: Any, action: Any) -> bool:  # Any: a compiled Game checks the types itself
         """May ``seat`` play ``action`` now? ``action`` is an ``Action``, its JSON or its text
         (``"discard 5p"``); malformed ones raise ``IllegalActionError`` (a question about a
         well-formed action that is not legal is answered False).
@@ -463,7 +463,7 @@ class Game:
             return False
         return action in self.legal_actions(seat)
 
-    def push(self, seat: int, action: Action | dict | str) -> None:
+    def push(self, seat: int, action: Any) -> None:
         """``apply``, remembering the state before it so that ``pop`` can restore it (undo).
 
         >>> g = Game("kawuxing", seed=7)
@@ -535,7 +535,7 @@ class Game:
         return dump(self)
 
     @staticmethod
-    def from_position(text: str) -> "Game":
+    def from_position(text: Any) -> "Game":  # Any: a compiled Game checks the type itself
         """A game at the state ``to_position`` wrote: the same legal actions and the same future
         under the same actions. ``PositionError`` (a ``MajiangError``) for text that is not one.
 
@@ -548,7 +548,7 @@ class Game:
 
         return load(text, Game)
 
-    def apply(self, seat: int, action: Action | dict | str) -> None:
+    def apply(self, seat: int, action: Any) -> None:
         """Apply one seat's action, or raise ``IllegalActionError`` leaving the state unchanged.
         ``action``: an ``Action``, its JSON, or its text (``"discard 5p"``, ``Action.parse``)."""
         if action.__class__ is not Action:

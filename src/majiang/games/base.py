@@ -150,7 +150,7 @@ class Action:
         return cls(ActionType(d["type"]), tile, tiles, suit)
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: Any) -> "Action":  # Any: a compiled build checks the type itself
         """An action from its text, as ``str(action)`` writes it: ``discard 5p``, ``pass``,
         ``exchange 1m2m3m``, ``void s`` (any tile notation: ``discard 五筒``). Raises
         ``IllegalActionError`` on malformed text (whether the action is legal is the game's question).
