@@ -26,7 +26,8 @@ def test_api_reference_builds_without_warnings(tmp_path):
     pages = {p: (site / p / "index.html").read_text(encoding="utf-8") for p in ("majiang", "engine", "bots", "rl")}
     for name in ("majiang.engine.game.Game", "majiang.games.scoring.score", "majiang.games.rules.rules_for",
                  "majiang.engine.log.replay", "majiang.core.hand.Hand", "majiang.core.analysis.shanten",
-                 "majiang.core.analysis.waits"):
+                 "majiang.core.analysis.waits", "majiang.engine.notation.PositionError",
+                 "majiang.engine.safety.unsafe_tiles", "majiang.engine.safety.safe_choices"):
         assert f'id="{name}"' in pages["majiang"], name
     assert 'id="majiang.bots.ExpertAgent"' in pages["bots"] and 'id="majiang.bots.make_agent"' in pages["bots"]
     assert 'id="majiang.engine.Game"' in pages["engine"]

@@ -75,7 +75,7 @@ fn suit_counts(c: &Counts) -> [u32; 3] {
 }
 
 /// The kinds another seat still in the hand has shown it wins on (亮倒's and 跳舞's waits; 唱歌
-/// shows only that it is ready), a bit per kind: ``majiang.bots.greedy.revealed_waits``.
+/// shows only that it is ready), a bit per kind: ``majiang.engine.safety.unsafe_tiles``.
 fn revealed_waits(g: &Game, seat: usize) -> u32 {
     let mut bits = 0u32;
     for s in 0..g.r.players {
@@ -88,9 +88,9 @@ fn revealed_waits(g: &Game, seat: usize) -> u32 {
     bits
 }
 
-/// ``GreedyAgent.act`` for ``seat`` with legal actions ``m``, or with ``careful``
-/// ``CarefulAgent.act``: no discard of a revealed wait while another is legal, and in Sichuan a
-/// pong that costs no shanten with more than eight tiles left.
+/// ``GreedyAgent.act`` for ``seat`` with legal actions ``m`` (no discard of a revealed wait while
+/// another is legal), or with ``careful`` ``CarefulAgent.act``: also, in Sichuan, a pong that
+/// costs no shanten with more than eight tiles left.
 fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
     if m.has(ACTION_WIN) {
         return ACTION_WIN;
@@ -161,7 +161,8 @@ fn greedy(g: &Game, seat: usize, m: &Mask, rng: &mut Mt, careful: bool) -> u8 {
             return a;
         }
     }
-    let forbidden = if careful { revealed_waits(g, seat) } else { 0 };
+    // greedy and careful alike: a shown wait sorts last (``majiang.engine.safety``)
+    let forbidden = revealed_waits(g, seat);
     let mut best: Option<(bool, i32, i64, f64, u8)> = None;
     let mut c = counts;
     for k in 0..N_KINDS as u8 {

@@ -35,6 +35,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "Game": "majiang.engine.game", "Action": "majiang.games.base", "describe": "majiang.engine.views",
     "replay": "majiang.engine.log", "write_log": "majiang.engine.log", "LogError": "majiang.engine.log",
+    "PositionError": "majiang.engine.notation", "unsafe_tiles": "majiang.engine.safety",
+    "safe_choices": "majiang.engine.safety",
     "score": "majiang.games.scoring", "WinContext": "majiang.games.scoring", "Score": "majiang.games.scoring",
     "rules_for": "majiang.games.rules",
     "KAWUXING": "majiang.games.kawuxing.tiles", "SICHUAN": "majiang.games.sichuan.tiles",
@@ -42,9 +44,9 @@ _LAZY = {
 
 __all__ = [
     "Action", "Game", "Hand", "HandError", "IllegalActionError", "KAWUXING", "LogError", "MajiangError", "Meld",
-    "MeldKind", "RulesError", "SICHUAN", "Score", "Tile", "TileError", "Variant", "WinContext", "describe",
+    "MeldKind", "PositionError", "RulesError", "SICHUAN", "Score", "Tile", "TileError", "Variant", "WinContext", "describe",
     "discard_advice", "format_tiles", "get_variant", "is_winning", "parse_tiles", "readings", "replay",
-    "rules_for", "score", "shanten", "waits", "write_log",
+    "rules_for", "safe_choices", "score", "shanten", "unsafe_tiles", "waits", "write_log",
 ]
 
 

@@ -52,6 +52,7 @@ from majiang.core.hand import Hand, Meld
 from majiang.core.tiles import Tile, parse_tiles
 from majiang.engine import Action
 from majiang.engine.position import Position, SeatPosition
+from majiang.engine.safety import safe_choices, unsafe_tiles
 from majiang.games import GAMES, get_game
 
 
@@ -182,6 +183,8 @@ class ExpertAgent:
         types = {a.type for a in legal}
         if "win" in types:
             return next(a for a in legal if a.type == "win")
+        if obs["phase"] == "turn":  # no search, outlook or fallback may deal into a shown wait
+            legal = safe_choices(legal, unsafe_tiles(obs))
         if ("void" in types or "exchange" in types) and self.setup == "search" and len(legal) > 1:
             search = void_search if "void" in types else exchange_search
             try:

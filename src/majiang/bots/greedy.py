@@ -1,6 +1,8 @@
-"""``greedy``: wins when it can, otherwise keeps the best shanten (ties: the most useful tiles);
-claims a pong or kong only when it does not slow the hand; picks the void suit with the fewest
-tiles, passes three of its weakest suit, declares 亮倒 whenever ready."""
+"""``greedy``: wins when it can, otherwise keeps the best shanten (ties: the most useful tiles)
+among the discards that do not deal into a revealed hand (``majiang.engine.safety``: none of a
+shown wait while another discard is legal); claims a pong or kong only when it does not slow the
+hand; picks the void suit with the fewest tiles, passes three of its weakest suit, declares 亮倒
+whenever ready."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ import random
 
 from majiang.bots.base import SeatView, after_kong, exchange_pick, isolation, void_pick
 from majiang.core.hand import Meld
-from majiang.core.tiles import Tile
 from majiang.engine import Action
+from majiang.engine.safety import unsafe_tiles
 
 
 class GreedyAgent:
@@ -50,16 +52,19 @@ class GreedyAgent:
         return declares.get(best.tile, best)
 
     def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
+        # a shown wait sorts last whatever its shanten: safety first (the native engine's order too)
+        forbidden = unsafe_tiles(view.obs)
         counts = view.counts
         scored = []
         for a in discards:
             k = a.tile
+            assert k is not None
             counts[k] -= 1
             s = view.shanten(counts)
             counts[k] += 1
-            scored.append((s, isolation(counts, k), self.rng.random(), a))
-        scored.sort(key=lambda x: x[:3])
-        return scored[0][3]
+            scored.append((k in forbidden, s, isolation(counts, k), self.rng.random(), a))
+        scored.sort(key=lambda x: x[:4])
+        return scored[0][4]
 
     def _claim(self, view: SeatView, legal: list[Action]) -> Action:
         pass_action = next((a for a in legal if a.type == "pass"), legal[0])
@@ -83,36 +88,18 @@ class GreedyAgent:
 
 def revealed_waits(view: SeatView) -> set[int]:
     """The kinds another seat still in the hand has shown it wins on (亮倒's and 跳舞's waits;
-    唱歌 shows only that the hand is ready)."""
-    out: set[int] = set()
-    for p in view.opponents():
-        for w in (p.get("revealed") or {}).get("waits") or ():
-            out.add(int(Tile.parse(w)))
-    return out
+    唱歌 shows only that the hand is ready): ``majiang.engine.safety.unsafe_tiles`` as kinds."""
+    return {int(t) for t in unsafe_tiles(view.obs)}
 
 
 class CarefulAgent(GreedyAgent):
-    """``greedy`` that heeds what the table shows, for ``expert``'s rollouts (the native engine
-    plays it decision for decision): it never discards a revealed wait (亮倒, 跳舞) while another
-    discard is legal (among the rest, greedy's order), and in Sichuan it pongs when the pong
-    costs no shanten with more than eight tiles left (a kong to come: 根 and kong money), as
-    ``strong`` does. Its random draws are greedy's, one per legal discard."""
+    """``greedy`` for ``expert``'s rollouts (the native engine plays it decision for decision):
+    its discards are greedy's (never a revealed wait while another discard is legal), and in
+    Sichuan it pongs when the pong costs no shanten with more than eight tiles left (a kong to
+    come: 根 and kong money), as ``strong`` does. Its random draws are greedy's, one per legal
+    discard."""
 
     name = "careful"
-
-    def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
-        forbidden = revealed_waits(view)
-        counts = view.counts
-        scored = []
-        for a in discards:
-            k = a.tile
-            assert k is not None
-            counts[k] -= 1
-            s = view.shanten(counts)
-            counts[k] += 1
-            scored.append((int(k) in forbidden, s, isolation(counts, k), self.rng.random(), a))
-        scored.sort(key=lambda x: x[:4])
-        return scored[0][4]
 
     def _claim(self, view: SeatView, legal: list[Action]) -> Action:
         choice = super()._claim(view, legal)

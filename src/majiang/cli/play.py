@@ -9,6 +9,7 @@ from majiang.cli.common import UsageError, add_rules_options, rules_from_args
 from majiang.core.tiles import Tile, format_tiles
 from majiang.core.variants import get_variant
 from majiang.engine import Action, Game, describe
+from majiang.engine.safety import DISCARDING, safe_choices, unsafe_tiles
 from majiang.engine.views import DECLARATION_NAMES
 from majiang.games import get_game
 from majiang.play.match import Match
@@ -149,10 +150,17 @@ def hint(game: Game, seat: int) -> str:
     head = {-1: "complete (胡)", 0: "ready (听牌)"}.get(s, f"{s} from ready ({s}向听)")
     if "waits" in result:
         return f"hint: {head}" + (f", waits {' '.join(result['waits'])}" if result["waits"] else "")
-    best = sorted(result["discards"], key=lambda o: (o["shanten"], -o["effective_count"]))[:3]
+    # the discards it may suggest: legal ones, never a shown wait while a safe one is legal
+    unsafe = unsafe_tiles(game, seat)
+    legal = game.legal_actions(seat)
+    allowed = {str(a.tile) for a in safe_choices(legal, unsafe) if a.type in DISCARDING}
+    options = [o for o in result["discards"] if not allowed or o["tile"] in allowed]
+    best = sorted(options, key=lambda o: (o["shanten"], -o["effective_count"]))[:3]
     parts = [f"{o['tile']} → {o['shanten']} ({'waits ' + ' '.join(o['waits']) if o['waits'] else str(o['effective_count']) + ' tiles help'})"
              for o in best]
-    return f"hint: {head}; best discards: " + ", ".join(parts)
+    avoid = sorted({str(a.tile) for a in legal if a.type in DISCARDING and a.tile in unsafe} - allowed)
+    return f"hint: {head}; best discards: " + ", ".join(parts) + \
+        (f"; never {' '.join(avoid)} (a shown wait)" if avoid else "")
 
 
 def _action_label(a: Action) -> str:

@@ -68,6 +68,26 @@ def _no_neighbours(counts, tile: int) -> bool:
 _DISCARDS = [tile_action("discard", k) for k in range(30)]
 
 
+def _as_action(action: Any) -> Action:
+    """An action given as an ``Action``, its JSON or its text."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, dict):
+        return Action.from_json(action)
+    if isinstance(action, str):
+        return Action.parse(action)
+    raise IllegalActionError(f"an action is an Action, its JSON or its text ('discard 5p'), "
+                             f"not {type(action).__name__}")
+
+
+def _copy_seat(st: Seat) -> Seat:
+    c = Seat()
+    c.counts, c.melds, c.discards, c.claimed = list(st.counts), list(st.melds), list(st.discards), list(st.claimed)
+    c.declared_kind, c.declared_waits, c.won_tiles = st.declared_kind, list(st.declared_waits), list(st.won_tiles)
+    c.void, c.exchange_choice, c.out, c.passed_win, c.draws = st.void, st.exchange_choice, st.out, st.passed_win, st.draws
+    return c
+
+
 class Game:
     """One deal (a 局), from the deal to the settlement.
 
@@ -143,6 +163,7 @@ class Game:
         # Called with "claim" or "rob" where a claim window closes at once because no seat can claim:
         # a server shows every seat that moment too, so a window's existence tells nobody anything.
         self.on_window: Any = None
+        self._undo: list[tuple["Game", int, Action]] = []  # push's snapshots, for pop
         self._deal()
 
     def __repr__(self) -> str:
@@ -425,10 +446,113 @@ class Game:
             return []
         return list(self.pending.get(seat, []))
 
-    def apply(self, seat: int, action: Action | dict) -> None:
-        """Apply one seat's action, or raise ``IllegalActionError`` leaving the state unchanged."""
-        if isinstance(action, dict):
-            action = Action.from_json(action)
+    def is_legal(self, seat: Any, action: Any) -> bool:  # Any: a compiled Game checks the types itself
+        """May ``seat`` play ``action`` now? ``action`` is an ``Action``, its JSON or its text
+        (``"discard 5p"``); malformed ones raise ``IllegalActionError`` (a question about a
+        well-formed action that is not legal is answered False).
+
+        >>> g = Game("kawuxing", seed=7)
+        >>> g.is_legal(0, "discard 5p"), g.is_legal(0, {"type": "discard", "tile": "7p"}), g.is_legal(1, "pass")
+        (True, False, False)
+        >>> g.is_legal(0, "discard 5x")
+        Traceback (most recent call last):
+        majiang.IllegalActionError: bad tile in action: unknown character 'x' at position 2 in '5x'
+        """
+        action = _as_action(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n or self.over:
+            return False
+        return action in self.legal_actions(seat)
+
+    def push(self, seat: int, action: Any) -> None:
+        """``apply``, remembering the state before it so that ``pop`` can restore it (undo).
+
+        >>> g = Game("kawuxing", seed=7)
+        >>> before = g.to_position()
+        >>> g.push(0, g.legal_actions(0)[-1])
+        >>> g.pop()[0], g.to_position() == before
+        (0, True)
+        """
+        action = _as_action(action)
+        snapshot = self.copy(stack=False)
+        self.apply(seat, action)  # refused: nothing changed and nothing is remembered
+        self._undo.append((snapshot, seat, action))
+
+    def pop(self) -> tuple[int, Action]:
+        """Undo the last ``push``: the state is as it was before it (events and actions included);
+        returns the (seat, action) undone. ``IllegalActionError`` when nothing was pushed."""
+        if not self._undo:
+            raise IllegalActionError("nothing to undo: pop undoes what push applied")
+        snapshot, seat, action = self._undo.pop()
+        self._take_state(snapshot)  # copied: a copy of this game may hold the same snapshot
+        return seat, action
+
+    def copy(self, stack: bool = True) -> "Game":
+        """An independent game in the same state (changing one never changes the other); with
+        ``stack`` it can ``pop`` what this one pushed. Its ``on_window`` callback is None.
+
+        >>> g = Game("sichuan", seed=3)
+        >>> h = g.copy()
+        >>> h.apply(0, h.legal_actions(0)[0])
+        >>> g.pending_seats(), h.pending_seats()
+        ([0, 1, 2, 3], [1, 2, 3])
+        """
+        # a blank game to fill (dealt from a sorted wall: any game's wall may be a position's part);
+        # attributes are set one by one, never through __dict__, so that a compiled Game copies too
+        g = Game(self.rules, wall=[int(k) for k in self.variant.kinds for _ in range(4)], dealer=self.dealer)
+        g._take_state(self)
+        g._undo = list(self._undo) if stack else []
+        return g
+
+    def _take_state(self, other: "Game") -> None:
+        """Become a copy of ``other``'s state (not its ``on_window``, caches or undo stack)."""
+        self.seed, self.hand_index, self.dealer = other.seed, other.hand_index, other.dealer
+        self.dealer_dice, self.dice = other.dealer_dice, other.dice
+        self.wall, self.front, self.back = list(other.wall), other.front, other.back
+        self.seats = [_copy_seat(st) for st in other.seats]
+        self.declare_order = list(other.declare_order)
+        self.wins = list(other.wins)  # records are not changed once made
+        self.first_win_multi = other.first_win_multi
+        self.kongs = [KongRecord(k.seat, k.tile, k.kind, list(k.payments), k.chain, k.settled) for k in other.kongs]
+        self.payments = list(other.payments)
+        self.actions = list(other.actions)
+        self.events = list(other.events)
+        self.pending = {s: list(acts) for s, acts in other.pending.items()}
+        self.responses = dict(other.responses)
+        self.current, self.last_draw = other.current, other.last_draw
+        self.drawn_from_wall, self.last_four_draw = other.drawn_from_wall, other.last_four_draw
+        self.discard_last_four, self.kong_chain, self.discard_chain = (other.discard_last_four, other.kong_chain,
+                                                                       other.discard_chain)
+        self.last_discard, self.pending_kong, self.any_claim = other.last_discard, other.pending_kong, other.any_claim
+        self.phase, self.result = other.phase, other.result
+        self.caches = {}
+
+    def to_position(self) -> str:
+        """The whole state as one line of text, ``Game.from_position`` reads it back
+        (``majiang.engine.notation``). It holds the hidden wall and every concealed tile: a
+        full position for programs, never a seat's view."""
+        from majiang.engine.notation import dump
+
+        return dump(self)
+
+    @staticmethod
+    def from_position(text: Any) -> "Game":  # Any: a compiled Game checks the type itself
+        """A game at the state ``to_position`` wrote: the same legal actions and the same future
+        under the same actions. ``PositionError`` (a ``MajiangError``) for text that is not one.
+
+        >>> g = Game("sichuan", preset="modern", seed=1)
+        >>> h = Game.from_position(g.to_position())
+        >>> h.legal_actions(2) == g.legal_actions(2) and h.to_position() == g.to_position()
+        True
+        """
+        from majiang.engine.notation import load
+
+        return load(text, Game)
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Apply one seat's action, or raise ``IllegalActionError`` leaving the state unchanged.
+        ``action``: an ``Action``, its JSON, or its text (``"discard 5p"``, ``Action.parse``)."""
+        if action.__class__ is not Action:
+            action = _as_action(action)
         if self.phase == Phase.OVER:
             raise IllegalActionError("the hand is over")
         if not isinstance(seat, int) or not 0 <= seat < self.n:

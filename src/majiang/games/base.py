@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from majiang.core.errors import IllegalActionError
+from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.core.hand import Hand
-from majiang.core.tiles import ALL_TILES, Tile
+from majiang.core.tiles import ALL_TILES, Tile, parse_tiles
 from majiang.games.scoring import Score, WinContext
 
 if TYPE_CHECKING:
@@ -59,6 +59,28 @@ class ActionType(StrEnum):
 
 
 ACTION_TYPES = tuple(t.value for t in ActionType)
+_TYPE_SET = frozenset(ACTION_TYPES)
+
+
+def _parse_tiles_text(text: str) -> list[Tile]:
+    try:
+        return parse_tiles(text)
+    except MajiangError as exc:
+        raise IllegalActionError(f"bad tile in action: {exc}") from None
+
+
+def _as_tile(value: Any) -> Tile:
+    """A tile given as a Tile, its text (``"9s"``, ``"九条"``) or its kind number (0-29)."""
+    if isinstance(value, Tile):
+        return ALL_TILES[int(value)]
+    if isinstance(value, str):
+        tiles = _parse_tiles_text(value)
+        if len(tiles) != 1:
+            raise IllegalActionError(f"bad tile in action: expected one tile, got {len(tiles)} in {value!r}")
+        return tiles[0]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ALL_TILES):
+        return ALL_TILES[value]
+    raise IllegalActionError(f"bad tile in action: {value!r} is not a tile (give its text, such as '5p')")
 
 
 @dataclass(frozen=True)
@@ -76,6 +98,21 @@ class Action:
     tile: Tile | None = None
     tiles: tuple[Tile, ...] = ()
     suit: str | None = None
+
+    def __post_init__(self) -> None:
+        # a tile given as text ("9s") or a kind number is the Tile itself: equal to the legal one
+        if self.type not in _TYPE_SET:
+            raise IllegalActionError(f"unknown action type {self.type!r} (one of {', '.join(ACTION_TYPES)})")
+        tile = self.tile
+        if tile is not None and tile.__class__ is not Tile:
+            object.__setattr__(self, "tile", _as_tile(tile))
+        tiles = self.tiles
+        if tiles and (tiles.__class__ is not tuple or any(t.__class__ is not Tile for t in tiles)):
+            if isinstance(tiles, str):
+                tiles = _parse_tiles_text(tiles)
+            object.__setattr__(self, "tiles", tuple(sorted(_as_tile(t) for t in tiles)))
+        if self.suit is not None and self.suit not in ("m", "p", "s"):
+            raise IllegalActionError(f"bad suit {self.suit!r} (m, p or s)")
 
     def __eq__(self, other: object) -> bool:
         # legal actions are checked by membership at every decision: identity first, then fields
@@ -111,6 +148,47 @@ class Action:
         if suit is not None and suit not in ("m", "p", "s"):
             raise IllegalActionError(f"bad suit {suit!r} (m, p or s)")
         return cls(ActionType(d["type"]), tile, tiles, suit)
+
+    @classmethod
+    def parse(cls, text: Any) -> "Action":  # Any: a compiled build checks the type itself
+        """An action from its text, as ``str(action)`` writes it: ``discard 5p``, ``pass``,
+        ``exchange 1m2m3m``, ``void s`` (any tile notation: ``discard 五筒``). Raises
+        ``IllegalActionError`` on malformed text (whether the action is legal is the game's question).
+
+        >>> Action.parse("discard 9s") == Action("discard", "9s")
+        True
+        >>> a = Action.parse("exchange 3m 1m 2m")
+        >>> str(a), Action.parse(str(a)) == a
+        ('exchange 1m2m3m', True)
+        >>> Action.parse("discard")
+        Traceback (most recent call last):
+        majiang.IllegalActionError: 'discard' needs one tile, as in 'discard 5p'
+        """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action's text is a string, not {type(text).__name__}")
+        words = text.split()
+        if not words:
+            raise IllegalActionError("an empty action: write one such as 'discard 5p' or 'pass'")
+        kind, rest = words[0].lower(), " ".join(words[1:])
+        if kind not in _TYPE_SET:
+            raise IllegalActionError(f"unknown action type {words[0]!r} (one of {', '.join(ACTION_TYPES)})")
+        if kind == "pass":
+            if rest:
+                raise IllegalActionError(f"'pass' takes nothing after it, got {rest!r}")
+            return PASS
+        if kind == "void":
+            if rest not in ("m", "p", "s"):
+                raise IllegalActionError(f"'void' needs a suit, m, p or s, as in 'void s'; got {rest!r}")
+            return cls(ActionType.VOID, suit=rest)
+        tiles = _parse_tiles_text(rest) if rest else []
+        if kind == "exchange":
+            if len(tiles) != 3:
+                raise IllegalActionError(f"'exchange' needs three tiles, as in 'exchange 1m2m3m'; got {len(tiles)}")
+            return cls(ActionType.EXCHANGE, tiles=tuple(sorted(tiles)))
+        if len(tiles) != 1:
+            raise IllegalActionError(f"{kind!r} needs one tile, as in '{kind} 5p'"
+                                     + (f"; got {len(tiles)} in {rest!r}" if tiles else ""))
+        return tile_action(kind, tiles[0])
 
     def __str__(self) -> str:
         parts = [str(self.type)]

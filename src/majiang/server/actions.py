@@ -6,16 +6,18 @@ from typing import Any
 
 from majiang.core.errors import MajiangError
 from majiang.engine import Action
+from majiang.engine.safety import safe_choices
 from majiang.server.errors import Refusal
 
 
-def player_default(legal: list, drawn: Any, safe: bool) -> tuple[Action | None, list]:
+def player_default(legal: list, drawn: Any, safe: bool, unsafe: Any = frozenset()) -> tuple[Action | None, list]:
     """What is played for a person who did not decide: (the action, or None to let the seat's bot
     choose among the returned choices). A win is taken whenever the rules offer one (every app's
     托管 does); otherwise only moves that decide nothing for the player: a claim is passed, and on
     one's turn a plain discard (``safe``: the tile just drawn, as a missed timer plays it; 托管: the
     bot's pick among the discards), never a kong, a pong or a 亮倒/唱歌/跳舞. 换三张 and 定缺 have no
-    neutral move: the bot chooses.
+    neutral move: the bot chooses. ``unsafe``: the tiles the table has shown it wins on
+    (``majiang.engine.safety.unsafe_tiles``): no discard of one while another discard is legal.
 
     >>> from majiang.engine import Action
     >>> from majiang.core.tiles import Tile
@@ -25,6 +27,8 @@ def player_default(legal: list, drawn: Any, safe: bool) -> tuple[Action | None, 
     Action(type='discard', tile=7s, tiles=(), suit=None)
     >>> [str(a.tile) for a in player_default(legal, Tile.parse("7s"), safe=False)[1]]
     ['5p', '7s']
+    >>> str(player_default(legal, Tile.parse("7s"), safe=True, unsafe={Tile.parse("7s")})[0])
+    'discard 5p'
     """
     win = next((a for a in legal if a.type == "win"), None)
     if win is not None:
@@ -32,7 +36,7 @@ def player_default(legal: list, drawn: Any, safe: bool) -> tuple[Action | None, 
     passing = next((a for a in legal if a.type == "pass"), None)
     if passing is not None:
         return passing, legal
-    discards = [a for a in legal if a.type == "discard"]
+    discards = safe_choices([a for a in legal if a.type == "discard"], unsafe)
     if not discards:
         return None, legal  # 换三张 / 定缺
     if safe:

@@ -15,6 +15,7 @@ from typing import Any
 from majiang.core.errors import IllegalActionError, MajiangError
 from majiang.engine import Action, Game
 from majiang.server import sitout
+from majiang.engine.safety import safe_choices, unsafe_tiles
 from majiang.server.seating import Deal, Seating, step
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
@@ -183,7 +184,7 @@ class TableDriver:
             log.error("table %s: bot at seat %d chose an illegal action", self.code, seat)
         except Exception:  # noqa: BLE001 - a failing bot still moves the table on
             log.exception("table %s: bot at seat %d failed", self.code, seat)
-        return legal[0]
+        return safe_choices(legal, unsafe_tiles(g, seat))[0]  # never into a shown wait
 
     async def _bot_act(self, seat: int, default: str | None = None) -> None:
         """A bot's decision for ``seat``. ``default``: "pass" passes a claim; "frozen" plays a declared
@@ -201,7 +202,8 @@ class TableDriver:
             action = next((a for a in legal if a.type == "win"), None) or next(
                 (a for a in legal if a.type == "discard" and a.tile == g.last_draw), None)
         elif default in ("safe", "auto"):
-            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe")
+            action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe",
+                                             unsafe_tiles(g, seat))
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:

@@ -284,6 +284,7 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
     """Discard advice on one's turn (only discards the rules allow, 定缺 included); otherwise the
     waits and how many of each this seat cannot see."""
     from majiang.core.analysis import discard_advice, effective_tiles
+    from majiang.engine.safety import safe_choices, unsafe_tiles
     hand = g.hand(seat)
     visible = _visible(g, seat)
     legal_now = g.legal_actions(seat)
@@ -292,7 +293,8 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
         return {"win": True}
     try:
         if hand.concealed_count % 3 == 2:
-            legal = {a.tile for a in g.legal_actions(seat) if a.type in ("discard", "declare")}
+            legal = {a.tile for a in safe_choices(legal_now, unsafe_tiles(g, seat))  # no shown wait
+                     if a.type in ("discard", "declare")}
             advice = [o for o in discard_advice(hand, g.variant, g.seats[seat].void, visible=visible) if o.tile in legal]
             return {"discards": [o.to_json() for o in advice[:5]]} if advice else None
         s, eff = effective_tiles(hand, g.variant, g.seats[seat].void)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from majiang.bots.base import SeatView
 from majiang.core.tiles import ALL_TILES, Tile
+from majiang.engine.safety import unsafe_tiles
 
 
 class Defence:
@@ -13,14 +14,11 @@ class Defence:
         """A rough weight that discarding each kind deals into someone, and the kinds that surely
         do (a revealed 亮倒/跳舞 wait)."""
         danger = [0.0] * 30
-        forbidden: set[int] = set()
+        forbidden: set[int] = {int(t) for t in unsafe_tiles(view.obs)}  # the one notion of a sure deal-in
         late = max(0.0, 1.0 - view.tiles_left / 40.0)
         for p in view.opponents():
-            revealed = p.get("revealed") or {}
-            waits = revealed.get("waits")
-            if waits:
-                forbidden.update(int(Tile.parse(w)) for w in waits)
-                continue
+            if (p.get("revealed") or {}).get("waits"):
+                continue  # its waits are known: forbidden above, no guess needed
             threat = 0.15 + 0.25 * len(p["melds"]) + 0.6 * late + (0.8 if p["declared"] else 0.0)
             their_discards = {Tile.parse(t) for t in p["discards"]}
             for k in range(30):
