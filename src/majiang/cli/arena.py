@@ -7,7 +7,7 @@ import os
 import sys
 
 from majiang.bots import split_bots
-from majiang.cli.common import Progress, UsageError, add_rules_options, rules_from_args
+from majiang.cli.common import Progress, UsageError, add_rules_options, bot_help, check_bots, rules_from_args
 
 
 def cmd_arena(args) -> int:
@@ -24,7 +24,7 @@ def cmd_arena(args) -> int:
     if args.plot:
         check_plot(args.plot)
     rules = rules_from_args(args)
-    bots = split_bots(args.bots)
+    bots = check_bots(split_bots(args.bots))
     bot_stderr = "-" if args.bot_stderr else None
     sink = None
     if args.out:
@@ -149,10 +149,9 @@ def register(sub) -> None:
                        "--out run2; majiang arena-merge run1 run2")
     add_rules_options(p)
     p.add_argument("--bots", required=True,
-                   help="comma-separated agents, one per seat: random, greedy, strong, expert, or cmd:PROGRAM "
-                   "(an external bot, docs/BOTS.md; each entry gets its own process); options after a "
-                   "colon, e.g. expert:orders=200 (Kawuxing's outlook) or expert:samples=96,work=480 "
-                   "(Sichuan's search); every option in docs/BOTS.md")
+                   help="comma-separated agents, one per seat: " + bot_help() + " (Kawuxing's outlook) or "
+                   "expert:samples=96,work=480 (Sichuan's search); each cmd: entry gets its own process; "
+                   "every option in docs/BOTS.md")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "

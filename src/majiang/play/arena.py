@@ -67,6 +67,13 @@ def close_agents() -> None:
         agent.close()
 
 
+def _ignore_interrupt() -> None:
+    """A pool worker's start: Ctrl-C (SIGINT, sent to the whole process group) is the parent's."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def play_deal_in_worker(task: dict) -> dict:
     """``play_deal`` in a worker process (local pool or Ray): what the run has said once already
     (a bot taking the Python engine, ``PythonEngineWarning``) is not said again by every worker."""
@@ -146,7 +153,17 @@ class ArenaResult:
     rules: dict | None = None  # the rules as JSON (checked when result files are merged)
     skipped: list[str] = field(default_factory=list)  # result-file lines cut short, not read
 
+    def __repr__(self) -> str:
+        """Short: the table and how many deals, not every deal's record (``summary()`` has the numbers)."""
+        return (f"ArenaResult({self.variant}/{self.preset}, bots={','.join(self.bots)}, seed={self.seed!r}, "
+                f"{len(self.deals)} deals; .summary() for the results)")
+
     def summary(self) -> dict:
+        """The report of the run as JSON: per seat entry (``agents``, in the order the bots were
+        given) the mean points per hand with its 95% interval (``ci95``), the win, self-draw,
+        deal-in and draw rates, the mean win value, hands played, and the external bots' timeouts,
+        illegal replies, crashes and first rejected replies; besides, the variant, preset, seed,
+        deals played (``deals``, ``deal_ranges``) and hands per deal (seat rotations)."""
         n = len(self.bots)
         deals = sorted(self.deals, key=lambda d: d["deal"])  # the same numbers however they were split
         entries = []
@@ -343,7 +360,9 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
     elif workers > 1:
         import multiprocessing as mp
 
-        with mp.get_context("spawn").Pool(workers) as pool:
+        # the workers leave Ctrl-C to this process, which ends the pool: a worker that took the
+        # signal itself would print its own traceback ("Process SpawnPoolWorker-2:") beside ours
+        with mp.get_context("spawn").Pool(workers, initializer=_ignore_interrupt) as pool:
             for deal in pool.imap(play_deal_in_worker, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
                 done(deal)
             pool.close()

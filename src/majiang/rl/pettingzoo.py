@@ -11,7 +11,7 @@ from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS
 from majiang.native import OBS_KINDS
-from majiang.rl.gymnasium import obs_length, spaces
+from majiang.rl.gymnasium import check_render_mode, obs_length, spaces
 
 
 class MajiangAEC(AECEnv):
@@ -22,6 +22,7 @@ class MajiangAEC(AECEnv):
     def __init__(self, variant: str, preset: str | None = None, render_mode: str | None = None,
                  backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
         super().__init__()
+        check_render_mode(render_mode)
         length = obs_length(obs_dtype)
         self.metadata = dict(self.metadata, name=f"majiang_{variant}_v0")
         self.rules = rules_for(variant, preset, **options)
@@ -231,3 +232,20 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
     the compact observation (``majiang.rl.encoder``: 4,609 bytes, ``expand`` gives the float32 one
     back). ``observe`` returns views of the env's own arrays, overwritten by the next step."""
     return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+
+
+def raw_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+            backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangAEC:
+    """PettingZoo's name for the env without wrappers: ``make``'s env."""
+    return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+
+
+def env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+        backend: str = "auto", obs_dtype: str = "float32", **options):
+    """``raw_env`` in PettingZoo's usual wrappers (an action outside the space and a call out of
+    order, such as ``step`` before ``reset``, are refused with their errors), as PettingZoo's own
+    environments' ``env()`` gives them; ``make``/``raw_env`` skip them for speed."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        raw_env(variant, preset, render_mode, backend, obs_dtype, **options)))
