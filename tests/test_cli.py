@@ -20,7 +20,9 @@ def run(capsys, *argv):
 def test_analyze_json_3n1(capsys):
     code, out, _ = run(capsys, "analyze", "1112345678999m", "--variant", "sichuan", "--json")
     assert code == 0
-    assert json.loads(out) == {"shanten": 0, "waits": [f"{i}m" for i in range(1, 10)]}
+    # the tiles left of each wait, as the text report shows them (4 less the hand's own copies)
+    assert json.loads(out) == {"shanten": 0, "waits": [f"{i}m" for i in range(1, 10)],
+                               "waits_left": [1, 3, 3, 3, 3, 3, 3, 3, 1], "tiles_left": 23}
     code, out, _ = run(capsys, "analyze", "1p4p7p1s4s7s5z6z7z1p4p7p2s", "--variant", "kawuxing", "--json")
     res = json.loads(out)
     assert res["shanten"] > 0 and res["waits"] == []
@@ -40,7 +42,7 @@ def test_analyze_json_3n2(capsys):
 def test_analyze_melds_void_visible(capsys):
     code, out, _ = run(capsys, "analyze", "1234m", "--variant", "sichuan", "--pong", "5p", "--kong", "7p",
                        "--concealed-kong", "9m", "--json")
-    assert json.loads(out) == {"shanten": 0, "waits": ["1m", "4m"]}
+    assert json.loads(out) == {"shanten": 0, "waits": ["1m", "4m"], "waits_left": [3, 3], "tiles_left": 6}
     code, out, _ = run(capsys, "analyze", "123m456m789m111p2p", "--variant", "sichuan", "--void", "p", "--json")
     assert json.loads(out)["waits"] == []
     code, out, _ = run(capsys, "analyze", "1112345678999p5z", "--variant", "kawuxing", "--visible", "2p2p",
@@ -69,9 +71,10 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
 def test_batch(tmp_path, capsys):
     f = tmp_path / "hands.txt"
     f.write_text("1112345678999m\nbad hand\n123m456m789m11p2p5p\n\n")
-    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
+    code, out, err = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
     lines = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(lines) == 4
+    # every line answered, and the run says that some failed: status 2 and one line
+    assert code == 2 and len(lines) == 4 and err == "majiang: analyze: 2 of 4 lines failed (the first: line 2); each has an error object\n"
     assert lines[0]["shanten"] == 0 and "error" in lines[1] and lines[2]["shanten"] == 1 and "error" in lines[3]
 
 
@@ -79,7 +82,8 @@ def test_batch_stdin_subprocess():
     proc = subprocess.run([sys.executable, "-m", "majiang", "analyze", "--batch", "-", "--variant", "kawuxing"],
                           input="1112345678999p\n123\n", capture_output=True, text=True)
     out = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert proc.returncode == 0 and out[0]["waits"][0] == "1p" and "error" in out[1]
+    assert proc.returncode == 2 and out[0]["waits"][0] == "1p" and "error" in out[1]
+    assert proc.stderr.count("\n") == 1 and "1 of 2 lines failed" in proc.stderr
 
 
 def test_readable_output(capsys):
@@ -453,7 +457,7 @@ def test_batch_answers_a_line_that_is_not_text_with_an_error_line(tmp_path, caps
     f.write_bytes(b"1112345678999m\n\xff\xfe\x00\n123m456m789m11p2p5p\n")
     code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
     lines = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(lines) == 3
+    assert code == 2 and len(lines) == 3
     assert lines[1] == {"error": "line 2: not UTF-8 text"} and lines[2]["shanten"] == 1
 
 
