@@ -477,3 +477,196 @@ def test_arena_merge_refuses_a_crafted_result_file(tmp_path, capsys, line, chang
     lines[line] = json.dumps({**json.loads(lines[line]), **changes})
     (tmp_path / "crafted.jsonl").write_text("\n".join(lines) + "\n")
     refused(capsys, "arena-merge", str(tmp_path / "crafted.jsonl"), fragment=fragment)
+
+
+# --- issue #49: crashes, hangs and silence --------------------------------------------------------
+
+
+def cli(*argv, stdin=None, env=None, timeout=30):
+    """``majiang ARGV`` in a process of its own: (status, stdout, stderr)."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "majiang", *argv], input=stdin, capture_output=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def one_line(err: str) -> str:
+    assert err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("bots, fragment", [
+    ("cmd:,greedy,greedy", "names no program"),
+    ('cmd:python "unclosed,greedy,greedy', "No closing quotation"),
+    ("expert:orders=-5,greedy,greedy", "orders must be a whole number 0 or more, got -5"),
+    ("expert:samples=-3,greedy,greedy", "samples must be a whole number 0 or more, got -3"),
+    ("expert:orders=5,orders=7,greedy,greedy", "gives option 'orders' twice"),
+    ("expert:orders=many,greedy,greedy", "orders must be a whole number"),
+    ("expert:margin=nan,greedy,greedy", "margin must be a number 0 or more"),
+    (",,,", "names no agent"),
+])
+def test_bad_bots_are_refused_in_one_line_before_any_play(capsys, bots, fragment):
+    refused(capsys, "arena", "--variant", "kawuxing", "--bots", bots, "--games", "1", fragment=fragment)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "expert:samples=-3"],
+    ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "greedy,greedy"],
+    ["play", "--variant", "sichuan", "--bot", "expert:orders=-1"],
+])
+def test_simulate_and_play_check_their_bots(capsys, argv):
+    refused(capsys, *argv)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["replay", "/dev/zero"], "line 1 is longer than 1,048,576 bytes"),
+    (["analyze", "--batch", "/dev/zero", "--variant", "kawuxing"], "line 1 is longer than 4,096 bytes"),
+    (["score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", "--rules", "/dev/zero"],
+     "not a regular file"),
+    (["arena-merge", "/dev/zero"], "not a regular file"),
+])
+def test_endless_input_is_refused_within_seconds(argv, fragment):
+    code, out, err = cli(*argv, timeout=20)
+    assert code == 2 and fragment in one_line(err)
+
+
+def test_a_huge_log_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no disk used
+    code, _, err = cli("replay", str(big))
+    assert code == 2 and "more than the 67,108,864 this command reads" in one_line(err)
+
+
+def test_a_stream_without_line_breaks_is_refused_on_stdin():
+    code, out, err = cli("analyze", "--batch", "-", "--variant", "sichuan", stdin=b"1" * 100_000)
+    assert code == 2 and out == "" and "longer than 4,096 bytes" in one_line(err)
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--preset", "xiangyang", "-o", "preset=suizhou"], "give the preset once"),
+    (["-o", "preset=xiangyang", "-o", "preset=suizhou"], "give the preset once"),
+    (["-o", "variant=sichuan"], "give the variant once"),
+])
+def test_two_presets_are_refused_not_one_picked(capsys, extra, fragment):
+    refused(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", *extra, fragment=fragment)
+
+
+def test_the_same_preset_twice_is_fine(capsys):
+    code, out, _ = run(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing",
+                       "--preset", "xiangyang", "-o", "preset=xiangyang")
+    assert code == 0 and "kawuxing/xiangyang" in out
+
+
+def test_a_preset_in_a_rules_file_that_contradicts_preset_is_refused(capsys, tmp_path):
+    f = tmp_path / "r.json"
+    f.write_text('{"preset": "suizhou"}')
+    refused(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", "--preset", "xiangyang",
+            "--rules", str(f), fragment="give the preset once")
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "ascii", "latin-1"])
+def test_a_stream_that_cannot_show_the_glyphs_gets_plain_text(encoding):
+    for argv in (["analyze", "1112345678999p5z", "--variant", "kawuxing"],
+                 ["analyze", "1112345678999p", "--variant", "kawuxing"],
+                 ["analyze", "1112345678999p", "--variant", "kawuxing", "--json"],
+                 ["score", "1122334456677p", "--win", "5p", "--variant", "kawuxing"]):
+        proc = subprocess.run([sys.executable, "-m", "majiang", *argv], capture_output=True, timeout=30,
+                              env={**__import__("os").environ, "PYTHONIOENCODING": encoding})
+        assert proc.returncode == 0 and proc.stderr == b"", (argv, proc.stderr)
+        text = proc.stdout.decode(encoding)
+        assert "5p" in text or "1p" in text
+        assert "🀄" not in text and "🀙" not in text
+
+
+def test_batch_of_random_bytes_answers_every_line_and_exits_2(tmp_path):
+    import random
+
+    f = tmp_path / "junk.bin"
+    rnd = random.Random(4)
+    f.write_bytes(bytes(rnd.randrange(256) for _ in range(20_000)))
+    lines = f.read_bytes().count(b"\n") + (not f.read_bytes().endswith(b"\n"))
+    code, out, err = cli("analyze", "--batch", str(f), "--variant", "kawuxing")
+    assert code == 2 and len(out.splitlines()) == lines and all("error" in json.loads(x) for x in out.splitlines())
+    assert f"{lines} of {lines} lines failed" in one_line(err)
+
+
+def test_play_says_when_its_input_ends():
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"")
+    assert code == 2 and out.rstrip().endswith("your move:")
+    assert "the input ended before the game did" in one_line(err)
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"hint\nq\n")
+    assert code == 0 and err == "" and "hint:" in out
+
+
+def test_play_reads_a_long_line_as_bad_moves_not_whole(capsys):
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"x" * 5000 + b"\nq\n")
+    assert code == 0 and "is not one of the choices" in out
+
+
+def test_self_draw_is_the_flag_and_tsumo_a_hidden_alias(capsys):
+    """The library's word (``self_draw=``) is the flag's; --tsumo still reads, unlisted."""
+    args = ["score", "1112223334445m", "--win", "5m", "--variant", "sichuan", "--heavenly", "--json"]
+    refused(capsys, *args, fragment="add --self-draw")
+    _, self_draw, _ = run(capsys, *args, "--self-draw")
+    _, tsumo, _ = run(capsys, *args, "--tsumo")
+    assert self_draw == tsumo and "天胡" in self_draw
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    helptext = capsys.readouterr().out
+    assert "--self-draw" in helptext and "--tsumo" not in helptext
+
+
+def test_simulate_help_lists_every_registered_agent(capsys):
+    from majiang.bots import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    helptext = " ".join(capsys.readouterr().out.split())
+    assert all(name in helptext for name in AGENTS) and "cmd:PROGRAM" in helptext
+
+
+def test_analyze_json_keeps_the_tiles_left(capsys):
+    code, out, _ = run(capsys, "analyze", "1112345678999p", "--variant", "kawuxing", "--visible", "1p2p", "--json")
+    res = json.loads(out)
+    assert res["waits_left"] == [0, 2, 3, 3, 3, 3, 3, 3, 1] and res["tiles_left"] == 21
+    code, text, _ = run(capsys, "analyze", "1112345678999p", "--variant", "kawuxing", "--visible", "1p2p")
+    assert "(21 tiles left)" in text
+
+
+def test_arena_result_has_a_short_repr():
+    from majiang.games.rules import rules_for
+    from majiang.play.arena import run_arena
+
+    result = run_arena(rules_for("kawuxing"), ["greedy"] * 3, 2, 0)
+    assert repr(result) == ("ArenaResult(kawuxing/standard, bots=greedy,greedy,greedy, seed=0, 2 deals; "
+                            ".summary() for the results)")
+    assert result.summary()["deals"] == 2
+
+
+def test_ctrl_c_in_arena_workers_is_one_line_and_130(tmp_path):
+    """SIGINT to the whole group (as a terminal sends it) while workers play: status 130, one line."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "arena", "--variant", "sichuan", "--bots", "greedy",
+                             "--games", "100000", "--workers", "2", "--bots", "greedy,greedy,greedy,greedy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(6)  # the workers started and playing
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.decode() == "majiang: interrupted\n", err.decode()
+
+
+def test_simulate_memory_stays_flat_in_the_hands():
+    """The summary streams: a match keeps no per-hand record (simulate's own Match)."""
+    from majiang.games.rules import rules_for
+    from majiang.play.match import Match
+
+    m = Match(rules_for("sichuan"), 0, keep_hands=False)
+    from majiang.bots import make_agent
+    m.play([make_agent("random", seed=s) for s in range(4)], hands=3)
+    assert m.hands == [] and m.played == 3 and len(m.totals) == 4 and m.summary()["hands"] == 3

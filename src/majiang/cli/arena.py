@@ -132,6 +132,13 @@ def cmd_arena_merge(args) -> int:
         from majiang.play.arena import check_plot
 
         check_plot(args.plot)
+    import os
+
+    from majiang.cli.common import MAX_RESULTS_BYTES, check_file
+
+    for path in args.results:
+        check_file(os.path.join(path, "deals.jsonl") if os.path.isdir(path) else path, MAX_RESULTS_BYTES,
+                   "result file")
     result = read_results(args.results)
     for where in result.skipped:
         print(f"majiang: {where}: a line cut short (an interrupted run) was skipped", file=sys.stderr)

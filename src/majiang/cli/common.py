@@ -48,6 +48,7 @@ def rules_from_args(args):
     overrides = {}
     preset = args.preset
     if getattr(args, "rules", None):
+        check_file(args.rules, MAX_RULES_BYTES, "--rules")
         data = load_rules_file(args.rules)
         _same_variant(args.variant, data.pop("variant", None), args.rules)
         file_preset = data.pop("preset", None)
@@ -101,6 +102,28 @@ class Progress:
 MAX_HAND_LINE = 4096  # bytes: a hand line of ``analyze --batch`` (14 tiles in any spelling fit in 200)
 MAX_LOG_LINE = 1 << 20  # bytes: one record of a game log (a hand's deal or end record is a few KB)
 MAX_LOG_BYTES = 64 << 20  # bytes: a whole game log for ``replay`` (a hand's log is about 20 KB)
+
+
+MAX_RULES_BYTES = 1 << 20  # bytes: a --rules file (a few dozen options)
+MAX_RESULTS_BYTES = 1 << 30  # bytes: an arena result file (deals.jsonl: about 1 KB a deal)
+
+
+def check_file(path: str, max_bytes: int, what: str) -> None:
+    """Refuse, before it is read whole, a ``what`` file that is no regular file (a device such as
+    /dev/zero, a pipe) or holds more than ``max_bytes``; a missing one is left to ``open``'s error."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"{what} {path}: a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{what} {path}: not a regular file (a device or a pipe): give a file")
+    if st.st_size > max_bytes:
+        raise UsageError(f"{what} {path}: {st.st_size:,} bytes, more than the {max_bytes:,} read for one")
 
 
 def open_input(path: str, max_bytes: int | None = None):

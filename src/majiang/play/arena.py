@@ -328,9 +328,11 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
     for b in specs:
         if not b.startswith(("cmd:", "object:")):
             make_agent(b)  # fail fast on unknown names
-    tasks = [{"rules": rules_to_json(rules), "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
+    rules_json = rules_to_json(rules)
+    # made as the deals are played (a generator): a run of a billion deals costs no memory up front
+    tasks = ({"rules": rules_json, "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
               "share_bots": share_bots, "bot_stderr": bot_stderr}
-             for d in range(first_deal, first_deal + games)]
+             for d in range(first_deal, first_deal + games))
     result = ArenaResult(rules.variant, rules.preset, names, seed, rules=rules_to_json(rules))
 
     def done(deal: dict) -> None:
