@@ -670,3 +670,84 @@ def test_simulate_memory_stays_flat_in_the_hands():
     from majiang.bots import make_agent
     m.play([make_agent("random", seed=s) for s in range(4)], hands=3)
     assert m.hands == [] and m.played == 3 and len(m.totals) == 4 and m.summary()["hands"] == 3
+
+
+def _random_hand_lines(seed: int, n: int, kinds: list[int]) -> list[str]:
+    import random
+
+    from majiang.core.tiles import ALL_TILES, format_tiles
+
+    rnd = random.Random(seed)
+    wall = [k for k in kinds for _ in range(4)]
+    lines = []
+    for i in range(n):
+        size = rnd.choice((13, 14, 14))
+        if i % 3 == 0:  # a complete hand (sets and a pair, or seven pairs), then a tile out or swapped
+            suited = [k for k in kinds if k < 27]
+            while True:
+                tiles = []
+                if rnd.random() < 0.2:
+                    for k in rnd.sample(kinds, 7):
+                        tiles += [k, k]
+                else:
+                    for _ in range(4):
+                        k = rnd.choice(suited)
+                        tiles += [k] * 3 if rnd.random() < 0.4 or k % 9 > 6 else [k, k + 1, k + 2]
+                    tiles += [rnd.choice(kinds)] * 2
+                if all(tiles.count(k) <= 4 for k in tiles) and all(k in kinds for k in tiles):
+                    break
+            how = rnd.randrange(3)
+            if how == 0:
+                tiles.remove(rnd.choice(tiles))
+            elif how == 1:
+                tiles.remove(rnd.choice(tiles))
+                extra = rnd.choice(kinds)
+                tiles += [extra] if tiles.count(extra) < 4 else []
+            lines.append(format_tiles([ALL_TILES[k] for k in sorted(tiles)]))
+            continue
+        lines.append(format_tiles([ALL_TILES[k] for k in sorted(rnd.sample(wall, size))]))
+    return lines + ["12x", "", "11111m234m567m99m", "123m456m789m11m2z3", "一二三万456p789p11s22s", "1112345678999m5z5z",
+                    "123p456p789p11s34s 5s", "1p", "5z5z5z", "m123"]
+
+
+@pytest.mark.parametrize("variant, void, visible, shanten_only", [
+    ("kawuxing", None, None, False), ("sichuan", None, None, False), ("sichuan", "p", "1m2m3m5s", False),
+    ("kawuxing", None, "5p5p1s", False), ("sichuan", None, None, True), ("kawuxing", None, None, True),
+])
+def test_the_fast_batch_answers_as_the_one_hand_path(tmp_path, capsys, variant, void, visible, shanten_only):
+    """Every line of a batch (random hands, near-ready ones, junk) gets exactly the line the one-hand
+    path gives it: the block parser and batch analysis are an optimisation, never a difference."""
+    from majiang.cli.analyze import _visible_counts
+    from majiang.core.analysis import analyze_hand, shanten
+    from majiang.core.errors import MajiangError
+    from majiang.core.hand import Hand
+
+    kinds = list(range(9, 30)) if variant == "kawuxing" else list(range(27))
+    lines = _random_hand_lines(len(variant) + bool(void), 400, kinds)
+    f = tmp_path / "hands.txt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["analyze", "--batch", str(f), "--variant", variant] + (["--void", void] if void else []) \
+        + (["--visible", visible] if visible else []) + (["--shanten-only"] if shanten_only else [])
+    code, out, err = run(capsys, *argv)
+    seen = _visible_counts(visible)
+    expected = []
+    for line in lines:
+        try:
+            result = {"shanten": shanten(Hand.parse(line), variant, void)} if shanten_only else \
+                analyze_hand(line, variant, [], void, seen)
+        except MajiangError as exc:
+            result = {"error": str(exc)}
+        expected.append(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+    assert out.splitlines() == expected
+    assert code == 2 and "lines failed" in err
+
+
+def test_the_batch_reads_lines_across_blocks_and_a_last_line_without_newline(tmp_path, capsys):
+    from majiang.cli import analyze
+
+    f = tmp_path / "hands.txt"
+    f.write_bytes(b"1112345678999p\n" * 5 + b"123p456p789p11s34s")
+    blocks = list(analyze._blocks(open(f, "rb"), "f", 4096, size=7))
+    assert b"".join(blocks) == f.read_bytes() + b"\n" and all(b.endswith(b"\n") for b in blocks)
+    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "kawuxing")
+    assert code == 0 and len(out.splitlines()) == 6 and json.loads(out.splitlines()[-1])["waits"] == ["2s", "5s"]
