@@ -109,11 +109,11 @@ def _batch(args, variant, melds, visible) -> int:
     failed = first = n = 0
     with stream:
         for block in _blocks(stream, where, MAX_HAND_LINE):
-            lines = block.split(b"\n")[:-1]
-            out = fast.answer(block, len(lines)) if fast is not None else [None] * len(lines)
-            for i, raw in enumerate(lines):
-                if out[i] is not None:
-                    continue
+            count = block.count(b"\n")
+            out = fast.answer(block, count) if fast is not None else [None] * count
+            lines = block.split(b"\n") if None in out else []  # lines the fast path left: the one-hand path's
+            for i in [i for i, o in enumerate(out) if o is None]:
+                raw = lines[i]
                 try:  # one result line per input line: a line that is not text is an error line too
                     line = decode_text(raw, f"line {n + i + 1}").strip()
                     if args.shanten_only:
@@ -125,7 +125,7 @@ def _batch(args, variant, melds, visible) -> int:
                     first = first or n + i + 1
                     result = {"error": str(exc)}
                 out[i] = json.dumps(result, ensure_ascii=ascii_only, separators=(",", ":")) + "\n"
-            n += len(lines)
+            n += count
             write("".join(out))
     if failed:
         sys.stdout.flush()
@@ -183,16 +183,18 @@ class _FastBatch:
         self.outside = np.ones(30, dtype=np.bool_)
         self.outside[sorted(variant.kind_set)] = False  # kinds not in this game
         self.names = [f'"{t}"' for t in ALL_TILES]
-        self.shanten_lines = {s: f'{{"shanten":{s}}}\n' for s in range(-1, 9)}
-        self.lists: dict[int, str] = {}  # a set of kinds (bit mask) -> its JSON list, made once
+        self.shanten_lines = np.array([f'{{"shanten":{s}}}\n' for s in range(-1, 9)], dtype=object)
+        # a set of kinds as JSON, from three pieces of 10 kinds each: ',"1m","3m"' and so on
+        self.pieces = [["".join("," + self.names[g * 10 + k] for k in range(10) if bits >> k & 1)
+                        for bits in range(1024)] for g in range(3)]
+        self.weights = 1 << np.arange(10, dtype=np.int32)
 
-    def _list(self, mask: int, row) -> str:
-        text = self.lists.get(mask)
-        if text is None:
-            if len(self.lists) > 200_000:
-                self.lists.clear()
-            text = self.lists[mask] = "[" + ",".join(self.names[k] for k in self.np.flatnonzero(row)) + "]"
-        return text
+    def _lists(self, rows) -> list[str]:
+        """Each row of a (M, 30) bool array as the JSON list of its kinds' names, without brackets."""
+        rows = rows.astype(self.np.int32)
+        a, b, c = (rows[:, g * 10:g * 10 + 10] @ self.weights for g in range(3))
+        p0, p1, p2 = self.pieces
+        return [(p0[x] + p1[y] + p2[z])[1:] for x, y, z in zip(a.tolist(), b.tolist(), c.tolist())]
 
     def answer(self, block: bytes, count: int) -> list:
         """The result line of each line of ``block`` this path answers; None for the others."""
@@ -210,10 +212,9 @@ class _FastBatch:
         hands = counts[rows].astype(np.int8)
         sh = batch_shanten(hands, self.variant, self.void)
         if self.shanten_only:
-            lines = self.shanten_lines
-            for r, s in zip(rows.tolist(), sh.tolist()):
-                out[r] = lines[s]
-            return out
+            answered = np.full(count, None, dtype=object)
+            answered[rows] = self.shanten_lines[sh.astype(np.intp) + 1]
+            return answered.tolist()
         thirteen = sizes[rows] == 13
         self._waits(out, rows[thirteen], hands[thirteen], sh[thirteen], batch_waits)
         if (~thirteen).any():
@@ -226,29 +227,20 @@ class _FastBatch:
         ready = sh == 0
         if ready.any():
             waits[ready] = batch_waits(hands[ready], self.variant, self.void)
-        masks = (waits.astype(np.int64) << np.arange(30, dtype=np.int64)).sum(axis=1).tolist()
-        for r, s, mask, row in zip(rows.tolist(), sh.tolist(), masks, waits):
-            out[r] = f'{{"shanten":{s},"waits":{self._list(mask, row)}}}\n'
+        for r, s, listed in zip(rows.tolist(), sh.tolist(), self._lists(waits)):
+            out[r] = f'{{"shanten":{s},"waits":[{listed}]}}\n'
 
     def _discards(self, out, rows, hands, sh, batch_discards) -> None:
         np = self.np
         hand, tile, s13, eff, unseen = batch_discards(hands, self.variant, self.void, self.visible)
-        masks = (eff.astype(np.int64) << np.arange(30, dtype=np.int64)).sum(axis=1).tolist()
         names = self.names
+        options = [f'{{"tile":{names[t]},"shanten":{s},"waits":[{listed if s == 0 else ""}],'
+                   f'"effective":[{listed}],"effective_count":{u}}}'
+                   for t, s, listed, u in zip(tile.tolist(), s13.tolist(), self._lists(eff), unseen.tolist())]
         starts = np.flatnonzero(np.diff(hand, prepend=-1)).tolist() + [len(hand)]
-        hand_l, tile_l, s13_l, unseen_l = hand.tolist(), tile.tolist(), s13.tolist(), unseen.tolist()
-        rows_l, sh_l = rows.tolist(), sh.tolist()
-        for a, b in zip(starts, starts[1:]):
-            parts = []
-            for j in range(a, b):
-                listed = self._list(masks[j], eff[j])
-                parts.append(f'{{"tile":{names[tile_l[j]]},"shanten":{s13_l[j]},"waits":'
-                             f'{listed if s13_l[j] == 0 else "[]"},"effective":{listed},'
-                             f'"effective_count":{unseen_l[j]}}}')
-            i = hand_l[a]
-            s = sh_l[i]
-            out[rows_l[i]] = (f'{{"shanten":{s},"win":{"true" if s == -1 else "false"},"discards":['
-                              + ",".join(parts) + "]}\n")
+        for r, s, a, b in zip(rows.tolist(), sh.tolist(), starts, starts[1:]):
+            out[r] = (f'{{"shanten":{s},"win":{"true" if s == -1 else "false"},"discards":['
+                      + ",".join(options[a:b]) + "]}\n")
 
 
 def register(sub) -> None:

@@ -180,14 +180,14 @@ if _speedups is not None:  # the C functions, which hand what they do not take t
 # Many hands from text at once (``majiang analyze --batch``): a parser of the plain notation over a
 # whole block of lines in numpy, and every discard of many 14-tile hands with its effective tiles.
 
-_BYTE_KIND = np.full((256, 10), -1, dtype=np.int16)  # [suit letter, digit] -> kind (-1: no tile)
+_BYTE_KIND = np.full(256 * 16, -1, dtype=np.int16)  # [suit letter * 16 + digit] -> kind (-1: no tile)
 for _letter, _base in ((b"m", 0), (b"p", 9), (b"s", 18)):
-    _BYTE_KIND[_letter[0], 1:10] = np.arange(_base, _base + 9)
-_BYTE_KIND[ord("z"), 5:8] = (27, 28, 29)  # 5z 白, 6z 发, 7z 中 (no winds in either game)
-_IS_SUIT = np.zeros(256, dtype=np.bool_)
-_IS_SUIT[list(b"mpsz")] = True
-_IS_DIGIT = np.zeros(256, dtype=np.bool_)
-_IS_DIGIT[list(b"123456789")] = True
+    _BYTE_KIND[_letter[0] * 16 + 1:_letter[0] * 16 + 10] = np.arange(_base, _base + 9)
+_BYTE_KIND[ord("z") * 16 + 5:ord("z") * 16 + 8] = (27, 28, 29)  # 5z 白, 6z 发, 7z 中 (no winds in either game)
+_BYTE_CLASS = np.zeros(256, dtype=np.uint8)  # 0 any other byte, 1 a digit 1-9, 2 a suit letter, 3 a newline
+_BYTE_CLASS[list(b"123456789")] = 1
+_BYTE_CLASS[list(b"mpsz")] = 2
+_BYTE_CLASS[10] = 3
 
 
 def parse_hands(lines) -> tuple[np.ndarray, np.ndarray]:
@@ -207,22 +207,23 @@ def parse_hands(lines) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(lines, str):
         lines = lines.encode("utf-8", "surrogatepass")
     buf = np.frombuffer(lines if lines.endswith(b"\n") else lines + b"\n", dtype=np.uint8)
-    newline = buf == 10
-    n = int(newline.sum())
-    line_of = np.cumsum(newline) - newline  # the line each byte belongs to (its newline included)
-    digit = _IS_DIGIT[buf]
-    suit = _IS_SUIT[buf]
+    cls = _BYTE_CLASS[buf]
+    newline = cls == 3
+    n = int(np.count_nonzero(newline))
+    line_of = np.cumsum(newline, dtype=np.int32)
+    line_of -= newline  # the line each byte belongs to (its newline included)
     bad = np.zeros(n + 1, dtype=np.bool_)
-    bad[line_of[~(digit | suit | newline)]] = True  # any other byte: not plain notation
-    # each digit takes the suit letter after it, if one comes before the line's end
-    at = np.arange(len(buf))
-    marker = np.where(suit | newline, at, len(buf) - 1)
-    following = np.minimum.accumulate(marker[::-1])[::-1]
-    d = np.flatnonzero(digit)
-    kinds = _BYTE_KIND[buf[following[d]], buf[d] - 48]
+    bad[line_of[cls == 0]] = True  # any other byte: not plain notation
+    # each digit takes the next suit letter or newline after it (a newline: no suit, not plain)
+    marks = cls >= 2
+    marker_at = np.flatnonzero(marks)
+    d = np.flatnonzero(cls == 1)
+    following = marker_at[np.cumsum(marks, dtype=np.int32)[d]]
+    kinds = _BYTE_KIND[buf[following].astype(np.intp) * 16 + (buf[d] - 48)]
     bad[line_of[d[kinds < 0]]] = True  # digits with no suit letter after them, or 1z-4z
-    s = np.flatnonzero(suit)
-    bad[line_of[s[(s == 0) | ~digit[np.maximum(s - 1, 0)]]]] = True  # a suit letter with no digits
+    s = np.flatnonzero(cls == 2)
+    bad[line_of[s[(s == 0) | (cls[s - 1] != 1)]]] = True  # a suit letter with no digit before it (s - 1 = -1: the
+    # buffer's last byte, a newline, so the first byte's letter is caught either way)
     keep = kinds >= 0
     flat = np.bincount(line_of[d[keep]] * 30 + kinds[keep], minlength=n * 30)
     counts = flat[:n * 30].reshape(n, 30).astype(np.int16)
