@@ -751,3 +751,40 @@ def test_the_batch_reads_lines_across_blocks_and_a_last_line_without_newline(tmp
     assert b"".join(blocks) == f.read_bytes() + b"\n" and all(b.endswith(b"\n") for b in blocks)
     code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "kawuxing")
     assert code == 0 and len(out.splitlines()) == 6 and json.loads(out.splitlines()[-1])["waits"] == ["2s", "5s"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--workers", "100000"],
+     "--workers must be 1-"),
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--timeout", "nan"],
+     "--timeout"),
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--out", "/dev/null"],
+     "/dev/null"),
+    (["analyze", "1p1p", "--variant", "kawuxing", "--visible", "1p1p1p1p1p"], "at most 4"),
+    (["analyze", "1112345678999p", "--variant", "kawuxing", "--shanten-only"], "--shanten-only is for --batch"),
+    (["score", "1112345678999m", "--variant", "sichuan", "--win", "1m", "-o", "x"], "NAME=VALUE"),
+    (["play", "--variant", "sichuan", "--bot", "cmd:"], "names no program"),
+])
+def test_more_hostile_input_is_one_line(capsys, argv, fragment):
+    refused(capsys, *argv, fragment=fragment)
+
+
+def test_a_rules_file_of_endless_dotted_keys_is_refused_at_once(tmp_path):
+    f = tmp_path / "deep.toml"
+    f.write_text("a" + ".b" * 100_000 + " = 1\n")
+    code, _, err = cli("score", "1112345678999m", "--variant", "sichuan", "--win", "1m", "--rules", str(f), timeout=10)
+    assert code == 2 and "more than the 16,384 read for one" in one_line(err)
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\n", b"", b"[" * 100_000 + b"\n",
+                                     b'{"type":"start","seed":' + b"9" * 5000 + b"}\n"])
+def test_replay_of_junk_is_one_line(tmp_path, content):
+    f = tmp_path / "log.jsonl"
+    f.write_bytes(content)
+    code, out, err = cli("replay", str(f))
+    assert code == 2 and out == "" and one_line(err)
+
+
+def test_play_with_input_that_is_not_text_is_a_bad_move_not_a_traceback():
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"\xff\xfe\n" * 3 + b"q\n", env={"PYTHONIOENCODING": "utf-8"})
+    assert code == 0 and err == "" and "is not one of the choices" in out

@@ -15,8 +15,9 @@ def cmd_arena(args) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    most = 4 * (os.cpu_count() or 1)  # each worker is a process with its own engine and bots
+    if not 1 <= args.workers <= most:
+        raise UsageError(f"--workers must be 1-{most} (4 a core here), got {args.workers}")
     if args.first_deal < 0:
         raise UsageError("--first-deal must be 0 or more")
     if not args.timeout > 0 or args.timeout == float("inf"):

@@ -104,7 +104,8 @@ MAX_LOG_LINE = 1 << 20  # bytes: one record of a game log (a hand's deal or end 
 MAX_LOG_BYTES = 64 << 20  # bytes: a whole game log for ``replay`` (a hand's log is about 20 KB)
 
 
-MAX_RULES_BYTES = 1 << 20  # bytes: a --rules file (a few dozen options)
+MAX_RULES_BYTES = 16 << 10  # bytes: a --rules file (a few dozen options, under 2 KB; TOML's dotted keys read in
+# time that grows as the square of their length: 16 KB of them take about a second)
 MAX_RESULTS_BYTES = 1 << 30  # bytes: an arena result file (deals.jsonl: about 1 KB a deal)
 
 

@@ -40,6 +40,11 @@ def cmd_play(args) -> int:
     names = ["you"] + [args.bot] * (n - 1)
     match = Match(rules, args.seed)
     stdin = sys.stdin
+    if hasattr(stdin, "reconfigure"):  # bytes that are not text read as a bad move, not a traceback
+        try:
+            stdin.reconfigure(errors="replace")
+        except (ValueError, OSError):
+            pass
     print(_HELP)
     for _ in range(args.hands):
         game = match.new_game()
