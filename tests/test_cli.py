@@ -232,8 +232,9 @@ SCORE = ["score", "123m456m789m123p5p", "--win", "5p", "--variant", "sichuan"]
 @pytest.mark.parametrize("name, content, fragment", [
     ("rules.json", b"\xff\xfe{}", "not UTF-8 text"),
     ("rules.toml", b"cap = '\xff'", "not UTF-8 text"),
-    ("rules.json", b"[" * 100_000, "nested too deeply"),
-    ("rules.toml", b"a = " + b"[" * 100_000, "nested too deeply"),
+    ("rules.json", b"[" * 10_000, "nested too deeply"),  # within the 16 KB a rules file may hold
+    ("rules.toml", b"a = " + b"[" * 10_000, "nested too deeply"),
+    ("rules.json", b" " * 100_000, "more than the 16,384 read for one"),
     ("rules.json", b'{"cap_fan": Infinity}', "a number must be finite"),
     ("rules.toml", b"cap_fan = inf", "cap_fan"),
     ("rules.json", b'{"base": 1e999}', "a number must be finite"),
