@@ -426,3 +426,27 @@ def test_a_plain_install_names_the_rl_extra():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines()[-1].endswith("pip install 'majiang[rl]'")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_parallel_env_passes_parallel_api_test(variant, backend):
+    """One agent has moves a step; whole hands play out, the rewards sum to the AEC env's."""
+    from pettingzoo.test import parallel_api_test
+
+    from majiang.rl import parallel_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(variant, backend=backend), num_cycles=2000)
+    env = parallel_env(variant, backend=backend)
+    obs, _ = env.reset(seed=5)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        movers = [a for a in env.agents if obs[a]["action_mask"].any()]
+        assert len(movers) == 1
+        obs, rewards, *_ = env.step({movers[0]: int(np.flatnonzero(obs[movers[0]]["action_mask"])[0])})
+        for a, r in rewards.items():
+            totals[a] += r
+    assert abs(sum(totals.values())) < 1e-9  # the points move between seats
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({})

@@ -2,8 +2,8 @@
 
 ``make(variant, preset=None, **options)`` returns a PettingZoo ``AECEnv`` (``raw_env`` the same,
 ``env`` it wrapped in PettingZoo's order-enforcing and bounds-checking wrappers, as PettingZoo's
-own environments offer them; no ``parallel_env``: one seat acts at a time, as in PettingZoo's
-classic board and card games, which offer none either);
+own environments offer them, and ``parallel_env`` the parallel API: one seat acts at a time, so
+each step one agent's mask has moves and the others' are empty);
 ``single_agent(variant, opponents="greedy", ...)`` a Gymnasium ``Env`` for one seat against
 built-in agents (also ``gymnasium.make("majiang/Kawuxing-v0")`` or ``"majiang/Sichuan-v0"`` once
 ``majiang.rl.gymnasium`` is imported, or ``gymnasium.make("majiang.rl.gymnasium:majiang/Sichuan-v0")``); ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
@@ -60,7 +60,8 @@ from typing import Any
 
 from majiang.native.spec import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE, action_index, legal_map
 
-_LAZY = {"make": "pettingzoo", "MajiangAEC": "pettingzoo", "env": "pettingzoo", "raw_env": "pettingzoo", "single_agent": "gymnasium",
+_LAZY = {"make": "pettingzoo", "MajiangAEC": "pettingzoo", "env": "pettingzoo", "raw_env": "pettingzoo",
+         "parallel_env": "pettingzoo", "MajiangParallel": "pettingzoo", "single_agent": "gymnasium",
          "MajiangSingle": "gymnasium", "BatchEnv": "batch", "encode": "encoder", "mask_of": "encoder",
          "compact": "encoder", "expand": "encoder"}
 
@@ -83,4 +84,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BatchEnv", "MajiangAEC", "MajiangSingle", "N_ACTIONS", "OBS_COMPACT_SIZE", "OBS_SIZE", "action_index",
-           "compact", "encode", "env", "expand", "legal_map", "make", "mask_of", "raw_env", "single_agent"]
+           "MajiangParallel", "compact", "encode", "env", "expand", "legal_map", "make", "mask_of", "parallel_env", "raw_env",
+           "single_agent"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
@@ -249,3 +249,66 @@ def env(variant: str = "kawuxing", preset: str | None = None, render_mode: str |
 
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
         raw_env(variant, preset, render_mode, backend, obs_dtype, **options)))
+
+
+class MajiangParallel(ParallelEnv):
+    """The AEC env (``MajiangAEC``) under PettingZoo's parallel API, for code written for it. One
+    seat decides at a time, so at each step exactly one agent's ``action_mask`` has a move (the
+    seat to act: a turn, or one claimant after another at a discard) and the others' are all
+    zeros; ``step`` takes that agent's action from ``actions`` and ignores the rest. Observations
+    are copies (the AEC env's are views of its own arrays)."""
+
+    def __init__(self, variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
+        self.aec = MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+        self.metadata = dict(self.aec.metadata, is_parallelizable=True)
+        self.possible_agents = self.aec.possible_agents
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    @property
+    def game(self) -> Game | None:
+        return self.aec.game
+
+    def observation_space(self, agent):
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.aec.action_space(agent)
+
+    def _observations(self) -> dict:
+        return {a: {k: v.copy() for k, v in self.aec.observe(a).items()} for a in self.agents}
+
+    def reset(self, seed=None, options=None):
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        aec = self.aec
+        if not self.agents:
+            raise RuntimeError("the hand is over: call reset()")
+        acting = aec.agent_selection
+        if acting not in actions:
+            raise ValueError(f"actions holds no action for {acting}, the agent to act (the one whose "
+                             "action_mask has a move)")
+        aec.step(actions[acting])
+        rewards = {a: float(aec.rewards[a]) for a in self.agents}
+        terminations = {a: bool(aec.terminations[a]) for a in self.agents}
+        truncations = {a: bool(aec.truncations[a]) for a in self.agents}
+        infos = {a: dict(aec.infos[a]) for a in self.agents}
+        observations = self._observations()
+        self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self):
+        self.aec.close()
+
+
+def parallel_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangParallel:
+    """The env under PettingZoo's parallel API (``MajiangParallel``: one agent with moves a step)."""
+    return MajiangParallel(variant, preset, render_mode, backend, obs_dtype, **options)
