@@ -662,6 +662,25 @@ def test_ctrl_c_in_arena_workers_is_one_line_and_130(tmp_path):
     assert err.decode() == "majiang: interrupted\n", err.decode()
 
 
+@pytest.mark.parametrize("delay", [0.8, 1.5, 2.5])
+def test_ctrl_c_while_arena_workers_start_is_one_line_too(delay):
+    """SIGINT to the group while the spawned workers are still importing (they start with it ignored)."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "arena", "--variant", "kawuxing", "--games", "100000",
+                             "--workers", "2", "--bots", "greedy,greedy,greedy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == 130:
+        assert err.decode() == "majiang: interrupted\n", err.decode()
+    else:  # the signal came before our handler was set (the interpreter still starting): Python's own
+        assert proc.returncode in (-signal.SIGINT, 1) and "SpawnPoolWorker" not in err.decode()
+
+
 def test_simulate_memory_stays_flat_in_the_hands():
     """The summary streams: a match keeps no per-hand record (simulate's own Match)."""
     from majiang.games.rules import rules_for

@@ -67,6 +67,26 @@ def close_agents() -> None:
         agent.close()
 
 
+class _interrupts_ignored:
+    """SIGINT ignored in this process while the block runs (the main thread only: elsewhere
+    Python cannot set handlers, and nothing is changed)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def _ignore_interrupt() -> None:
     """A pool worker's start: Ctrl-C (SIGINT, sent to the whole process group) is the parent's."""
     import signal
@@ -363,8 +383,12 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
         import multiprocessing as mp
 
         # the workers leave Ctrl-C to this process, which ends the pool: a worker that took the
-        # signal itself would print its own traceback ("Process SpawnPoolWorker-2:") beside ours
-        with mp.get_context("spawn").Pool(workers, initializer=_ignore_interrupt) as pool:
+        # signal itself would print its own traceback ("Process SpawnPoolWorker-2:") beside ours.
+        # They start with it ignored (an ignored signal stays ignored in the program a process
+        # starts), so a Ctrl-C while they import is theirs to ignore too, then the initializer keeps it so.
+        with _interrupts_ignored():
+            pool = mp.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+        with pool:
             for deal in pool.imap(play_deal_in_worker, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
                 done(deal)
             pool.close()
