@@ -67,31 +67,41 @@ def close_agents() -> None:
         agent.close()
 
 
-class _interrupts_ignored:
-    """SIGINT ignored in this process while the block runs (the main thread only: elsewhere
-    Python cannot set handlers, and nothing is changed)."""
+class _InterruptsHeld:
+    """From creation to ``release()``, SIGINT is ignored and blocked here: processes started
+    meanwhile begin with it ignored (an ignored signal stays ignored in the program a process
+    starts), and a Ctrl-C that comes meanwhile waits, blocked (Linux keeps a blocked signal even
+    while it is ignored), to reach this process at ``release()``, once its handler is back. Only in
+    the main thread, where Python handles signals; elsewhere nothing changes."""
 
-    def __enter__(self):
+    def __init__(self) -> None:
         import signal
         import threading
 
         self.previous = None
         if threading.current_thread() is threading.main_thread():
+            if hasattr(signal, "pthread_sigmask"):
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        return self
 
-    def __exit__(self, *exc) -> None:
+    def release(self) -> None:
         import signal
 
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+            if hasattr(signal, "pthread_sigmask"):
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ignore_interrupt() -> None:
-    """A pool worker's start: Ctrl-C (SIGINT, sent to the whole process group) is the parent's."""
+    """A pool worker's start: Ctrl-C (SIGINT, sent to the whole process group) is the parent's
+    (one that came while the worker started, held back until now, is dropped with it)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def play_deal_in_worker(task: dict) -> dict:
@@ -384,11 +394,15 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
 
         # the workers leave Ctrl-C to this process, which ends the pool: a worker that took the
         # signal itself would print its own traceback ("Process SpawnPoolWorker-2:") beside ours.
-        # They start with it ignored (an ignored signal stays ignored in the program a process
-        # starts), so a Ctrl-C while they import is theirs to ignore too, then the initializer keeps it so.
-        with _interrupts_ignored():
+        # They start with it ignored (_InterruptsHeld), so a Ctrl-C while they import is not theirs either.
+        held = _InterruptsHeld()
+        try:
             pool = mp.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+        except BaseException:
+            held.release()
+            raise
         with pool:
+            held.release()  # a Ctrl-C meanwhile is raised here, where leaving the block ends the pool
             for deal in pool.imap(play_deal_in_worker, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
                 done(deal)
             pool.close()
