@@ -192,8 +192,8 @@ def batch_text_rows(rnd: random.Random) -> list:
                                  blocks, 1024),
                                 ("majiang.shanten(Hand.parse(line)) (before)", old_shanten, 0, lines, 1)]),
         ("batch-text/parse", [("parse_hands(block), 1024 lines a call", lambda b, _: parse_hands(b), 0, blocks, 1024),
-                              ("majiang.core.tiles.to_counts(parse_tiles(line)) (before)", lambda x, _: to_counts(parse_tiles(x)), 0,
-                               lines, 1)]),
+                              ("majiang.core.tiles.to_counts(parse_tiles(line)) (before)",
+                               lambda x, _: to_counts(parse_tiles(x)), 0, lines, 1)]),
     ]
 
 

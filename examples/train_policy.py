@@ -22,7 +22,8 @@ try:
     import torch
     from torch import nn
 except ModuleNotFoundError:  # the [train] extra holds no torch (it would pull CUDA wheels): say how to get it
-    raise SystemExit("train_policy.py needs torch: pip install torch --index-url https://download.pytorch.org/whl/cpu") from None
+    raise SystemExit("train_policy.py needs torch: "
+                     "pip install torch --index-url https://download.pytorch.org/whl/cpu") from None
 
 from majiang.rl import N_ACTIONS, OBS_SIZE, single_agent
 

@@ -806,5 +806,6 @@ def test_replay_of_junk_is_one_line(tmp_path, content):
 
 
 def test_play_with_input_that_is_not_text_is_a_bad_move_not_a_traceback():
-    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"\xff\xfe\n" * 3 + b"q\n", env={"PYTHONIOENCODING": "utf-8"})
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"\xff\xfe\n" * 3 + b"q\n",
+                         env={"PYTHONIOENCODING": "utf-8"})
     assert code == 0 and err == "" and "is not one of the choices" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from majiang.cli.common import MAX_HAND_LINE, UsageError, add_meld_options, bounded_lines, can_encode, melds_from_args, open_input
+from majiang.cli.common import MAX_HAND_LINE, UsageError, add_meld_options, can_encode, melds_from_args, open_input
 from majiang.core.analysis import analyze_hand, shanten
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand
@@ -153,7 +153,7 @@ def _blocks(stream, where: str, max_line: int, size: int = 1 << 20):
         if cut < 0:
             carry += data
             if len(carry) > max_line:
-                raise UsageError(f"{where}: line {before + 1} is longer than {max_line:,} bytes (not this command's input?)")
+                raise _too_long(where, before + 1, max_line)
             continue
         block, carry = carry + data[:cut + 1], data[cut + 1:]
         ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
@@ -163,11 +163,15 @@ def _blocks(stream, where: str, max_line: int, size: int = 1 << 20):
             k = int(long[0])
             if k:
                 yield block[:int(ends[k - 1]) + 1]
-            raise UsageError(f"{where}: line {before + k + 1} is longer than {max_line:,} bytes (not this command's input?)")
+            raise _too_long(where, before + k + 1, max_line)
         before += len(ends)
         yield block
         if len(carry) > max_line:
-            raise UsageError(f"{where}: line {before + 1} is longer than {max_line:,} bytes (not this command's input?)")
+            raise _too_long(where, before + 1, max_line)
+
+
+def _too_long(where: str, line: int, max_line: int) -> UsageError:
+    return UsageError(f"{where}: line {line} is longer than {max_line:,} bytes (not this command's input?)")
 
 
 class _FastBatch:

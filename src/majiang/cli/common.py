@@ -55,7 +55,8 @@ def rules_from_args(args):
         if file_preset is not None and not isinstance(file_preset, str):
             raise RulesError(f"{args.rules}: preset must be a name, got {file_preset!r}")
         if file_preset is not None and preset is not None and file_preset != preset:
-            raise RulesError(f"{args.rules} says preset {file_preset!r} but --preset is {preset!r}: give the preset once")
+            raise RulesError(f"{args.rules} says preset {file_preset!r} but --preset is {preset!r}: "
+                             "give the preset once")
         preset = preset or file_preset
         overrides.update(data)
     for item in args.option:
@@ -226,4 +227,5 @@ def bot_help() -> str:
     """The agents ``--bots`` takes, from the registry (``majiang.bots.AGENTS``)."""
     from majiang.bots import AGENTS
 
-    return f"{', '.join(AGENTS)}, or cmd:PROGRAM (an external bot, docs/BOTS.md); options after a colon, e.g. expert:orders=200"
+    return (f"{', '.join(AGENTS)}, or cmd:PROGRAM (an external bot, docs/BOTS.md); options after a colon, "
+            "e.g. expert:orders=200")

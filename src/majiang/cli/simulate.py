@@ -88,7 +88,8 @@ def register(sub) -> None:
     add_rules_options(p)
     p.add_argument("--games", type=int, required=True, metavar="N")
     p.add_argument("--seed", default="0", metavar="S", help="the same seed gives the same games")
-    p.add_argument("--bots", default="greedy", help="comma-separated agents, one per seat or one for all (default greedy): " + bot_help())
+    p.add_argument("--bots", default="greedy",
+                   help="comma-separated agents, one per seat or one for all (default greedy): " + bot_help())
     p.add_argument("--log", metavar="DIR", help="write each hand's JSON-lines event log here")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)

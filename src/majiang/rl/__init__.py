@@ -84,5 +84,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BatchEnv", "MajiangAEC", "MajiangSingle", "N_ACTIONS", "OBS_COMPACT_SIZE", "OBS_SIZE", "action_index",
-           "MajiangParallel", "compact", "encode", "env", "expand", "legal_map", "make", "mask_of", "parallel_env", "raw_env",
-           "single_agent"]
+           "MajiangParallel", "compact", "encode", "env", "expand", "legal_map", "make", "mask_of",
+           "parallel_env", "raw_env", "single_agent"]
