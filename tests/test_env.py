@@ -372,14 +372,18 @@ def test_module_env_and_raw_env_as_pettingzoo_envs_offer_them(variant):
         env(variant).step(0)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("render_mode", [None, "ansi"])
-@pytest.mark.parametrize("variant, opponents", [("kawuxing", "greedy"), ("sichuan", ["random", "greedy", "strong"])])
-def test_check_env_passes_without_a_warning(variant, opponents, render_mode):
-    """check_env with its render and close checks (the env has a spec), every warning an error."""
+@pytest.mark.parametrize("variant, opponents", [("kawuxing", "greedy"), ("sichuan", "random"),
+                                                ("sichuan", ["random", "greedy", "strong"])])
+def test_check_env_passes_without_a_warning(variant, opponents, render_mode, backend):
+    """check_env with its render and close checks (the env has a spec), every warning an error
+    (mixed opponents play on the Python engine)."""
     from gymnasium.utils.env_checker import check_env
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(single_agent(variant, opponents, render_mode=render_mode, backend="python"))
+        check_env(single_agent(variant, opponents, render_mode=render_mode,
+                               backend=backend if isinstance(opponents, str) else "python"))
 
 
 def test_gymnasium_ids_make_the_single_seat_env():
