@@ -256,7 +256,8 @@ def register(sub) -> None:
     add_meld_options(p)
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit (定缺)")
     p.add_argument("--visible", metavar="TILES", help="tiles seen on the table (discards, others' melds)")
-    p.add_argument("--batch", metavar="FILE", help="one hand per line ('-' for stdin); JSON lines out")
+    p.add_argument("--batch", metavar="FILE", help="one hand per line ('-' for stdin); JSON lines out, one per line in (an error object for "
+                   "a line that is not a hand; then status 2); lines of at most 4,096 bytes")
     p.add_argument("--shanten-only", action="store_true",
                    help="with --batch: only each hand's shanten, {\"shanten\": N} a line (much faster)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
