@@ -25,6 +25,10 @@ out. Rows:
                     hands a call (N = 1, 32, 1024), hands per second, beside our own one-hand call
                     and the peers' one-hand calls on the same hands (they have no batch call).
   batch_waits/N     ``majiang.core.batch.batch_waits`` on N ready hands a call, the same way.
+  batch-text/*      ``majiang analyze --batch`` on lines of random 14-tile Sichuan hands: its block
+                    path (numpy parser, batch analysis, JSON) 1,024 lines a call beside the
+                    one-line-at-a-time path it replaced, for the full advice (every discard),
+                    ``--shanten-only``, and turning text into counts alone.
 
 Ratios: ours against the best peer's median (and best run against best run); batch rows also
 against our own one-hand call.
@@ -158,12 +162,48 @@ def rate(fn, inputs: list, arg=None) -> float:
     return len(inputs) / (time.perf_counter() - t)
 
 
+def batch_text_rows(rnd: random.Random) -> list:
+    """``majiang analyze --batch`` on text lines of random 14-tile Sichuan hands, hands per second:
+    its block path (``majiang.core.batch.parse_hands`` and the batch analysis, 1,024 lines a
+    call) beside the path every line took before (``Hand.parse`` then ``analyze_hand`` and
+    ``json.dumps`` a line), for the full advice, ``--shanten-only``, and text to counts alone."""
+    from majiang.cli.analyze import _FastBatch
+    from majiang.core.analysis import analyze_hand
+    from majiang.core.batch import parse_hands
+    from majiang.core.tiles import format_tiles, parse_tiles, to_counts
+    from majiang.core.variants import get_variant
+
+    lines = [format_tiles(as_hand(c).tiles) for c in random_hands(8192, KINDS_SICHUAN, 14, rnd)]
+    blocks = [("\n".join(lines[i:i + 1024]) + "\n").encode() for i in range(0, len(lines), 1024)]
+    variant = get_variant("sichuan")
+    full, only = _FastBatch(variant, None, [0] * 30, False), _FastBatch(variant, None, [0] * 30, True)
+
+    def old_line(line: str, _arg) -> str:  # the loop body of the batch before: one hand at a time
+        return json.dumps(analyze_hand(line, variant, [], None, [0] * 30), ensure_ascii=False, separators=(",", ":"))
+
+    def old_shanten(line: str, _arg) -> int:
+        return majiang.shanten(Hand.parse(line), variant)
+
+    return [
+        ("batch-text/advice", [("analyze --batch block path, 1024 lines a call", lambda b, _: full.answer(b, 1024), 0,
+                                blocks, 1024),
+                               ("majiang.analyze_hand + json.dumps a line (before)", old_line, 0, lines, 1)]),
+        ("batch-text/shanten", [("analyze --batch --shanten-only block path", lambda b, _: only.answer(b, 1024), 0,
+                                 blocks, 1024),
+                                ("majiang.shanten(Hand.parse(line)) (before)", old_shanten, 0, lines, 1)]),
+        ("batch-text/parse", [("parse_hands(block), 1024 lines a call", lambda b, _: parse_hands(b), 0, blocks, 1024),
+                              ("majiang.core.tiles.to_counts(parse_tiles(line)) (before)",
+                               lambda x, _: to_counts(parse_tiles(x)), 0, lines, 1)]),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=21)
     ap.add_argument("--chunk", type=int, default=500, help="most calls in one timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", metavar="PREFIX", help="time only the rows whose name starts so (e.g. batch-text)")
     args = ap.parse_args()
     rnd = random.Random(args.seed)
     kawuxing = random_hands(4096, KINDS_KAWUXING, 14, rnd)
@@ -198,9 +238,12 @@ def main() -> None:
                 rows.append((f"batch_{what}/{n}", [
                     (f'batch_{what}(counts, "sichuan"), {n} a call', fn, "sichuan", arrays, n),
                     (f'majiang.{what}(hand, "sichuan")', one_fn, "sichuan", one, 1), *singles]))
+        rows.extend(batch_text_rows(rnd))
     except ImportError:
         pass
 
+    if args.only:
+        rows = [r for r in rows if r[0].startswith(args.only)]
     # calls in one timing: about 2 ms of them (from a first short run), at most --chunk
     sized = []
     for name, impls in rows:

@@ -1,6 +1,7 @@
 """Train a small policy against `greedy` opponents and plot its score rising.
 
-    pip install -e '.[train]'          # torch (CPU), gymnasium, pettingzoo, matplotlib
+    pip install -e '.[train]'          # gymnasium, pettingzoo, matplotlib (no torch: the next line)
+    pip install torch --index-url https://download.pytorch.org/whl/cpu   # the CPU build, ~200 MB
     python examples/train_policy.py --variant kawuxing --minutes 3 --plot training.png
 
 A masked-softmax MLP over the documented observation, trained by REINFORCE with a running
@@ -16,8 +17,13 @@ import json
 import time
 
 import numpy as np
-import torch
-from torch import nn
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError:  # the [train] extra holds no torch (it would pull CUDA wheels): say how to get it
+    raise SystemExit("train_policy.py needs torch: "
+                     "pip install torch --index-url https://download.pytorch.org/whl/cpu") from None
 
 from majiang.rl import N_ACTIONS, OBS_SIZE, single_agent
 

@@ -23,7 +23,7 @@ def test_api_reference_builds_without_warnings(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "WARNING" not in out.stderr, out.stderr[-3000:]
-    pages = {p: (site / p / "index.html").read_text(encoding="utf-8") for p in ("majiang", "engine", "bots", "rl")}
+    pages = {p: (site / p / "index.html").read_text(encoding="utf-8") for p in ("majiang", "engine", "bots", "play", "rl")}
     for name in ("majiang.engine.game.Game", "majiang.games.scoring.score", "majiang.games.rules.rules_for",
                  "majiang.engine.log.replay", "majiang.core.hand.Hand", "majiang.core.analysis.shanten",
                  "majiang.core.analysis.waits", "majiang.engine.notation.PositionError",
@@ -31,5 +31,7 @@ def test_api_reference_builds_without_warnings(tmp_path):
         assert f'id="{name}"' in pages["majiang"], name
     assert 'id="majiang.bots.ExpertAgent"' in pages["bots"] and 'id="majiang.bots.make_agent"' in pages["bots"]
     assert 'id="majiang.engine.Game"' in pages["engine"]
-    assert 'id="majiang.rl.batch.BatchEnv"' in pages["rl"]
+    assert 'id="majiang.rl.batch.BatchEnv"' in pages["rl"] and 'id="majiang.rl.pettingzoo.env"' in pages["rl"]
+    assert 'id="majiang.play.arena.run_arena"' in pages["play"]
+    assert 'id="majiang.play.arena.ArenaResult.summary"' in pages["play"]
     assert 'class="language-pycon"' in pages["majiang"]  # doctests shown as code, not as quotes

@@ -20,7 +20,9 @@ def run(capsys, *argv):
 def test_analyze_json_3n1(capsys):
     code, out, _ = run(capsys, "analyze", "1112345678999m", "--variant", "sichuan", "--json")
     assert code == 0
-    assert json.loads(out) == {"shanten": 0, "waits": [f"{i}m" for i in range(1, 10)]}
+    # the tiles left of each wait, as the text report shows them (4 less the hand's own copies)
+    assert json.loads(out) == {"shanten": 0, "waits": [f"{i}m" for i in range(1, 10)],
+                               "waits_left": [1, 3, 3, 3, 3, 3, 3, 3, 1], "tiles_left": 23}
     code, out, _ = run(capsys, "analyze", "1p4p7p1s4s7s5z6z7z1p4p7p2s", "--variant", "kawuxing", "--json")
     res = json.loads(out)
     assert res["shanten"] > 0 and res["waits"] == []
@@ -40,7 +42,7 @@ def test_analyze_json_3n2(capsys):
 def test_analyze_melds_void_visible(capsys):
     code, out, _ = run(capsys, "analyze", "1234m", "--variant", "sichuan", "--pong", "5p", "--kong", "7p",
                        "--concealed-kong", "9m", "--json")
-    assert json.loads(out) == {"shanten": 0, "waits": ["1m", "4m"]}
+    assert json.loads(out) == {"shanten": 0, "waits": ["1m", "4m"], "waits_left": [3, 3], "tiles_left": 6}
     code, out, _ = run(capsys, "analyze", "123m456m789m111p2p", "--variant", "sichuan", "--void", "p", "--json")
     assert json.loads(out)["waits"] == []
     code, out, _ = run(capsys, "analyze", "1112345678999p5z", "--variant", "kawuxing", "--visible", "2p2p",
@@ -69,9 +71,10 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
 def test_batch(tmp_path, capsys):
     f = tmp_path / "hands.txt"
     f.write_text("1112345678999m\nbad hand\n123m456m789m11p2p5p\n\n")
-    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
+    code, out, err = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
     lines = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(lines) == 4
+    # every line answered, and the run says that some failed: status 2 and one line
+    assert code == 2 and len(lines) == 4 and err == "majiang: analyze: 2 of 4 lines failed (the first: line 2); each has an error object\n"
     assert lines[0]["shanten"] == 0 and "error" in lines[1] and lines[2]["shanten"] == 1 and "error" in lines[3]
 
 
@@ -79,7 +82,8 @@ def test_batch_stdin_subprocess():
     proc = subprocess.run([sys.executable, "-m", "majiang", "analyze", "--batch", "-", "--variant", "kawuxing"],
                           input="1112345678999p\n123\n", capture_output=True, text=True)
     out = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert proc.returncode == 0 and out[0]["waits"][0] == "1p" and "error" in out[1]
+    assert proc.returncode == 2 and out[0]["waits"][0] == "1p" and "error" in out[1]
+    assert proc.stderr.count("\n") == 1 and "1 of 2 lines failed" in proc.stderr
 
 
 def test_readable_output(capsys):
@@ -228,8 +232,9 @@ SCORE = ["score", "123m456m789m123p5p", "--win", "5p", "--variant", "sichuan"]
 @pytest.mark.parametrize("name, content, fragment", [
     ("rules.json", b"\xff\xfe{}", "not UTF-8 text"),
     ("rules.toml", b"cap = '\xff'", "not UTF-8 text"),
-    ("rules.json", b"[" * 100_000, "nested too deeply"),
-    ("rules.toml", b"a = " + b"[" * 100_000, "nested too deeply"),
+    ("rules.json", b"[" * 10_000, "nested too deeply"),  # within the 16 KB a rules file may hold
+    ("rules.toml", b"a = " + b"[" * 10_000, "nested too deeply"),
+    ("rules.json", b" " * 100_000, "more than the 16,384 read for one"),
     ("rules.json", b'{"cap_fan": Infinity}', "a number must be finite"),
     ("rules.toml", b"cap_fan = inf", "cap_fan"),
     ("rules.json", b'{"base": 1e999}', "a number must be finite"),
@@ -453,7 +458,7 @@ def test_batch_answers_a_line_that_is_not_text_with_an_error_line(tmp_path, caps
     f.write_bytes(b"1112345678999m\n\xff\xfe\x00\n123m456m789m11p2p5p\n")
     code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "sichuan")
     lines = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(lines) == 3
+    assert code == 2 and len(lines) == 3
     assert lines[1] == {"error": "line 2: not UTF-8 text"} and lines[2]["shanten"] == 1
 
 
@@ -473,3 +478,334 @@ def test_arena_merge_refuses_a_crafted_result_file(tmp_path, capsys, line, chang
     lines[line] = json.dumps({**json.loads(lines[line]), **changes})
     (tmp_path / "crafted.jsonl").write_text("\n".join(lines) + "\n")
     refused(capsys, "arena-merge", str(tmp_path / "crafted.jsonl"), fragment=fragment)
+
+
+# --- issue #49: crashes, hangs and silence --------------------------------------------------------
+
+
+def cli(*argv, stdin=None, env=None, timeout=30):
+    """``majiang ARGV`` in a process of its own: (status, stdout, stderr)."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "majiang", *argv], input=stdin, capture_output=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def one_line(err: str) -> str:
+    assert err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("bots, fragment", [
+    ("cmd:,greedy,greedy", "names no program"),
+    ('cmd:python "unclosed,greedy,greedy', "No closing quotation"),
+    ("expert:orders=-5,greedy,greedy", "orders must be a whole number 0 or more, got -5"),
+    ("expert:samples=-3,greedy,greedy", "samples must be a whole number 0 or more, got -3"),
+    ("expert:orders=5,orders=7,greedy,greedy", "gives option 'orders' twice"),
+    ("expert:orders=many,greedy,greedy", "orders must be a whole number"),
+    ("expert:margin=nan,greedy,greedy", "margin must be a number 0 or more"),
+    (",,,", "names no agent"),
+])
+def test_bad_bots_are_refused_in_one_line_before_any_play(capsys, bots, fragment):
+    refused(capsys, "arena", "--variant", "kawuxing", "--bots", bots, "--games", "1", fragment=fragment)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "expert:samples=-3"],
+    ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "greedy,greedy"],
+    ["play", "--variant", "sichuan", "--bot", "expert:orders=-1"],
+])
+def test_simulate_and_play_check_their_bots(capsys, argv):
+    refused(capsys, *argv)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["replay", "/dev/zero"], "line 1 is longer than 1,048,576 bytes"),
+    (["analyze", "--batch", "/dev/zero", "--variant", "kawuxing"], "line 1 is longer than 4,096 bytes"),
+    (["score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", "--rules", "/dev/zero"],
+     "not a regular file"),
+    (["arena-merge", "/dev/zero"], "not a regular file"),
+])
+def test_endless_input_is_refused_within_seconds(argv, fragment):
+    code, out, err = cli(*argv, timeout=20)
+    assert code == 2 and fragment in one_line(err)
+
+
+def test_a_huge_log_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no disk used
+    code, _, err = cli("replay", str(big))
+    assert code == 2 and "more than the 67,108,864 this command reads" in one_line(err)
+
+
+def test_a_stream_without_line_breaks_is_refused_on_stdin():
+    code, out, err = cli("analyze", "--batch", "-", "--variant", "sichuan", stdin=b"1" * 100_000)
+    assert code == 2 and out == "" and "longer than 4,096 bytes" in one_line(err)
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--preset", "xiangyang", "-o", "preset=suizhou"], "give the preset once"),
+    (["-o", "preset=xiangyang", "-o", "preset=suizhou"], "give the preset once"),
+    (["-o", "variant=sichuan"], "give the variant once"),
+])
+def test_two_presets_are_refused_not_one_picked(capsys, extra, fragment):
+    refused(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", *extra, fragment=fragment)
+
+
+def test_the_same_preset_twice_is_fine(capsys):
+    code, out, _ = run(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing",
+                       "--preset", "xiangyang", "-o", "preset=xiangyang")
+    assert code == 0 and "kawuxing/xiangyang" in out
+
+
+def test_a_preset_in_a_rules_file_that_contradicts_preset_is_refused(capsys, tmp_path):
+    f = tmp_path / "r.json"
+    f.write_text('{"preset": "suizhou"}')
+    refused(capsys, "score", "123p456p789p11s34s", "--win", "5s", "--variant", "kawuxing", "--preset", "xiangyang",
+            "--rules", str(f), fragment="give the preset once")
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "ascii", "latin-1"])
+def test_a_stream_that_cannot_show_the_glyphs_gets_plain_text(encoding):
+    for argv in (["analyze", "1112345678999p5z", "--variant", "kawuxing"],
+                 ["analyze", "1112345678999p", "--variant", "kawuxing"],
+                 ["analyze", "1112345678999p", "--variant", "kawuxing", "--json"],
+                 ["score", "1122334456677p", "--win", "5p", "--variant", "kawuxing"]):
+        proc = subprocess.run([sys.executable, "-m", "majiang", *argv], capture_output=True, timeout=30,
+                              env={**__import__("os").environ, "PYTHONIOENCODING": encoding})
+        assert proc.returncode == 0 and proc.stderr == b"", (argv, proc.stderr)
+        text = proc.stdout.decode(encoding)
+        assert "5p" in text or "1p" in text
+        assert "🀄" not in text and "🀙" not in text
+
+
+def test_batch_of_random_bytes_answers_every_line_and_exits_2(tmp_path):
+    import random
+
+    f = tmp_path / "junk.bin"
+    rnd = random.Random(4)
+    f.write_bytes(bytes(rnd.randrange(256) for _ in range(20_000)))
+    lines = f.read_bytes().count(b"\n") + (not f.read_bytes().endswith(b"\n"))
+    code, out, err = cli("analyze", "--batch", str(f), "--variant", "kawuxing")
+    assert code == 2 and len(out.splitlines()) == lines and all("error" in json.loads(x) for x in out.splitlines())
+    assert f"{lines} of {lines} lines failed" in one_line(err)
+
+
+def test_play_says_when_its_input_ends():
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"")
+    assert code == 2 and out.rstrip().endswith("your move:")
+    assert "the input ended before the game did" in one_line(err)
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"hint\nq\n")
+    assert code == 0 and err == "" and "hint:" in out
+
+
+def test_play_reads_a_long_line_as_bad_moves_not_whole(capsys):
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"x" * 5000 + b"\nq\n")
+    assert code == 0 and "is not one of the choices" in out
+
+
+def test_self_draw_is_the_flag_and_tsumo_a_hidden_alias(capsys):
+    """The library's word (``self_draw=``) is the flag's; --tsumo still reads, unlisted."""
+    args = ["score", "1112223334445m", "--win", "5m", "--variant", "sichuan", "--heavenly", "--json"]
+    refused(capsys, *args, fragment="add --self-draw")
+    _, self_draw, _ = run(capsys, *args, "--self-draw")
+    _, tsumo, _ = run(capsys, *args, "--tsumo")
+    assert self_draw == tsumo and "天胡" in self_draw
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    helptext = capsys.readouterr().out
+    assert "--self-draw" in helptext and "--tsumo" not in helptext
+
+
+def test_simulate_help_lists_every_registered_agent(capsys):
+    from majiang.bots import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    helptext = " ".join(capsys.readouterr().out.split())
+    assert all(name in helptext for name in AGENTS) and "cmd:PROGRAM" in helptext
+
+
+def test_analyze_json_keeps_the_tiles_left(capsys):
+    code, out, _ = run(capsys, "analyze", "1112345678999p", "--variant", "kawuxing", "--visible", "1p2p", "--json")
+    res = json.loads(out)
+    assert res["waits_left"] == [0, 2, 3, 3, 3, 3, 3, 3, 1] and res["tiles_left"] == 21
+    code, text, _ = run(capsys, "analyze", "1112345678999p", "--variant", "kawuxing", "--visible", "1p2p")
+    assert "(21 tiles left)" in text
+
+
+def test_arena_result_has_a_short_repr():
+    from majiang.games.rules import rules_for
+    from majiang.play.arena import run_arena
+
+    result = run_arena(rules_for("kawuxing"), ["greedy"] * 3, 2, 0)
+    assert repr(result) == ("ArenaResult(kawuxing/standard, bots=greedy,greedy,greedy, seed=0, 2 deals; "
+                            ".summary() for the results)")
+    assert result.summary()["deals"] == 2
+
+
+def test_ctrl_c_in_arena_workers_is_one_line_and_130(tmp_path):
+    """SIGINT to the whole group (as a terminal sends it) while workers play: status 130, one line."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "arena", "--variant", "sichuan", "--bots", "greedy",
+                             "--games", "100000", "--workers", "2", "--bots", "greedy,greedy,greedy,greedy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(6)  # the workers started and playing
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.decode() == "majiang: interrupted\n", err.decode()
+
+
+@pytest.mark.parametrize("delay", [0.8, 1.5, 2.5])
+def test_ctrl_c_while_arena_workers_start_is_one_line_too(delay):
+    """SIGINT to the group while the spawned workers are still importing (they start with it ignored)."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "arena", "--variant", "kawuxing", "--games", "100000",
+                             "--workers", "2", "--bots", "greedy,greedy,greedy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == 130:
+        assert err.decode() == "majiang: interrupted\n", err.decode()
+    else:  # the signal came before our handler was set (the interpreter still starting): Python's own
+        assert proc.returncode in (-signal.SIGINT, 1) and "SpawnPoolWorker" not in err.decode()
+
+
+def test_simulate_memory_stays_flat_in_the_hands():
+    """The summary streams: a match keeps no per-hand record (simulate's own Match)."""
+    from majiang.games.rules import rules_for
+    from majiang.play.match import Match
+
+    m = Match(rules_for("sichuan"), 0, keep_hands=False)
+    from majiang.bots import make_agent
+    m.play([make_agent("random", seed=s) for s in range(4)], hands=3)
+    assert m.hands == [] and m.played == 3 and len(m.totals) == 4 and m.summary()["hands"] == 3
+
+
+def _random_hand_lines(seed: int, n: int, kinds: list[int]) -> list[str]:
+    import random
+
+    from majiang.core.tiles import ALL_TILES, format_tiles
+
+    rnd = random.Random(seed)
+    wall = [k for k in kinds for _ in range(4)]
+    lines = []
+    for i in range(n):
+        size = rnd.choice((13, 14, 14))
+        if i % 3 == 0:  # a complete hand (sets and a pair, or seven pairs), then a tile out or swapped
+            suited = [k for k in kinds if k < 27]
+            while True:
+                tiles = []
+                if rnd.random() < 0.2:
+                    for k in rnd.sample(kinds, 7):
+                        tiles += [k, k]
+                else:
+                    for _ in range(4):
+                        k = rnd.choice(suited)
+                        tiles += [k] * 3 if rnd.random() < 0.4 or k % 9 > 6 else [k, k + 1, k + 2]
+                    tiles += [rnd.choice(kinds)] * 2
+                if all(tiles.count(k) <= 4 for k in tiles) and all(k in kinds for k in tiles):
+                    break
+            how = rnd.randrange(3)
+            if how == 0:
+                tiles.remove(rnd.choice(tiles))
+            elif how == 1:
+                tiles.remove(rnd.choice(tiles))
+                extra = rnd.choice(kinds)
+                tiles += [extra] if tiles.count(extra) < 4 else []
+            lines.append(format_tiles([ALL_TILES[k] for k in sorted(tiles)]))
+            continue
+        lines.append(format_tiles([ALL_TILES[k] for k in sorted(rnd.sample(wall, size))]))
+    return lines + ["12x", "", "11111m234m567m99m", "123m456m789m11m2z3", "一二三万456p789p11s22s", "1112345678999m5z5z",
+                    "123p456p789p11s34s 5s", "1p", "5z5z5z", "m123"]
+
+
+@pytest.mark.parametrize("variant, void, visible, shanten_only", [
+    ("kawuxing", None, None, False), ("sichuan", None, None, False), ("sichuan", "p", "1m2m3m5s", False),
+    ("kawuxing", None, "5p5p1s", False), ("sichuan", None, None, True), ("kawuxing", None, None, True),
+])
+def test_the_fast_batch_answers_as_the_one_hand_path(tmp_path, capsys, variant, void, visible, shanten_only):
+    """Every line of a batch (random hands, near-ready ones, junk) gets exactly the line the one-hand
+    path gives it: the block parser and batch analysis are an optimisation, never a difference."""
+    from majiang.cli.analyze import _visible_counts
+    from majiang.core.analysis import analyze_hand, shanten
+    from majiang.core.errors import MajiangError
+    from majiang.core.hand import Hand
+
+    kinds = list(range(9, 30)) if variant == "kawuxing" else list(range(27))
+    lines = _random_hand_lines(len(variant) + bool(void), 400, kinds)
+    f = tmp_path / "hands.txt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["analyze", "--batch", str(f), "--variant", variant] + (["--void", void] if void else []) \
+        + (["--visible", visible] if visible else []) + (["--shanten-only"] if shanten_only else [])
+    code, out, err = run(capsys, *argv)
+    seen = _visible_counts(visible)
+    expected = []
+    for line in lines:
+        try:
+            result = {"shanten": shanten(Hand.parse(line), variant, void)} if shanten_only else \
+                analyze_hand(line, variant, [], void, seen)
+        except MajiangError as exc:
+            result = {"error": str(exc)}
+        expected.append(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+    assert out.splitlines() == expected
+    assert code == 2 and "lines failed" in err
+
+
+def test_the_batch_reads_lines_across_blocks_and_a_last_line_without_newline(tmp_path, capsys):
+    from majiang.cli import analyze
+
+    f = tmp_path / "hands.txt"
+    f.write_bytes(b"1112345678999p\n" * 5 + b"123p456p789p11s34s")
+    blocks = list(analyze._blocks(open(f, "rb"), "f", 4096, size=7))
+    assert b"".join(blocks) == f.read_bytes() + b"\n" and all(b.endswith(b"\n") for b in blocks)
+    code, out, _ = run(capsys, "analyze", "--batch", str(f), "--variant", "kawuxing")
+    assert code == 0 and len(out.splitlines()) == 6 and json.loads(out.splitlines()[-1])["waits"] == ["2s", "5s"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--workers", "100000"],
+     "--workers must be 1-"),
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--timeout", "nan"],
+     "--timeout"),
+    (["arena", "--variant", "sichuan", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--out", "/dev/null"],
+     "/dev/null"),
+    (["analyze", "1p1p", "--variant", "kawuxing", "--visible", "1p1p1p1p1p"], "at most 4"),
+    (["analyze", "1112345678999p", "--variant", "kawuxing", "--shanten-only"], "--shanten-only is for --batch"),
+    (["score", "1112345678999m", "--variant", "sichuan", "--win", "1m", "-o", "x"], "NAME=VALUE"),
+    (["play", "--variant", "sichuan", "--bot", "cmd:"], "names no program"),
+])
+def test_more_hostile_input_is_one_line(capsys, argv, fragment):
+    refused(capsys, *argv, fragment=fragment)
+
+
+def test_a_rules_file_of_endless_dotted_keys_is_refused_at_once(tmp_path):
+    f = tmp_path / "deep.toml"
+    f.write_text("a" + ".b" * 100_000 + " = 1\n")
+    code, _, err = cli("score", "1112345678999m", "--variant", "sichuan", "--win", "1m", "--rules", str(f), timeout=10)
+    assert code == 2 and "more than the 16,384 read for one" in one_line(err)
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\n", b"", b"[" * 100_000 + b"\n",
+                                     b'{"type":"start","seed":' + b"9" * 5000 + b"}\n"])
+def test_replay_of_junk_is_one_line(tmp_path, content):
+    f = tmp_path / "log.jsonl"
+    f.write_bytes(content)
+    code, out, err = cli("replay", str(f))
+    assert code == 2 and out == "" and one_line(err)
+
+
+def test_play_with_input_that_is_not_text_is_a_bad_move_not_a_traceback():
+    code, out, err = cli("play", "--variant", "kawuxing", stdin=b"\xff\xfe\n" * 3 + b"q\n",
+                         env={"PYTHONIOENCODING": "utf-8"})
+    assert code == 0 and err == "" and "is not one of the choices" in out

@@ -351,3 +351,106 @@ def test_a_seed_replays_the_same_episode_random_opponents_included(backend):
                 break
         runs.append(trace)
     assert runs[0] == runs[1]
+
+
+# --- PettingZoo's and Gymnasium's conventions (issue #49) --------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_module_env_and_raw_env_as_pettingzoo_envs_offer_them(variant):
+    """``env()`` (wrapped) and ``raw_env()`` pass api_test; a step before reset is refused by the wrapper."""
+    from pettingzoo.test import api_test
+
+    from majiang.rl import env, raw_env
+    from majiang.rl.pettingzoo import MajiangAEC
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(variant), num_cycles=100)
+        api_test(raw_env(variant), num_cycles=100)
+    assert isinstance(raw_env(variant), MajiangAEC) and isinstance(env(variant).unwrapped, MajiangAEC)
+    with pytest.raises(Exception, match="reset"):
+        env(variant).step(0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+@pytest.mark.parametrize("variant, opponents", [("kawuxing", "greedy"), ("sichuan", "random"),
+                                                ("sichuan", ["random", "greedy", "strong"])])
+def test_check_env_passes_without_a_warning(variant, opponents, render_mode, backend):
+    """check_env with its render and close checks (the env has a spec), every warning an error
+    (mixed opponents play on the Python engine)."""
+    from gymnasium.utils.env_checker import check_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(single_agent(variant, opponents, render_mode=render_mode,
+                               backend=backend if isinstance(opponents, str) else "python"))
+
+
+def test_gymnasium_ids_make_the_single_seat_env():
+    import gymnasium
+
+    import majiang.rl.gymnasium  # noqa: F401  (registers the ids)
+    env = gymnasium.make("majiang/Sichuan-v0", opponents="random", render_mode="ansi")
+    env.reset(seed=1)
+    assert "seat" in env.render() or env.render()
+    assert env.spec.id == "majiang/Sichuan-v0" and env.unwrapped.rules.variant == "sichuan"
+    assert single_agent("kawuxing").spec.id == "majiang/Kawuxing-v0"
+
+
+def test_render_mode_is_none_or_ansi():
+    with pytest.raises(ValueError, match="render_mode must be None or one of 'ansi'"):
+        make("kawuxing", render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None or one of 'ansi'"):
+        single_agent("kawuxing", render_mode="human")
+    gym_env = single_agent("kawuxing", render_mode="ansi")
+    gym_env.reset(seed=0)
+    assert isinstance(gym_env.render(), str)
+    assert single_agent("kawuxing").render() is None  # no render mode: nothing rendered, as Gymnasium's envs
+
+
+def test_opponents_as_a_list_one_per_other_seat():
+    gym_env = single_agent("kawuxing", opponents=["random", "greedy"], seat=1)
+    assert [type(a).__name__ for s, a in enumerate(gym_env.opponents) if s != 1] == ["RandomAgent", "GreedyAgent"]
+    obs, _ = gym_env.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, _ = gym_env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for bad, fragment in ((["random"], "other seats"), ([1, 2], "agent name"), ("nobot", "nobot")):
+        with pytest.raises(Exception, match=fragment):
+            single_agent("kawuxing", opponents=bad)
+
+
+def test_a_plain_install_names_the_rl_extra():
+    """Without gymnasium the README's import says which extra to install, in one line."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['gymnasium'] = None; sys.modules['pettingzoo'] = None\n"
+            "from majiang.rl import BatchEnv, make, single_agent")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1].endswith("pip install 'majiang[rl]'")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_parallel_env_passes_parallel_api_test(variant, backend):
+    """One agent has moves a step; whole hands play out, the rewards sum to the AEC env's."""
+    from pettingzoo.test import parallel_api_test
+
+    from majiang.rl import parallel_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(variant, backend=backend), num_cycles=2000)
+    env = parallel_env(variant, backend=backend)
+    obs, _ = env.reset(seed=5)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        movers = [a for a in env.agents if obs[a]["action_mask"].any()]
+        assert len(movers) == 1
+        obs, rewards, *_ = env.step({movers[0]: int(np.flatnonzero(obs[movers[0]]["action_mask"])[0])})
+        for a, r in rewards.items():
+            totals[a] += r
+    assert abs(sum(totals.values())) < 1e-9  # the points move between seats
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({})

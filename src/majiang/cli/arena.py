@@ -7,7 +7,7 @@ import os
 import sys
 
 from majiang.bots import split_bots
-from majiang.cli.common import Progress, UsageError, add_rules_options, rules_from_args
+from majiang.cli.common import Progress, UsageError, add_rules_options, bot_help, check_bots, rules_from_args
 
 
 def cmd_arena(args) -> int:
@@ -15,8 +15,9 @@ def cmd_arena(args) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    most = 4 * (os.cpu_count() or 1)  # each worker is a process with its own engine and bots
+    if not 1 <= args.workers <= most:
+        raise UsageError(f"--workers must be 1-{most} (4 a core here), got {args.workers}")
     if args.first_deal < 0:
         raise UsageError("--first-deal must be 0 or more")
     if not args.timeout > 0 or args.timeout == float("inf"):
@@ -24,7 +25,7 @@ def cmd_arena(args) -> int:
     if args.plot:
         check_plot(args.plot)
     rules = rules_from_args(args)
-    bots = split_bots(args.bots)
+    bots = check_bots(split_bots(args.bots))
     bot_stderr = "-" if args.bot_stderr else None
     sink = None
     if args.out:
@@ -132,6 +133,13 @@ def cmd_arena_merge(args) -> int:
         from majiang.play.arena import check_plot
 
         check_plot(args.plot)
+    import os
+
+    from majiang.cli.common import MAX_RESULTS_BYTES, check_file
+
+    for path in args.results:
+        check_file(os.path.join(path, "deals.jsonl") if os.path.isdir(path) else path, MAX_RESULTS_BYTES,
+                   "result file")
     result = read_results(args.results)
     for where in result.skipped:
         print(f"majiang: {where}: a line cut short (an interrupted run) was skipped", file=sys.stderr)
@@ -149,10 +157,9 @@ def register(sub) -> None:
                        "--out run2; majiang arena-merge run1 run2")
     add_rules_options(p)
     p.add_argument("--bots", required=True,
-                   help="comma-separated agents, one per seat: random, greedy, strong, expert, or cmd:PROGRAM "
-                   "(an external bot, docs/BOTS.md; each entry gets its own process); options after a "
-                   "colon, e.g. expert:orders=200 (Kawuxing's outlook) or expert:samples=96,work=480 "
-                   "(Sichuan's search); every option in docs/BOTS.md")
+                   help="comma-separated agents, one per seat: " + bot_help() + " (Kawuxing's outlook) or "
+                   "expert:samples=96,work=480 (Sichuan's search); each cmd: entry gets its own process; "
+                   "every option in docs/BOTS.md")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of duplicate deals")
     p.add_argument("--first-deal", type=int, default=0, metavar="N",
                    help="play deals N .. N+games-1 of the seed's sequence (default 0): split a run over "

@@ -44,8 +44,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.formatwarning = before
 
 
+def _plain_streams() -> None:
+    """A stream that cannot write every character we print (GBK has no 🀄, ASCII no 五) replaces
+    what it cannot write instead of failing mid-report; the commands also print plain tile codes there."""
+    from majiang.cli.common import can_encode
+
+    for stream in (sys.stdout, sys.stderr):
+        if not can_encode(stream, "🀄🀙五胡×→") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # a stream already written in another way: leave it
+                pass
+
+
 def _run(argv: Sequence[str] | None) -> int:
     try:
+        _plain_streams()
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -64,7 +78,8 @@ def _run(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         print(f"majiang: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (pool workers leave it to us)
+        print("majiang: interrupted", file=sys.stderr)
         return 130
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from majiang.bots import AGENTS, make_agent
-from majiang.cli.common import UsageError, add_rules_options, rules_from_args
+from majiang.cli.common import UsageError, add_rules_options, check_bots, rules_from_args
 from majiang.core.tiles import Tile, format_tiles
 from majiang.core.variants import get_variant
 from majiang.engine import Action, Game, describe
@@ -15,6 +15,7 @@ from majiang.games import get_game
 from majiang.play.match import Match
 
 YOU = 0
+MAX_MOVE_LINE = 1000  # characters read for one move: a longer line is read as several bad moves, never held
 RECENT = 8  # others' moves shown before each of your decisions
 
 _LABELS = {"discard": "discard 打", "win": "win 胡", "pong": "pong 碰", "kong": "kong 杠",
@@ -35,10 +36,16 @@ def cmd_play(args) -> int:
         raise UsageError(f"--hands must be at least 1, got {args.hands}")
     rules = rules_from_args(args)
     n = get_variant(rules.variant).players
+    check_bots([args.bot])
     agents = [None] + [make_agent(args.bot, seed=i) for i in range(1, n)]
     names = ["you"] + [args.bot] * (n - 1)
     match = Match(rules, args.seed)
     stdin = sys.stdin
+    if hasattr(stdin, "reconfigure"):  # bytes that are not text read as a bad move, not a traceback
+        try:
+            stdin.reconfigure(errors="replace")
+        except (ValueError, OSError):
+            pass
     print(_HELP)
     for _ in range(args.hands):
         game = match.new_game()
@@ -62,8 +69,11 @@ def cmd_play(args) -> int:
             _print_choices(game, legal)
             while True:
                 print("your move: ", end="", flush=True)
-                line = stdin.readline()
-                if not line or line.strip().lower() in ("q", "quit", "exit"):
+                line = stdin.readline(MAX_MOVE_LINE)
+                if not line:  # input ended (a pipe or file of moves ran out) with the hand unfinished
+                    print()
+                    raise UsageError("play: the input ended before the game did (type q to quit)")
+                if line.strip().lower() in ("q", "quit", "exit"):
                     print()
                     return 0
                 text = line.strip()

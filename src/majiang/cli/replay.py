@@ -4,13 +4,36 @@ from __future__ import annotations
 
 import json
 
+from majiang.cli.common import MAX_LOG_BYTES, MAX_LOG_LINE, bounded_lines, open_input
 from majiang.engine import Action, Game
 
 
-def cmd_replay(args) -> int:
-    from majiang.engine.log import replay
+def read_log(path: str) -> list[dict]:
+    """The records of the log at ``path``, read a line at a time within bounds (``MAX_LOG_BYTES``,
+    ``MAX_LOG_LINE``): a file that never ends (``/dev/zero``) or a huge one is refused by a line."""
+    from majiang.core.jsontext import decode_text, loads
+    from majiang.engine.log import LogError
 
-    results = replay(args.log)
+    out = []
+    with open_input(path, MAX_LOG_BYTES) as f:
+        for n, raw in bounded_lines(f, path, MAX_LOG_LINE, MAX_LOG_BYTES):
+            where = f"{path}:{n}"
+            line = decode_text(raw, where, LogError).strip()
+            if not line:
+                continue
+            rec = loads(line, where, LogError)
+            if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+                raise LogError(f"{where}: a record must be an object with a 'type'")
+            out.append(rec)
+    return out
+
+
+def cmd_replay(args) -> int:
+    from majiang.engine.log import LogError, rebuild, split_hands
+
+    results = [rebuild(records) for records in split_hands(read_log(args.log))]
+    if not results:
+        raise LogError(f"{args.log}: no hands in this log (it holds no 'start' record)")
     if args.json:
         print(json.dumps([{"hand_index": g.hand_index, "actions": len(g.actions), **g.settlement()}
                           for g in results], ensure_ascii=False))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from majiang.cli.common import UsageError, add_meld_options, add_rules_options, melds_from_args, rules_from_args
@@ -20,19 +21,19 @@ def cmd_score(args) -> int:
         raise UsageError("--void, --heavenly and --earthly are Sichuan options")
     if void_game and args.liangdao:
         raise UsageError("--liangdao (亮倒) is a Kawuxing option")
-    if args.robbed_kong and args.tsumo:
+    if args.robbed_kong and args.self_draw:
         raise UsageError("--robbed-kong is a win on another player's kong tile, not a self-draw")
     if args.robbed_kong and args.after_kong:
         raise UsageError("--robbed-kong and --after-kong cannot both hold")
     if args.heavenly and args.earthly:
         raise UsageError("--heavenly and --earthly cannot both hold")
-    if (args.heavenly or args.earthly) and not args.tsumo:
-        raise UsageError("天胡/地胡 (--heavenly/--earthly) are self-drawn: add --tsumo")
+    if (args.heavenly or args.earthly) and not args.self_draw:
+        raise UsageError("天胡/地胡 (--heavenly/--earthly) are self-drawn: add --self-draw")
     hand = Hand.parse(args.hand, melds_from_args(args))
     win = Tile.parse(args.win)
     hand.check(variant, sizes=(1,))
     hand.add(win).check(variant, sizes=(2,))  # the winning tile must exist (no fifth copy) and belong
-    ctx = WinContext(self_draw=args.tsumo, kong_chain=1 if args.after_kong else 0,
+    ctx = WinContext(self_draw=args.self_draw, kong_chain=1 if args.after_kong else 0,
                      robbed_kong=args.robbed_kong, last_tile=args.last_tile,
                      declared=bool(args.liangdao), heavenly=args.heavenly, earthly=args.earthly,
                      void=args.void)
@@ -66,10 +67,12 @@ def register(sub) -> None:
     p.add_argument("--win", required=True, metavar="TILE", help="the winning tile")
     add_meld_options(p)
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit")
-    p.add_argument("--tsumo", action="store_true", help="self-drawn (自摸); otherwise won on a discard")
+    p.add_argument("--self-draw", action="store_true", help="self-drawn (自摸); otherwise won on a discard")
+    # the library's word is self_draw (WinContext, majiang.score); --tsumo, the Japanese word, still reads
+    p.add_argument("--tsumo", action="store_true", dest="self_draw", help=argparse.SUPPRESS)
     p.add_argument("--liangdao", action="store_true", help="Kawuxing: the winner had declared 亮倒")
     p.add_argument("--after-kong", action="store_true",
-                   help="with --tsumo: 杠上开花 (kong replacement); without: 杠上炮 (discard after a kong)")
+                   help="with --self-draw: 杠上开花 (kong replacement); without: 杠上炮 (discard after a kong)")
     p.add_argument("--robbed-kong", action="store_true", help="抢杠: won on a tile added to a kong")
     p.add_argument("--last-tile", action="store_true", help="won on the last tile (海底)")
     p.add_argument("--heavenly", action="store_true", help="Sichuan 天胡: dealer wins on the deal")

@@ -8,7 +8,7 @@ import zlib
 from collections import Counter
 
 from majiang.bots import make_agent, split_bots
-from majiang.cli.common import Progress, UsageError, add_rules_options, rules_from_args
+from majiang.cli.common import Progress, UsageError, add_rules_options, bot_help, check_bots, rules_from_args
 from majiang.core.errors import MajiangError
 from majiang.core.variants import get_variant
 from majiang.engine import Game
@@ -27,7 +27,7 @@ def simulate(rules, games: int, seed, bots: list[str], log_dir: str | None = Non
     agents = [make_agent(b, seed=zlib.crc32(f"{seed}/{i}".encode())) for i, b in enumerate(bots)]
     fan_counts: Counter = Counter()
     stats = Counter()
-    match = Match(rules, seed)
+    match = Match(rules, seed, keep_hands=False)  # the summary streams: nothing kept per hand
     bar = Progress(games, f"{rules.variant}/{rules.preset}") if progress else None
     if log_dir:
         os.makedirs(log_dir, exist_ok=True)
@@ -67,7 +67,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
-    bots = split_bots(args.bots)
+    bots = check_bots(split_bots(args.bots), get_variant(rules.variant).players)
     out = simulate(rules, args.games, args.seed, bots, args.log)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
@@ -88,7 +88,8 @@ def register(sub) -> None:
     add_rules_options(p)
     p.add_argument("--games", type=int, required=True, metavar="N")
     p.add_argument("--seed", default="0", metavar="S", help="the same seed gives the same games")
-    p.add_argument("--bots", default="greedy", help="comma-separated agents per seat (random, greedy)")
+    p.add_argument("--bots", default="greedy",
+                   help="comma-separated agents, one per seat or one for all (default greedy): " + bot_help())
     p.add_argument("--log", metavar="DIR", help="write each hand's JSON-lines event log here")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)

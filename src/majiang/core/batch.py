@@ -174,3 +174,96 @@ if _speedups is not None:  # the C functions, which hand what they do not take t
                               np.dtype(np.bool_), _array_api, np.zeros((3, 30), dtype=np.int8))
     batch_shanten = _speedups.batch_shanten  # noqa: F811
     batch_waits = _speedups.batch_waits  # noqa: F811
+
+
+# ---------------------------------------------------------------------------------------------
+# Many hands from text at once (``majiang analyze --batch``): a parser of the plain notation over a
+# whole block of lines in numpy, and every discard of many 14-tile hands with its effective tiles.
+
+_BYTE_KIND = np.full(256 * 16, -1, dtype=np.int16)  # [suit letter * 16 + digit] -> kind (-1: no tile)
+for _letter, _base in ((b"m", 0), (b"p", 9), (b"s", 18)):
+    _BYTE_KIND[_letter[0] * 16 + 1:_letter[0] * 16 + 10] = np.arange(_base, _base + 9)
+_BYTE_KIND[ord("z") * 16 + 5:ord("z") * 16 + 8] = (27, 28, 29)  # 5z 白, 6z 发, 7z 中 (no winds in either game)
+_BYTE_CLASS = np.zeros(256, dtype=np.uint8)  # 0 any other byte, 1 a digit 1-9, 2 a suit letter, 3 a newline
+_BYTE_CLASS[list(b"123456789")] = 1
+_BYTE_CLASS[list(b"mpsz")] = 2
+_BYTE_CLASS[10] = 3
+
+
+def parse_hands(lines) -> tuple[np.ndarray, np.ndarray]:
+    """Tile counts of many hands in the plain notation (``123m456p55z``) at once: ``lines`` is
+    bytes (or text) holding one hand a line, or a list of lines. Returns an (N, 30) int16 array of
+    counts and an (N,) bool array, True where the line is plain notation read here; a line in any
+    other form (Chinese names, 🀄, spaces, a stray letter, digits with no suit, a wind), or not
+    ASCII, is False with a row of zeros, for ``Hand.parse`` to read or refuse. Counts are not
+    checked (a fifth copy is counted): that is the caller's, as for ``batch_shanten``.
+
+    >>> counts, ok = parse_hands(b"1112345678999m\\n5z6z7z\\n12x\\n")
+    >>> ok.tolist(), counts[0, :9].tolist(), counts[1, 27:].tolist()
+    ([True, True, False], [3, 1, 1, 1, 1, 1, 1, 1, 3], [1, 1, 1])
+    """
+    if isinstance(lines, (list, tuple)):
+        lines = (b"\n" if lines and isinstance(lines[0], bytes) else "\n").join(lines)
+    if isinstance(lines, str):
+        lines = lines.encode("utf-8", "surrogatepass")
+    buf = np.frombuffer(lines if lines.endswith(b"\n") else lines + b"\n", dtype=np.uint8)
+    cls = _BYTE_CLASS[buf]
+    newline = cls == 3
+    n = int(np.count_nonzero(newline))
+    line_of = np.cumsum(newline, dtype=np.int32)
+    line_of -= newline  # the line each byte belongs to (its newline included)
+    bad = np.zeros(n + 1, dtype=np.bool_)
+    bad[line_of[cls == 0]] = True  # any other byte: not plain notation
+    # each digit takes the next suit letter or newline after it (a newline: no suit, not plain)
+    marks = cls >= 2
+    marker_at = np.flatnonzero(marks)
+    d = np.flatnonzero(cls == 1)
+    following = marker_at[np.cumsum(marks, dtype=np.int32)[d]]
+    kinds = _BYTE_KIND[buf[following].astype(np.intp) * 16 + (buf[d] - 48)]
+    bad[line_of[d[kinds < 0]]] = True  # digits with no suit letter after them, or 1z-4z
+    s = np.flatnonzero(cls == 2)
+    bad[line_of[s[(s == 0) | (cls[s - 1] != 1)]]] = True  # a suit letter with no digit before it (s - 1 = -1: the
+    # buffer's last byte, a newline, so the first byte's letter is caught either way)
+    keep = kinds >= 0
+    flat = np.bincount(line_of[d[keep]] * 30 + kinds[keep], minlength=n * 30)
+    counts = flat[:n * 30].reshape(n, 30).astype(np.int16)
+    ok = ~bad[:n]
+    counts[~ok] = 0
+    return counts, ok
+
+
+def batch_discards(counts, variant: Variant | str, void: str | None = None, visible=None):
+    """Every distinct discard of many closed 14-tile hands, as ``discard_advice`` gives them one
+    hand at a time (its order: best shanten, then most unseen effective tiles, then most kinds,
+    then tile order). ``counts``: an (N, 30) array of valid hands of the variant; ``visible``: 30
+    counts of tiles seen elsewhere, or None. Returns, one row per discard, grouped by hand in
+    order: ``hand`` (its row in ``counts``), ``tile`` (the kind discarded), ``shanten`` (of the 13
+    tiles left), ``effective`` ((M, 30) bool: the draws that lower it; the waits when it is 0)
+    and ``unseen`` (the copies of those not in the hand nor ``visible``)."""
+    resolved = get_variant(variant)
+    counts = np.asarray(counts, dtype=np.int8)
+    hand, tile = np.nonzero(counts)
+    after = counts[hand]
+    after[np.arange(len(hand)), tile] -= 1
+    shanten = batch_shanten(after, resolved, void)
+    kinds = np.array(sorted(resolved.kind_set), dtype=np.intp)
+    effective = np.zeros(after.shape, dtype=np.bool_)
+    ready = shanten == 0
+    if ready.any():
+        effective[ready] = batch_waits(after[ready], resolved, void)
+    rest = np.flatnonzero(~ready)
+    for start in range(0, len(rest), 4096):  # a draw of every kind: (rows × kinds) hands a call, in slices
+        rows = rest[start:start + 4096]
+        drawn = np.repeat(after[rows], len(kinds), axis=0)
+        can = (after[rows][:, kinds] < 4)  # a fifth copy is no draw (and not a hand to ask about)
+        drawn[np.arange(len(drawn)), np.tile(kinds, len(rows))] += can.reshape(-1).astype(np.int8)
+        lower = batch_shanten(drawn, resolved, void).reshape(len(rows), len(kinds)) < shanten[rows, None]
+        effective[rows[:, None], kinds[None, :]] = lower & can
+    seen = counts[hand].astype(np.int16)
+    if visible is not None:
+        seen = seen + np.asarray(visible, dtype=np.int16)[None, :30]
+    unseen = np.where(effective, np.maximum(0, 4 - seen), 0).sum(axis=1)
+    n_eff = effective.sum(axis=1)
+    key = ((((hand.astype(np.int64) * 16 + shanten) * 256 + (255 - unseen)) * 64 + (63 - n_eff)) * 32 + tile)
+    order = np.argsort(key, kind="stable")
+    return hand[order], tile[order], shanten[order], effective[order], unseen[order]

@@ -67,6 +67,43 @@ def close_agents() -> None:
         agent.close()
 
 
+class _InterruptsHeld:
+    """From creation to ``release()``, SIGINT is ignored and blocked here: processes started
+    meanwhile begin with it ignored (an ignored signal stays ignored in the program a process
+    starts), and a Ctrl-C that comes meanwhile waits, blocked (Linux keeps a blocked signal even
+    while it is ignored), to reach this process at ``release()``, once its handler is back. Only in
+    the main thread, where Python handles signals; elsewhere nothing changes."""
+
+    def __init__(self) -> None:
+        import signal
+        import threading
+
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            if hasattr(signal, "pthread_sigmask"):
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def release(self) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+            if hasattr(signal, "pthread_sigmask"):
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _ignore_interrupt() -> None:
+    """A pool worker's start: Ctrl-C (SIGINT, sent to the whole process group) is the parent's
+    (one that came while the worker started, held back until now, is dropped with it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def play_deal_in_worker(task: dict) -> dict:
     """``play_deal`` in a worker process (local pool or Ray): what the run has said once already
     (a bot taking the Python engine, ``PythonEngineWarning``) is not said again by every worker."""
@@ -146,7 +183,17 @@ class ArenaResult:
     rules: dict | None = None  # the rules as JSON (checked when result files are merged)
     skipped: list[str] = field(default_factory=list)  # result-file lines cut short, not read
 
+    def __repr__(self) -> str:
+        """Short: the table and how many deals, not every deal's record (``summary()`` has the numbers)."""
+        return (f"ArenaResult({self.variant}/{self.preset}, bots={','.join(self.bots)}, seed={self.seed!r}, "
+                f"{len(self.deals)} deals; .summary() for the results)")
+
     def summary(self) -> dict:
+        """The report of the run as JSON: per seat entry (``agents``, in the order the bots were
+        given) the mean points per hand with its 95% interval (``ci95``), the win, self-draw,
+        deal-in and draw rates, the mean win value, hands played, and the external bots' timeouts,
+        illegal replies, crashes and first rejected replies; besides, the variant, preset, seed,
+        deals played (``deals``, ``deal_ranges``) and hands per deal (seat rotations)."""
         n = len(self.bots)
         deals = sorted(self.deals, key=lambda d: d["deal"])  # the same numbers however they were split
         entries = []
@@ -311,9 +358,11 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
     for b in specs:
         if not b.startswith(("cmd:", "object:")):
             make_agent(b)  # fail fast on unknown names
-    tasks = [{"rules": rules_to_json(rules), "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
+    rules_json = rules_to_json(rules)
+    # made as the deals are played (a generator): a run of a billion deals costs no memory up front
+    tasks = ({"rules": rules_json, "bots": specs, "seed": seed, "deal": d, "timeout": timeout,
               "share_bots": share_bots, "bot_stderr": bot_stderr}
-             for d in range(first_deal, first_deal + games)]
+             for d in range(first_deal, first_deal + games))
     result = ArenaResult(rules.variant, rules.preset, names, seed, rules=rules_to_json(rules))
 
     def done(deal: dict) -> None:
@@ -343,7 +392,17 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
     elif workers > 1:
         import multiprocessing as mp
 
-        with mp.get_context("spawn").Pool(workers) as pool:
+        # the workers leave Ctrl-C to this process, which ends the pool: a worker that took the
+        # signal itself would print its own traceback ("Process SpawnPoolWorker-2:") beside ours.
+        # They start with it ignored (_InterruptsHeld), so a Ctrl-C while they import is not theirs either.
+        held = _InterruptsHeld()
+        try:
+            pool = mp.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+        except BaseException:
+            held.release()
+            raise
+        with pool:
+            held.release()  # a Ctrl-C meanwhile is raised here, where leaving the block ends the pool
             for deal in pool.imap(play_deal_in_worker, tasks, chunksize=max(1, min(16, games // (workers * 8) or 1))):
                 done(deal)
             pool.close()

@@ -29,31 +29,39 @@ class Match:
     hands: list[HandResult] = field(default_factory=list)
     dealer: int | None = None
     dealer_dice: tuple[int, int] | None = None
+    keep_hands: bool = True  # False: only the running totals and count (memory flat in the hands played)
+    played: int = field(default=0, init=False)
+    _totals: list[int] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        n = get_variant(self.rules.variant).players
+        self._totals = [0] * n
         if self.dealer is None:
-            n = get_variant(self.rules.variant).players
             self.dealer, self.dealer_dice = first_dealer(self.seed, n, self.rules)
+        for h in self.hands:  # hands given: counted as played
+            self._add(h)
+
+    def _add(self, res: HandResult) -> None:
+        self.played += 1
+        for s, v in enumerate(res.totals):
+            self._totals[s] += v
 
     @property
     def totals(self) -> list[int]:
-        n = get_variant(self.rules.variant).players
-        out = [0] * n
-        for h in self.hands:
-            for s, v in enumerate(h.totals):
-                out[s] += v
-        return out
+        return list(self._totals)
 
     def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, hand_index=len(self.hands), dealer=self.dealer,
-                    dealer_dice=None if self.hands else self.dealer_dice)
+        return Game(self.rules, seed=self.seed, hand_index=self.played, dealer=self.dealer,
+                    dealer_dice=None if self.played else self.dealer_dice)
 
     def record(self, game: Game, keep_records: bool = False) -> HandResult:
         from majiang.engine.log import game_records
 
-        res = HandResult(len(self.hands), game.dealer, game.result, game.totals(), game.settlement(),
+        res = HandResult(self.played, game.dealer, game.result, game.totals(), game.settlement(),
                          game_records(game) if keep_records else [])
-        self.hands.append(res)
+        self._add(res)
+        if self.keep_hands:
+            self.hands.append(res)
         self.dealer = game.next_dealer()
         return res
 
@@ -68,6 +76,6 @@ class Match:
         return self
 
     def summary(self) -> dict:
-        return {"hands": len(self.hands), "totals": self.totals,
+        return {"hands": self.played, "totals": self.totals,
                 "per_hand": [{"index": h.index, "dealer": h.dealer, "result": h.result, "totals": h.totals}
                              for h in self.hands]}

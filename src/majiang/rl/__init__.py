@@ -1,8 +1,12 @@
 """Reinforcement-learning environments for both games (needs ``pip install majiang[rl]``).
 
-``make(variant, preset=None, **options)`` returns a PettingZoo ``AECEnv``;
+``make(variant, preset=None, **options)`` returns a PettingZoo ``AECEnv`` (``raw_env`` the same,
+``env`` it wrapped in PettingZoo's order-enforcing and bounds-checking wrappers, as PettingZoo's
+own environments offer them, and ``parallel_env`` the parallel API: one seat acts at a time, so
+each step one agent's mask has moves and the others' are empty);
 ``single_agent(variant, opponents="greedy", ...)`` a Gymnasium ``Env`` for one seat against
-built-in agents; ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
+built-in agents (also ``gymnasium.make("majiang/Kawuxing-v0")`` or ``"majiang/Sichuan-v0"`` once
+``majiang.rl.gymnasium`` is imported, or ``gymnasium.make("majiang.rl.gymnasium:majiang/Sichuan-v0")``); ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
 against built-in agents, or self-play with ``opponents=None``).
 
 Two engines play the same hands: the Python rules engine (``majiang.engine``, the reference) and
@@ -56,7 +60,8 @@ from typing import Any
 
 from majiang.native.spec import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE, action_index, legal_map
 
-_LAZY = {"make": "pettingzoo", "MajiangAEC": "pettingzoo", "single_agent": "gymnasium",
+_LAZY = {"make": "pettingzoo", "MajiangAEC": "pettingzoo", "env": "pettingzoo", "raw_env": "pettingzoo",
+         "parallel_env": "pettingzoo", "MajiangParallel": "pettingzoo", "single_agent": "gymnasium",
          "MajiangSingle": "gymnasium", "BatchEnv": "batch", "encode": "encoder", "mask_of": "encoder",
          "compact": "encoder", "expand": "encoder"}
 
@@ -68,8 +73,16 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'majiang.rl' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(f"majiang.rl.{module}"), name)
+    try:
+        loaded = importlib.import_module(f"majiang.rl.{module}")
+    except ModuleNotFoundError as exc:  # a plain install: say which extra, in one line
+        if exc.name in ("gymnasium", "pettingzoo", "numpy"):
+            raise ModuleNotFoundError(f"majiang.rl.{name} needs {exc.name}: pip install 'majiang[rl]'",
+                                      name=exc.name) from None
+        raise
+    return getattr(loaded, name)
 
 
 __all__ = ["BatchEnv", "MajiangAEC", "MajiangSingle", "N_ACTIONS", "OBS_COMPACT_SIZE", "OBS_SIZE", "action_index",
-           "compact", "encode", "expand", "legal_map", "make", "mask_of", "single_agent"]
+           "MajiangParallel", "compact", "encode", "env", "expand", "legal_map", "make", "mask_of",
+           "parallel_env", "raw_env", "single_agent"]

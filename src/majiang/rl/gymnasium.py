@@ -14,6 +14,36 @@ from majiang.rl.encoder import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE
 
 
 OBS_DTYPES = ("float32", "uint8")  # the observation's encodings (majiang.rl.encoder)
+RENDER_MODES = ("ansi",)  # the table as text (describe); no window
+
+
+def check_render_mode(render_mode) -> None:
+    """None or one of ``RENDER_MODES``; a ValueError names the modes for anything else ("human")."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))} "
+                         f"(the table as text), got {render_mode!r}")
+
+
+def env_id(variant: str) -> str:
+    """The Gymnasium id of ``variant``'s single-seat env, registered on first use:
+    ``majiang/Kawuxing-v0``, ``majiang/Sichuan-v0``."""
+    id_ = f"majiang/{variant.capitalize()}-v0"
+    if id_ not in gym.registry:
+        gym.register(id_, entry_point="majiang.rl.gymnasium:MajiangSingle", kwargs={"variant": variant})
+    return id_
+
+
+def _opponent_specs(opponents, n: int, seat: int) -> list:
+    """One agent spec per seat (None at the learner's): ``opponents`` a name for every other seat,
+    or a list or tuple of names for the other seats in turn order from seat 0."""
+    if isinstance(opponents, str):
+        return [None if s == seat else opponents for s in range(n)]
+    if not isinstance(opponents, (list, tuple)) or not all(isinstance(o, str) for o in opponents):
+        raise ValueError(f"opponents must be an agent name or a list of {n - 1} names, got {opponents!r}")
+    if len(opponents) != n - 1:
+        raise ValueError(f"opponents lists the {n - 1} other seats' agents; got {len(opponents)}: {list(opponents)!r}")
+    others = iter(opponents)
+    return [None if s == seat else next(others) for s in range(n)]
 
 
 def obs_length(obs_dtype: str) -> int:
@@ -48,18 +78,24 @@ def _safe_index(mask: np.ndarray) -> int:
 class MajiangSingle(gym.Env):
     """One seat learns against built-in agents; see ``single_agent``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
-    def __init__(self, variant: str, opponents: str = "greedy", seat: int = 0, preset: str | None = None,
-                 backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
+    def __init__(self, variant: str, opponents="greedy", seat: int = 0, preset: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", render_mode: str | None = None,
+                 **options) -> None:
         obs_length(obs_dtype)  # an unknown encoding fails here
+        check_render_mode(render_mode)
         self._obs_dtype = np.dtype(obs_dtype)
-        engine = _engine_for(opponents, backend)
-        self.opponents_kind = opponents
         self.rules = rules_for(variant, preset, **options)
         self.n = get_variant(variant).players
-        if not 0 <= seat < self.n:
-            raise ValueError(f"seat must be 0-{self.n - 1}, got {seat}")
+        if isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= seat < self.n:
+            raise ValueError(f"seat must be 0-{self.n - 1}, got {seat!r}")
+        specs = _opponent_specs(opponents, self.n, seat)
+        kinds = {o for o in specs if o is not None}
+        uniform = kinds.pop() if len(kinds) == 1 else None  # one kind at every other seat (the native engine's case)
+        engine = _engine_for(uniform if uniform is not None else tuple(opponents), backend)
+        self.opponents_kind = uniform
+        self._specs = specs
         self.seat = seat
         self.backend = engine
         self.observation_space, self.action_space = spaces(obs_dtype)
@@ -67,11 +103,17 @@ class MajiangSingle(gym.Env):
         self._hand_index = 0
         self._hand = None
         self._game: Game | None = None
-        self.opponents = [make_agent(opponents, seed=s) for s in range(self.n)] if engine == "python" else []
+        self.opponents = [make_agent(o if o is not None else "random", seed=s) for s, o in enumerate(specs)] \
+            if engine == "python" else []
         if engine == "native":  # bots made once, as the Python agents are: their draws run on
             from majiang.native import Opponents
-            self._opponents = Opponents(opponents, self.n, state=_seed_state(0))
-        self.render_mode = "ansi"
+            self._opponents = Opponents(uniform, self.n, state=_seed_state(0))
+        self.render_mode = render_mode
+        # the spec Gymnasium's tools make more of (check_env's render and close checks): this env's arguments
+        from dataclasses import replace
+        self.spec = replace(gym.spec(env_id(variant)), kwargs={
+            "variant": variant, "opponents": opponents, "seat": seat, "preset": preset, "backend": backend,
+            "obs_dtype": obs_dtype, "render_mode": render_mode, **options})
 
     @property
     def game(self) -> Game | None:
@@ -86,8 +128,10 @@ class MajiangSingle(gym.Env):
             if self.backend == "native" and self.opponents_kind == "random":
                 from majiang.native import Opponents
                 self._opponents = Opponents("random", self.n, state=_seed_state(seed))
-            elif self.backend == "python" and self.opponents_kind == "random":
-                self.opponents = [make_agent("random", seed=seed * self.n + s) for s in range(self.n)]
+            elif self.backend == "python":
+                for s, o in enumerate(self._specs):
+                    if o == "random":
+                        self.opponents[s] = make_agent("random", seed=seed * self.n + s)
         while True:
             self._hand = _new_hand(self.backend, self.rules, self._seed, self._hand_index, self._hand_index % self.n)
             self._game = None
@@ -139,11 +183,17 @@ class MajiangSingle(gym.Env):
         return obs, reward, over, False, info
 
     def render(self):
+        """The table as the learner sees it, as text (``render_mode="ansi"``); None without a render mode."""
+        if self.render_mode is None:
+            return None
+        if self._hand is None:
+            return "(no hand: call reset())"
         return describe(self.game, self.seat)
 
 
-def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset: str | None = None,
-                 backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangSingle:
+def single_agent(variant: str, opponents="greedy", seat: int = 0, preset: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", render_mode: str | None = None,
+                 **options) -> MajiangSingle:
     """A Gymnasium ``Env``: one seat learns, the others are built-in agents (or ``random``).
 
     An action outside the mask is replaced by a safe default (pass, else the lowest discard;
@@ -152,6 +202,14 @@ def single_agent(variant: str, opponents: str = "greedy", seat: int = 0, preset:
     when it is built (``backend``: as in ``make``): its greedy bots are ``GreedyAgent`` decision
     for decision (same games as the Python engine); its random ones draw from the library's own
     generator, seeded from the env's seed. ``obs_dtype="uint8"``: the compact observation
-    (``majiang.rl.encoder``), ``float32`` (default) the full one.
+    (``majiang.rl.encoder``), ``float32`` (default) the full one. ``opponents``: one agent name
+    for every other seat, or a list of names for the other seats in turn order (``["random",
+    "greedy"]``: mixed kinds play on the Python engine). ``render_mode``: None or ``"ansi"``
+    (``render()`` returns the table as text). The env has a ``spec`` (``env_id``: also made by
+    ``gymnasium.make("majiang/Kawuxing-v0", opponents=...)``).
     """
-    return MajiangSingle(variant, opponents, seat, preset, backend, obs_dtype, **options)
+    return MajiangSingle(variant, opponents, seat, preset, backend, obs_dtype, render_mode, **options)
+
+
+for _variant in ("kawuxing", "sichuan"):  # the ids gymnasium.make knows once this module is imported
+    env_id(_variant)

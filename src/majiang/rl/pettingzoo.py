@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
@@ -11,7 +11,7 @@ from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS
 from majiang.native import OBS_KINDS
-from majiang.rl.gymnasium import obs_length, spaces
+from majiang.rl.gymnasium import check_render_mode, obs_length, spaces
 
 
 class MajiangAEC(AECEnv):
@@ -22,6 +22,7 @@ class MajiangAEC(AECEnv):
     def __init__(self, variant: str, preset: str | None = None, render_mode: str | None = None,
                  backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
         super().__init__()
+        check_render_mode(render_mode)
         length = obs_length(obs_dtype)
         self.metadata = dict(self.metadata, name=f"majiang_{variant}_v0")
         self.rules = rules_for(variant, preset, **options)
@@ -231,3 +232,83 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
     the compact observation (``majiang.rl.encoder``: 4,609 bytes, ``expand`` gives the float32 one
     back). ``observe`` returns views of the env's own arrays, overwritten by the next step."""
     return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+
+
+def raw_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+            backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangAEC:
+    """PettingZoo's name for the env without wrappers: ``make``'s env."""
+    return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+
+
+def env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+        backend: str = "auto", obs_dtype: str = "float32", **options):
+    """``raw_env`` in PettingZoo's usual wrappers (an action outside the space and a call out of
+    order, such as ``step`` before ``reset``, are refused with their errors), as PettingZoo's own
+    environments' ``env()`` gives them; ``make``/``raw_env`` skip them for speed."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        raw_env(variant, preset, render_mode, backend, obs_dtype, **options)))
+
+
+class MajiangParallel(ParallelEnv):
+    """The AEC env (``MajiangAEC``) under PettingZoo's parallel API, for code written for it. One
+    seat decides at a time, so at each step exactly one agent's ``action_mask`` has a move (the
+    seat to act: a turn, or one claimant after another at a discard) and the others' are all
+    zeros; ``step`` takes that agent's action from ``actions`` and ignores the rest. Observations
+    are copies (the AEC env's are views of its own arrays)."""
+
+    def __init__(self, variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
+        self.aec = MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
+        self.metadata = dict(self.aec.metadata, is_parallelizable=True)
+        self.possible_agents = self.aec.possible_agents
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    @property
+    def game(self) -> Game | None:
+        return self.aec.game
+
+    def observation_space(self, agent):
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.aec.action_space(agent)
+
+    def _observations(self) -> dict:
+        return {a: {k: v.copy() for k, v in self.aec.observe(a).items()} for a in self.agents}
+
+    def reset(self, seed=None, options=None):
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        aec = self.aec
+        if not self.agents:
+            raise RuntimeError("the hand is over: call reset()")
+        acting = aec.agent_selection
+        if acting not in actions:
+            raise ValueError(f"actions holds no action for {acting}, the agent to act (the one whose "
+                             "action_mask has a move)")
+        aec.step(actions[acting])
+        rewards = {a: float(aec.rewards[a]) for a in self.agents}
+        terminations = {a: bool(aec.terminations[a]) for a in self.agents}
+        truncations = {a: bool(aec.truncations[a]) for a in self.agents}
+        infos = {a: dict(aec.infos[a]) for a in self.agents}
+        observations = self._observations()
+        self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self):
+        self.aec.close()
+
+
+def parallel_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+                 backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangParallel:
+    """The env under PettingZoo's parallel API (``MajiangParallel``: one agent with moves a step)."""
+    return MajiangParallel(variant, preset, render_mode, backend, obs_dtype, **options)
