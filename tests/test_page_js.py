@@ -41,7 +41,7 @@ def recorded(tmp_path, variant, preset, options, seat):
         async def send(msg, box=box):
             box.append(json.loads(msg) if isinstance(msg, str) else msg)
 
-        table.connections.append(Connection(send, seat, None, patches=patches))
+        table.presence.connections.append(Connection(send, seat, None, patches=patches))
     asyncio.run(play_match(table))
     return boxes[False], boxes[True]
 

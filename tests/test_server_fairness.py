@@ -60,7 +60,7 @@ def attach_everyone(table) -> dict:
         async def send(msg, box=box):
             box.append(json.loads(msg) if isinstance(msg, str) else msg)  # a snapshot comes as its text
 
-        table.connections.append(Connection(send, seat, None))
+        table.presence.connections.append(Connection(send, seat, None))
     return received
 
 
@@ -374,7 +374,7 @@ def test_patches_rebuild_every_snapshot_exactly(tmp_path, variant, preset, optio
             async def send(msg, box=box):
                 box.append(json.loads(msg) if isinstance(msg, str) else msg)
 
-            table.connections.append(Connection(send, seat, None, patches=patches))
+            table.presence.connections.append(Connection(send, seat, None, patches=patches))
     asyncio.run(play_match(table))
     for seat in (0, 1, None):
         whole = [{k: v for k, v in m.items() if k != "now"} for m in boxes[seat, False]]
@@ -413,7 +413,7 @@ async def play_match_probing_held_windows(table, received) -> int:
         finally:
             table.lock.release()
         await late
-        if table._holding:
+        if table.fanout.holding:
             probed += 1
             box: list = []
             received[("late", probed)] = box
@@ -422,7 +422,7 @@ async def play_match_probing_held_windows(table, received) -> int:
                 box.append(json.loads(msg) if isinstance(msg, str) else msg)
 
             conn = Connection(send, None, None)
-            table.connections.append(conn)
+            table.presence.connections.append(conn)
             await table.send_current(conn)
         await table.broadcast()
     return probed

@@ -270,7 +270,7 @@ def test_an_action_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path
             reply = ws.receive_json()
             assert reply["type"] == "error" and "could not store" in reply["message"]
             assert table.game.events == events  # the game is as it was stored
-            assert table.decision_no[0] == snap["seq"]  # the same decision, still open
+            assert table.clock.decision_no[0] == snap["seq"]  # the same decision, still open
             ws.send_json({"type": "action", "seq": snap["seq"], "action": action})  # the retry is taken
             after = ws.receive_json()
             assert after["type"] == "snapshot" and len(table.game.events) > len(events)
@@ -396,10 +396,10 @@ def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
             ends[0] = play_to_end(wa, 0)
             other.join(60)
             assert ends[0]["room"]["ready"] == [False, False, True]  # the bot is ready at once
-            assert not any(table.auto)
+            assert not any(table.presence.auto)
             wa.send_json({"type": "ready"})
             time.sleep(0.3)
-            assert table.hand_index == 0 and table.ready[:2] == [True, False]  # b is still reading
+            assert table.hand_index == 0 and table.readiness.ready[:2] == [True, False]  # b is still reading
             wb.send_json({"type": "ready"})
             for _ in range(200):
                 if table.hand_index == 1:
@@ -518,7 +518,7 @@ def test_a_client_that_stops_reading_holds_up_nobody(tmp_path):
                     except TimeoutError:
                         t = app.state.tables.live[code]
                         raise AssertionError(f"the table went silent in hand {t.hand_index} with connections "
-                                             f"{[c.seat for c in t.connections]}") from None
+                                             f"{[c.seat for c in t.presence.connections]}") from None
                     if msg.get("type") == "snapshot" and msg["room"]["match_over"]:
                         return msg["room"]["hand_index"] + 1
                     if msg.get("type") == "snapshot" and msg["settlement"] and not msg["you"]["ready"]:

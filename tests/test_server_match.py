@@ -188,11 +188,11 @@ def test_a_pending_start_resumes_and_deals_once_the_last_player_is_ready(tmp_pat
     asked = c.app.state.tables.get(code).start_asked
     c = restart(c, tmp_path)
     table = c.app.state.tables.get(code)
-    assert table.match.state is MatchState.READY_CHECK and table.start_asked == asked
+    assert table.match.state is MatchState.READY_CHECK and table.readiness.start_asked == asked
     assert table.view(0)["room"]["starting"] is True
     assert c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]}).json()["ready"] is True
     wait_for(lambda: c.get(f"/api/rooms/{code}").json()["status"] == "playing")
-    assert table.match.state is MatchState.PLAYING and table.start_asked is None
+    assert table.match.state is MatchState.PLAYING and table.readiness.start_asked is None
 
 
 def test_tuoguan_and_ready_resume(tmp_path):
@@ -205,11 +205,11 @@ def test_tuoguan_and_ready_resume(tmp_path):
     table = c.app.state.tables.get(code)
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as ws:
         ws.send_json({"type": "auto", "on": True})
-        wait_for(lambda: table.auto[1])
+        wait_for(lambda: table.presence.auto[1])
         assert c.app.state.store.room(code)["match_state"]  # stored before anyone was told
     c = restart(c, tmp_path)
     again = c.app.state.tables.get(code)
-    assert again.auto[1] is True and not again.auto[0]
+    assert again.presence.auto[1] is True and not again.presence.auto[0]
 
 
 def test_a_dissolve_vote_in_progress_resumes_and_carries(tmp_path):

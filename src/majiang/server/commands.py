@@ -47,8 +47,8 @@ class PlayerCommands:
             self.clock.restart()  # back from a pause: the clocks start again, they did not run meanwhile
             self.over_at = time.time()
         self.presence.arrive(conn)
-        if conn.seat is not None and self.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
-            if self.presence.end_auto(conn.seat, self._holding):  # (after a held window, which 托管 answers)
+        if conn.seat is not None and self.presence.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
+            if self.presence.end_auto(conn.seat, self.fanout.holding):  # (after a held window, which 托管 answers)
                 asyncio.get_running_loop().create_task(self.broadcast())
         self.last_activity = time.time()
         self.poke()  # the driver stores the state that changed
@@ -71,11 +71,11 @@ class PlayerCommands:
                 raise Refusal("hand.over")
             if self._pending_of(seat) is None:
                 raise Refusal("action.no_decision")  # names nobody else
-            if seq != self.decision_no[seat]:
-                raise Refusal("action.stale", decision=self.decision_no[seat])  # not what was sent
+            if seq != self.clock.decision_no[seat]:
+                raise Refusal("action.stale", decision=self.clock.decision_no[seat])  # not what was sent
             await self._apply(seat, parse_action(action))
-            if self.auto[seat] or self.missed[seat]:  # the player is back: 托管 ends
-                self.auto[seat], self.missed[seat] = False, 0
+            if self.presence.auto[seat] or self.presence.missed[seat]:  # the player is back: 托管 ends
+                self.presence.auto[seat], self.presence.missed[seat] = False, 0
                 try:
                     await self._save_state()
                 except StoreError:
@@ -85,12 +85,12 @@ class PlayerCommands:
 
     async def set_auto(self, seat: int, on: bool) -> None:
         """托管 asked for (the button) or ended (any tap on the page while it plays for you)."""
-        if not on and self._holding and self.auto[seat]:
-            self._auto_ends.add(seat)  # the window nobody was shown is still 托管's to answer
+        if not on and self.fanout.holding and self.presence.auto[seat]:
+            self.presence.ending.add(seat)  # the window nobody was shown is still 托管's to answer
             return
 
         def change() -> None:
-            self.auto[seat], self.missed[seat] = bool(on), 0
+            self.presence.auto[seat], self.presence.missed[seat] = bool(on), 0
         await self._change(change)
         await self.broadcast()
         self.poke()
@@ -150,7 +150,7 @@ class PlayerCommands:
                 raise Refusal("ready.no_next_hand")
 
         def change() -> None:
-            self.ready[seat] = True
+            self.readiness.ready[seat] = True
         await self._change(change)
         await self.broadcast()
         self.poke()  # the host may have asked to start already

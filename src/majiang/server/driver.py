@@ -60,7 +60,7 @@ class TableDriver:
         if self._task is not None:
             self._task.cancel()
         if kick:
-            for c in list(self.connections):
+            for c in list(self.presence.connections):
                 if c.kick is not None:
                     c.kick()
 
@@ -102,7 +102,7 @@ class TableDriver:
             return await self._tick_ready_check(now)
         g = self.game
         # a held window is closed even at a paused table (a client connecting meanwhile waits for it)
-        if g is None or not state.in_play or (self.paused and not self._holding):
+        if g is None or not state.in_play or (self.paused and not self.fanout.holding):
             return None
         if g.over:
             return await self._tick_between_hands(now)
@@ -110,7 +110,7 @@ class TableDriver:
 
     async def _tick_ready_check(self, now: float) -> float:
         """The first hand is dealt when every seated human is ready, or when the ready timer ran out."""
-        due = self.start_asked + self.settings.ready_seconds
+        due = self.readiness.start_asked + self.settings.ready_seconds
         if not self.waiting_for() or now >= due:
             await self.begin()
             self.failures = 0
@@ -151,7 +151,7 @@ class TableDriver:
         """托管 for a lost connection, or one more missed timer (托管 after enough): stored first."""
         def change() -> None:
             if why == "away":
-                self.auto[seat] = True  # the connection is lost: 托管 until the player is back
+                self.presence.auto[seat] = True  # the connection is lost: 托管 until the player is back
             else:
                 self.presence.missed_timer(seat)
         await self._change(change)
@@ -172,9 +172,9 @@ class TableDriver:
 
     def deadline(self, seat: int) -> float | None:
         """When a human seat's current decision is taken by 托管 (wall-clock seconds)."""
-        if self._pending_of(seat) is None or not self.human(seat) or self.auto[seat]:
+        if self._pending_of(seat) is None or not self.human(seat) or self.presence.auto[seat]:
             return None
-        return self.decision_at[seat] + self.time_limit(seat)
+        return self.clock.decision_at[seat] + self.time_limit(seat)
 
     async def _bot_choice(self, seat: int, g: Game, legal: list) -> Action:
         try:
@@ -247,8 +247,8 @@ class TableDriver:
         it stands after the change (one frame, however many windows the change passed through), so
         nobody can tell a discard that somebody could have claimed from one nobody could."""
         pending = g.pending_seats()
-        self._holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
-        if not self._holding:
+        self.fanout.holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
+        if not self.fanout.holding:
             self.presence.window_closed()  # 托管 asked off during the held window: off now
 
     # -- between hands ---------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class TableDriver:
         self.room["seats"] = seats
         self.bots = self._seat_bots(seats)
         ids = [s.get("player") for s in seats]
-        for c in self.connections:
+        for c in self.presence.connections:
             if c.player is None:
                 continue
             seat = ids.index(c.player) if c.player in ids else None

@@ -49,28 +49,7 @@ log = logging.getLogger("majiang.server")
 
 
 
-def _part(part: str, name: str, doc: str = "") -> property:
-    """An attribute of one of the table's parts, read and written through the table (the views and
-    the tests name them on the table)."""
-    return property(lambda self: getattr(getattr(self, part), name),
-                    lambda self, value: setattr(getattr(self, part), name, value), doc=doc)
-
-
 class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
-    connections = _part("presence", "connections")
-    auto = _part("presence", "auto", "托管 per seat")
-    missed = _part("presence", "missed")
-    absent_since = _part("presence", "absent_since")
-    _auto_ends = _part("presence", "ending")
-    ready = _part("readiness", "ready", "准备 per seat")
-    start_asked = _part("readiness", "start_asked")
-    decision_no = _part("clock", "decision_no")
-    decision_at = _part("clock", "decision_at")
-    bot_wait = _part("clock", "bot_wait")
-    dissolve = _part("votes", "open", "the open 解散 vote")
-    dissolve_started = _part("votes", "started")
-    _holding = _part("fanout", "holding")
-
     def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                  settings: TableSettings | None = None, runner: BotRunner | None = None,
                  journal: Journal | None = None) -> None:
@@ -189,7 +168,7 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         return self.readiness.all_away()
 
     def bot_plays(self, seat: int) -> bool:
-        return not self.human(seat) or self.auto[seat]
+        return not self.human(seat) or self.presence.auto[seat]
 
     def _answers_at_once(self, seat: int) -> bool:
         """In a claim window: a bot, 托管, or a player who is not there (passed at once)."""
@@ -205,8 +184,8 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         if not self.waiting_for():
             await self.begin()
             return self.room["status"]
-        if self.start_asked is None:
-            await self._change(lambda: setattr(self, "start_asked", time.time()))
+        if self.readiness.start_asked is None:
+            await self._change(lambda: setattr(self.readiness, "start_asked", time.time()))
             self.match.to(MatchState.READY_CHECK)
         await self.broadcast()
         self.poke()
@@ -225,7 +204,7 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
                 self.bots = self._seat_bots(room["seats"])
                 self.hand_index = 0
                 game = self._deal(first=True)
-                self.start_asked = None
+                self.readiness.start_asked = None
                 text = self.state_json()
                 # the room playing, its match state, the first hand and its lineup: one transaction
                 await self._store_new_hand(game, self.aio.start_hand, lineup,

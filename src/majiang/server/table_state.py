@@ -35,7 +35,7 @@ class StoredMatchState:
         self.readiness.load(data, same_hand=data.get("hand") == self.hand_index)
         self.votes.load(data.get("dissolve"))
         self.rematch_offer = rematch_from_json(data.get("rematch"))
-        self.match = Match(self.room, initial_state(self.room["status"], self.start_asked is not None,
+        self.match = Match(self.room, initial_state(self.room["status"], self.readiness.start_asked is not None,
                                                     self.game is not None and self.game.over,
                                                     bool(data.get("dissolved"))))
         self._stored_state = self.state_json()

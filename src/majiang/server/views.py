@@ -143,28 +143,28 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         clock = {"seat": g.current, "deadline": _ms(table.deadline(g.current))}
     elif g is not None and g.over and table.room["status"] == "playing":
         clock = {"seat": None, "deadline": _ms(table.over_at + table.settings.ready_seconds)}
-    elif table.room["status"] == "lobby" and table.start_asked is not None:  # the first hand's 准备 timer
-        clock = {"seat": None, "deadline": _ms(table.start_asked + table.settings.ready_seconds)}
+    elif table.room["status"] == "lobby" and table.readiness.start_asked is not None:  # the first hand's 准备 timer
+        clock = {"seat": None, "deadline": _ms(table.readiness.start_asked + table.settings.ready_seconds)}
     you = None
     if seat is not None:
-        you = {"seat": seat, "auto": table.auto[seat], "missed": table.missed[seat],
+        you = {"seat": seat, "auto": table.presence.auto[seat], "missed": table.presence.missed[seat],
                "deadline": _ms(table.deadline(seat)) if deciding else None,
                "ready": table.is_ready(seat)}
     room = table.room
     names = [s.get("name") or (f"bot {i} ({s.get('bot')})" if s.get("bot") else "empty")
              for i, s in enumerate(room["seats"])]
     over = g is not None and g.over
-    return {"type": "snapshot", "seq": table.decision_no[seat] if seat is not None else None, "room": {
+    return {"type": "snapshot", "seq": table.clock.decision_no[seat] if seat is not None else None, "room": {
         "code": table.code, "variant": room["variant"], "preset": table.rules.preset,
         "hands": room["hands"], "hand_index": table.hand_index, "status": room["status"],
         "names": names, "humans": [table.human(s) for s in range(table.n)],
         "connected": [table.human(s) and table.present(s) for s in range(table.n)],
         "host_seat": table.host_seat, "stake": room.get("stake", 1), "match_totals": table.totals(),
-        "auto": list(table.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
+        "auto": list(table.presence.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
         "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
-        "starting": table.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
+        "starting": table.readiness.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
         # friends who take a bot's seat from the next hand on (their names, by seat)
         "joining": [(s.get("next") or {}).get("name") for s in room["seats"]],
         # a four-person Kawuxing room: who sits this hand out (name, match total, the rule), else None
