@@ -27,7 +27,8 @@ def test_api_reference_builds_without_warnings(tmp_path):
     for guide in ("PLAYING", "LIBRARY", "BOTS", "RL", "NATIVE", "OPERATORS", "BENCHMARKS", "ARCHITECTURE", "RULES",
                   "SECURITY", "PROTOCOL"):  # the README's links into the site: each guide is a page of it
         assert (site / guide / "index.html").exists(), guide
-    pages = {p: (site / "api" / p / "index.html").read_text(encoding="utf-8") for p in ("majiang", "engine", "bots", "play", "rl")}
+    pages = {p: (site / "api" / p / "index.html").read_text(encoding="utf-8")
+             for p in ("majiang", "engine", "bots", "play", "rl")}
     for name in ("majiang.engine.game.Game", "majiang.games.scoring.score", "majiang.games.rules.rules_for",
                  "majiang.engine.log.replay", "majiang.core.hand.Hand", "majiang.core.analysis.shanten",
                  "majiang.core.analysis.waits", "majiang.engine.notation.PositionError",

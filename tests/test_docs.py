@@ -59,8 +59,8 @@ def test_the_readme_opens_with_the_two_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"^```sh\n(.*?)^```", text, re.S | re.M).group(1).splitlines()
     assert text.index("```sh") < text.index("\n## ")
-    assert block == ["python3 -m venv .venv && .venv/bin/pip install -e '.[web]' && .venv/bin/majiang serve --host 0.0.0.0",
-                     "bash scripts/test.sh"]
+    assert block == ["python3 -m venv .venv && .venv/bin/pip install -e '.[web]' "
+                     "&& .venv/bin/majiang serve --host 0.0.0.0", "bash scripts/test.sh"]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -81,5 +81,6 @@ def test_every_page_module_is_on_the_architecture_page():
     text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
     section = text.split("\n## The page\n", 1)[1].split("\n## ", 1)[0]
     static = ROOT / "src" / "majiang" / "server" / "static"
-    missing = [p.name for p in sorted(static.iterdir()) if p.suffix in (".js", ".css", ".html") and p.name not in section]
+    missing = [p.name for p in sorted(static.iterdir())
+               if p.suffix in (".js", ".css", ".html") and p.name not in section]
     assert not missing, f"docs/ARCHITECTURE.md's page diagram omits {missing}"
