@@ -22,7 +22,7 @@ alike). Rows:
   RLCard         the peer: ``rlcard.make("mahjong")``, ``env.step`` (the next state encoded)
 
 Peers that are not installed are left out. The native rows use one core (no threads).
-``--markdown`` prints the README's table (median (min–max), each row's call as the README names it).
+``--markdown`` prints docs/BENCHMARKS.md's table (median (min–max), each row's call as that page names it).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class RlcardRow(Row):
         return 1, chose
 
 
-# the README's name for each row: the call a user makes
+# docs/BENCHMARKS.md's name for each row: the call a user makes
 README_NAMES = {
     "riichienv RiichiEnv (4 players, one round)": "riichienv `RiichiEnv.step` (the peer)",
     "RLCard mahjong": "RLCard `env.step` (the peer)",
@@ -159,7 +159,7 @@ README_NAMES = {
 
 
 def markdown(report: dict, best: float | None) -> str:
-    """The README's table: median (min–max) rounded to hundreds, the ratio to the best peer."""
+    """docs/BENCHMARKS.md's table: median (min–max) rounded to hundreds, the ratio to the best peer."""
     def cell(r: dict) -> str:
         return f"{r['median']:,.0f} ({r['min']:,.0f}–{r['max']:,.0f})"
 
@@ -194,7 +194,7 @@ def main() -> None:
     ap.add_argument("--backend", choices=["both", "python", "native"], default="both",
                     help="which engine's rows (both: native too when it is built)")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--markdown", action="store_true", help="the README's table")
+    ap.add_argument("--markdown", action="store_true", help="docs/BENCHMARKS.md's table")
     args = ap.parse_args()
     from majiang import native
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerate the README's screenshots (docs/screenshots/) from the browser tests. The normal test run
-# writes its screenshots to a scratch folder, so it never rewrites these tracked files.
+# Regenerate the screenshots of the README and docs/PLAYING.md (docs/screenshots/) from the browser
+# tests. The normal test run writes its screenshots to a scratch folder, so it never rewrites these
+# tracked files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || bash scripts/test.sh --co -q >/dev/null

@@ -1,5 +1,6 @@
-"""The API reference (mkdocs.yml, docs/api/) builds from the docstrings without a warning
-(``--strict``), into a temporary folder: the checkout is left as it was."""
+"""The documentation site (mkdocs.yml: the guides in docs/ and the API reference in docs/api/) builds
+from the pages and the docstrings without a warning (``--strict``), into a temporary folder: the
+checkout is left as it was."""
 
 import os
 import subprocess
@@ -23,7 +24,11 @@ def test_api_reference_builds_without_warnings(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "WARNING" not in out.stderr, out.stderr[-3000:]
-    pages = {p: (site / p / "index.html").read_text(encoding="utf-8") for p in ("majiang", "engine", "bots", "play", "rl")}
+    for guide in ("PLAYING", "LIBRARY", "BOTS", "RL", "NATIVE", "OPERATORS", "BENCHMARKS", "ARCHITECTURE", "RULES",
+                  "SECURITY", "PROTOCOL"):  # the README's links into the site: each guide is a page of it
+        assert (site / guide / "index.html").exists(), guide
+    pages = {p: (site / "api" / p / "index.html").read_text(encoding="utf-8")
+             for p in ("majiang", "engine", "bots", "play", "rl")}
     for name in ("majiang.engine.game.Game", "majiang.games.scoring.score", "majiang.games.rules.rules_for",
                  "majiang.engine.log.replay", "majiang.core.hand.Hand", "majiang.core.analysis.shanten",
                  "majiang.core.analysis.waits", "majiang.engine.notation.PositionError",

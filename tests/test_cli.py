@@ -407,13 +407,13 @@ def test_a_closed_pipe_is_silent():
     assert proc.wait(timeout=120) == 0 and err == "", err
 
 
-def test_the_readme_library_section_runs_as_written(tmp_path):
-    """README.md's "Library" block, run as a script: its printed values are the ones its comments give."""
+def test_the_library_page_runs_as_written(tmp_path):
+    """docs/LIBRARY.md's "Library" block, run as a script: its printed values are the ones its comments give."""
     import pathlib
     import re
 
-    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Library", 1)[1].split("\n## ", 1)[0]
+    page = (pathlib.Path(__file__).parent.parent / "docs" / "LIBRARY.md").read_text(encoding="utf-8")
+    section = page.split("\n## Library\n", 1)[1].split("\n## ", 1)[0]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "library.py").write_text(code, encoding="utf-8")
     proc = subprocess.run([sys.executable, "library.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)

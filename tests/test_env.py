@@ -285,16 +285,15 @@ def test_aec_refuses_junk_actions_and_changes_nothing(backend):
     env.step(np.int64(legal))  # numpy integers are actions too
 
 
-def test_the_readme_rl_snippet_runs_as_a_script(tmp_path):
-    """README.md's RL block as a file run by python: workers start, and stop, and no shared memory leaks
-    (the resource tracker would say so on stderr)."""
+def test_the_rl_page_snippet_runs_as_a_script(tmp_path):
+    """docs/RL.md's first Python block as a file run by python: workers start, and stop, and no shared
+    memory leaks (the resource tracker would say so on stderr)."""
     import pathlib
     import re
     import subprocess
     import sys
 
-    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Reinforcement learning", 1)[1]
+    section = (pathlib.Path(__file__).parent.parent / "docs" / "RL.md").read_text(encoding="utf-8")
     assert "pip install 'majiang[rl]'" in section.split("```python", 1)[0]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "snippet.py").write_text(code, encoding="utf-8")
@@ -319,7 +318,7 @@ def test_auto_says_once_that_it_fell_back_to_python(monkeypatch):
 
 
 def test_masks_are_int8_zero_or_one_in_every_env():
-    """The README's promise: one mask type, int8 of 0/1, in the AEC env, the single-agent env and BatchEnv."""
+    """docs/RL.md's promise: one mask type, int8 of 0/1, in the AEC env, the single-agent env and BatchEnv."""
     import numpy as np
 
     from majiang.rl import BatchEnv, make, single_agent
@@ -421,7 +420,7 @@ def test_opponents_as_a_list_one_per_other_seat():
 
 
 def test_a_plain_install_names_the_rl_extra():
-    """Without gymnasium the README's import says which extra to install, in one line."""
+    """Without gymnasium docs/RL.md's import says which extra to install, in one line."""
     import subprocess
     import sys
 
