@@ -8,6 +8,7 @@ import numpy as np
 from majiang.bots import make_agent
 from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
+from majiang.games import GAMES
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _engine_for, _new_hand, _python_game, _seed_state
 from majiang.rl.encoder import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE
@@ -211,5 +212,5 @@ def single_agent(variant: str, opponents="greedy", seat: int = 0, preset: str | 
     return MajiangSingle(variant, opponents, seat, preset, backend, obs_dtype, render_mode, **options)
 
 
-for _variant in ("kawuxing", "sichuan"):  # the ids gymnasium.make knows once this module is imported
+for _variant in GAMES:  # the ids gymnasium.make knows once this module is imported, one per registered game
     env_id(_variant)

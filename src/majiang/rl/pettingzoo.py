@@ -7,12 +7,16 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
+from majiang.games import GAMES
 from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS
 from majiang.native import OBS_KINDS
 from majiang.rl.gymnasium import check_render_mode, obs_length, spaces
 
+
+# the first registered game (卡五星): PettingZoo's env()/raw_env()/parallel_env() take no arguments
+DEFAULT_VARIANT = next(iter(GAMES))
 
 class MajiangAEC(AECEnv):
     """One deal of ``variant`` per ``reset``, every seat an agent (``player_0`` …); see ``make``."""
@@ -234,13 +238,13 @@ def make(variant: str, preset: str | None = None, render_mode: str | None = None
     return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
 
 
-def raw_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+def raw_env(variant: str = DEFAULT_VARIANT, preset: str | None = None, render_mode: str | None = None,
             backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangAEC:
     """PettingZoo's name for the env without wrappers: ``make``'s env."""
     return MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
 
 
-def env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+def env(variant: str = DEFAULT_VARIANT, preset: str | None = None, render_mode: str | None = None,
         backend: str = "auto", obs_dtype: str = "float32", **options):
     """``raw_env`` in PettingZoo's usual wrappers (an action outside the space and a call out of
     order, such as ``step`` before ``reset``, are refused with their errors), as PettingZoo's own
@@ -258,7 +262,7 @@ class MajiangParallel(ParallelEnv):
     zeros; ``step`` takes that agent's action from ``actions`` and ignores the rest. Observations
     are copies (the AEC env's are views of its own arrays)."""
 
-    def __init__(self, variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+    def __init__(self, variant: str = DEFAULT_VARIANT, preset: str | None = None, render_mode: str | None = None,
                  backend: str = "auto", obs_dtype: str = "float32", **options) -> None:
         self.aec = MajiangAEC(variant, preset, render_mode, backend, obs_dtype, **options)
         self.metadata = dict(self.aec.metadata, is_parallelizable=True)
@@ -308,7 +312,7 @@ class MajiangParallel(ParallelEnv):
         self.aec.close()
 
 
-def parallel_env(variant: str = "kawuxing", preset: str | None = None, render_mode: str | None = None,
+def parallel_env(variant: str = DEFAULT_VARIANT, preset: str | None = None, render_mode: str | None = None,
                  backend: str = "auto", obs_dtype: str = "float32", **options) -> MajiangParallel:
     """The env under PettingZoo's parallel API (``MajiangParallel``: one agent with moves a step)."""
     return MajiangParallel(variant, preset, render_mode, backend, obs_dtype, **options)
