@@ -185,7 +185,7 @@ def test_a_pending_start_resumes_and_deals_once_the_last_player_is_ready(tmp_pat
     c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
     r = c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
     assert r.status_code == 202
-    asked = c.app.state.tables.get(code).start_asked
+    asked = c.app.state.tables.get(code).readiness.start_asked
     c = restart(c, tmp_path)
     table = c.app.state.tables.get(code)
     assert table.match.state is MatchState.READY_CHECK and table.readiness.start_asked == asked
