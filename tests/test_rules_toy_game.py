@@ -88,7 +88,7 @@ def test_the_toy_module_is_only_in_the_tests():
 def test_no_code_outside_a_games_folder_names_a_game_or_a_preset():
     """Strings and attributes in code (docstrings aside) that name a built-in game or preset live
     only in that game's folder; the rest asks the registry (the core too: its tile sets by name are
-    the games' own, found through their entry points)."""
+    the games' own, found through the games' registry)."""
     import ast
     from pathlib import Path
 
@@ -116,8 +116,9 @@ def test_no_code_outside_a_games_folder_names_a_game_or_a_preset():
 
 
 def test_the_core_finds_a_games_tiles_by_name_without_loading_the_games_first():
-    """``core.variants`` names no game: a name asked of the hand analysis loads that game through
-    its entry point (or, in a checkout never installed, the games' ring), then answers."""
+    """``core.variants`` names no game and imports none: a name asked of the hand analysis goes to
+    the games' registry (wired in by the package root), which loads the games and every installed
+    game's entry point, then answers."""
     import subprocess
     import sys
 

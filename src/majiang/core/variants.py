@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from majiang.core.errors import RulesError
@@ -51,29 +52,15 @@ class Variant:
         return Variant(self.name, self.name_zh, suits, self.dragons, self.players, self.two_suit_rule)
 
 
-# Filled as games register (``majiang.games.register``); the core names no game. A name asked for
-# before its game is loaded is looked up among the installed games' entry points, so the hand
-# analysis works by name without importing the games up front.
-VARIANTS: dict[str, Variant] = {}
-
-ENTRY_POINT_GROUP = "majiang.games"
+# How a name becomes a tile set: the games answer (``majiang.games.registry.variant_named``), wired
+# in by the package root, so the core names no game, holds no table of them and imports none.
+_lookup: Callable[[str], Variant] | None = None
 
 
-def _load_game(name: str) -> None:
-    """Import the installed game called ``name`` (its package registers its tile set)."""
-    import importlib
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    for ep in found:
-        try:
-            ep.load()
-        except Exception:  # a broken third-party game is reported by the games' own loader
-            continue
-    if not found and not VARIANTS:
-        # a source checkout that was never installed has no entry points: its games' ring
-        # registers the built-in games when imported
-        importlib.import_module("majiang.games")
+def use_lookup(lookup: Callable[[str], Variant]) -> None:
+    """Set where ``get_variant`` finds a tile set by name (the package root sets the games' registry)."""
+    global _lookup
+    _lookup = lookup
 
 
 def get_variant(name: str | Variant) -> Variant:
@@ -84,10 +71,6 @@ def get_variant(name: str | Variant) -> Variant:
     """
     if isinstance(name, Variant):
         return name
-    key = name.lower() if isinstance(name, str) else name
-    if key not in VARIANTS and isinstance(key, str):
-        _load_game(key)
-    try:
-        return VARIANTS[key]
-    except (KeyError, TypeError):
-        raise RulesError(f"unknown variant {name!r} ({' or '.join(sorted(VARIANTS))})") from None
+    if not isinstance(name, str) or _lookup is None:
+        raise RulesError(f"unknown variant {name!r}")
+    return _lookup(name.lower())
