@@ -8,12 +8,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from majiang.core.errors import RulesError
 from majiang.core.tiles import ALL_TILES, Tile
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game has, each by name: code outside a game's folder asks for a feature, never which
+    game it is, so a third game declares its own mix (the page reads them from the rules schema).
+    The seats and the honours are the variant's own ``players`` and ``dragons``.
+
+    >>> Capabilities(void_suit=True).void_suit, Capabilities().open_hand
+    (True, False)
+    """
+
+    void_suit: bool = False  # 定缺: each player names a suit it may not win with
+    two_suits: bool = False  # a win holds at most two suits, never the void suit (the analysis' rule)
+    exchange: bool = False  # 换三张: three tiles change hands before play (where the rules ask it)
+    open_hand: bool = False  # 亮倒: a ready hand may be laid open, which doubles its win
+    blood_battle: bool = False  # 血战: a win takes its seat out and the others play on; a drawn wall
+    # settles ready against unready hands (查大叫) and gives kong money back
 
 
 @dataclass(frozen=True)
@@ -30,7 +49,7 @@ class Variant:
     suits: str  # suited suits present, e.g. "ps"
     dragons: bool
     players: int
-    two_suit_rule: bool  # Sichuan: a win holds at most two suits and never the void suit
+    capabilities: Capabilities = Capabilities()  # what the game has beyond its tiles and seats
 
     @functools.cached_property
     def kinds(self) -> tuple[Tile, ...]:
@@ -49,7 +68,7 @@ class Variant:
         suits = "".join(sorted(set(suits), key="mps".index))
         if len(suits) != len(self.suits) or any(s not in "mps" for s in suits):
             raise RulesError(f"{self.name} needs exactly {len(self.suits)} of the suits m, p, s, got {suits!r}")
-        return Variant(self.name, self.name_zh, suits, self.dragons, self.players, self.two_suit_rule)
+        return dataclasses.replace(self, suits=suits)
 
 
 # How a name becomes a tile set: the games answer (``majiang.games.registry.variant_named``), wired
