@@ -42,6 +42,27 @@ def test_no_package_imports_another_packages_private_names():
     assert not offenders, offenders
 
 
+def test_the_core_and_engine_import_no_project_module_by_name():
+    """import-linter sees only import statements: a module named in a string (``importlib.import_module``,
+    ``__import__``, an entry point's ``load``) would hide an edge from the layers, so the two lowest
+    layers that play have none (``core.batch`` may find numpy's C API so; it is no project module)."""
+    offenders = []
+    for layer in ("core", "engine"):
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(node, ast.Call):
+                    continue
+                called = ast.unparse(node.func)
+                if not (called.endswith("import_module") or called == "__import__" or called.endswith("entry_points")):
+                    continue
+                named = node.args[0] if node.args else None
+                outside = (isinstance(named, ast.Constant) and isinstance(named.value, str)
+                           and not named.value.split(".")[0] in ("majiang", ""))
+                if not outside:
+                    offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+    assert not offenders, offenders
+
+
 def test_the_tree_shows_the_layers():
     packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
     assert {"core", "games", "engine", "native", "bots", "play", "rl", "server", "cli"} <= packages

@@ -56,7 +56,7 @@ def test_analyze_melds_void_visible(capsys):
     (["analyze", "111122223333m", "--variant", "sichuan"], "cannot be analysed"),
     (["analyze", "11111m", "--variant", "sichuan"], "fifth copy"),
     (["analyze", "123m", "--variant", "mahjong"], "invalid choice"),
-    (["analyze", "123m4m", "--variant", "kawuxing", "--void", "m"], "Sichuan"),
+    (["analyze", "123m4m", "--variant", "kawuxing", "--void", "m"], "void suit"),
     (["analyze", "--variant", "sichuan"], "HAND is required"),
     (["analyze", "1234m", "--variant", "sichuan", "--pong", "5x"], "unknown character"),
     (["score", "123m", "--variant", "sichuan"], "--win"),

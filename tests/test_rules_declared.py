@@ -93,6 +93,13 @@ def test_the_rules_schema_is_the_declaration():
     # what the page would otherwise know by the game's name
     assert schema["kawuxing"]["people"] == [3, 4] and schema["sichuan"]["people"] == [4]
     assert schema["kawuxing"]["fans_multiply"] and not schema["sichuan"]["fans_multiply"]
+    # what each game has, by name: the page and the bots ask for a feature, never for the game
+    assert schema["kawuxing"]["capabilities"] == {"void_suit": False, "two_suits": False, "exchange": False,
+                                                  "open_hand": True, "blood_battle": False, "seats": 3,
+                                                  "honours": True}
+    assert schema["sichuan"]["capabilities"] == {"void_suit": True, "two_suits": True, "exchange": True,
+                                                 "open_hand": False, "blood_battle": True, "seats": 4,
+                                                 "honours": False}
     assert schema["sichuan"]["declarations"]["sing"] == {"zh": "唱歌", "en": "sing"}
     assert schema["kawuxing"]["fan_labels"]["卡五星"]["en"] == "five between four and six"
 

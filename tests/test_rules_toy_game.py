@@ -71,6 +71,8 @@ def test_the_toy_game_appears_in_the_rules_schema(toy):
     assert schema["options"][0]["choices"] == [1, 2]
     assert schema["constraints"] == [{"option": "loud", "needs": "kind"}]
     assert schema["preset_labels"]["generous"] == {"zh": "大方", "en": "generous"}
+    assert schema["capabilities"] == {"void_suit": False, "two_suits": False, "exchange": False, "open_hand": False,
+                                      "blood_battle": False, "seats": 3, "honours": False}  # the defaults: a plain game
 
 
 def test_the_native_engine_refuses_a_game_it_does_not_play(toy):
@@ -85,10 +87,16 @@ def test_the_toy_module_is_only_in_the_tests():
     assert toy_game.__file__.endswith("tests/toy_game.py")
 
 
+# flags that said which game it is ("two_suit_rule" was Sichuan's): code asks for a named
+# capability (``Variant.capabilities``: void_suit, two_suits, open_hand, blood_battle …) instead
+WHICH_GAME = {"two_suit_rule", "is_sichuan", "is_kawuxing"}
+
+
 def test_no_code_outside_a_games_folder_names_a_game_or_a_preset():
-    """Strings and attributes in code (docstrings aside) that name a built-in game or preset live
-    only in that game's folder; the rest asks the registry (the core too: its tile sets by name are
-    the games' own, found through their entry points)."""
+    """Strings and attributes in code (docstrings aside) that name a built-in game or preset, or a
+    flag that says which game it is, live only in that game's folder; the rest asks the registry
+    (the core too: its tile sets by name are the games' own, found through the games' registry)
+    and the game's named capabilities."""
     import ast
     from pathlib import Path
 
@@ -110,14 +118,17 @@ def test_no_code_outside_a_games_folder_names_a_game_or_a_preset():
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 if node.value in names:
                     found.append(f"{'/'.join(rel)}:{node.lineno}: {node.value!r}")
-            elif isinstance(node, ast.Attribute) and node.attr in names:
+            elif isinstance(node, ast.Attribute) and (node.attr in names or node.attr in WHICH_GAME):
                 found.append(f"{'/'.join(rel)}:{node.lineno}: .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id in WHICH_GAME:
+                found.append(f"{'/'.join(rel)}:{node.lineno}: {node.id}")
     assert not found, "game names outside the games' folders:\n" + "\n".join(found)
 
 
 def test_the_core_finds_a_games_tiles_by_name_without_loading_the_games_first():
-    """``core.variants`` names no game: a name asked of the hand analysis loads that game through
-    its entry point (or, in a checkout never installed, the games' ring), then answers."""
+    """``core.variants`` names no game and imports none: a name asked of the hand analysis goes to
+    the games' registry (wired in by the package root), which loads the games and every installed
+    game's entry point, then answers."""
     import subprocess
     import sys
 

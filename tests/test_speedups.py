@@ -19,7 +19,7 @@ from majiang.games.kawuxing.tiles import KAWUXING
 from majiang.games.sichuan.tiles import SICHUAN
 
 NO_EXT = bool(os.environ.get("MAJIANG_NO_EXT"))
-THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4, False)
+THREE_SUITS = Variant("three-suits", "三门", "mps", False, 4)
 VARIANTS = ["kawuxing", "sichuan", KAWUXING, SICHUAN, KAWUXING.with_suits("ms"), THREE_SUITS]
 
 
@@ -51,7 +51,7 @@ def random_hand(rnd: random.Random, variant: Variant) -> Hand:
     """Any size the analysis takes (3n+1 or 3n+2 concealed tiles, 0-4 melds, at most 14 in all),
     often built from sets so that ready and winning hands are common."""
     kinds = [int(t) for t in variant.kinds]
-    if variant.two_suit_rule and rnd.random() < 0.6:
+    if variant.capabilities.two_suits and rnd.random() < 0.6:
         keep = rnd.sample(variant.suits, 2)
         kinds = [k for k in kinds if k >= 27 or "mps"[k // 9] in keep]
     left = {k: 4 for k in kinds}
@@ -93,7 +93,7 @@ def random_hand(rnd: random.Random, variant: Variant) -> Hand:
 
 
 def voids_of(variant: Variant) -> list:
-    return [None, *variant.suits] if variant.two_suit_rule else [None]
+    return [None, *variant.suits] if variant.capabilities.two_suits else [None]
 
 
 @needs_c

@@ -16,7 +16,7 @@ from majiang.games.declare import Preset, check_options, option, presets
 from majiang.games.registry import GameSpec
 from majiang.games.scoring import Fan, Score, WinContext
 
-TOY = Variant("toy", "玩具", "mp", False, 3, False)
+TOY = Variant("toy", "玩具", "mp", False, 3)  # no void, no 亮倒, no blood battle: the default capabilities
 FAN_NAMES = {"胡": ("a win", 1), "自摸": ("self-drawn", 1)}
 
 

@@ -27,9 +27,20 @@ from majiang.core.errors import (
 )
 from majiang.core.hand import Hand, Meld, MeldKind
 from majiang.core.tiles import Tile, format_tiles, parse_tiles
-from majiang.core.variants import Variant, get_variant
+from majiang.core.variants import Variant, get_variant, use_lookup
 
 __version__ = "0.1.0"
+
+
+def _variant_named(name: str) -> Variant:
+    """The core's tile sets by name come from the games (loaded here on the first name asked, with
+    every installed game's entry point), so ``import majiang`` stays light and the core names none."""
+    from majiang.games.registry import variant_named
+
+    return variant_named(name)
+
+
+use_lookup(_variant_named)
 
 # name -> the module that defines it: loaded when first asked for, so ``import majiang`` stays light
 _LAZY = {

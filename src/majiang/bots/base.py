@@ -9,6 +9,7 @@ from majiang.core.analysis import isolation, shanten_counts
 from majiang.core.hand import Meld, MeldKind
 from majiang.core.tiles import Tile, parse_tiles, to_counts
 from majiang.engine import Action, play_for
+from majiang.games import get_game
 from majiang.games.rules import rules_from_json
 
 
@@ -30,9 +31,13 @@ class SeatView:
         key = tuple(sorted((k, str(v)) for k, v in obs["rules"].items()))
         if key not in _VARIANT_CACHE:
             rules = rules_from_json(obs["rules"])
-            _VARIANT_CACHE[key] = (rules, play_for(rules).variant)
-        self.rules, self.variant = _VARIANT_CACHE[key]
-        self.two_suit_rule = self.variant.two_suit_rule  # a win holds at most two suits, never the void
+            game = get_game(rules.variant)
+            _VARIANT_CACHE[key] = (rules, play_for(rules).variant, not game.fans_multiply, frozenset(game.fan_names))
+        self.rules, self.variant, self.fans_add, self.fans = _VARIANT_CACHE[key]
+        # what the game has, by name (定缺, the two-suit limit, 亮倒, blood battle …): a bot asks for a
+        # feature, never which game it is; ``fans_add``: 番 that add up, each doubling the win, so the
+        # big hands (七对, 清一色, 根) are worth planning for; ``fans``: the fan table's names
+        self.has = self.variant.capabilities
         me = obs["players"][seat]
         self.counts = to_counts(parse_tiles(me["hand"]))
         self.melds = [Meld.from_json(m) for m in me["melds"]]
@@ -46,7 +51,7 @@ class SeatView:
             self.caps = [4] * 30
             for m in self.melds:
                 self.caps[m.tile] -= m.size
-        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.two_suit_rule else ""
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.has.two_suits else ""
 
     def shanten(self, counts, melds=None) -> int:
         melds = self.melds if melds is None else melds
@@ -55,7 +60,7 @@ class SeatView:
             caps = [4] * 30 if melds else None
             for m in melds:
                 caps[m.tile] -= m.size
-        suits = "".join(sorted({m.tile.suit for m in melds})) if self.two_suit_rule else ""
+        suits = "".join(sorted({m.tile.suit for m in melds})) if self.has.two_suits else ""
         return shanten_counts(counts, self.variant, 4 - len(melds), self.void, caps,
                               seven_pairs=not melds, meld_suits=suits)
 

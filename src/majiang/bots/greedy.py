@@ -103,7 +103,7 @@ class CarefulAgent(GreedyAgent):
 
     def _claim(self, view: SeatView, legal: list[Action]) -> Action:
         choice = super()._claim(view, legal)
-        if choice.type != "pass" or not view.two_suit_rule or view.tiles_left <= 8:
+        if choice.type != "pass" or not view.has.blood_battle or view.tiles_left <= 8:
             return choice
         pong = next((a for a in legal if a.type == "pong"), None)
         if pong is not None:

@@ -118,8 +118,8 @@ class Outlook:
         self.sets = 4 - len(self.melds)
         self.void = void
         self.void_start = "mps".index(void) * 9 if void else -1
-        self.two_suit_rule = self.variant.two_suit_rule
-        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if self.two_suit_rule else ""
+        two_suits = self.variant.capabilities.two_suits  # the suit limit looks at meld tiles too
+        self.meld_suits = "".join(sorted({m.tile.suit for m in self.melds})) if two_suits else ""
         self.caps = None
         if self.melds:
             self.caps = [4] * 30

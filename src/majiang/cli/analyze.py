@@ -71,8 +71,8 @@ def _visible_counts(text: str | None) -> list[int]:
 
 def cmd_analyze(args) -> int:
     variant = get_variant(args.variant)
-    if args.void and not variant.two_suit_rule:
-        raise UsageError(f"--void is a Sichuan rule; {variant.name} has no void suit")
+    if args.void and not variant.capabilities.void_suit:
+        raise UsageError(f"--void needs a game with a void suit (定缺); {variant.name} has none")
     melds = melds_from_args(args)
     visible = _visible_counts(args.visible)
     if args.batch is not None:

@@ -16,11 +16,12 @@ def cmd_score(args) -> int:
 
     rules = rules_from_args(args)
     variant = play_for(rules).variant  # the rules' tiles (卡五星's ``suits``)
-    void_game = variant.two_suit_rule  # 定缺, 天胡/地胡: a game with a void suit
-    if not void_game and (args.void or args.heavenly or args.earthly):
-        raise UsageError("--void, --heavenly and --earthly are Sichuan options")
-    if void_game and args.liangdao:
-        raise UsageError("--liangdao (亮倒) is a Kawuxing option")
+    has = variant.capabilities  # what the game has: 定缺 (and its 天胡/地胡), 亮倒
+    if not has.void_suit and (args.void or args.heavenly or args.earthly):
+        raise UsageError("--void, --heavenly and --earthly need a game with a void suit (定缺); "
+                         f"{variant.name} has none")
+    if not has.open_hand and args.liangdao:
+        raise UsageError(f"--liangdao needs a game with 亮倒; {variant.name} has none")
     if args.robbed_kong and args.self_draw:
         raise UsageError("--robbed-kong is a win on another player's kong tile, not a self-draw")
     if args.robbed_kong and args.after_kong:

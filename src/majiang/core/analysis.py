@@ -256,8 +256,8 @@ def _groups_for(variant: Variant) -> list[str]:
 def _check_void(variant: Variant, void: str | None) -> str | None:
     if void is None:
         return None
-    if not variant.two_suit_rule:
-        raise HandError(f"{variant.name} has no void suit (定缺 is a Sichuan rule)")
+    if not variant.capabilities.void_suit:
+        raise HandError(f"{variant.name} has no void suit (定缺)")
     if not isinstance(void, str) or len(void) != 1 or void not in variant.suits:  # one suit, not "mp" or ""
         raise HandError(f"void suit must be one of {', '.join(variant.suits)}, got {str(void)[:8]!r}")
     return void
@@ -265,7 +265,7 @@ def _check_void(variant: Variant, void: str | None) -> str | None:
 
 def _suit_choices(variant: Variant, void: str | None) -> list[list[str]]:
     """The sets of groups a win may use: all of them, or (Sichuan) every two-suit choice."""
-    if not variant.two_suit_rule:
+    if not variant.capabilities.two_suits:
         return [_groups_for(variant)]
     if void is not None:
         return [[s for s in variant.suits if s != void]]
@@ -340,7 +340,7 @@ def closed_shanten_function(variant: Variant | str, void: str | None = None):
     groups, choices = _plan(variant, void)
     starts = [g.start for g in groups]
 
-    if not variant.two_suit_rule and len(groups) == 3:
+    if not variant.capabilities.two_suits and len(groups) == 3:
         s0, s1 = starts[0], starts[1]
         g2 = groups[2]
         third = (lambda c: honour[(c[27] * 5 + c[28]) * 5 + c[29]]) if g2.size == 3 \
@@ -381,7 +381,7 @@ def _caps(hand: Hand):
 
 
 def _meld_suits(hand: Hand, variant: Variant) -> str:
-    if not variant.two_suit_rule:
+    if not variant.capabilities.two_suits:
         return ""
     return "".join(sorted({m.tile.suit for m in hand.melds}))
 
@@ -404,7 +404,7 @@ def shanten(hand: Hand, variant: Variant | str, void: str | None = None) -> int:
 
 
 def _suits_ok(hand: Hand, variant: Variant, void: str | None) -> bool:
-    if not variant.two_suit_rule:
+    if not variant.capabilities.two_suits:
         return True
     c = hand.all_counts()
     present = [s for s in variant.suits if any(c[SUIT_START[s]:SUIT_START[s] + 9])]
@@ -437,7 +437,7 @@ def _is_seven_pairs(hand: Hand) -> bool:
 def complete_counts(counts, totals, variant: Variant, void: str | None = None, closed: bool = True) -> bool:
     """Fast path of ``is_winning`` on a 3n+2 concealed count vector (``totals`` includes the
     meld tiles, for the Sichuan suit rule); no validation."""
-    if variant.two_suit_rule:
+    if variant.capabilities.two_suits:
         if void is not None:  # without the void suit at most two suits remain
             start = SUIT_START[void]
             if any(totals[start:start + 9]):
@@ -484,7 +484,7 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
     Only the group that receives the tile changes, so each candidate is one table lookup.
     """
     t = tables()
-    if variant.two_suit_rule:
+    if variant.capabilities.two_suits:
         present = [s for s in variant.suits if any(totals[SUIT_START[s]:SUIT_START[s] + 9])]
         if len(present) > 2 or (void is not None and void in present):
             return []
@@ -506,7 +506,7 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
         pair_groups = sum(1 for j, o in enumerate(info) if j != gi and o[3] == 2) + ((n + 1) % 3 == 2)
         if pair_groups != 1:
             continue
-        if variant.two_suit_rule and n == 0:
+        if variant.capabilities.two_suits and n == 0:
             continue  # a lone tile of a new suit never completes
         idx = ((n + 1) // 3) * 2 + ((n + 1) % 3 == 2)
         table = t.suit if g.size == 9 else t.honour
@@ -543,12 +543,12 @@ def _speedup_plan(variant: Variant | str) -> tuple:
     names = _groups_for(variant)
     per_void: list[tuple[int, ...] | None] = []
     for void in (None, "m", "p", "s"):
-        if void is not None and not (variant.two_suit_rule and void in variant.suits):
+        if void is not None and not (variant.capabilities.two_suits and void in variant.suits):
             per_void.append(None)
             continue
         per_void.append(tuple(sum(1 << g for g in choice) for choice in _plan(variant, void)[1]))
     return (sum(1 << int(t) for t in variant.kinds), tuple((g.start, g.size) for g in _plan(variant, None)[0]),
-            variant.two_suit_rule, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
+            variant.capabilities.two_suits, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
 
 
 def _speedup_tables() -> tuple:

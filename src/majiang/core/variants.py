@@ -8,11 +8,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from majiang.core.errors import RulesError
 from majiang.core.tiles import ALL_TILES, Tile
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game has, each by name: code outside a game's folder asks for a feature, never which
+    game it is, so a third game declares its own mix (the page reads them from the rules schema).
+    The seats and the honours are the variant's own ``players`` and ``dragons``.
+
+    >>> Capabilities(void_suit=True).void_suit, Capabilities().open_hand
+    (True, False)
+    """
+
+    void_suit: bool = False  # 定缺: each player names a suit it may not win with
+    two_suits: bool = False  # a win holds at most two suits, never the void suit (the analysis' rule)
+    exchange: bool = False  # 换三张: three tiles change hands before play (where the rules ask it)
+    open_hand: bool = False  # 亮倒: a ready hand may be laid open, which doubles its win
+    blood_battle: bool = False  # 血战: a win takes its seat out and the others play on; a drawn wall
+    # settles ready against unready hands (查大叫) and gives kong money back
 
 
 @dataclass(frozen=True)
@@ -29,7 +49,7 @@ class Variant:
     suits: str  # suited suits present, e.g. "ps"
     dragons: bool
     players: int
-    two_suit_rule: bool  # Sichuan: a win holds at most two suits and never the void suit
+    capabilities: Capabilities = Capabilities()  # what the game has beyond its tiles and seats
 
     @functools.cached_property
     def kinds(self) -> tuple[Tile, ...]:
@@ -48,32 +68,18 @@ class Variant:
         suits = "".join(sorted(set(suits), key="mps".index))
         if len(suits) != len(self.suits) or any(s not in "mps" for s in suits):
             raise RulesError(f"{self.name} needs exactly {len(self.suits)} of the suits m, p, s, got {suits!r}")
-        return Variant(self.name, self.name_zh, suits, self.dragons, self.players, self.two_suit_rule)
+        return dataclasses.replace(self, suits=suits)
 
 
-# Filled as games register (``majiang.games.register``); the core names no game. A name asked for
-# before its game is loaded is looked up among the installed games' entry points, so the hand
-# analysis works by name without importing the games up front.
-VARIANTS: dict[str, Variant] = {}
-
-ENTRY_POINT_GROUP = "majiang.games"
+# How a name becomes a tile set: the games answer (``majiang.games.registry.variant_named``), wired
+# in by the package root, so the core names no game, holds no table of them and imports none.
+_lookup: Callable[[str], Variant] | None = None
 
 
-def _load_game(name: str) -> None:
-    """Import the installed game called ``name`` (its package registers its tile set)."""
-    import importlib
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    for ep in found:
-        try:
-            ep.load()
-        except Exception:  # a broken third-party game is reported by the games' own loader
-            continue
-    if not found and not VARIANTS:
-        # a source checkout that was never installed has no entry points: its games' ring
-        # registers the built-in games when imported
-        importlib.import_module("majiang.games")
+def use_lookup(lookup: Callable[[str], Variant]) -> None:
+    """Set where ``get_variant`` finds a tile set by name (the package root sets the games' registry)."""
+    global _lookup
+    _lookup = lookup
 
 
 def get_variant(name: str | Variant) -> Variant:
@@ -84,10 +90,6 @@ def get_variant(name: str | Variant) -> Variant:
     """
     if isinstance(name, Variant):
         return name
-    key = name.lower() if isinstance(name, str) else name
-    if key not in VARIANTS and isinstance(key, str):
-        _load_game(key)
-    try:
-        return VARIANTS[key]
-    except (KeyError, TypeError):
-        raise RulesError(f"unknown variant {name!r} ({' or '.join(sorted(VARIANTS))})") from None
+    if not isinstance(name, str) or _lookup is None:
+        raise RulesError(f"unknown variant {name!r}")
+    return _lookup(name.lower())

@@ -392,7 +392,7 @@ class Game:
         """Is the 3n+2 ``counts`` with the seat's melds a winning hand?"""
         melds = self.seats[seat].melds
         totals = counts
-        if melds and self.variant.two_suit_rule:  # only the Sichuan suit rule looks at meld tiles
+        if melds and self.variant.capabilities.two_suits:  # only the two-suit limit looks at meld tiles
             totals = list(counts)
             for m in melds:
                 totals[m.tile] += m.size
@@ -706,7 +706,7 @@ class Game:
             if _closed_shanten(self.variant, self.seats[seat].void)(counts) > 0:
                 return out
         else:
-            suits = "".join(sorted({m.tile.suit for m in melds})) if self.variant.two_suit_rule else ""
+            suits = "".join(sorted({m.tile.suit for m in melds})) if self.variant.capabilities.two_suits else ""
             if shanten_counts(counts, self.variant, 4 - len(melds), self.seats[seat].void, None,
                               seven_pairs=False, meld_suits=suits) > 0:
                 return out

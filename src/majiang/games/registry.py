@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from majiang.core import variants as _variants
 from majiang.core.errors import RulesError
-from majiang.core.variants import ENTRY_POINT_GROUP, Variant
+from majiang.core.variants import Variant
+
+ENTRY_POINT_GROUP = "majiang.games"
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,11 @@ GAMES: dict[str, GameSpec] = {}
 
 def register(spec: GameSpec) -> None:
     GAMES[spec.name] = spec
-    _variants.VARIANTS[spec.name] = spec.variant
 
 
 def unregister(name: str) -> None:
     """Remove a game (tests that plug in a toy game clean up with this)."""
     GAMES.pop(name, None)
-    _variants.VARIANTS.pop(name, None)
 
 
 def get_game(name: str) -> GameSpec:
@@ -57,6 +56,15 @@ def get_game(name: str) -> GameSpec:
         return GAMES[name]
     except (KeyError, TypeError):
         raise RulesError(f"unknown variant {name!r} ({' or '.join(GAMES)})") from None
+
+
+def variant_named(name: str) -> Variant:
+    """The tile set of the game called ``name`` (lower case); RulesError naming the games for any
+    other. ``core.variants.get_variant`` asks this (the package root wires it in)."""
+    game = GAMES.get(name)
+    if game is None:
+        raise RulesError(f"unknown variant {name!r} ({' or '.join(sorted(GAMES))})")
+    return game.variant
 
 
 def load_entry_points() -> list[str]:

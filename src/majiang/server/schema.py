@@ -19,6 +19,7 @@ are left out.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from majiang.games import GAMES
@@ -56,6 +57,10 @@ def game_schema(game) -> dict[str, Any]:
             "tiles": game.variant.num_tiles,  # the wall before the deal: the table draws its size from it
             "label": _labels(game.name_zh, game.name_en or game.name),
             "fans_multiply": game.fans_multiply,  # fans shown as ×2 … (else 番 that add up)
+            # what the game has, by name (定缺, 换三张, 亮倒, blood battle, the two-suit limit, its seats
+            # and honours): the page asks for a feature, never which game it is
+            "capabilities": {**dataclasses.asdict(game.variant.capabilities), "seats": game.variant.players,
+                             "honours": game.variant.dragons},
             "declarations": {action: _labels(*names) for action, names in game.declarations.items()},
             "fan_labels": {name: _labels(name, english) for name, (english, _) in game.fan_names.items()},
             "fan_help": {name: _labels(*game.fan_help[name]) for name in game.fan_names if name in game.fan_help},

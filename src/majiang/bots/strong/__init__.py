@@ -65,7 +65,7 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
             if self._kong_gain(view, view.unseen(), kong, None) > 0:
                 return kong
             legal = [a for a in legal if a is not kong]
-        if view.two_suit_rule:
+        if view.fans_add:  # 番 that add up: a claim is judged by the plan it serves
             return self._claim_by_plan(view, legal)
         choice = self._claim(view, legal)
         if choice.type == "pong" and view.shanten(view.counts) <= 1:
@@ -117,9 +117,9 @@ class StrongAgent(Value, Defence, LookAhead, GreedyAgent):
         plain = [a for a in discards if a.type == "discard"]
         if any(a.tile not in forbidden for a in plain):
             plain = [a for a in plain if a.tile not in forbidden]  # never deal into a revealed hand
-        # Folding pays in Kawuxing; in Sichuan a hand that is not ready at the draw pays 查大叫 to
-        # every ready hand, and the arena showed folding losing more than it saved.
-        folding = not view.two_suit_rule and current >= 2 and max(danger) >= 2.0
+        # Folding pays where the first win ends the hand; in a blood battle a hand that is not ready
+        # at the draw pays 查大叫 to every ready hand, and the arena showed folding losing more than it saved.
+        folding = not view.has.blood_battle and current >= 2 and max(danger) >= 2.0
         weights = get_game(view.obs["variant"]).bots["strong"]["weights"]
         scored = []
         for a in plain:

@@ -22,7 +22,7 @@ class Defence:
             threat = 0.15 + 0.25 * len(p["melds"]) + 0.6 * late + (0.8 if p["declared"] else 0.0)
             their_discards = {Tile.parse(t) for t in p["discards"]}
             for k in range(30):
-                if view.two_suit_rule and p["void"] and ALL_TILES[k].suit == p["void"]:
+                if view.has.void_suit and p["void"] and ALL_TILES[k].suit == p["void"]:
                     continue  # they cannot win on their void suit
                 if k in their_discards:
                     w = 0.2  # players rarely wait on what they threw away

@@ -31,8 +31,8 @@ class Value:
         pairs = sum(1 for c in counts if c >= 2)
         if counts[k] >= 2:
             # 七对 / 对对胡 / 根 potential: worth a lot in Sichuan, where each 番 doubles the value
-            bonus -= (3.0 if view.two_suit_rule else 1.0) * (1.5 if pairs >= 4 else 1.0)
-        if not view.two_suit_rule and k < 27 and k % 9 in (3, 5) and counts[k - 1 if k % 9 == 5 else k + 1] == 0:
+            bonus -= (3.0 if view.fans_add else 1.0) * (1.5 if pairs >= 4 else 1.0)
+        if "卡五星" in view.fans and k < 27 and k % 9 in (3, 5) and counts[k - 1 if k % 9 == 5 else k + 1] == 0:
             # keep 4_6 shapes that could become 卡五星
             if counts[k + 2 if k % 9 == 3 else k - 2]:
                 bonus -= 0.7
@@ -51,7 +51,7 @@ class Value:
         melds = view.melds if melds is None else melds
         if s is None:
             s = view.shanten(counts, melds)
-        if not view.two_suit_rule:
+        if not view.fans_add:
             return float(s)
         unit = math.log(1.0 / self._step_chance(view))
         best = s - math.log(self.plan_values["plain"]) / unit
@@ -105,7 +105,7 @@ class Value:
         p = live / max(1, sum(unseen))
         h_self = p
         h_ron = (active - 1) * p * (self.FEED_SHOWN if shown else self.FEED)
-        h_other = 0.0 if view.two_suit_rule else self.OTHER_WIN * (active - 1)
+        h_other = 0.0 if view.has.blood_battle else self.OTHER_WIN * (active - 1)
         rates = h_self + h_ron + h_other + lose
         total = min(0.95, rates)
         if draws <= 0:
@@ -133,8 +133,8 @@ class Value:
     def _exposure(self, view: SeatView, turns: float) -> float:
         """What staying in a Sichuan hand costs: other players' self-draws, paid until one's own
         win takes one out of the hand."""
-        if not view.two_suit_rule:
-            return 0.0  # a Kawuxing hand ends at the first win: nothing to wait out
+        if not view.has.blood_battle:
+            return 0.0  # the hand ends at the first win: nothing to wait out
         return turns * len(view.opponents()) * self.OTHER_WIN * self._typical_value(view)
 
     def _wait_values(self, view: SeatView, counts, melds, declared: bool = False) -> list[tuple[int, int, int]]:
@@ -151,7 +151,7 @@ class Value:
                   extra_draws: int = 0) -> float:
         """Expected winnings of a ready hand (13 tiles, or fewer with melds); ``kind`` the
         declaration it would make now (``declare`` shows the waits), if any."""
-        declared = kind is not None and not view.two_suit_rule  # 亮倒 doubles a Kawuxing win
+        declared = kind is not None and view.has.open_hand  # 亮倒 doubles the win
         values = self._wait_values(view, counts, melds, declared)
         live = sum(unseen[w] for w, _, _ in values)
         lose = self._frozen_risk(view, unseen) if kind == "declare" and self.frozen else 0.0
@@ -202,7 +202,7 @@ class Value:
             return 0.0
         payers = len(view.opponents())
         money = {"kong": rules.direct_kong_pay, "concealed_kong": 2 * payers, "added_kong": payers}[kind]
-        return money * (0.85 if view.two_suit_rule else 1.0)
+        return money * (0.85 if view.has.blood_battle else 1.0)
 
     def _kong_gain(self, view: SeatView, unseen, a: Action, danger) -> float:
         """What making kong ``a`` adds to the expected result of the hand."""

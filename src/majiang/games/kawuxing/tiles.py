@@ -4,6 +4,6 @@
 (84, 3, 'ps')
 """
 
-from majiang.core.variants import Variant
+from majiang.core.variants import Capabilities, Variant
 
-KAWUXING = Variant("kawuxing", "卡五星", "ps", True, 3, False)
+KAWUXING = Variant("kawuxing", "卡五星", "ps", True, 3, Capabilities(open_hand=True))
