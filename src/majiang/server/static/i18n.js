@@ -271,14 +271,32 @@ export function errorText(err) {
   if (code.startsWith("rules.") && named) return lang === "en" ? `${named}: ${params.reason || m}` : `规则选项「${named}」的值无效`;
   const said = ERROR_CODES[code];
   if (!said) return lang === "en" ? m : "操作未被接受";
-  return said[lang === "en" ? 1 : 0].replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : ""));
+  // a field the server names by its key ("hands") is said by the form's own label (局数, Hands)
+  const fill = (/** @type {string} */ k) => (k === "field" && FIELDS[params[k]] ? t(FIELDS[params[k]]) : String(params[k]));
+  return said[lang === "en" ? 1 : 0].replace(/\{(\w+)\}/g, (_, k) => (k in params ? fill(k) : ""));
 }
+/** The request fields a refusal may name (number.out_of_range), by their labels' keys. @type {Record<string, string>} */
+const FIELDS = { hands: "hands", stake: "stake", people: "people" };
 /** @returns {string[]} the error codes the page can say */
 export function errorCodes() { return Object.keys(ERROR_CODES); }
 /** @type {{getItem(k: string): string | null, setItem(k: string, v: string): void}} */
 const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
+/**
+ * The page's first language: the player's own choice when made here, else the browser's (the first
+ * of navigator.languages that is Chinese or English), else Chinese.
+ * @param {string | null} chosen @param {readonly string[] | undefined} wanted
+ * @returns {"zh" | "en"}
+ */
+export function firstLang(chosen, wanted) {
+  if (chosen === "en" || chosen === "zh") return chosen;
+  for (const l of wanted || []) {
+    if (/^zh\b/i.test(l)) return "zh";
+    if (/^en\b/i.test(l)) return "en";
+  }
+  return "zh";
+}
 /** @type {"zh" | "en"} */
-let lang = store.getItem("majiang.lang") === "en" ? "en" : "zh";
+let lang = firstLang(store.getItem("majiang.lang"), typeof navigator !== "undefined" ? navigator.languages : undefined);
 /**
  * A message of the catalogue in the page's language ({name} filled from params); the key itself when unknown.
  * @param {string} key
@@ -308,7 +326,8 @@ export function tilesWords(list) {
   }
   return list.map(tileName).join(lang === "en" ? ", " : "、");
 }
-export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
+// English says the suit, glossed with its mark as the tiles show it: "Characters (万)"
+export function suitName(s) { return lang === "en" ? `${SUIT_EN[s]} (${SUIT_ZH[s]})` : SUIT_ZH[s]; }
 /** A suit's character alone (万 筒 条), in either language: a badge's mark, coloured as the suit's tiles. */
 export function suitMark(s) { return SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
@@ -317,27 +336,42 @@ const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢�
   点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
   呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
   亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
-const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
+const DETAIL = { 刮风: "wind (exposed kong)", 下雨: "rain (concealed kong)", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
   自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
 // (the settlement's English is English only: the Chinese term is the Chinese page's)
 export function reasonName(r) { return lang === "en" && REASON[r] ? REASON[r] : r; }
 // fans: a fan's Chinese name → its English, from the settlement's wins
 export function paymentDetail(d, fans) {
   if (!d) return "";
-  if (lang !== "en" && /[A-Za-z]{2}/.test(d)) return "";  // an English-only note of the engine
-  return d.split(" ").map((w) => {
+  const note = /[A-Za-z]{2}/.test(d);  // an English-only note of the engine ("杠上炮: kong money refunded")
+  if (lang !== "en" && note) return "";
+  const words = d.split(" ").filter(Boolean);
+  // English terms of several words would run together ("pure suit four of a kind"): a comma parts
+  // them, but not a count before its term ("3 triplet(s)") nor a ×N or tile after it
+  const bound = (/** @type {number} */ i) => /^[×x]\d+$|^[1-9][mpsz]$/.test(words[i]) || /^\d+$/.test(words[i - 1]);
+  return words.map((w, i) => {
     const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
-    if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
-    if (lang !== "en") return w;
-    if (fans && fans[bare]) return fans[bare] + tail;
-    return DETAIL[bare] ? DETAIL[bare] + tail : w;
-  }).join(" ");
+    let said = w;
+    if (/^[1-9][mpsz]$/.test(bare)) said = tileName(bare) + tail;
+    else if (lang === "en" && fans && fans[bare]) said = fans[bare] + tail;
+    else if (lang === "en" && DETAIL[bare]) said = DETAIL[bare] + tail;
+    return i === 0 ? said : (lang === "en" && !note && !bound(i) ? ", " : " ") + said;
+  }).join("");
+}
+/**
+ * A payment's reason and detail as one line: "点炮 清一色 根"; in English the reason, a colon and
+ * the detail ("discarded the winning tile: pure suit, four of a kind (root)"), never run together.
+ * @param {string} reason @param {string | null | undefined} detail @param {Record<string, string>} [fans]
+ */
+export function paymentWhy(reason, detail, fans) {
+  const d = paymentDetail(detail || "", fans);
+  return d ? `${reasonName(reason)}${lang === "en" ? ": " : " "}${d}` : reasonName(reason);
 }
 export function fanName(f) { return lang === "en" && f.english ? f.english : f.name; }
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */
 export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName, suitMark,
-  fanName, reasonName, paymentDetail, setLang,
+  fanName, reasonName, paymentDetail, paymentWhy, setLang,
   get lang() { return lang; },
   keys: (/** @type {string} */ l) => Object.keys(/** @type {Record<string, object>} */ (M)[l] || {}) };

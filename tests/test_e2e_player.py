@@ -1,0 +1,113 @@
+"""What a new player meets at the web table (issue 47), in Chromium at a phone's, a phone on its side's
+and a desktop's size: the page's language, a quiet console, the back button, the prompts' room, the
+small words and the pace. The server, the browser and the helpers are test_e2e's."""
+
+import os
+import re
+import time
+
+import pytest
+
+from test_e2e import (SHOTS, SIZES, answer_once, api_in, browser, pick_three, playwright_api, server,  # noqa: F401
+                      settled, wait_until)
+
+SIZE_IDS = list(SIZES)
+
+
+def open_page(browser, base, size, locale="zh-CN", name=None):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]}, locale=locale)
+    page = ctx.new_page()
+    page.errors, page.warnings = [], []
+    page.on("console", lambda m: (page.errors if m.type == "error" else page.warnings if m.type == "warning" else []).append(m.text))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base)
+    if name:
+        page.fill("#name", name)
+        page.click("#save-name")
+        wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
+    return page
+
+
+def shot(page, name):
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, name))
+
+
+def start_room(page, base, variant="sichuan", **extra):
+    body = {"variant": variant, "hands": 1, "bots": "greedy", "timers": {"turn_seconds": 300, "claim_seconds": 120}}
+    body.update(extra)
+    code = api_in(page, "/api/rooms", body)["code"]
+    page.goto(f"{base}/?room={code}")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    return code
+
+
+def reach_void_pick(page, seconds=60):
+    """Through 换三张 (when the rules have it) to the 定缺 buttons."""
+    deadline = time.monotonic() + seconds
+    while not page.locator("#actions button.suit").count():
+        assert time.monotonic() < deadline, "no 定缺 buttons"
+        try:
+            if page.locator("#do-exchange[disabled]").count():
+                pick_three(page)
+            elif page.locator("#do-exchange:not([disabled])").count():
+                page.click("#do-exchange", timeout=1000)
+        except playwright_api.Error:
+            pass
+        page.wait_for_timeout(100)
+
+
+def play_to_settlement(page, seconds=240):
+    deadline = time.monotonic() + seconds
+    while not page.locator("#settlement[open]").count():
+        assert time.monotonic() < deadline, "no settlement"
+        answer_once(page)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(300)
+
+
+# ---------------------------------------------------------------- item 6: the page's language
+
+EN_REASONS = ["self-draw", "discarded the winning tile", "robbed kong", "pays both shares, declared hand", "kong on a discard",
+              "direct kong", "concealed kong", "added kong", "call transfer", "kong money returned", "flower pig",
+              "not ready at the draw", "declared hand at a draw", "float", "concealed triplets", "horse"]
+
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_page_follows_the_browsers_language_until_the_player_chooses_and_says_it_plainly(server, browser, size):  # noqa: F811
+    """An en-US browser opens in English; a refusal names the form's field in the message's language
+    (局数, never "hands", in Chinese); the player's choice of 中文 outlasts a reload; in English a suit
+    is "Characters (万)" and a payment's reason is parted from its details by a colon."""
+    page = open_page(browser, server, size, locale="en-US", name=f"Lang-{size}")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("#lang").inner_text() == "中文"
+    page.fill("#hands", "99")
+    page.click("#create")
+    wait_until(page, "document.querySelector('#create-error').textContent !== ''")
+    assert page.locator("#create-error").inner_text() == "Hands must be a whole number from 1 to 64"
+    page.click("#lang")
+    page.click("#create")
+    wait_until(page, "document.querySelector('#create-error').textContent.startsWith('局数')")
+    said = page.locator("#create-error").inner_text()
+    assert said == "局数 必须是 1 到 64 的整数" and not re.search("[A-Za-z]", said), said
+    shot(page, f"lang-error-zh-{size}.png")
+    page.reload()
+    wait_until(page, "document.documentElement.lang === 'zh-Hans'")
+    assert page.locator("#lang").inner_text() == "EN"  # the choice is remembered over the browser's language
+    page.click("#lang")
+    start_room(page, server, "sichuan")
+    reach_void_pick(page)
+    voids = page.locator("#actions button.suit").all_inner_texts()
+    assert voids and all(re.match(r"^void (Characters \(万\)|Dots \(筒\)|Bamboo \(条\))( · suggested)?", v) for v in voids), voids
+    shot(page, f"lang-void-en-{size}.png")
+    play_to_settlement(page)
+    whys = page.locator("#settlement-body td.why").all_inner_texts()
+    for why in whys:
+        why = why.strip()
+        reason = next((r for r in sorted(EN_REASONS, key=len, reverse=True) if why.startswith(r)), None)
+        assert reason is not None, why
+        assert why == reason or why.startswith(reason + ": "), why
+    shot(page, f"lang-settlement-en-{size}.png")
+    page.context.close()
