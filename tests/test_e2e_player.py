@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from test_e2e import (SHOTS, SIZES, answer_once, api_in, browser, pick_three, playwright_api, server,  # noqa: F401
+from test_e2e import (ARGS, CHROMIUM, SHOTS, SIZES, ChineseBrowser, answer_once, api_in, browser, pick_three, playwright_api, server,  # noqa: F401
                       settled, wait_until)
 
 SIZE_IDS = list(SIZES)
@@ -20,12 +20,21 @@ def open_page(browser, base, size, locale="zh-CN", name=None):  # noqa: F811
     page.errors, page.warnings = [], []
     page.on("console", lambda m: (page.errors if m.type == "error" else page.warnings if m.type == "warning" else []).append(m.text))
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    log_browser_messages(page, page.warnings)
     page.goto(base)
     if name:
         page.fill("#name", name)
         page.click("#save-name")
         wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
     return page
+
+
+def log_browser_messages(page, into):
+    """The browser's own console messages (an intervention, a header ignored) that Playwright's
+    console event misses: DevTools' log, appended to ``into``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Log.entryAdded", lambda e: into.append(e["entry"]["text"]))
+    cdp.send("Log.enable")
 
 
 def shot(page, name):
@@ -111,3 +120,76 @@ def test_the_page_follows_the_browsers_language_until_the_player_chooses_and_say
         assert why == reason or why.startswith(reason + ": "), why
     shot(page, f"lang-settlement-en-{size}.png")
     page.context.close()
+
+
+# ---------------------------------------------------------------- item 9: a quiet console
+
+@pytest.fixture(scope="module")
+def gesture_browser(browser):  # noqa: F811
+    """Chromium as a player runs it: audio waits for a gesture (Playwright lifts that by default)."""
+    b = browser.browser_type.launch(executable_path=CHROMIUM, args=ARGS, ignore_default_args=["--autoplay-policy=no-user-gesture-required"])
+    yield ChineseBrowser(b)
+    b.close()
+
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_no_audio_starts_before_a_gesture_and_sound_follows_the_first_tap(server, gesture_browser, size):  # noqa: F811
+    """A page that has not been touched (a reload, a link opened) hears the table but makes no
+    AudioContext, so the console has no "AudioContext was not allowed to start" warning; the first
+    tap starts the audio and the sounds play. (Playwright's evaluate counts as a gesture: the page is
+    read here through DevTools, and the room made by requests beside the page.)"""
+    ctx = gesture_browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]})
+    said = []
+    ctx.request.post(f"{server}/api/players", data={"name": f"Quiet-{size}"}, headers={"origin": server})
+    code = ctx.request.post(f"{server}/api/rooms", headers={"origin": server}, data={
+        "variant": "kawuxing", "hands": 1, "bots": "greedy", "timers": {"turn_seconds": 5, "claim_seconds": 3}}).json()["code"]
+    assert ctx.request.post(f"{server}/api/rooms/{code}/start", data={}, headers={"origin": server}).ok
+    page = ctx.new_page()
+    page.on("console", lambda m: said.append(m.text))
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Log.entryAdded", lambda e: said.append(e["entry"]["text"]))
+    cdp.send("Log.enable")
+
+    def read(expression):  # without a gesture
+        return cdp.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})["result"].get("value")
+
+    def until(expression, seconds=60):
+        deadline = time.monotonic() + seconds
+        while not read(expression):
+            assert time.monotonic() < deadline, expression
+            page.wait_for_timeout(100)
+
+    page.goto(f"{server}/?room={code}")
+    until("+(document.documentElement.dataset.soundCount || 0) >= 4")
+    assert read("document.documentElement.dataset.audio || ''") == ""  # no context made
+    assert not [w for w in said if "AudioContext" in w], said
+    page.mouse.click(5, SIZES[size][1] // 2)  # a tap (on nothing in particular)
+    before = read("+document.documentElement.dataset.soundCount")
+    until(f"+document.documentElement.dataset.soundCount > {before}")
+    until("document.documentElement.dataset.audio === 'running'", 10)
+    assert not [w for w in said if "AudioContext" in w], said
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_opener_policy_is_sent_only_where_a_browser_honours_it(server, browser, size):  # noqa: F811
+    """Opened by a LAN name over http the page gets no Cross-Origin-Opener-Policy (the browser would
+    report it ignored on every load); opened as localhost it does."""
+    port = server.rsplit(":", 1)[1]
+    b = browser.browser_type.launch(executable_path=CHROMIUM, args=ARGS + ["--host-resolver-rules=MAP majiang-lan.test 127.0.0.1"])
+    try:
+        for base, coop in ((f"http://majiang-lan.test:{port}", False), (f"http://localhost:{port}", True)):
+            ctx = b.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]}, locale="zh-CN")
+            page = ctx.new_page()
+            said = []
+            page.on("console", lambda m: said.append(m.text))
+            log_browser_messages(page, said)
+            response = page.goto(base + "/")
+            wait_until(page, "document.querySelector('#lang').textContent === 'EN'")
+            page.reload()
+            page.wait_for_timeout(300)
+            assert ("cross-origin-opener-policy" in response.headers) is coop, (base, response.headers)
+            assert not [m for m in said if "Cross-Origin-Opener-Policy" in m], said
+            ctx.close()
+    finally:
+        b.close()

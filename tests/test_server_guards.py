@@ -131,6 +131,23 @@ def test_the_token_is_an_httponly_cookie_and_pages_get_a_strict_policy(tmp_path)
     assert "localStorage.setItem(\"majiang.token\"" not in js and "?token=" not in js
 
 
+def test_the_opener_policy_goes_only_to_origins_a_browser_trusts(tmp_path):
+    """Cross-Origin-Opener-Policy is honoured only from https or localhost: a LAN address over http
+    would have it reported as ignored on every load, so it is not sent there (issue 47)."""
+    c = client(tmp_path)
+    coop = "cross-origin-opener-policy"
+    assert coop not in c.get("/", headers={"host": "192.168.1.20:8000"}).headers
+    assert coop not in c.get("/static/app.js", headers={"host": "mahjong.lan"}).headers
+    assert c.get("/", headers={"host": "localhost:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "127.0.0.1:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "[::1]:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "mahjong.example", "x-forwarded-proto": "https"}).headers[coop] == "same-origin"
+    assert coop not in c.get("/api/rooms/NOPE%41", headers={"host": "192.168.1.20"}).headers  # the guard's own refusals too
+    assert c.get("/api/rooms/NOPE%41", headers={"host": "localhost"}).headers[coop] == "same-origin"
+    https = TestClient(c.app, base_url="https://mahjong.example")
+    assert https.get("/").headers[coop] == "same-origin"
+
+
 def test_other_sites_cannot_use_the_cookie(tmp_path):
     c = client(tmp_path)
     me = player(c)

@@ -154,6 +154,7 @@ $("hint-toggle").onclick = () => {
   applyStatic(); if (state.snap) render();
 };
 document.addEventListener("pointerdown", () => Sound.unlock(), { once: true });
+document.addEventListener("keydown", () => Sound.unlock(), { once: true });
 
 // ---------------------------------------------------------------- taps and keys on one's own tiles
 // handled on the board, so nodes replaced or not, the press counts
