@@ -193,3 +193,44 @@ def test_the_opener_policy_is_sent_only_where_a_browser_honours_it(server, brows
             ctx.close()
     finally:
         b.close()
+
+
+# ---------------------------------------------------------------- item 5: the back button
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_back_button_at_a_table_asks_as_leave_does_and_never_leaves_the_site(server, browser, size):  # noqa: F811
+    """Back in a hand opens the same question as 离开 and the table stays (again on a second back);
+    留下 keeps playing, 离开 goes to the lobby; back from a room not yet started goes to the lobby, not
+    to the site before."""
+    page = open_page(browser, server, size)
+    page.goto("about:blank")  # the site before
+    page.goto(server)
+    page.fill("#name", f"Back-{size}")
+    page.click("#save-name")
+    wait_until(page, f"document.querySelector('#me').textContent === 'Back-{size}'")
+    page.select_option("#variant", "kawuxing")
+    page.fill("#hands", "1")
+    page.click("#create")
+    page.wait_for_selector("#start", state="visible")
+    page.go_back()
+    wait_until(page, "location.pathname === '/' && !location.search && !document.querySelector('#lobby').hidden")
+    page.fill("#hands", "1")
+    page.click("#create")
+    page.wait_for_selector("#start", state="visible")
+    page.click("#start")
+    page.wait_for_selector(".seat.me .tile")
+    room_url = page.url
+    for _ in range(2):
+        page.go_back()
+        wait_until(page, "document.querySelector('#leave-dialog').open")
+        assert page.url == room_url and page.locator(".seat.me .tile").count()
+        shot(page, f"back-asks-{size}.png")
+        page.click("#leave-stay")
+        wait_until(page, "!document.querySelector('#leave-dialog').open")
+    page.go_back()
+    wait_until(page, "document.querySelector('#leave-dialog').open")
+    page.click("#leave-go")
+    wait_until(page, "location.pathname === '/' && !location.search && !document.querySelector('#back-card').hidden")
+    assert page.url.startswith(server)
+    assert not page.errors, page.errors
+    page.context.close()

@@ -52,6 +52,7 @@ function openRoom(code, how = "seated") {
   if (!CODE_RE.test(code)) { showLobbyError(t("err_code")); return; }
   dispatch({ type: "open", code, mode: how });
   history.replaceState(null, "", `/?room=${encodeURIComponent(code)}`);
+  guardBack();
   document.body.classList.add("in-room");
   $("lobby").hidden = true; $("room").hidden = false;
   socket.connect();
@@ -263,11 +264,27 @@ $("settlement").addEventListener("cancel", () => { settlementClosed(state, true)
 $("to-lobby").onclick = () => { location.href = "/"; };
 $("rematch").onclick = () => rematch(state, showError);
 $("auto").onclick = () => { const snap = state.snap; if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
-$("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
+/** Whether leaving now leaves a match one plays in (托管 then plays for one): leaving asks first. */
+function leavingAMatch() {
   const r = state.snap && state.snap.room;
-  if (r && state.snap.seat != null && r.status === "playing" && !r.match_over) $("leave-dialog").showModal();
+  return !!(r && state.snap.seat != null && r.status === "playing" && !r.match_over);
+}
+$("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
+  if (leavingAMatch()) $("leave-dialog").showModal();
   else location.href = "/";
 };
+// The browser's back button at a table is 离开 too: the room's page keeps one entry of its own above
+// it in the history, so going back lands here (never on the previous site) and asks the same way.
+function guardBack() {
+  if (!(history.state && history.state.table)) history.pushState({ table: true }, "", location.href);
+}
+window.addEventListener("popstate", () => {
+  if (!state.roomCode || state.replaying || (history.state && history.state.table)) return;
+  if (!leavingAMatch()) { location.href = "/"; return; }
+  guardBack();  // stay at the table until the player says 离开
+  const d = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
+  if (!d.open) d.showModal();
+});
 $("leave-stay").onclick = () => $("leave-dialog").close();
 $("leave-go").onclick = () => { location.href = "/"; };
 $("share-btn").onclick = async () => {
