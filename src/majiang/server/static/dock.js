@@ -157,6 +157,7 @@ export function renderDock(state, v, legal, r, ui) {
   // the dock's buttons as a claim's row or a declaration's options (style.css lays each out compact)
   $("dock").classList.toggle("claiming", !!claimTile);
   $("dock").classList.toggle("choosing", legal.some((a) => a.type === "declare" || a.type === "sing"));
+  $("dock").classList.toggle("picking", !!(exchanges.length || voids.length));
   sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
     (b, it) => { b._item = it; labelButton(b, it.text, it.tip, it.keys, it.sub); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
   if (legal.length) {
