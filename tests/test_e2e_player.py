@@ -299,3 +299,88 @@ def test_a_prompt_keeps_its_words_whole_and_clear_of_the_seats(server, browser, 
     assert {"exchange", "void", "turn"} <= seen, seen
     assert not problems, problems
     page.context.close()
+
+
+# ---------------------------------------------------------------- item 7: small things
+
+HINTS_SAID = """() => {
+    const e = document.getElementById('hints');
+    return {text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1,
+            visible: e.checkVisibility()};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_small_words_a_new_player_reads(server, browser, size, lang):  # noqa: F811
+    """A wrong room code is said under the code box; the mute button shows the sound's state as an
+    icon; the hint says in plain words how far from ready and how many tiles help, whole on a phone;
+    the settlement's title has no focus ring; the history names the bots."""
+    en = lang == "en"
+    page = open_page(browser, server, size, locale="en-US" if en else "zh-CN", name=f"Small-{size}-{lang}")
+    page.fill("#code", "999999")
+    page.click("#join")
+    wait_until(page, "document.querySelector('#join-error').textContent !== ''")
+    assert page.locator("#join-error").inner_text() == ("No such room" if en else "没有这个房间")
+    code_box, err_box = page.locator("#code").bounding_box(), page.locator("#join-error").bounding_box()
+    assert 0 <= err_box["y"] - (code_box["y"] + code_box["height"]) < 70, (code_box, err_box)
+    assert page.locator("#lobby-error").inner_text() == ""
+    shot(page, f"small-join-error-{lang}-{size}.png")
+    icon = page.locator("#mute svg.icon").inner_html()
+    page.click("#mute")
+    assert page.locator("#mute").get_attribute("data-sound") == "off" and page.locator("#mute svg.icon").inner_html() != icon
+    page.click("#mute")
+    assert page.locator("#mute").get_attribute("data-sound") == "on"
+    from test_e2e import _reach_own_turn
+    for _ in range(3):
+        if _reach_own_turn(page, server, "sichuan"):
+            break
+    page.click("#hint-toggle")
+    wait_until(page, "document.querySelector('#hints').textContent.trim() !== ''")
+    said = settled(page, HINTS_SAID)
+    shot(page, f"small-hints-{lang}-{size}.png")
+    assert said["visible"] and not said["cut"], said
+    assert "向听" not in said["text"] and "(" not in said["text"].split("→")[-1], said
+    if "→" in said["text"]:
+        assert re.search(r"tiles help" if en else r"\d+张可进", said["text"]), said
+    if size != "desktop":
+        assert said["text"].count("→") <= 1, said  # the best discard alone on a phone's line
+    play_to_settlement(page)
+    wait_until(page, "document.activeElement && document.activeElement.id === 'settle-h'")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "none"
+    shot(page, f"small-settlement-{lang}-{size}.png")
+    page.goto(server)
+    wait_until(page, "document.querySelector('#history .hist-who') !== null")
+    who = page.locator("#history .hist-who").first.inner_text()
+    names = re.split(r", |、", who)
+    assert len(names) == 3 and len(set(names)) == 3, who  # three bots, each by its name
+    assert all(re.fullmatch(r"bot\d" if en else r"机器人\d", n) for n in names), who
+    assert not [e for e in page.errors if "404" not in e], page.errors  # (the unknown room's own 404)
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_two_friends_whose_names_share_a_first_character_have_avatars_of_their_own(server, browser, size):  # noqa: F811
+    """小红 and 小刚 at one table: each avatar its own mark and colour, on both their screens."""
+    red = open_page(browser, server, size, name="小红")
+    code = api_in(red, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                      "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    gang = open_page(browser, server, size, name="小刚")
+    api_in(gang, f"/api/rooms/{code}/join", {})
+    for p in (red, gang):
+        p.goto(f"{server}/?room={code}")
+    gang.wait_for_selector("#ready-lobby", state="visible")
+    gang.click("#ready-lobby")
+    red.wait_for_selector("#start", state="visible")
+    red.click("#start")
+    for p in (red, gang):
+        p.wait_for_selector(".seat.me .tile")
+        avatars = p.evaluate("[...document.querySelectorAll('.board .seat')].map((s) => [s.querySelector('.name').textContent,"
+                             " s.querySelector('.avatar').textContent, s.querySelector('.avatar').className])")
+        marks = {a[1] for a in avatars}
+        colours = {a[2].replace(" bot", "") for a in avatars}
+        assert len(marks) == len(avatars) and len(colours) == len(avatars), avatars
+        assert {a[1] for a in avatars if a[0] in ("小红", "小刚")} == {"红", "刚"}, avatars
+        shot(p, f"avatars-{size}.png")
+    red.context.close()
+    gang.context.close()

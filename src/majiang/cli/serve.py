@@ -22,6 +22,17 @@ def lan_urls(host: str, port: int) -> list[str]:
                 found.append(addr)
     except OSError:
         pass
+    if not found:  # the name says only 127.0.1.1 (Debian's /etc/hosts): the address a route leaves by
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect(("10.255.255.255", 1))  # a datagram socket's connect sends nothing
+            addr = probe.getsockname()[0]
+            if not addr.startswith("127.") and addr != "0.0.0.0":
+                found.append(addr)
+        except OSError:
+            pass  # no network: only this computer indeed
+        finally:
+            probe.close()
     return [f"http://{a}:{port}/" for a in found]
 
 
