@@ -28,7 +28,7 @@ function winHand(p, w) {
   const melds = p.melds.map((m) => tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small"));
   return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
 }
-function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
+function fanEnglish(wins) { const out = /** @type {Record<string, string>} */ ({}); (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
 // A name as the settlement shows it: one line, cut with an ellipsis (the whole name on hover), and
 // in the score rows an avatar of its first letter in the seat's colour.
 /** @param {string} name @param {number} seat @param {boolean} [avatar] */
