@@ -384,3 +384,87 @@ def test_two_friends_whose_names_share_a_first_character_have_avatars_of_their_o
         shot(p, f"avatars-{size}.png")
     red.context.close()
     gang.context.close()
+
+
+# ---------------------------------------------------------------- item 3: overlaps and clipping
+
+BUBBLES_CLEAR = """() => {
+    const out = [], W = innerWidth, H = innerHeight;
+    const lines = [...document.querySelectorAll('.board .seat .who .name, .board .seat .who .score')].map((e) => [e, e.getBoundingClientRect()]);
+    document.querySelectorAll('.bubble.show').forEach((b) => {
+        const r = b.getBoundingClientRect();
+        if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) out.push('a bubble cut by the screen: ' + JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round)));
+        for (const [e, q] of lines) {
+            const x = Math.min(r.right, q.right) - Math.max(r.left, q.left), y = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+            if (x > 1 && y > 1) out.push('a bubble over ' + e.className + ' ' + e.textContent);
+        }
+        if (getComputedStyle(b).position !== 'fixed') out.push('a bubble inside a seat that clips it');
+    });
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_a_chat_bubble_is_whole_and_clear_of_names_and_scores(server, browser, size, lang):  # noqa: F811
+    """The longest quick phrase, said by each of two friends: on both screens the bubble is inside the
+    screen, whole, and over no seat's name or score."""
+    locale = "en-US" if lang == "en" else "zh-CN"
+    a = open_page(browser, server, size, locale=locale, name=f"Chat-A-{lang}")
+    code = api_in(a, "/api/rooms", {"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                    "timers": {"turn_seconds": 300, "claim_seconds": 120}})["code"]
+    b = open_page(browser, server, size, locale=locale, name=f"Chat-B-{lang}")
+    api_in(b, f"/api/rooms/{code}/join", {})
+    for p in (a, b):
+        p.goto(f"{server}/?room={code}")
+    b.wait_for_selector("#ready-lobby", state="visible")
+    b.click("#ready-lobby")
+    a.wait_for_selector("#start", state="visible")
+    a.click("#start")
+    for p in (a, b):
+        p.wait_for_selector(".seat.me .tile")
+    for speaker in (a, b):
+        speaker.click("#chat-btn")
+        speaker.click("#chat-menu [data-phrase=hurry]")
+        for p in (a, b):
+            wait_until(p, "document.querySelectorAll('.bubble.show').length > 0")
+            found = settled(p, BUBBLES_CLEAR)
+            shot(p, f"chat-{lang}-{size}-{'me' if p is speaker else 'other'}.png")
+            assert not found, found
+        for p in (a, b):
+            wait_until(p, "document.querySelectorAll('.bubble.show').length === 0", timeout=8000)
+    a.context.close()
+    b.context.close()
+
+
+REPLAY_CLEAR = """() => {
+    const out = [], bar = document.getElementById('dock').getBoundingClientRect();
+    document.querySelectorAll('.board .pos-bottom .pond .tile, .board .pos-bottom .row.hand .tile').forEach((e) => {
+        const r = e.getBoundingClientRect();
+        const x = Math.min(r.right, bar.right) - Math.max(r.left, bar.left), y = Math.min(r.bottom, bar.bottom) - Math.max(r.top, bar.top);
+        if (x > 1 && y > 1) out.push('the replay controls over the bottom seat\\'s ' + (e.dataset.tile || 'tile'));
+    });
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_settlements_ready_is_in_sight_and_replay_controls_leave_the_discards_clear(server, browser, size):  # noqa: F811
+    """准备 is inside the screen when the settlement opens (a phone on its side had it below the fold);
+    the replay's controls lie over none of the bottom seat's discards or tiles, at every step shown."""
+    page = open_page(browser, server, size, name=f"Fold-{size}")
+    code = start_room(page, server, "sichuan", hands=2)
+    play_to_settlement(page)
+    box, H = page.locator("#next").bounding_box(), SIZES[size][1]
+    shot(page, f"settlement-ready-{size}.png")
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= H, box
+    page.goto(f"{server}/?replay={code}&hand=0")
+    page.wait_for_selector("#rp-last")
+    page.click("#rp-last")
+    for step in range(4):
+        found = settled(page, REPLAY_CLEAR)
+        shot(page, f"replay-{size}-{step}.png")
+        assert not found, found
+        page.click("#rp-prev")
+    assert not [e for e in page.errors if "404" not in e], page.errors
+    page.context.close()

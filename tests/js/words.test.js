@@ -61,5 +61,6 @@ test("each person at a table has an avatar of their own: 小红 and 小刚 diffe
   assert.equal(new Set(a.map((x) => x.colour)).size, 4);
   const same = avatarsOf(["小红", "小红"], [false, false]);  // even two of one name: two colours
   assert.notEqual(same[0].colour, same[1].colour);
-  assert.deepEqual(avatarsOf(["小红"], [false]), [a[0]]);  // the same person, the same colour at every table (when free)
+  assert.deepEqual(avatarsOf(["小红"], [false]), [a[0]]);
+  assert.deepEqual(avatarsOf(["机器人2", "bot3"], [false, false]).map((x) => x.text), ["2", "3"]);  // a replay's bots  // the same person, the same colour at every table (when free)
 });

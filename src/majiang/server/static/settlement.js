@@ -113,6 +113,8 @@ function openAtTop(dialog) {
   const head = dialog.querySelector("h2");
   if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
   dialog.scrollTop = 0;
+  const body = dialog.querySelector("#settlement-body");  // the settlement scrolls its words, its buttons stay
+  if (body) body.scrollTop = 0;
 }
 // 再来一局: offered to every player of the match, in the same seats
 /** @param {State} state @param {any} r */

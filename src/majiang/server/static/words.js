@@ -115,7 +115,7 @@ export function avatarsOf(names, bots) {
     let text = "?";
     const digit = /\d/.exec(trimmed);
     const cjk = trimmed.match(/[\u3400-\u9fff]/g);
-    if (bots[i] && digit) text = digit[0];
+    if ((bots[i] || /^(bot ?|机器人)\d/.test(trimmed)) && digit) text = digit[0];  // a replay knows bots by name only
     else if (cjk && /^[\u3400-\u9fff]/.test(trimmed)) text = cjk[cjk.length - 1];
     else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
     let hash = 0;
