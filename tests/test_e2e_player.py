@@ -468,3 +468,30 @@ def test_the_settlements_ready_is_in_sight_and_replay_controls_leave_the_discard
         page.click("#rp-prev")
     assert not [e for e in page.errors if "404" not in e], page.errors
     page.context.close()
+
+
+# ---------------------------------------------------------------- item 8: the bots' pace
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", SIZE_IDS)
+def test_the_room_form_offers_the_bots_pace_standard_by_default(server, browser, size, lang):  # noqa: F811
+    """The form's 节奏 (Bots' pace): 快 / 标准 / 慢, 标准 chosen, its words whole; the pace chosen is
+    the room's (its timers say so)."""
+    en = lang == "en"
+    page = open_page(browser, server, size, locale="en-US" if en else "zh-CN", name=f"Pace-{size}-{lang}")
+    if size == "phone":
+        page.locator("#pace").scroll_into_view_if_needed()
+    said = page.evaluate("""() => { const s = document.getElementById('pace'), l = s.closest('label');
+        return {value: s.value, options: [...s.options].map((o) => o.textContent), label: l.querySelector('span').textContent,
+                cut: s.scrollWidth > s.clientWidth + 1 || l.scrollWidth > l.clientWidth + 1}; }""")
+    assert said["value"] == "standard" and not said["cut"], said
+    assert said["options"] == (["fast", "standard", "slow"] if en else ["快", "标准", "慢"]), said
+    assert said["label"] == ("Bots' pace" if en else "节奏"), said
+    shot(page, f"pace-form-{lang}-{size}.png")
+    page.select_option("#pace", "slow")
+    page.fill("#hands", "1")
+    page.click("#create")
+    page.wait_for_selector("#start", state="visible")
+    code = page.locator("#room-head code").inner_text()
+    assert api_in(page, f"/api/rooms/{code}")["timers"]["pace"] == "slow"
+    page.context.close()

@@ -797,3 +797,34 @@ def test_a_store_call_that_raises_stopiteration_fails_instead_of_hanging(tmp_pat
             asyncio.run(asyncio.wait_for(aio.renew(["123456"], 10.0), 10))
     finally:
         aio.close()
+
+
+def test_the_bots_pace_is_a_room_option_standard_unless_chosen(tmp_path):
+    """Issue 47: bots discarding every 0.3-1.3 s were too fast for a new player. A room's
+    ``timers.pace`` (fast / standard / slow) scales the server's bot delay, standard by default; a
+    pace not declared is refused by its code, and the page's form offers exactly the declared ones."""
+    import re
+
+    from majiang.server.clock import DEFAULT_PACE, PACES
+    from majiang.server.live_table import LiveTable
+
+    assert DEFAULT_PACE == "standard" and PACES["fast"] == 1.0 < PACES["standard"] < PACES["slow"]
+    assert TableSettings().pace == "standard" and TableSettings.from_json({}).to_json()["pace"] == "standard"
+    assert TableSettings.from_json({"pace": "slow"}).bot_delay(0.4) == pytest.approx(1.6)
+    assert TableSettings.from_json({"pace": "fast"}).bot_delay(0.4) == pytest.approx(0.4)
+    c = client(tmp_path)
+    me = player(c)
+    for bad in ("warp", 3, None):
+        r = c.post("/api/rooms", json={"variant": "kawuxing", "timers": {"pace": bad}}, headers={"X-Token": me["token"]})
+        assert r.status_code == 400 and r.json()["code"] == "timers.bad_pace", r.text
+    default = make_room(c, me["token"])
+    slow = make_room(c, me["token"], timers={"turn_seconds": 20, "pace": "slow"})
+    assert c.get(f"/api/rooms/{default}").json()["timers"]["pace"] == "standard"
+    assert c.get(f"/api/rooms/{slow}").json()["timers"] == {"turn_seconds": 20.0, "claim_seconds": 8.0, "ready_seconds": 30.0, "pace": "slow"}
+    store = Store(f"sqlite:///{tmp_path / 'g'}.sqlite3")
+    table = LiveTable(store, store.room(slow), bot_delay=0.4)
+    assert table.clock.bot_delay == pytest.approx(1.6)  # each bot's wait, jittered ±25% about it
+    page = open(os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static", "index.html"), encoding="utf-8").read()
+    select = re.search(r'<select id="pace">(.*?)</select>', page).group(1)
+    assert re.findall(r'value="(\w+)"', select) == list(PACES)
+    assert re.search(r'value="(\w+)"[^>]*selected', select).group(1) == DEFAULT_PACE

@@ -162,7 +162,7 @@ export function initLobby(hooks) {
         ...(four ? { people: 4, sit_out: $("people").value } : {}),
         bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,
         options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
-        timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
+        timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)), pace: $("pace").value } });
       ui.openRoom(r.code);
     } catch (e) { $("create-error").textContent = I18N.isRulesError(e) ? t("opt_invalid", { m: I18N.errorText(e) }) : I18N.errorText(e); }
     finally { creating = null; $("create").disabled = false; }
