@@ -214,6 +214,8 @@ def test_the_back_button_at_a_table_asks_as_leave_does_and_never_leaves_the_site
     page.wait_for_selector("#start", state="visible")
     page.go_back()
     wait_until(page, "location.pathname === '/' && !location.search && !document.querySelector('#lobby').hidden")
+    wait_until(page, f"document.querySelector('#me').textContent === 'Back-{size}' && document.querySelector('#variant').options.length > 0")
+    page.select_option("#variant", "kawuxing")
     page.fill("#hands", "1")
     page.click("#create")
     page.wait_for_selector("#start", state="visible")
