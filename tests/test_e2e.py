@@ -51,11 +51,26 @@ def server(tmp_path_factory):
     thread.join(timeout=5)
 
 
+class ChineseBrowser:
+    """The browser as these tests use it: a new context speaks Chinese (the page follows the browser's
+    language until the player picks one) unless a test names its locale."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kwargs):
+        kwargs.setdefault("locale", "zh-CN")
+        return self._browser.new_context(**kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
+        yield ChineseBrowser(b)
         b.close()
 
 

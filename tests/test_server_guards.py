@@ -131,6 +131,23 @@ def test_the_token_is_an_httponly_cookie_and_pages_get_a_strict_policy(tmp_path)
     assert "localStorage.setItem(\"majiang.token\"" not in js and "?token=" not in js
 
 
+def test_the_opener_policy_goes_only_to_origins_a_browser_trusts(tmp_path):
+    """Cross-Origin-Opener-Policy is honoured only from https or localhost: a LAN address over http
+    would have it reported as ignored on every load, so it is not sent there (issue 47)."""
+    c = client(tmp_path)
+    coop = "cross-origin-opener-policy"
+    assert coop not in c.get("/", headers={"host": "192.168.1.20:8000"}).headers
+    assert coop not in c.get("/static/app.js", headers={"host": "mahjong.lan"}).headers
+    assert c.get("/", headers={"host": "localhost:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "127.0.0.1:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "[::1]:8000"}).headers[coop] == "same-origin"
+    assert c.get("/", headers={"host": "mahjong.example", "x-forwarded-proto": "https"}).headers[coop] == "same-origin"
+    assert coop not in c.get("/api/rooms/NOPE%41", headers={"host": "192.168.1.20"}).headers  # the guard's own refusals too
+    assert c.get("/api/rooms/NOPE%41", headers={"host": "localhost"}).headers[coop] == "same-origin"
+    https = TestClient(c.app, base_url="https://mahjong.example")
+    assert https.get("/").headers[coop] == "same-origin"
+
+
 def test_other_sites_cannot_use_the_cookie(tmp_path):
     c = client(tmp_path)
     me = player(c)
@@ -413,6 +430,39 @@ def test_serve_prints_where_friends_can_connect():
     assert lan_urls("127.0.0.1", 8000) == []
     assert lan_urls("192.0.2.7", 8000) == ["http://192.0.2.7:8000/"]
     assert all(u.startswith("http://") and not u.startswith("http://127.") for u in lan_urls("0.0.0.0", 8000))
+
+
+def test_a_host_on_all_interfaces_whose_name_says_only_loopback_still_gets_its_lan_address(monkeypatch):
+    """Debian names the machine 127.0.1.1: `--host 0.0.0.0` then found no address, and the room card
+    told the host to restart with the very option they used (issue 47). The address the route leaves
+    by is the one to share."""
+    import socket
+
+    from majiang.cli.serve import lan_urls
+
+    class Probe:
+        def __init__(self, *args):
+            self.args = args
+
+        def connect(self, where):
+            self.where = where
+
+        def getsockname(self):
+            return ("192.168.1.23", 50000)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, 0, 0, "", ("127.0.1.1", 0))])
+    monkeypatch.setattr(socket, "socket", Probe)
+    assert lan_urls("0.0.0.0", 8000) == ["http://192.168.1.23:8000/"]
+
+    class NoNetwork(Probe):
+        def connect(self, where):
+            raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(socket, "socket", NoNetwork)
+    assert lan_urls("0.0.0.0", 8000) == []
 
 
 def test_store_errors_are_typed():
@@ -747,3 +797,34 @@ def test_a_store_call_that_raises_stopiteration_fails_instead_of_hanging(tmp_pat
             asyncio.run(asyncio.wait_for(aio.renew(["123456"], 10.0), 10))
     finally:
         aio.close()
+
+
+def test_the_bots_pace_is_a_room_option_standard_unless_chosen(tmp_path):
+    """Issue 47: bots discarding every 0.3-1.3 s were too fast for a new player. A room's
+    ``timers.pace`` (fast / standard / slow) scales the server's bot delay, standard by default; a
+    pace not declared is refused by its code, and the page's form offers exactly the declared ones."""
+    import re
+
+    from majiang.server.clock import DEFAULT_PACE, PACES
+    from majiang.server.live_table import LiveTable
+
+    assert DEFAULT_PACE == "standard" and PACES["fast"] == 1.0 < PACES["standard"] < PACES["slow"]
+    assert TableSettings().pace == "standard" and TableSettings.from_json({}).to_json()["pace"] == "standard"
+    assert TableSettings.from_json({"pace": "slow"}).bot_delay(0.4) == pytest.approx(1.6)
+    assert TableSettings.from_json({"pace": "fast"}).bot_delay(0.4) == pytest.approx(0.4)
+    c = client(tmp_path)
+    me = player(c)
+    for bad in ("warp", 3, None):
+        r = c.post("/api/rooms", json={"variant": "kawuxing", "timers": {"pace": bad}}, headers={"X-Token": me["token"]})
+        assert r.status_code == 400 and r.json()["code"] == "timers.bad_pace", r.text
+    default = make_room(c, me["token"])
+    slow = make_room(c, me["token"], timers={"turn_seconds": 20, "pace": "slow"})
+    assert c.get(f"/api/rooms/{default}").json()["timers"]["pace"] == "standard"
+    assert c.get(f"/api/rooms/{slow}").json()["timers"] == {"turn_seconds": 20.0, "claim_seconds": 8.0, "ready_seconds": 30.0, "pace": "slow"}
+    store = Store(f"sqlite:///{tmp_path / 'g'}.sqlite3")
+    table = LiveTable(store, store.room(slow), bot_delay=0.4)
+    assert table.clock.bot_delay == pytest.approx(1.6)  # each bot's wait, jittered ±25% about it
+    page = open(os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static", "index.html"), encoding="utf-8").read()
+    select = re.search(r'<select id="pace">(.*?)</select>', page).group(1)
+    assert re.findall(r'value="(\w+)"', select) == list(PACES)
+    assert re.search(r'value="(\w+)"[^>]*selected', select).group(1) == DEFAULT_PACE

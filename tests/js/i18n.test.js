@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { setGames } from "../../src/majiang/server/static/games.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { I18N, errorCode, errorCodes, errorText, isRulesError, setLang, t } from "../../src/majiang/server/static/i18n.js";
+import { I18N, errorCode, errorCodes, errorText, firstLang, isRulesError, setLang, t } from "../../src/majiang/server/static/i18n.js";
 
 const SCHEMA = fileURLToPath(new URL("../../src/majiang/data/protocol.schema.json", import.meta.url));
 
@@ -101,4 +101,40 @@ test("the words this page adds for the settlement, the help and the tooltips hol
   for (const k of added) assert.ok(!CJK.test(t(k).replace(/[←→]/g, "")), `${k}: ${t(k)}`);
   setLang("zh");
   for (const k of added.filter((x) => x.startsWith("tip_"))) assert.ok(CJK.test(t(k)), `${k} in Chinese: ${t(k)}`);
+});
+
+test("a field the server names by its key is said by the form's label, in the message's language", () => {
+  const err = { code: "number.out_of_range", params: { field: "hands", lo: 1, hi: 64 }, message: "hands must be ..." };
+  setLang("zh");
+  assert.equal(errorText(err), "局数 必须是 1 到 64 的整数");
+  assert.ok(!/[A-Za-z]/.test(errorText({ ...err, params: { field: "stake", lo: 1, hi: 1000 } })));
+  setLang("en");
+  assert.equal(errorText(err), "Hands must be a whole number from 1 to 64");
+  setLang("zh");
+});
+
+test("the page follows the browser's language until the player chooses one", () => {
+  assert.equal(firstLang(null, ["en-US", "en"]), "en");
+  assert.equal(firstLang(null, ["fr-FR", "zh-CN", "en"]), "zh");
+  assert.equal(firstLang(null, ["de-DE"]), "zh");
+  assert.equal(firstLang(null, undefined), "zh");
+  assert.equal(firstLang("zh", ["en-US"]), "zh");  // the player's choice wins
+  assert.equal(firstLang("en", ["zh-CN"]), "en");
+});
+
+test("English names a suit by its English name, and a payment's reason and details never run together", () => {
+  setLang("en");
+  assert.equal(t("void_badge", { s: I18N.suitName("m") }), "void Characters (万)");
+  const fans = { 清一色: "pure suit", 根: "four of a kind (root)" };
+  assert.equal(I18N.paymentWhy("点炮", "清一色 根", fans), "discarded the winning tile: pure suit, four of a kind (root)");
+  assert.equal(I18N.paymentWhy("点杠", "刮风"), "kong on a discard: wind (exposed kong)");
+  assert.equal(I18N.paymentWhy("直杠", "杠上杠 ×2 满"), "direct kong: kong after kong ×2, capped");
+  assert.equal(I18N.paymentWhy("数坎", "3 坎"), "concealed triplets: 3 triplet(s)");
+  assert.equal(I18N.paymentWhy("买马", "马 5p"), "horse: horse 五筒 (5 Dots)");
+  assert.equal(I18N.paymentWhy("退杠", "杠上炮: kong money refunded"), "kong money returned: discard after a kong: kong money refunded");
+  assert.equal(I18N.paymentWhy("自摸", ""), "self-draw");
+  setLang("zh");
+  assert.equal(I18N.paymentWhy("点炮", "清一色 根", fans), "点炮 清一色 根");
+  assert.equal(I18N.paymentWhy("退杠", "杠上炮: kong money refunded"), "退杠");
+  assert.equal(t("void_badge", { s: I18N.suitName("m") }), "缺万");
 });

@@ -1,7 +1,7 @@
 // The page's words without the DOM (static/words.js): tile lists, replay steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ACTION_KEYS, botName, fanWorth, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles, winTotal } from "../../src/majiang/server/static/words.js";
+import { ACTION_KEYS, avatarsOf, botName, fanWorth, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles, winTotal } from "../../src/majiang/server/static/words.js";
 import { I18N } from "../../src/majiang/server/static/i18n.js";
 
 test("a hand's text as tiles, each keyed apart from its copies", () => {
@@ -53,4 +53,14 @@ test("a 平胡 is worth the base (底分), never 0番, in both languages; fans a
   assert.equal(winTotal(pinghu, false), "×1 the stake");
   assert.doesNotMatch(winTotal(pinghu, false) + fanWorth(pinghu, false), /0 ?fan/);
   I18N.setLang("zh");
+});
+
+test("each person at a table has an avatar of their own: 小红 and 小刚 differ, colours never repeat", () => {
+  const a = avatarsOf(["小红", "小刚", "bot 2", "Ana Lee"], [false, false, true, false]);
+  assert.deepEqual(a.map((x) => x.text), ["红", "刚", "2", "AL"]);
+  assert.equal(new Set(a.map((x) => x.colour)).size, 4);
+  const same = avatarsOf(["小红", "小红"], [false, false]);  // even two of one name: two colours
+  assert.notEqual(same[0].colour, same[1].colour);
+  assert.deepEqual(avatarsOf(["小红"], [false]), [a[0]]);
+  assert.deepEqual(avatarsOf(["机器人2", "bot3"], [false, false]).map((x) => x.text), ["2", "3"]);  // a replay's bots  // the same person, the same colour at every table (when free)
 });

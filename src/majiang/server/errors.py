@@ -58,6 +58,7 @@ CATALOGUE: dict[str, str] = {
     "timers.not_object": "timers must be an object of name: seconds",
     "timers.unknown": "unknown timer (one of {choices})",
     "timers.out_of_range": "{timer} must be a number from {lo} to {hi}",
+    "timers.bad_pace": "pace is one of {choices}",
     # seats and the match
     "seat.none_left": "every seat has a player: watch the match as a spectator",
     "seat.table_full": "the table is full",

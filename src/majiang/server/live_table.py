@@ -72,7 +72,7 @@ class LiveTable(PlayerCommands, TableDriver, StoredMatchState):
         self.dealer = 0
         self.presence = Presence(self.n, self.human)
         self.readiness = ReadyCheck(self.n, self.presence)
-        self.clock = DecisionClock(self.n, bot_delay)
+        self.clock = DecisionClock(self.n, self.settings.bot_delay(bot_delay))  # the room's pace
         self.votes = DissolveVote(self.n, self.human)
         self.fanout = FanOut(self, self.presence)
         self.ledger = Ledger()

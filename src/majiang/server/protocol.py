@@ -207,7 +207,7 @@ class RoomView(_Server):
     match_totals: list[int]
     auto: list[bool]
     ready: list[bool] | None
-    timers: dict[str, float]
+    timers: dict[str, float | str]  # the timers in seconds, and "pace": the bots' pace (clock.PACES)
     clock: Clock | None
     waiting_next: bool
     match_over: bool

@@ -29,9 +29,31 @@ HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
-    (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
+# Browsers honour Cross-Origin-Opener-Policy only from a trustworthy origin (https, or localhost) and
+# report it as ignored on every load elsewhere (a LAN address over http): sent only where it applies.
+COOP = (b"cross-origin-opener-policy", b"same-origin")
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def trustworthy_origin(scope) -> bool:
+    """Whether the request's origin is one a browser trusts: https (also as a TLS proxy forwards
+    it), or a loopback name."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    headers = dict(scope.get("headers", []))
+    if headers.get(b"x-forwarded-proto", b"").split(b",")[0].strip().lower() == b"https":
+        return True
+    host = headers.get(b"host", b"").decode("latin-1").lower()
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    name = name.strip("[]")
+    return name in LOOPBACK_NAMES or name.endswith(".localhost") or name.startswith("127.")
+
+
+def headers_for(scope) -> list:
+    """The security headers of a response to this request."""
+    return HEADERS + [COOP] if trustworthy_origin(scope) else HEADERS
 
 
 GONE = object()
@@ -61,9 +83,9 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if not self.host_allowed(scope):
-            return await _reply(send, 421, "request.bad_host")
+            return await _reply(send, 421, "request.bad_host", scope)
         if not canonical_path(scope):
-            return await _reply(send, 404, "room.not_found")
+            return await _reply(send, 404, "room.not_found", scope)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -72,13 +94,13 @@ class Guard:
                     too_big = True
                 if too_big:
                     log.warning("majiang: a request body over %d bytes refused (413)", self.max_body)
-                    return await _reply(send, 413, "request.too_large")
+                    return await _reply(send, 413, "request.too_large", scope)
         body = await self.read_body(receive)
         if body is GONE:
             return  # the client left before its body was in: nobody to answer
         if body is None:
             log.warning("majiang: a request body over %d bytes refused (413)", self.max_body)
-            return await _reply(send, 413, "request.too_large")
+            return await _reply(send, 413, "request.too_large", scope)
         delivered = False
 
         async def replay_receive():
@@ -93,7 +115,7 @@ class Guard:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + HEADERS
+                message["headers"] = list(message.get("headers", [])) + headers_for(scope)
             await send(message)
 
         await self.app(scope, replay_receive, send_with_headers)
@@ -133,11 +155,11 @@ def canonical_path(scope) -> bool:
     return b"%" not in raw
 
 
-async def _reply(send, status: int, code: str) -> None:
+async def _reply(send, status: int, code: str, scope) -> None:
     body = json.dumps(http_body(Refusal(code, status))).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-                + HEADERS})
+                + headers_for(scope)})
     await send({"type": "http.response.body", "body": body})
 
 

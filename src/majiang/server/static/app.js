@@ -3,7 +3,7 @@
 // game state comes from the server's snapshots.
 import { I18N, t } from "./i18n.js";
 import { Sound } from "./sound.js";
-import { $, setText } from "./dom.js";
+import { $, esc, raw, setHTML, setText } from "./dom.js";
 import { api, roomSocket, roomUrl } from "./protocol.js";
 import { initialState, legalMoves, reduce, restingMe, secondsLeft } from "./state.js";
 import { ACTION_KEYS, CODE_RE, namesOf, variantName } from "./words.js";
@@ -26,6 +26,8 @@ let hintsSentOn = null;
 function showError(e) { $("error").textContent = I18N.errorText(e); }
 /** @param {any} e */
 function showLobbyError(e) { $("lobby-error").textContent = I18N.errorText(e); }
+/** A room code's refusal beside the code box (the lobby's own line is far below the other cards). @param {any} e */
+function showJoinError(e) { $("join-error").textContent = I18N.errorText(e); }
 
 // ---------------------------------------------------------------- the room's socket
 const socket = roomSocket(() => roomUrl(state.roomCode || ""), (msg, ws) => {
@@ -49,9 +51,10 @@ const dockActions = { act, send, rematch: () => rematch(state, showError), reope
  * @param {import('./state.js').Mode} [how]
  */
 function openRoom(code, how = "seated") {
-  if (!CODE_RE.test(code)) { showLobbyError(t("err_code")); return; }
+  if (!CODE_RE.test(code)) { showJoinError(t("err_code")); return; }
   dispatch({ type: "open", code, mode: how });
   history.replaceState(null, "", `/?room=${encodeURIComponent(code)}`);
+  guardBack();
   document.body.classList.add("in-room");
   $("lobby").hidden = true; $("room").hidden = false;
   socket.connect();
@@ -131,7 +134,12 @@ function applyStatic() {
   $("title-sub").textContent = t("title");
   $("brand").textContent = t("brand"); document.title = `${t("brand")} · ${t("title")}`;
   $("lang").textContent = t("lang"); $("lang").setAttribute("aria-label", `${t("lang")} · ${t("lang_label")}`);
-  $("mute").textContent = Sound.muted ? t("unmute") : t("mute");
+  // the sound's state at a glance: a speaker with its waves, or struck through, beside the button's word
+  const icon = `<svg class="icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M3 7h3l4-4v14l-4-4H3z" fill="currentColor"/>${
+    Sound.muted ? '<path d="M13 7l5 6M18 7l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+      : '<path d="M13 6.5a5 5 0 0 1 0 7M15.5 4a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>'}</svg>`;
+  setHTML($("mute"), raw(`${icon}<span class="words">${esc(Sound.muted ? t("unmute") : t("mute"))}</span>`));
+  $("mute").dataset.sound = Sound.muted ? "off" : "on";
   $("mute").setAttribute("aria-pressed", Sound.muted ? "true" : "false");
   $("hint-toggle").setAttribute("aria-pressed", state.showHints ? "true" : "false");
   $("hint-toggle").classList.toggle("on", state.showHints);
@@ -154,6 +162,7 @@ $("hint-toggle").onclick = () => {
   applyStatic(); if (state.snap) render();
 };
 document.addEventListener("pointerdown", () => Sound.unlock(), { once: true });
+document.addEventListener("keydown", () => Sound.unlock(), { once: true });
 
 // ---------------------------------------------------------------- taps and keys on one's own tiles
 // handled on the board, so nodes replaced or not, the press counts
@@ -262,11 +271,27 @@ $("settlement").addEventListener("cancel", () => { settlementClosed(state, true)
 $("to-lobby").onclick = () => { location.href = "/"; };
 $("rematch").onclick = () => rematch(state, showError);
 $("auto").onclick = () => { const snap = state.snap; if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
-$("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
+/** Whether leaving now leaves a match one plays in (托管 then plays for one): leaving asks first. */
+function leavingAMatch() {
   const r = state.snap && state.snap.room;
-  if (r && state.snap.seat != null && r.status === "playing" && !r.match_over) $("leave-dialog").showModal();
+  return !!(r && state.snap.seat != null && r.status === "playing" && !r.match_over);
+}
+$("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
+  if (leavingAMatch()) $("leave-dialog").showModal();
   else location.href = "/";
 };
+// The browser's back button at a table is 离开 too: the room's page keeps one entry of its own above
+// it in the history, so going back lands here (never on the previous site) and asks the same way.
+function guardBack() {
+  if (!(history.state && history.state.table)) history.pushState({ table: true }, "", location.href);
+}
+window.addEventListener("popstate", () => {
+  if (!state.roomCode || state.replaying || (history.state && history.state.table)) return;
+  if (!leavingAMatch()) { location.href = "/"; return; }
+  guardBack();  // stay at the table until the player says 离开
+  const d = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
+  if (!d.open) d.showModal();
+});
 $("leave-stay").onclick = () => $("leave-dialog").close();
 $("leave-go").onclick = () => { location.href = "/"; };
 $("share-btn").onclick = async () => {
@@ -284,7 +309,7 @@ $("share-btn").onclick = async () => {
 };
 
 // ---------------------------------------------------------------- start
-initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError });
+initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError, showJoinError });
 (async () => {
   applyStatic();
   loadSchema();

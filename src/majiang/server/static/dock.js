@@ -5,6 +5,9 @@ import { $, node, raw, setHTML, setText, sync, tileMarkup } from "./dom.js";
 import { keyLabel, splitTiles } from "./words.js";
 import { handItems } from "./table.js";
 
+// a phone, upright or on its side (style.css's own query): the hint bar is one line there
+const PHONE = "(max-width: 600px), (orientation: landscape) and (max-height: 520px)";
+
 /**
  * What the dock's buttons do (the page's entry wires them to the socket and the settlement).
  * @typedef {{act: (a: any) => void, send: (msg: any) => void, rematch: () => void, reopenSettlement: () => void}} DockActions
@@ -157,6 +160,7 @@ export function renderDock(state, v, legal, r, ui) {
   // the dock's buttons as a claim's row or a declaration's options (style.css lays each out compact)
   $("dock").classList.toggle("claiming", !!claimTile);
   $("dock").classList.toggle("choosing", legal.some((a) => a.type === "declare" || a.type === "sing"));
+  $("dock").classList.toggle("picking", !!(exchanges.length || voids.length));
   sync($("actions"), items, (it) => { const b = node("button"); b.type = "button"; b.onclick = () => { const cur = b._item; if (cur && !b.disabled) cur.run(); }; return b; },
     (b, it) => { b._item = it; labelButton(b, it.text, it.tip, it.keys, it.sub); b.className = "btn " + (it.cls || ""); b.disabled = !!it.disabled; if (it.id) b.id = it.id; else b.removeAttribute("id"); });
   if (legal.length) {
@@ -183,8 +187,10 @@ export function renderDock(state, v, legal, r, ui) {
   else if (showHints && hi) {
     const can = new Set(legal.filter((a) => a.type === "discard" || a.type === "declare").map((a) => a.tile));
     if (hi.discards) {
-      hint = hi.discards.filter((d) => can.has(d.tile)).slice(0, 3).map((d) => t("hint_discard", { t: tn(d.tile),
-        r: d.shanten === 0 ? t("hint_ready", { w: I18N.tilesWords(d.waits) }) : t("hint_shanten", { n: d.shanten }) }) + ` (${t("hint_count", { n: d.effective_count })})`).join(" · ");
+      // plain words ("打六万 → 差2张听牌，33张可进"); a phone's one line holds the best discard alone
+      const few = matchMedia(PHONE).matches ? 1 : 3;
+      hint = hi.discards.filter((d) => can.has(d.tile)).slice(0, few).map((d) => t("hint_discard", { t: tn(d.tile),
+        r: d.shanten === 0 ? t("hint_ready", { w: I18N.tilesWords(d.waits) }) : t("hint_shanten", { n: d.shanten }) }) + (I18N.lang === "en" ? ", " : "，") + t("hint_count", { n: d.effective_count })).join(" · ");
     } else if (hi.waits && hi.waits.length) hint = t("hint_waits", { w: hi.waits.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" · ") });
     else if (hi.shanten > 0) hint = t("hint_shanten", { n: hi.shanten });
   }

@@ -10,7 +10,8 @@ const M = {
     title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
     your_name: "昵称", save: "保存", name_ph: "你的名字", new_table: "开桌", game: "玩法", preset: "规则",
     players: "{n}人", bots: "空位机器人", bot_random: "随机",
-    bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
+    bot_greedy: "普通", bot_strong: "高手", bot_expert: "大师",
+    pace: "节奏", pace_fast: "快", pace_standard: "标准", pace_slow: "慢", hands: "局数", stake: "底分", timer: "出牌时间 (秒)", options: "规则选项",
     create: "创建房间", join_title: "加入房间", code_ph: "房间号", join: "加入", watch: "观战",
     history: "战绩", no_history: "还没有战绩", replay: "回放", hand_n: "第{n}局", result_win: "赢", result_lose: "输",
     result_even: "平", finished: "已结束", playing: "进行中", lobby: "等待中", more: "更多",
@@ -24,7 +25,7 @@ const M = {
     a_discard: "打", a_win: "胡", a_zimo: "自摸", a_pong: "碰", a_kong: "杠", a_concealed_kong: "暗杠", a_added_kong: "加杠",
     a_pass: "过", a_declare: "亮倒", a_dance: "跳舞", a_sing: "唱歌", a_void: "缺", a_exchange: "换三张",
     liangdao: "亮倒", sing: "唱歌", dance: "跳舞", waits: "听", hidden_triplets: "另有{n}坎未亮",
-    hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌 ({n}向听)", hint_count: "{n}张",
+    hint_discard: "打{t} → {r}", hint_ready: "听 {w}", hint_shanten: "差{n}张听牌", hint_count: "{n}张可进",
     hint_waits: "听牌: {w}", hint_left: "{t}剩{n}", last_discard: "{who} 打出 {t}",
     settlement: "结算", drawn_hand: "荒庄", win_by: "{who} 胡 {t}", zimo: "自摸", dianpao: "{who} 点炮",
     robbed: "抢杠", fan_total: "共 {n} 番", fan_n: "{n}番", fan_base: "底分", mult_total: "共 ×{n}", pays: "{a} → {b}", amount: "分",
@@ -80,7 +81,8 @@ const M = {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
     your_name: "Your name", save: "Save", name_ph: "your name", new_table: "New table", game: "Game", preset: "Rules",
     players: "{n} players", bots: "Bots for empty seats",
-    bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master", hands: "Hands", stake: "Stake",
+    bot_random: "random", bot_greedy: "normal", bot_strong: "strong", bot_expert: "master",
+    pace: "Bots' pace", pace_fast: "fast", pace_standard: "standard", pace_slow: "slow", hands: "Hands", stake: "Stake",
     timer: "Decision timer (s)", options: "Rule options", create: "Create room", join_title: "Join a room",
     code_ph: "room code", join: "Join", watch: "Watch", history: "History", no_history: "No matches yet",
     replay: "replay", hand_n: "hand {n}", result_win: "won", result_lose: "lost", result_even: "even",
@@ -99,7 +101,7 @@ const M = {
     a_declare: "Declare", a_dance: "Dance", a_sing: "Sing", a_void: "Void", a_exchange: "Pass three",
     liangdao: "declared", sing: "sing", dance: "dance", waits: "waits", hidden_triplets: "{n} triplet(s) hidden",
     hint_discard: "discard {t} → {r}", hint_ready: "ready on {w}", hint_shanten: "{n} from ready",
-    hint_count: "{n} tiles", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
+    hint_count: "{n} tiles help", hint_waits: "Ready: {w}", hint_left: "{t} ×{n} left", last_discard: "{who} discarded {t}",
     settlement: "Settlement", drawn_hand: "Drawn hand", win_by: "{who} wins on {t}", zimo: "self-drawn",
     dianpao: "discarded by {who}", robbed: "robbed kong", fan_total: "{n} fan total", fan_n: "{n} fan", fan_base: "base", mult_total: "×{n} total",
     pays: "{a} → {b}", amount: "points", hand_total: "This hand", match_total: "Match", ready: "Ready",
@@ -198,6 +200,7 @@ const ERROR_CODES = {
   "timers.not_object": ["计时设置格式不对", "The timers are malformed"],
   "timers.unknown": ["没有这个计时设置", "No such timer"],
   "timers.out_of_range": ["计时必须是 {lo} 到 {hi} 秒", "A timer is from {lo} to {hi} seconds"],
+  "timers.bad_pace": ["没有这种节奏", "No such pace"],
   "seat.none_left": ["座位都满了, 可以观战", "Every seat is taken: you can watch"],
   "seat.table_full": ["房间已满", "The table is full"],
   "seat.spectator": ["观战者不能操作", "Spectators cannot play"],
@@ -272,14 +275,32 @@ export function errorText(err) {
   if (code.startsWith("rules.") && named) return lang === "en" ? `${named}: ${params.reason || m}` : `规则选项「${named}」的值无效`;
   const said = ERROR_CODES[code];
   if (!said) return lang === "en" ? m : "操作未被接受";
-  return said[lang === "en" ? 1 : 0].replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : ""));
+  // a field the server names by its key ("hands") is said by the form's own label (局数, Hands)
+  const fill = (/** @type {string} */ k) => (k === "field" && FIELDS[params[k]] ? t(FIELDS[params[k]]) : String(params[k]));
+  return said[lang === "en" ? 1 : 0].replace(/\{(\w+)\}/g, (_, k) => (k in params ? fill(k) : ""));
 }
+/** The request fields a refusal may name (number.out_of_range), by their labels' keys. @type {Record<string, string>} */
+const FIELDS = { hands: "hands", stake: "stake", people: "people" };
 /** @returns {string[]} the error codes the page can say */
 export function errorCodes() { return Object.keys(ERROR_CODES); }
 /** @type {{getItem(k: string): string | null, setItem(k: string, v: string): void}} */
 const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
+/**
+ * The page's first language: the player's own choice when made here, else the browser's (the first
+ * of navigator.languages that is Chinese or English), else Chinese.
+ * @param {string | null} chosen @param {readonly string[] | undefined} wanted
+ * @returns {"zh" | "en"}
+ */
+export function firstLang(chosen, wanted) {
+  if (chosen === "en" || chosen === "zh") return chosen;
+  for (const l of wanted || []) {
+    if (/^zh\b/i.test(l)) return "zh";
+    if (/^en\b/i.test(l)) return "en";
+  }
+  return "zh";
+}
 /** @type {"zh" | "en"} */
-let lang = store.getItem("majiang.lang") === "en" ? "en" : "zh";
+let lang = firstLang(store.getItem("majiang.lang"), typeof navigator !== "undefined" ? navigator.languages : undefined);
 /**
  * A message of the catalogue in the page's language ({name} filled from params); the key itself when unknown.
  * @param {string} key
@@ -309,7 +330,8 @@ export function tilesWords(list) {
   }
   return list.map(tileName).join(lang === "en" ? ", " : "、");
 }
-export function suitName(s) { return lang === "en" ? `${SUIT_ZH[s]} ${SUIT_EN[s]}` : SUIT_ZH[s]; }
+// English says the suit, glossed with its mark as the tiles show it: "Characters (万)"
+export function suitName(s) { return lang === "en" ? `${SUIT_EN[s]} (${SUIT_ZH[s]})` : SUIT_ZH[s]; }
 /** A suit's character alone (万 筒 条), in either language: a badge's mark, coloured as the suit's tiles. */
 export function suitMark(s) { return SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
@@ -318,27 +340,42 @@ const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢�
   点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
   呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
   亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
-const DETAIL = { 刮风: "wind: exposed kong", 下雨: "rain: concealed kong", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
+const DETAIL = { 刮风: "wind (exposed kong)", 下雨: "rain (concealed kong)", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
   自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
 // (the settlement's English is English only: the Chinese term is the Chinese page's)
 export function reasonName(r) { return lang === "en" && REASON[r] ? REASON[r] : r; }
 // fans: a fan's Chinese name → its English, from the settlement's wins
 export function paymentDetail(d, fans) {
   if (!d) return "";
-  if (lang !== "en" && /[A-Za-z]{2}/.test(d)) return "";  // an English-only note of the engine
-  return d.split(" ").map((w) => {
+  const note = /[A-Za-z]{2}/.test(d);  // an English-only note of the engine ("杠上炮: kong money refunded")
+  if (lang !== "en" && note) return "";
+  const words = d.split(" ").filter(Boolean);
+  // English terms of several words would run together ("pure suit four of a kind"): a comma parts
+  // them, but not a count before its term ("3 triplet(s)") nor a ×N or tile after it
+  const bound = (/** @type {number} */ i) => /^[×x]\d+$|^[1-9][mpsz]$/.test(words[i]) || /^\d+$/.test(words[i - 1]);
+  return words.map((w, i) => {
     const bare = w.replace(/[:：]$/, ""), tail = w.slice(bare.length);
-    if (/^[1-9][mpsz]$/.test(bare)) return tileName(bare) + tail;
-    if (lang !== "en") return w;
-    if (fans && fans[bare]) return fans[bare] + tail;
-    return DETAIL[bare] ? DETAIL[bare] + tail : w;
-  }).join(" ");
+    let said = w;
+    if (/^[1-9][mpsz]$/.test(bare)) said = tileName(bare) + tail;
+    else if (lang === "en" && fans && fans[bare]) said = fans[bare] + tail;
+    else if (lang === "en" && DETAIL[bare]) said = DETAIL[bare] + tail;
+    return i === 0 ? said : (lang === "en" && !note && !bound(i) ? ", " : " ") + said;
+  }).join("");
+}
+/**
+ * A payment's reason and detail as one line: "点炮 清一色 根"; in English the reason, a colon and
+ * the detail ("discarded the winning tile: pure suit, four of a kind (root)"), never run together.
+ * @param {string} reason @param {string | null | undefined} detail @param {Record<string, string>} [fans]
+ */
+export function paymentWhy(reason, detail, fans) {
+  const d = paymentDetail(detail || "", fans);
+  return d ? `${reasonName(reason)}${lang === "en" ? ": " : " "}${d}` : reasonName(reason);
 }
 export function fanName(f) { return lang === "en" && f.english ? f.english : f.name; }
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }
 /** The catalogue as one object; `lang` is read live (the toggle changes it). */
 export const I18N = { t, errorText, errorCode, isRulesError, tileName, tilesWords, suitName, suitMark,
-  fanName, reasonName, paymentDetail, setLang,
+  fanName, reasonName, paymentDetail, paymentWhy, setLang,
   get lang() { return lang; },
   keys: (/** @type {string} */ l) => Object.keys(/** @type {Record<string, object>} */ (M)[l] || {}) };

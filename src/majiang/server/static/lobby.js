@@ -4,13 +4,13 @@ import { brokenConstraints, choiceName, game, gameIds, loadGames, optionHelp, op
 import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML, setText, sync } from "./dom.js";
 import { api } from "./protocol.js";
-import { signed, variantName } from "./words.js";
+import { botName, signed, variantName } from "./words.js";
 
 /**
  * What the lobby needs from the page: the state, a way to change it, and the way into a room.
  * @typedef {{state: () => import('./state.js').State, dispatch: (ev: import('./state.js').Event) => void,
  *   openRoom: (code: string, how?: import('./state.js').Mode) => void, joinAndOpen: (code: string) => Promise<void>,
- *   showLobbyError: (e: any) => void}} LobbyHooks
+ *   showLobbyError: (e: any) => void, showJoinError: (e: any) => void}} LobbyHooks
  */
 /** @type {LobbyHooks} */
 let ui;
@@ -125,7 +125,8 @@ export async function loadHistory() {
     if (!rows.length) { $("history").textContent = t("no_history"); return; }
     setHTML($("history"), h`${rows.map((r) => {
       const mine = r.totals[r.seat] || 0;
-      const others = r.names.filter((_, i) => i !== r.seat).map((n) => n || t("bot")).join(", ");
+      // a bot by its seat (机器人2), as the table names it
+      const others = r.names.map((n, i) => n || botName(`bot ${i}`)).filter((_, i) => i !== r.seat).join(I18N.lang === "en" ? ", " : "、");
       const when = new Date(r.created * 1000).toLocaleString(I18N.lang === "en" ? "en" : "zh-CN", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
       const res = mine > 0 ? t("result_win") : mine < 0 ? t("result_lose") : t("result_even");
       return h`<div class="hist"><div><a href="/?room=${r.room}">${r.room}</a> <span class="hist-game">${variantName(r.variant)}</span> <span class="hist-when">${when}</span> · ${t("status_" + r.status)}</div>
@@ -161,14 +162,15 @@ export function initLobby(hooks) {
         ...(four ? { people: 4, sit_out: $("people").value } : {}),
         bots: $("bots").value, hands: +$("hands").value, stake: +$("stake").value,
         options: Object.fromEntries(Object.entries(optValues).map(([k, x]) => [k, x === null ? "none" : x])),
-        timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)) } });
+        timers: { turn_seconds: turn, claim_seconds: Math.max(3, Math.round(turn / 2)), pace: $("pace").value } });
       ui.openRoom(r.code);
     } catch (e) { $("create-error").textContent = I18N.isRulesError(e) ? t("opt_invalid", { m: I18N.errorText(e) }) : I18N.errorText(e); }
     finally { creating = null; $("create").disabled = false; }
   };
   $("join").onclick = async () => {
+    ui.showJoinError("");
     try { await ensurePlayer(); await ui.joinAndOpen($("code").value.trim().toUpperCase()); }
-    catch (e) { ui.showLobbyError(e); }
+    catch (e) { ui.showJoinError(e); }
   };
-  $("watch").onclick = () => ui.openRoom($("code").value.trim().toUpperCase(), "watch");
+  $("watch").onclick = () => { ui.showJoinError(""); ui.openRoom($("code").value.trim().toUpperCase(), "watch"); };
 }

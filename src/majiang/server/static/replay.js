@@ -3,6 +3,7 @@ import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML, setText, sync } from "./dom.js";
 import { api } from "./protocol.js";
 import { renderBoard } from "./table.js";
+import { placeDock } from "./dock.js";
 import { CODE_RE, botName, replayStep } from "./words.js";
 
 /** @type {(() => void) | null} draws the replay's current frame again (after a language change) */
@@ -68,9 +69,11 @@ export async function openReplay(code, hand, showError) {
     }
     slider.max = String(last); slider.value = String(i);
     $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
+    placeDock();  // the controls above the bottom seat, as a player's buttons are: never over its discards
   };
   const stop = () => { clearInterval(timer); timer = null; };
   const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
   redraw = show;
   show();
+  addEventListener("resize", () => placeDock());
 }

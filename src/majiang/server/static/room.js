@@ -151,6 +151,22 @@ export function showChat(msg) {
   const b = /** @type {any} */ (seat.querySelector(".bubble"));
   if (EMOJI.includes(msg.phrase)) { b.innerHTML = EMOJI_SVG[msg.phrase]; b.setAttribute("aria-label", t("p_" + msg.phrase)); }
   else b.textContent = t("p_" + msg.phrase);
+  placeBubble(b, seat);
   b.classList.add("show");
   clearTimeout(b._t); b._t = setTimeout(() => b.classList.remove("show"), 3500);
+}
+/**
+ * A chat bubble beside its seat's name line, never over it (nor over another seat's name or score)
+ * and inside the screen: under the line, or above it for one's own seat at the bottom; it is fixed
+ * to the screen, so a seat that clips its contents does not cut it.
+ * @param {HTMLElement} b @param {Element} seat
+ */
+function placeBubble(b, seat) {
+  const line = (seat.querySelector(".who") || seat).getBoundingClientRect();
+  b.style.left = "0px"; b.style.top = "0px";
+  const w = b.offsetWidth, hgt = b.offsetHeight;
+  const below = !seat.classList.contains("me") && !seat.classList.contains("pos-bottom");
+  const top = below ? line.bottom + 4 : line.top - hgt - 4;
+  b.style.left = `${Math.round(Math.max(4, Math.min(line.left, innerWidth - w - 4)))}px`;
+  b.style.top = `${Math.round(Math.max(4, Math.min(top, innerHeight - hgt - 4)))}px`;
 }

@@ -28,7 +28,7 @@ function winHand(p, w) {
   const melds = p.melds.map((m) => tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small"));
   return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
 }
-function fanEnglish(wins) { const out = {}; (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
+function fanEnglish(wins) { const out = /** @type {Record<string, string>} */ ({}); (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
 // A name as the settlement shows it: one line, cut with an ellipsis (the whole name on hover), and
 // in the score rows an avatar of its first letter in the seat's colour.
 /** @param {string} name @param {number} seat @param {boolean} [avatar] */
@@ -80,7 +80,7 @@ export function showSettlement(state) {
   const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
     <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${winTotal(w, multiplies)}</b></p></div>`);
-  const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.reasonName(p.reason)} ${I18N.paymentDetail(p.detail, fanEnglish(s.wins))}</td></tr>`);
+  const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.paymentWhy(p.reason, p.detail, fanEnglish(s.wins))}</td></tr>`);
   const ready = r.ready ? r.ready.map((x, i) => (x ? names[i] : null)).filter(Boolean) : [];
   const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";
   // the first line names the winner(s): who won is what a player looks for first
@@ -113,6 +113,8 @@ function openAtTop(dialog) {
   const head = dialog.querySelector("h2");
   if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
   dialog.scrollTop = 0;
+  const body = dialog.querySelector("#settlement-body");  // the settlement scrolls its words, its buttons stay
+  if (body) body.scrollTop = 0;
 }
 // 再来一局: offered to every player of the match, in the same seats
 /** @param {State} state @param {any} r */

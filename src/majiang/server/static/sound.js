@@ -1,13 +1,22 @@
 // Sound effects synthesised here with Web Audio (no recordings): a tile click, calls, a win, your turn.
 // Calls (碰, 杠, 胡 …) are spoken by the browser's own speech synthesis when it has a Chinese voice.
 // Muting silences both and is remembered in this browser.
+// The audio starts only after the player's first tap or key: a context made or resumed before that is
+// refused, with a console warning for every sound (a page reloaded, a link opened at a table).
 let ctx = null;
 let muted = localStorage.getItem("majiang.mute") === "1";
+let gestured = false;
 function audio() {
+  const nav = /** @type {any} */ (navigator);
+  if (!gestured && !(nav.userActivation && nav.userActivation.hasBeenActive)) return null;
   if (!ctx) {
     const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!AC) return null;
-    ctx = new AC();
+    const made = new AC();
+    ctx = made;
+    const shown = () => { document.documentElement.dataset.audio = made.state; };  // tests read it
+    made.onstatechange = shown;
+    shown();
   }
   if (ctx.state === "suspended") ctx.resume().catch(() => {});
   return ctx;
@@ -88,5 +97,6 @@ export const Sound = {
     muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0");
     try { if (muted && window.speechSynthesis) window.speechSynthesis.cancel(); } catch (e) { /* no speech */ }
   },
-  unlock() { if (!muted) audio(); },
+  /** The player's tap or key: the audio may start now (muted, it starts with the first sound). */
+  unlock() { gestured = true; if (!muted) audio(); },
 };

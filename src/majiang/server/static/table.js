@@ -3,7 +3,7 @@
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { Sound } from "./sound.js";
 import { bump, node, paintTile, reduced, setText, sync, tileNode } from "./dom.js";
-import { TILE_RE, keyed, signed, splitTiles } from "./words.js";
+import { TILE_RE, avatarsOf, keyed, signed, splitTiles } from "./words.js";
 import { wallSides } from "./wall.js";
 import { wallSize } from "./games.js";
 
@@ -61,22 +61,14 @@ function drawDice(e, dice) {
   e.innerHTML = (dice || []).filter((d) => d >= 1 && d <= 6)
     .map((d) => `<svg viewBox="0 0 20 20" class="die" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="#fbf8ef"/>${pips(d)}</svg>`).join("");
 }
-// A seat's avatar, generated: the name's initials (a Chinese name's first character) in a circle of a
-// colour taken from the name, the same at every table; a bot's seat shows its number.
-const AVATAR_COLOURS = 8;  // .avatar.c0 … .c7 in style.css
-function paintAvatar(e, name, bot) {
-  const trimmed = name.trim();
-  let text = "?";
-  if (bot && /\d/.test(trimmed)) text = trimmed.match(/\d/)[0];
-  else if (/^[\u3400-\u9fff]/.test(trimmed)) text = trimmed[0];
-  else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
-  let hash = 0;
-  for (const ch of trimmed) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
-  const key = `${text}|${hash % AVATAR_COLOURS}|${bot ? 1 : 0}`;
+// A seat's avatar (words.js avatarsOf): a mark and a colour of its own at this table.
+/** @param {HTMLElement} e @param {{text: string, colour: number}} a @param {boolean} bot */
+function paintAvatar(e, a, bot) {
+  const key = `${a.text}|${a.colour}|${bot ? 1 : 0}`;
   if (e.dataset.key === key) return;
   e.dataset.key = key;
-  e.textContent = text;
-  e.className = `avatar c${hash % AVATAR_COLOURS}` + (bot ? " bot" : "");
+  e.textContent = a.text;
+  e.className = `avatar c${a.colour}` + (bot ? " bot" : "");
   e.setAttribute("aria-hidden", "true");
 }
 // The wall around the centre (wall.js): each side's stacks of two tile backs, drawn from the dealer's
@@ -171,6 +163,7 @@ export function renderBoard(ctx) {
   const exchanging = legal.some((a) => a.type === "exchange");
   const picked = ctx.picked || [], selKey = ctx.selKey || null;
   const hinted = ctx.showHints && ctx.hints && ctx.hints.discards ? ctx.hints.discards.filter((x) => discardable.has(x.tile)).map((x) => x.tile)[0] : null;
+  const avatars = avatarsOf(v.players.map((_, s) => ctx.names[s] || ""), v.players.map((_, s) => !!ctx.humans && !ctx.humans[s]));
   v.players.forEach((p, s) => {
     const seat = board.querySelector(`.seat[data-seat="${s}"]`);
     const mine = ctx.live && s === ctx.mySeat;
@@ -180,7 +173,7 @@ export function renderBoard(ctx) {
     seat.classList.toggle("dealer", s === v.dealer);
     const bot = !!ctx.humans && !ctx.humans[s];
     paintName(seat.querySelector(".name"), ctx.names[s] || "", bot);
-    paintAvatar(seat.querySelector(".avatar"), ctx.names[s] || "", bot);
+    paintAvatar(seat.querySelector(".avatar"), avatars[s], bot);
     setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
     seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
     const badges = [];

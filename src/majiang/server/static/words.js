@@ -97,3 +97,32 @@ export function winTotal(w, multiplies) {
   if (multiplies) return t("mult_total", { n: w.multiplier });
   return w.fan ? t("fan_total_x", { n: w.fan, m: w.multiplier }) : t("fan_total_base", { m: w.multiplier });
 }
+
+/** The avatars' colours (.avatar.c0 … .c7 in style.css). */
+export const AVATAR_COLOURS = 8;
+/**
+ * The seats' avatars at one table: a mark (a bot's number; a Chinese name's last character, the given
+ * name's, since 小红 and 小刚 share their first; else the initials of up to two words) in a colour
+ * taken from the name, the same at every table, moved on to the next free one where two seats would
+ * share it, so no two people at a table look alike.
+ * @param {string[]} names @param {boolean[]} bots
+ * @returns {{text: string, colour: number}[]}
+ */
+export function avatarsOf(names, bots) {
+  const taken = new Set();
+  return names.map((name, i) => {
+    const trimmed = (name || "").trim();
+    let text = "?";
+    const digit = /\d/.exec(trimmed);
+    const cjk = trimmed.match(/[\u3400-\u9fff]/g);
+    if ((bots[i] || /^(bot ?|机器人)\d/.test(trimmed)) && digit) text = digit[0];  // a replay knows bots by name only
+    else if (cjk && /^[\u3400-\u9fff]/.test(trimmed)) text = cjk[cjk.length - 1];
+    else if (trimmed) text = trimmed.split(/[\s._-]+/).filter(Boolean).slice(0, 2).map((w) => Array.from(w)[0]).join("").toUpperCase();
+    let hash = 0;
+    for (const ch of trimmed) hash = (hash * 31 + /** @type {number} */ (ch.codePointAt(0))) >>> 0;
+    let colour = hash % AVATAR_COLOURS;
+    for (let k = 0; k < AVATAR_COLOURS && taken.has(colour); k++) colour = (colour + 1) % AVATAR_COLOURS;
+    taken.add(colour);
+    return { text, colour };
+  });
+}
