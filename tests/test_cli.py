@@ -511,6 +511,13 @@ def test_bad_bots_are_refused_in_one_line_before_any_play(capsys, bots, fragment
     refused(capsys, "arena", "--variant", "kawuxing", "--bots", bots, "--games", "1", fragment=fragment)
 
 
+def test_a_ray_cluster_nobody_answers_at_is_refused_within_seconds():
+    pytest.importorskip("ray")
+    status, _, err = cli("arena", "--variant", "kawuxing", "--games", "1", "--backend", "ray",
+                         "--ray-address", "127.0.0.1:1", "--bots", "greedy,greedy,greedy", timeout=30)
+    assert status == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in one_line(err)
+
+
 @pytest.mark.parametrize("argv", [
     ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "expert:samples=-3"],
     ["simulate", "--variant", "sichuan", "--games", "1", "--bots", "greedy,greedy"],

@@ -432,39 +432,6 @@ def test_serve_prints_where_friends_can_connect():
     assert all(u.startswith("http://") and not u.startswith("http://127.") for u in lan_urls("0.0.0.0", 8000))
 
 
-def test_a_host_on_all_interfaces_whose_name_says_only_loopback_still_gets_its_lan_address(monkeypatch):
-    """Debian names the machine 127.0.1.1: `--host 0.0.0.0` then found no address, and the room card
-    told the host to restart with the very option they used (issue 47). The address the route leaves
-    by is the one to share."""
-    import socket
-
-    from majiang.cli.serve import lan_urls
-
-    class Probe:
-        def __init__(self, *args):
-            self.args = args
-
-        def connect(self, where):
-            self.where = where
-
-        def getsockname(self):
-            return ("192.168.1.23", 50000)
-
-        def close(self):
-            pass
-
-    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, 0, 0, "", ("127.0.1.1", 0))])
-    monkeypatch.setattr(socket, "socket", Probe)
-    assert lan_urls("0.0.0.0", 8000) == ["http://192.168.1.23:8000/"]
-
-    class NoNetwork(Probe):
-        def connect(self, where):
-            raise OSError("Network is unreachable")
-
-    monkeypatch.setattr(socket, "socket", NoNetwork)
-    assert lan_urls("0.0.0.0", 8000) == []
-
-
 def test_store_errors_are_typed():
     assert issubclass(StoreError, Exception)
 

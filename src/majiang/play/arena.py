@@ -380,6 +380,7 @@ def run_arena(rules, bots: list, games: int, seed, workers: int = 1, backend: st
         started = not ray.is_initialized()
         if started:
             if ray_address:
+                _check_reachable(ray_address)
                 ray.init(address=ray_address, log_to_driver=bot_stderr == "-")
             else:
                 ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=bot_stderr == "-")
@@ -476,3 +477,25 @@ def plot(result: ArenaResult, path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _check_reachable(address: str, seconds: float = 5.0) -> None:
+    """A Ray cluster's ``host:port`` (or ``ray://host:port``) answers within ``seconds``, or a
+    ``MajiangError`` says so: Ray itself waits a minute or more on an address nobody answers at.
+    ``auto`` (Ray's own lookup) is left to Ray.
+
+    >>> _check_reachable("127.0.0.1:1", 1.0)
+    Traceback (most recent call last):
+    ...
+    majiang.MajiangError: cannot reach the Ray cluster at 127.0.0.1:1 (ConnectionRefusedError)
+    """
+    import socket
+
+    where = address.split("://", 1)[-1]
+    host, sep, port = where.rpartition(":")
+    if address == "auto" or not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as exc:
+        raise MajiangError(f"cannot reach the Ray cluster at {address} ({type(exc).__name__})") from None
