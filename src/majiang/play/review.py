@@ -191,6 +191,24 @@ def _hand_records(source: Any, hand: int | None) -> list[dict]:
     return hands[hand]
 
 
+def _finished(records: list[dict]) -> Game:
+    """The hand rebuilt with every event checked (a tampered log is refused by ``rebuild``'s
+    line); a log whose events are all right but stop before the settlement is refused as unfinished."""
+    unfinished = LogError(f"the hand is unfinished (the log stops after {len(records) - 1} events, before "
+                          "its settlement): only a finished hand is reviewed")
+    try:
+        game = rebuild(records)
+    except LogError:
+        partial = rebuild(records, check=False)  # raises itself on an action that does not replay
+        logged = records[1:]
+        if len(logged) < len(partial.events) and all(a == b for a, b in zip(partial.events, logged)):
+            raise unfinished from None
+        raise
+    if not game.over:
+        raise unfinished
+    return game
+
+
 def _options(reviewer: ExpertAgent, obs: dict, legal: list[Action], played: Action) -> list[Action]:
     """The options valued: every distinct legal one, but for 换三张 (many threes of a suit) the
     played three, ``strong``'s and the least connected three of each other suit."""
@@ -226,12 +244,9 @@ def review_hand(source: Any, seat: int, budget: int = DEFAULT_BUDGET, seed: int 
     if isinstance(budget, bool) or not isinstance(budget, int) or not 2 <= budget <= MAX_BUDGET:
         raise ReviewError(f"budget must be a whole number 2 to {MAX_BUDGET:,} (samples a decision), got {budget!r}")
     records = _hand_records(source, hand)
-    final = rebuild(records)  # every event checked: a tampered log is refused here
+    final = _finished(records)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.n:
         raise ReviewError(f"seat must be 0 to {final.n - 1} (this game seats {final.n}), got {seat!r}")
-    if not final.over:
-        raise LogError(f"the hand is unfinished ({len(final.actions)} actions logged, no settlement): "
-                       "only a finished hand is reviewed")
     reviewer = ExpertAgent(seed, engine="auto")
     game = game_from_start(records[0])
     steps = [(i, r) for i, r in enumerate(records) if r["type"] == "action"]
