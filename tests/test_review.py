@@ -226,3 +226,16 @@ def test_bad_requests_are_one_line(tmp_path, capsys):
     refused(capsys, "review", junk, "--seat", 0, fragment="longer than")
     with pytest.raises(ReviewError):
         review_hand(hand, 0, budget=0)
+
+
+def test_pass_three_and_the_void_suit_are_reviewed():
+    from majiang.games.rules import rules_for
+
+    g = play_hand(Game(rules_for("sichuan", "modern"), seed=1), [GreedyAgent(s) for s in range(4)])
+    r = review_hand(game_records(g), 1, budget=8)
+    setup = {d.phase: d for d in r.decisions if d.phase in ("exchange", "void")}
+    assert set(setup) == {"exchange", "void"}
+    assert setup["exchange"].played.type == "exchange" and setup["void"].played.type == "void"
+    for d in setup.values():
+        assert d.played in [o.action for o in d.options] and d.loss >= 0
+    assert [d.index for d in r.decisions] == sorted(d.index for d in r.decisions)

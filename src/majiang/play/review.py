@@ -49,6 +49,7 @@ MAX_BUDGET = 10_000
 NOISE_Z = 2.0  # a loss counts only beyond this many standard errors of the paired difference
 BIG_LOSS = 1.0  # points a hand: a counted loss this large or larger is a blunder
 TOP = 5  # options kept per decision (the played one is always kept)
+STRENGTH = "docs/BOTS-LAB.md#the-ladder-random--greedy--strong--expert"  # where the reviewer's bot is measured
 SETUP_SHARE = 4  # 换三张/定缺 are played out from the deal in Python: a quarter of the samples
 
 
@@ -147,7 +148,8 @@ class HandReview:
                 "severities": {s: sum(d.severity == s for d in self.decisions) for s in ("none", "small", "big")},
                 "decisions": [d.to_json() for d in self.decisions], "skipped": list(self.skipped),
                 "reviewer": {"bot": "expert", "search": "whole-deal rollouts by greedy from this seat's view",
-                             "samples": self.budget, "noise_z": NOISE_Z, "big_loss": BIG_LOSS}}
+                             "samples": self.budget, "noise_z": NOISE_Z, "big_loss": BIG_LOSS,
+                             "measured": STRENGTH}}
 
 
 def severity_of(loss: float) -> str:
@@ -291,7 +293,7 @@ def _review_one(reviewer: ExpertAgent, obs: dict, legal: list[Action], played: A
     if all(v.action != played for v in kept):
         kept.append(next(v for v in values if v.action == played))
     tile = (obs.get("last_discard") or {}).get("tile") if phase == "claim" else obs.get("drawn") if phase == "turn" else None
-    return DecisionReview(index, phase, obs["players"][obs["seat"]]["hand"], tile, played, best, loss, se,
+    return DecisionReview(index, str(phase), obs["players"][obs["seat"]]["hand"], tile, played, best, loss, se,
                           severity_of(loss), tuple(OptionReview(v.action, v.mean, v.stderr) for v in kept))
 
 
