@@ -58,10 +58,11 @@ def render_review(review: HandReview, chinese: bool = True) -> str:
     reviewer's best and the loss with its standard error), the top options under a costly one."""
     pm = "±" if chinese else "+-"
     title = "复盘 review" if chinese else "review"
-    lines = [f"{title}: seat {review.seat}, hand {review.hand_index} of {review.variant}/{review.preset}; "
-             f"the seat made {review.points:+d} points",
-             f"reviewer: expert's search from this seat's view, {review.budget} samples a decision, every option "
-             f"played out by greedy; a loss counts beyond {NOISE_Z:g} standard errors, {BIG_LOSS:g} points or more is big",
+    lines = [(f"{title}: seat {review.seat}, hand {review.hand_index} of {review.variant}/{review.preset}; "
+              f"the seat made {review.points:+d} points"),
+             (f"reviewer: expert's search from this seat's view, {review.budget} samples a decision, every option "
+              f"played out by greedy; a loss counts beyond {NOISE_Z:g} standard errors, "
+              f"{BIG_LOSS:g} points or more is big"),
              ""]
     width = max([_cells(action_label(a, chinese)) for d in review.decisions for a in (d.played, d.best)] + [8])
     lines.append(f"{'step':>5}  {'phase':<8} {'hand':<18} {_pad('played', width)}  {_pad('best', width)}  loss")

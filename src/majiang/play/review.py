@@ -288,14 +288,18 @@ def _review_one(reviewer: ExpertAgent, obs: dict, legal: list[Action], played: A
     except (ValueError, RuntimeError) as exc:  # a sample the engine refused (as in expert's own search)
         return f"the engine refused a sample: {exc}"
     best, loss, se = judge(values, played)
-    ranked = sorted(values, key=lambda v: -v.mean)
+    ranked = sorted(values, key=lambda v: (-v.mean, v.action != played))  # best first, as ``judge`` breaks ties
     kept = ranked[:max(1, top)]
     if all(v.action != played for v in kept):
         kept.append(next(v for v in values if v.action == played))
-    tile = (obs.get("last_discard") or {}).get("tile") if phase == "claim" else obs.get("drawn") if phase == "turn" else None
+    tile = None
+    if phase == "claim":
+        tile = (obs.get("last_discard") or {}).get("tile")
+    elif phase == "turn":
+        tile = obs.get("drawn")
     return DecisionReview(index, str(phase), obs["players"][obs["seat"]]["hand"], tile, played, best, loss, se,
                           severity_of(loss), tuple(OptionReview(v.action, v.mean, v.stderr) for v in kept))
 
 
-__all__ = ["BIG_LOSS", "DEFAULT_BUDGET", "MAX_BUDGET", "NOISE_Z", "DecisionReview", "HandReview", "OptionReview", "ReviewError",
-           "judge", "review_hand", "severity_of"]
+__all__ = ["BIG_LOSS", "DEFAULT_BUDGET", "MAX_BUDGET", "NOISE_Z", "DecisionReview", "HandReview", "OptionReview",
+           "ReviewError", "judge", "review_hand", "severity_of"]
