@@ -12,7 +12,9 @@ points from that decision to the end of the deal.
 
 Every value is an estimate, and the review says how good: each option carries its standard
 error, and the loss of the played option (the best option's value less its own, ≥ 0) is counted
-only where it exceeds ``NOISE_Z`` standard errors of the paired difference; below that the
+only where it exceeds ``NOISE_Z`` standard errors of the paired difference, measured on fresh
+samples (the best option is chosen on one set and its margin measured on another: the highest of
+many noisy means is biased up, and would charge noise as loss); below that the
 decision costs nothing measurable (severity "none"). A counted loss of ``BIG_LOSS`` points or
 more is "big", a smaller one "small". The best option is chosen among the noisy means, so a
 near tie can name either: ``match_rate`` is the share of decisions where the played option is
@@ -157,15 +159,20 @@ def severity_of(loss: float) -> str:
     return "none" if loss <= 0 else "big" if loss >= BIG_LOSS else "small"
 
 
-def judge(values: list[OptionValue], played: Action) -> tuple[Action, float, float]:
+def judge(values: list[OptionValue], played: Action, confirm: list[OptionValue] | None = None
+          ) -> tuple[Action, float, float]:
     """The best of ``values`` (the highest mean; the played option among equals), and the played
     option's loss against it with the loss's standard error: the mean paired difference where it
-    exceeds ``NOISE_Z`` standard errors, else 0."""
-    mine = next(v for v in values if v.action == played)
+    exceeds ``NOISE_Z`` standard errors, else 0. ``confirm``: the best and the played option valued
+    again on fresh samples, the difference then measured there (the highest of many noisy means
+    is biased up: choosing and measuring on the same samples would charge noise as loss)."""
     best = max(values, key=lambda v: (v.mean, v.action == played))
     if best.action == played:
         return played, 0.0, 0.0
-    diff, se = mean_stderr([a - b for a, b in zip(best.points, mine.points)])
+    pair = confirm if confirm is not None else values
+    top = next(v for v in pair if v.action == best.action)
+    mine = next(v for v in pair if v.action == played)
+    diff, se = mean_stderr([a - b for a, b in zip(top.points, mine.points)])
     return best.action, (diff if diff > NOISE_Z * se and diff > 0 else 0.0), se
 
 
@@ -285,9 +292,11 @@ def _review_one(reviewer: ExpertAgent, obs: dict, legal: list[Action], played: A
     samples = max(2, budget // SETUP_SHARE) if phase in ("exchange", "void") else budget
     try:
         values = reviewer.option_values(obs, options, samples)
+        best = max(values, key=lambda v: (v.mean, v.action == played)).action
+        confirm = reviewer.option_values(obs, [best, played], samples) if best != played else None
     except (ValueError, RuntimeError) as exc:  # a sample the engine refused (as in expert's own search)
         return f"the engine refused a sample: {exc}"
-    best, loss, se = judge(values, played)
+    best, loss, se = judge(values, played, confirm)
     ranked = sorted(values, key=lambda v: (-v.mean, v.action != played))  # best first, as ``judge`` breaks ties
     kept = ranked[:max(1, top)]
     if all(v.action != played for v in kept):
