@@ -46,7 +46,7 @@ from majiang.core.errors import MajiangError
 from majiang.engine import Action, Game
 from majiang.engine.log import LogError, game_from_start, read_jsonl, rebuild, split_hands
 
-DEFAULT_BUDGET = 400  # samples a decision: a whole hand of one seat in about 1-3 s of one core (docs/BOTS.md)
+DEFAULT_BUDGET = 400  # samples a decision: a whole hand of one seat in about 2-5 s of one core (docs/BOTS.md)
 MAX_BUDGET = 10_000
 NOISE_Z = 2.0  # a loss counts only beyond this many standard errors of the paired difference
 BIG_LOSS = 1.0  # points a hand: a counted loss this large or larger is a blunder
