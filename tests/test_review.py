@@ -183,6 +183,7 @@ def test_the_same_seed_gives_the_same_review(tmp_path):
     records = greedy_hand("sichuan", 2)
     one = review_hand(records, 2, budget=4, seed=7).to_json()
     assert review_hand(records, 2, budget=4, seed=7).to_json() == one
+    assert review_hand(write(tmp_path, records), 2, budget=4, seed=7).to_json() == one  # a path reads the same
 
 
 def refused(capsys, *argv, fragment=""):
