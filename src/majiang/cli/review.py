@@ -62,7 +62,7 @@ def render_review(review: HandReview, chinese: bool = True) -> str:
               f"the seat made {review.points:+d} points"),
              (f"reviewer: expert's search from this seat's view, {review.budget} samples a decision, every option "
               f"played out by greedy; a loss counts beyond {NOISE_Z:g} standard errors, "
-              f"{BIG_LOSS:g} points or more is big"),
+              f"a loss of {BIG_LOSS:g} point{'' if BIG_LOSS == 1 else 's'} or more is big"),
              ""]
     width = max([_cells(action_label(a, chinese)) for d in review.decisions for a in (d.played, d.best)] + [8])
     lines.append(f"{'step':>5}  {'phase':<8} {'hand':<18} {_pad('played', width)}  {_pad('best', width)}  loss")
