@@ -1280,8 +1280,9 @@ def test_a_friend_who_arrives_mid_match_sits_from_the_next_hand(server, browser)
     late.wait_for_selector("#summary table", timeout=15000)
     rows = late.locator("#summary tr").all_inner_texts()
     mine = [r for r in rows if "Late" in r]
-    assert len(mine) == 1 and "休" in mine[0].split("\t")[1]  # hand 1 was not theirs
+    assert len(mine) == 1 and "—" in mine[0].split("\t")[1]  # hand 1 was not theirs
     assert len(rows) == 1 + 4  # the header, Early, the two bots, Late
+    late.screenshot(path=os.path.join(SHOTS, "summary_late_join.png"))
     host.context.close()
     late.context.close()
 

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import math
 import random
+from typing import NamedTuple
 
 from majiang.bots.base import PythonEngineWarning, SeatView, native_engine, native_engine_missing
 from majiang.bots.expert_outlook import outlook_claim, outlook_turn, plans_mask
-from majiang.bots.expert_setup import exchange_search, void_search
+from majiang.bots.expert_setup import exchange_search, setup_points, void_search
 from majiang.bots.rollout import ROLLOUT_AGENTS, rollout_python
 from majiang.bots.strong import StrongAgent
 from majiang.core.analysis import waits as waits_of
@@ -60,6 +61,27 @@ from majiang.games import GAMES, get_game
 # measured against strong (docs/BOTS-LAB.md), declared with the game (``GameSpec.bots["expert"]``).
 GAME_DEFAULTS = {name: game.bots["expert"] for name, game in GAMES.items() if "expert" in game.bots}
 SEARCH_KINDS = ("discard", "declare", "kong", "claim")
+
+
+class OptionValue(NamedTuple):
+    """One option as ``ExpertAgent.option_values`` values it: this seat's mean points from the
+    decision to the end of the deal over the sampled deals, the standard error of that mean, and
+    the points of each sample (every option meets the same samples, so two options' ``points``
+    pair up: the standard error of their difference is far smaller than either's)."""
+
+    action: Action
+    mean: float
+    stderr: float
+    points: tuple[float, ...]
+
+
+def mean_stderr(points) -> tuple[float, float]:
+    """The mean of ``points`` and its standard error (0 for a single point)."""
+    n = len(points)
+    mean = sum(points) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in points) / (n - 1) / n)
 
 
 def search_kinds(option: str) -> set[str]:
@@ -213,6 +235,40 @@ class ExpertAgent:
         except (ValueError, RuntimeError):  # a sample the engine refused (never seen in the tests)
             self.failures += 1
             return choice
+
+    def option_values(self, obs: dict, options: list[Action], samples: int | None = None) -> list[OptionValue]:
+        """Each of ``options`` (legal at ``obs``) valued by the whole-deal search, whatever this
+        agent's own settings decide with: ``samples`` determinizations (default ``self.samples``)
+        of what this seat cannot see, every option played from each to the end of the deal by the
+        rollout players (the same samples and players for every option: the differences pair up).
+        定缺 and 换三张 are played out from the dealer's first turn as ``setup="search"`` plays them.
+        Reads only the observation; draws from this agent's seed, so a later ``act`` differs from
+        one without this call, but ``act`` itself is unchanged. Not for 抢杠 (``phase`` "rob"): a
+        position cannot hold a robbable kong, so a ValueError says so.
+
+        >>> from majiang import Game
+        >>> g = Game("kawuxing", seed=1)
+        >>> s = g.pending_seats()[0]
+        >>> values = ExpertAgent(1).option_values(g.observation(s), g.legal_actions(s)[:2], samples=4)
+        >>> [(str(v.action), len(v.points)) for v in values]
+        [('discard 2p', 4), ('discard 5p', 4)]
+        """
+        n = max(2, int(self.samples if samples is None else samples))
+        options = list(options)
+        if not options:
+            return []
+        kinds = {a.type for a in options}
+        if kinds & {"void", "exchange"}:
+            points = setup_points(self, obs, options, n)
+        elif obs["phase"] in ("turn", "claim"):
+            rng = random.Random(self.rng.getrandbits(64))
+            prepared = self.prepare(obs)
+            positions = [self.sample(prepared, rng) for _ in range(n)]
+            keys = [[rng.getrandbits(32) for _ in obs["players"]] for _ in range(n)]
+            points = [self.play(obs, positions, keys, range(n), a) for a in options]
+        else:
+            raise ValueError(f"option_values: a {obs['phase']!r} decision cannot be set as a position")
+        return [OptionValue(a, *mean_stderr(p), tuple(float(x) for x in p)) for a, p in zip(options, points)]
 
     def _resolve_auto(self, variant: str) -> None:
         """The options left at "auto" as ``variant``'s ``GAME_DEFAULTS``."""

@@ -78,16 +78,38 @@ def _choose(agent, points: list[list[float]]) -> int:
 def _search(agent, obs: dict, view: SeatView, count: int, positions) -> int:
     """Which of ``count`` candidates plays out best: ``positions(hands, wall, rng)`` gives each
     candidate's starting position for one deal of the unseen tiles."""
+    n = max(2, min(agent.samples, agent.work // count))
+    return _choose(agent, _points(agent, obs, view, count, positions, n))
+
+
+def _points(agent, obs: dict, view: SeatView, count: int, positions, n: int) -> list[list[float]]:
+    """Each of ``count`` candidates' points over ``n`` deals of the unseen tiles (the same deals
+    and players for every candidate)."""
     me = obs["seat"]
     pool = _unseen(obs)
     rng = random.Random(agent.rng.getrandbits(64))
     points: list[list[float]] = [[] for _ in range(count)]
-    for _ in range(max(2, min(agent.samples, agent.work // count))):
+    for _ in range(n):
         hands, wall = _deal(view, obs, pool, rng)
         keys = [rng.getrandbits(32) for _ in hands]
         for i, pos in enumerate(positions(hands, wall, rng)):
             points[i].append(_play_out(agent, view.rules, pos, me, keys))
-    return _choose(agent, points)
+    return points
+
+
+def setup_points(agent, obs: dict, options: list[Action], n: int) -> list[list[float]]:
+    """Each of ``options`` (all 定缺 or all 换三张) valued by the search above over ``n`` deals:
+    this seat's points in each deal, played out from the dealer's first turn (for ``expert``'s
+    ``option_values``, which a review reads)."""
+    view = SeatView(obs)
+    kinds = {a.type for a in options}
+    if kinds == {"void"}:
+        builder = _void_positions(view, obs, [a.suit for a in options])
+    elif kinds == {"exchange"}:
+        builder = _exchange_positions(view, obs, options)
+    else:
+        raise ValueError(f"setup_points values 定缺 or 换三张 options, not {sorted(kinds)}")
+    return _points(agent, obs, view, len(options), builder, max(2, int(n)))
 
 
 def void_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action:
@@ -95,6 +117,13 @@ def void_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action
     suits = void_candidates(view, choice)
     if len(suits) == 1:
         return choice
+    best = _search(agent, obs, view, len(suits), _void_positions(view, obs, suits))
+    return next(a for a in legal if a.suit == suits[best])
+
+
+def _void_positions(view: SeatView, obs: dict, suits: list[str]):
+    """The positions of one deal, one for each of ``suits`` as this seat's void: every opponent
+    gives up the suit ``strong`` would with its sampled hand."""
     me, dealer = obs["seat"], obs["dealer"]
 
     def positions(hands, wall, rng):
@@ -103,8 +132,7 @@ def void_search(agent, obs: dict, legal: list[Action], choice: Action) -> Action
                          [SeatPosition(list(h), [], suit if s == me else voids[s]) for s, h in enumerate(hands)])
                 for suit in suits]
 
-    best = _search(agent, obs, view, len(suits), positions)
-    return next(a for a in legal if a.suit == suits[best])
+    return positions
 
 
 def exchange_candidates(view: SeatView, legal: list[Action], choice: Action) -> list[Action]:
@@ -129,6 +157,12 @@ def exchange_search(agent, obs: dict, legal: list[Action], choice: Action) -> Ac
     options = exchange_candidates(view, legal, choice)
     if len(options) == 1:
         return choice
+    return options[_search(agent, obs, view, len(options), _exchange_positions(view, obs, options))]
+
+
+def _exchange_positions(view: SeatView, obs: dict, options: list[Action]):
+    """The positions of one deal, one for each of ``options`` as this seat's three tiles: every
+    opponent passes what ``strong`` would, the direction drawn as the dice fall."""
     me, dealer, n = obs["seat"], obs["dealer"], len(obs["players"])
 
     def positions(hands, wall, rng):
@@ -150,7 +184,7 @@ def exchange_search(agent, obs: dict, legal: list[Action], choice: Action) -> Ac
                                 [SeatPosition(h, [], _void_after(h, view.variant)) for h in after]))
         return out
 
-    return options[_search(agent, obs, view, len(options), positions)]
+    return positions
 
 
 def _void_after(counts: list[int], variant) -> str:

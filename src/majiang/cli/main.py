@@ -11,11 +11,11 @@ import sys
 from collections.abc import Sequence
 
 from majiang import __version__
-from majiang.cli import analyze, arena, db, play, replay, score, serve, simulate
+from majiang.cli import analyze, arena, db, play, replay, review, score, serve, simulate
 from majiang.cli.common import Parser, UsageError
 from majiang.core.errors import MajiangError
 
-COMMANDS = (analyze, score, serve, db, arena, simulate, replay, play)  # each adds its subcommands, in --help's order
+COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)  # each adds its subcommands, in --help's order
 
 
 def build_parser() -> argparse.ArgumentParser:

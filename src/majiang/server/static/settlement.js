@@ -148,7 +148,8 @@ async function loadSummary(state) {
   if (!box || box.dataset.done) return;
   box.dataset.done = "1";
   games.sort((a, b) => a.hand_index - b.hand_index);
-  // a four-person room: one column per person (a hand they sat out reads 休); points times the stake,
+  // one row per person who played (a four-person room's hand they sat out reads 休; a hand before a
+  // friend sat down, or after a bot was relieved, reads —); points times the stake,
   // as the match row shows them
   const stake = r.stake || 1;
   const people = games.length && games[0].people ? games[0].people : null;
@@ -169,6 +170,6 @@ async function loadSummary(state) {
   // names never squeeze into narrow column heads on a phone; many hands scroll sideways
   setHTML(box, h`<h3>${t("summary")}: ${t("winner", { who: cols[top] })}</h3>
     <div class="scroll-x"><table class="totals summary-table"><tr><th>${t("players_col")}</th>${games.map((g) => h`<th class="num">${g.hand_index + 1}</th>`)}<th class="num">${t("total_col")}</th></tr>
-    ${cols.map((n, c) => h`<tr class="${c === top ? "won" : ""}"><td><span class="key k${c}"></span>${who(n, c)}</td>${games.map((g) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t("rest_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}<td class="num sum ${finals[c] >= 0 ? "pos" : "neg"}">${signed(finals[c])}</td></tr>`)}</table></div>${raw(chart)}`);
+    ${cols.map((n, c) => h`<tr class="${c === top ? "won" : ""}"><td><span class="key k${c}"></span>${who(n, c)}</td>${games.map((g) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t(r.four ? "rest_cell" : "absent_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}<td class="num sum ${finals[c] >= 0 ? "pos" : "neg"}">${signed(finals[c])}</td></tr>`)}</table></div>${raw(chart)}`);
   tipDialogButtons();
 }
