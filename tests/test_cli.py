@@ -511,6 +511,23 @@ def test_bad_bots_are_refused_in_one_line_before_any_play(capsys, bots, fragment
     refused(capsys, "arena", "--variant", "kawuxing", "--bots", bots, "--games", "1", fragment=fragment)
 
 
+def test_a_batch_past_its_size_bound_is_refused_in_a_line(tmp_path, monkeypatch, capsys):
+    """A huge batch (a file, or a pipe that never ends) is refused past its bound, after the lines
+    before it are answered; a file is refused before it is read."""
+    import io
+
+    from majiang.cli import analyze, common
+
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"123456789m12345p\n" * 4096)  # 69,632 bytes
+    monkeypatch.setattr(analyze, "MAX_BATCH_BYTES", 65536)
+    monkeypatch.setattr(common, "MAX_BATCH_BYTES", 65536)
+    refused(capsys, "analyze", "--batch", str(big), "--variant", "sichuan", fragment="more than the 65,536")
+    with pytest.raises(common.UsageError, match="more than the 65,536 bytes"):
+        for _ in analyze._blocks(io.BytesIO(big.read_bytes()), "stdin", 4096, size=8192, max_bytes=65536):
+            pass
+
+
 def test_a_ray_cluster_nobody_answers_at_is_refused_within_seconds():
     pytest.importorskip("ray")
     status, _, err = cli("arena", "--variant", "kawuxing", "--games", "1", "--backend", "ray",

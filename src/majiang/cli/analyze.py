@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from majiang.cli.common import MAX_HAND_LINE, UsageError, add_meld_options, can_encode, melds_from_args, open_input
+from majiang.cli.common import MAX_BATCH_BYTES, MAX_HAND_LINE, UsageError, add_meld_options, can_encode, melds_from_args, open_input
 from majiang.core.analysis import analyze_hand, shanten
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand
@@ -102,13 +102,13 @@ def _batch(args, variant, melds, visible) -> int:
     at a time in numpy and C (``majiang.core.batch``); any other line takes the one-hand path,
     which also words every error, so both give the same line for the same hand."""
     where = "stdin" if args.batch == "-" else args.batch
-    stream = open_input(args.batch)
+    stream = open_input(args.batch, MAX_BATCH_BYTES)
     write = sys.stdout.write
     ascii_only = not can_encode(sys.stdout, "五")
     fast = _FastBatch(get_variant(variant), args.void, visible, args.shanten_only) if not melds else None
     failed = first = n = 0
     with stream:
-        for block in _blocks(stream, where, MAX_HAND_LINE):
+        for block in _blocks(stream, where, MAX_HAND_LINE, max_bytes=MAX_BATCH_BYTES):
             count = block.count(b"\n")
             out = fast.answer(block, count) if fast is not None else [None] * count
             lines = block.split(b"\n") if None in out else []  # lines the fast path left: the one-hand path's
@@ -133,18 +133,23 @@ def _batch(args, variant, melds, visible) -> int:
     return 0
 
 
-def _blocks(stream, where: str, max_line: int, size: int = 1 << 20):
+def _blocks(stream, where: str, max_line: int, size: int = 1 << 20, max_bytes: int | None = None):
     """Whole lines of ``stream`` in blocks of about ``size`` bytes, each ending in a newline (one is
     added to a last line without). A line over ``max_line`` bytes ends the reading with a
     UsageError once the lines before it are yielded: a stream that never breaks its lines
-    (/dev/zero) costs one block of memory, not all of it."""
+    (/dev/zero) costs one block of memory, not all of it. So does more than ``max_bytes`` in all
+    (a pipe that never ends)."""
     import numpy as np
 
     read = getattr(stream, "read1", stream.read)  # what has arrived: a slow pipe's lines are answered as they come
     carry = b""
     before = 0  # lines in earlier blocks
+    total = 0
     while True:
         data = read(size)
+        total += len(data)
+        if max_bytes is not None and total > max_bytes:
+            raise UsageError(f"{where}: more than the {max_bytes:,} bytes this command reads")
         if not data:
             if carry:
                 yield carry + b"\n"
@@ -257,7 +262,7 @@ def register(sub) -> None:
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit (定缺)")
     p.add_argument("--visible", metavar="TILES", help="tiles seen on the table (discards, others' melds)")
     p.add_argument("--batch", metavar="FILE", help="one hand per line ('-' for stdin); JSON lines out, one per line in (an error object for "
-                   "a line that is not a hand; then status 2); lines of at most 4,096 bytes")
+                   "a line that is not a hand; then status 2); lines of at most 4,096 bytes, 256 MiB in all")
     p.add_argument("--shanten-only", action="store_true",
                    help="with --batch: only each hand's shanten, {\"shanten\": N} a line (much faster)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

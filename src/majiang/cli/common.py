@@ -101,6 +101,7 @@ class Progress:
 # Input read from files and pipes is bounded: a line longer than a hand or log record can be, or a
 # file larger than any log, is refused with a line instead of being read into memory (/dev/zero).
 MAX_HAND_LINE = 4096  # bytes: a hand line of ``analyze --batch`` (14 tiles in any spelling fit in 200)
+MAX_BATCH_BYTES = 256 << 20  # bytes: all of ``analyze --batch``'s input (about 16 million hands; a few minutes)
 MAX_LOG_LINE = 1 << 20  # bytes: one record of a game log (a hand's deal or end record is a few KB)
 MAX_LOG_BYTES = 64 << 20  # bytes: a whole game log for ``replay`` (a hand's log is about 20 KB)
 
