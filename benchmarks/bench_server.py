@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 
@@ -144,7 +145,13 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
     tables = []
     for i in range(tables_n):
         p = post(base, "/api/players", {"name": f"load{i}"})
-        code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy"}, p["token"])["code"]
+        room = {"variant": args.variant, "hands": 1, "bots": "greedy"}
+        try:  # the bots at the server's bot delay itself (pace 快), as servers before the pace option played
+            code = post(base, "/api/rooms", room | {"timers": {"pace": "fast"}}, p["token"])["code"]
+        except urllib.error.HTTPError as exc:
+            if exc.code != 400:
+                raise
+            code = post(base, "/api/rooms", room, p["token"])["code"]  # a server without the option
         post(base, f"/api/rooms/{code}/start", {}, p["token"])
         tables.append((code, p["token"]))
     latencies: list[tuple[float, float]] = []  # (sent at, round trip)

@@ -486,8 +486,8 @@ def test_the_room_form_offers_the_bots_pace_standard_by_default(server, browser,
     said = page.evaluate("""() => { const s = document.getElementById('pace'), l = s.closest('label');
         return {value: s.value, options: [...s.options].map((o) => o.textContent), label: l.querySelector('span').textContent,
                 cut: s.scrollWidth > s.clientWidth + 1 || l.scrollWidth > l.clientWidth + 1}; }""")
-    assert said["value"] == "standard" and not said["cut"], said
-    assert said["options"] == (["fast", "standard", "slow"] if en else ["快", "标准", "慢"]), said
+    assert said["value"] == "normal" and not said["cut"], said
+    assert said["options"] == (["fast", "normal", "slow"] if en else ["快", "标准", "慢"]), said
     assert said["label"] == ("Bots' pace" if en else "节奏"), said
     shot(page, f"pace-form-{lang}-{size}.png")
     page.select_option("#pace", "slow")

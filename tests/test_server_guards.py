@@ -766,17 +766,17 @@ def test_a_store_call_that_raises_stopiteration_fails_instead_of_hanging(tmp_pat
         aio.close()
 
 
-def test_the_bots_pace_is_a_room_option_standard_unless_chosen(tmp_path):
+def test_the_bots_pace_is_a_room_option_normal_unless_chosen(tmp_path):
     """Issue 47: bots discarding every 0.3-1.3 s were too fast for a new player. A room's
-    ``timers.pace`` (fast / standard / slow) scales the server's bot delay, standard by default; a
+    ``timers.pace`` (fast / normal / slow) scales the server's bot delay, normal by default; a
     pace not declared is refused by its code, and the page's form offers exactly the declared ones."""
     import re
 
     from majiang.server.clock import DEFAULT_PACE, PACES
     from majiang.server.live_table import LiveTable
 
-    assert DEFAULT_PACE == "standard" and PACES["fast"] == 1.0 < PACES["standard"] < PACES["slow"]
-    assert TableSettings().pace == "standard" and TableSettings.from_json({}).to_json()["pace"] == "standard"
+    assert DEFAULT_PACE == "normal" and PACES["fast"] == 1.0 < PACES["normal"] < PACES["slow"]
+    assert TableSettings().pace == "normal" and TableSettings.from_json({}).to_json()["pace"] == "normal"
     assert TableSettings.from_json({"pace": "slow"}).bot_delay(0.4) == pytest.approx(1.6)
     assert TableSettings.from_json({"pace": "fast"}).bot_delay(0.4) == pytest.approx(0.4)
     c = client(tmp_path)
@@ -786,7 +786,7 @@ def test_the_bots_pace_is_a_room_option_standard_unless_chosen(tmp_path):
         assert r.status_code == 400 and r.json()["code"] == "timers.bad_pace", r.text
     default = make_room(c, me["token"])
     slow = make_room(c, me["token"], timers={"turn_seconds": 20, "pace": "slow"})
-    assert c.get(f"/api/rooms/{default}").json()["timers"]["pace"] == "standard"
+    assert c.get(f"/api/rooms/{default}").json()["timers"]["pace"] == "normal"
     assert c.get(f"/api/rooms/{slow}").json()["timers"] == {"turn_seconds": 20.0, "claim_seconds": 8.0, "ready_seconds": 30.0, "pace": "slow"}
     store = Store(f"sqlite:///{tmp_path / 'g'}.sqlite3")
     table = LiveTable(store, store.room(slow), bot_delay=0.4)

@@ -26,8 +26,8 @@ AUTO_DELAY = 1.5  # seconds a seat in 托管 waits on its turn: a table of absen
 # The bots' pace, a room option (``timers.pace``): how long a bot waits before each move, as a
 # multiple of the server's bot delay (0.4 s). 快 is the old pace, a bot's discard every 0.3-1.3 s and a
 # 血战 hand in half a minute, too fast for a new player to follow; 标准, the default, about a second.
-PACES = {"fast": 1.0, "standard": 2.5, "slow": 4.0}
-DEFAULT_PACE = "standard"
+PACES = {"fast": 1.0, "normal": 2.5, "slow": 4.0}
+DEFAULT_PACE = "normal"
 
 
 @dataclass(frozen=True)
