@@ -26,9 +26,9 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import statistics
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -318,9 +318,9 @@ def test_a_void_is_one_suit():
     """定缺 names one suit: "mp" or "" is refused, not read as no void (the C path hands these to Python)."""
     import pytest as _pytest
 
+    import majiang
     from majiang.core.errors import HandError
     from majiang.core.hand import Hand
-    import majiang
 
     hand = Hand.parse("1112345678999m")
     for bad in ("mp", "", "ps"):

@@ -8,8 +8,21 @@ import time
 
 import pytest
 
-from test_e2e import (ARGS, CHROMIUM, SHOTS, SIZES, ChineseBrowser, answer_once, api_in, browser, pick_three, playwright_api, server,  # noqa: F401
-                      settled, wait_until)
+from test_e2e import (  # noqa: F401
+    ARGS,
+    CHROMIUM,
+    SHOTS,
+    SIZES,
+    ChineseBrowser,
+    answer_once,
+    api_in,
+    browser,
+    pick_three,
+    playwright_api,
+    server,
+    settled,
+    wait_until,
+)
 
 SIZE_IDS = list(SIZES)
 

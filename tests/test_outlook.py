@@ -23,7 +23,7 @@ from majiang.bots.outlook import (
     pairs_shanten,
 )
 from majiang.core.hand import Meld
-from majiang.core.tiles import Tile, parse_tiles, to_counts
+from majiang.core.tiles import parse_tiles, to_counts
 from majiang.engine import Game
 from majiang.games.rules import rules_for
 

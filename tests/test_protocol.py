@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from majiang.server import errors, protocol, rooms, seating  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
-from majiang.server.tables import Tables  # noqa: E402
 from majiang.server.requests import NewRoom, parse  # noqa: E402
 from majiang.server.store import Store  # noqa: E402
+from majiang.server.tables import Tables  # noqa: E402
 from majiang.server.views import patch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

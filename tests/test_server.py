@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from majiang.server.app import create_app  # noqa: E402
 
-
 _OPEN: list[TestClient] = []
 
 

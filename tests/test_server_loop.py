@@ -12,17 +12,15 @@ import threading
 import time
 
 import pytest
-
-from test_server_postgres import cluster  # noqa: E402 (skips this module too when PostgreSQL is missing)
-
 from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 
 from majiang.server.app import create_app  # noqa: E402
-from majiang.server.presence import Connection  # noqa: E402
 from majiang.server.db_url import normalise_url  # noqa: E402
+from majiang.server.presence import Connection  # noqa: E402
 from majiang.server.store_async import AsyncStore  # noqa: E402
 from test_server import make_room, player  # noqa: E402
+from test_server_postgres import cluster  # noqa: E402 (skips this module too when PostgreSQL is missing)
 
 
 def free_port() -> str:

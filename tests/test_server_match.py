@@ -284,8 +284,8 @@ def test_the_driver_looks_at_a_bot_table_about_twice_a_move_on_uvloop(tmp_path):
     before its time: the driver then waits the rest, it does not look again every few microseconds
     until the wall clock catches up (it did about fifteen times a bot move)."""
     uvloop = pytest.importorskip("uvloop")
-    from test_server_fairness import make_table
     from majiang.server.live_table import LiveTable
+    from test_server_fairness import make_table
 
     looks, moves = [0], [0]
 

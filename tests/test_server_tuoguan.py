@@ -210,8 +210,9 @@ def test_a_friend_who_joins_mid_match_takes_a_bots_seat_at_the_next_hand(tmp_pat
 
 
 def test_guessing_room_codes_is_cut_off_after_a_few_misses(tmp_path):
-    from majiang.server.app import create_app
     from fastapi.testclient import TestClient
+
+    from majiang.server.app import create_app
 
     c = TestClient(create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", bot_delay=0.0, code_misses_per_10min=5))
     c.__enter__()

@@ -7,11 +7,11 @@ import pytest
 from majiang.bots import make_agent
 from majiang.cli.main import main
 from majiang.core.errors import IllegalActionError
-from majiang.games.kawuxing.tiles import KAWUXING
-from majiang.games.sichuan.tiles import SICHUAN
 from majiang.engine import Game, shuffled_wall
 from majiang.engine.log import LogError, game_records, rebuild
+from majiang.games.kawuxing.tiles import KAWUXING
 from majiang.games.rules import rules_for
+from majiang.games.sichuan.tiles import SICHUAN
 from majiang.play.runner import play_hand
 
 CONFIGS = [

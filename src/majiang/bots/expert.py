@@ -56,7 +56,6 @@ from majiang.engine.position import Position, SeatPosition
 from majiang.engine.safety import safe_choices, unsafe_tiles
 from majiang.games import GAMES, get_game
 
-
 # What value="auto", search="auto" and claims="auto" mean in each game: its best setting as
 # measured against strong (docs/BOTS-LAB.md), declared with the game (``GameSpec.bots["expert"]``).
 GAME_DEFAULTS = {name: game.bots["expert"] for name, game in GAMES.items() if "expert" in game.bots}

@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 import sys
 
-from majiang.cli.common import MAX_BATCH_BYTES, MAX_HAND_LINE, UsageError, add_meld_options, can_encode, melds_from_args, open_input
+from majiang.cli.common import (
+    MAX_BATCH_BYTES,
+    MAX_HAND_LINE,
+    UsageError,
+    add_meld_options,
+    can_encode,
+    melds_from_args,
+    open_input,
+)
 from majiang.core.analysis import analyze_hand, shanten
 from majiang.core.errors import MajiangError
 from majiang.core.hand import Hand

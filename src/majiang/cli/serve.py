@@ -18,12 +18,11 @@ def lan_urls(host: str, port: int) -> list[str]:
 def cmd_serve(args) -> int:
     try:
         import uvicorn
-
         from sqlalchemy.exc import SQLAlchemyError
 
         from majiang.server.app import create_app, default_db_url
-        from majiang.server.slow_clients import KEEP_ALIVE_SECONDS, with_head_timeout
         from majiang.server.db_url import check_url, open_error
+        from majiang.server.slow_clients import KEEP_ALIVE_SECONDS, with_head_timeout
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
     if not 1 <= args.port <= 65535:

@@ -257,7 +257,7 @@ class Game:
         return opts
 
     def _finish_exchange(self) -> None:
-        # direction by dice: odd sum passes to the next seat (下家), even to the previous, 
+        # direction by dice: odd sum passes to the next seat (下家), even to the previous,
         # a sum of 6 or 12 across the table
         total = sum(self.dice)
         step = 2 if total in (6, 12) else (1 if total % 2 else self.n - 1)

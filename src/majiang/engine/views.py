@@ -6,7 +6,6 @@ discards, revealed hands, counts; never another seat's concealed tiles or the wa
 from __future__ import annotations
 
 import functools
-
 from typing import TYPE_CHECKING
 
 from majiang.core.hand import MeldKind

@@ -249,7 +249,6 @@ def deal_ranges(deals: list[int]) -> list[list[int]]:
 def read_results(paths: list[str]) -> ArenaResult:
     """Merge result files (``deals.jsonl``, or the folders holding one) of the same table: the same
     rules, bots and seed, and no deal twice. A last line cut short by an interruption is skipped."""
-    import json
 
 
     result = None

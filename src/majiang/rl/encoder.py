@@ -24,6 +24,8 @@ from majiang.engine import Action, Game
 from majiang.native.spec import (
     DECLARATIONS,
     N_ACTIONS,
+    OBS_COMPACT_MONEY,
+    OBS_COMPACT_SIZE,
     OBS_DEALER,
     OBS_DRAWN,
     OBS_HAND,
@@ -38,8 +40,6 @@ from majiang.native.spec import (
     OBS_TAIL,
     OBS_TILES_LEFT,
     OBS_TILES_LEFT_SCALE,
-    OBS_COMPACT_MONEY,
-    OBS_COMPACT_SIZE,
     PHASES,
     SLOT,
     SLOT_CONCEALED_KONGS,

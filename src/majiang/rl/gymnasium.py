@@ -13,7 +13,6 @@ from majiang.games.rules import rules_for
 from majiang.rl.backends import _as_index, _engine_for, _new_hand, _python_game, _seed_state
 from majiang.rl.encoder import N_ACTIONS, OBS_COMPACT_SIZE, OBS_SIZE
 
-
 OBS_DTYPES = ("float32", "uint8")  # the observation's encodings (majiang.rl.encoder)
 RENDER_MODES = ("ansi",)  # the table as text (describe); no window
 

@@ -9,11 +9,10 @@ from majiang.core.variants import get_variant
 from majiang.engine import Game, describe
 from majiang.games import GAMES
 from majiang.games.rules import rules_for
+from majiang.native import OBS_KINDS
 from majiang.rl.backends import _as_index, _backend, _new_hand, _python_game
 from majiang.rl.encoder import N_ACTIONS
-from majiang.native import OBS_KINDS
 from majiang.rl.gymnasium import check_render_mode, obs_length, spaces
-
 
 # the first registered game (卡五星): PettingZoo's env()/raw_env()/parallel_env() take no arguments
 DEFAULT_VARIANT = next(iter(GAMES))

@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from majiang.core.errors import MajiangError
 from majiang.server.errors import Refusal
 
 BOT_DELAY = 0.4  # seconds a bot "thinks" on its turn, so people can follow

@@ -10,14 +10,13 @@ import asyncio
 import time
 from typing import Any
 
-from majiang.core.errors import MajiangError
 from majiang.server.actions import parse_action
+from majiang.server.errors import Refusal
 from majiang.server.match import MatchState
 from majiang.server.presence import Connection
 from majiang.server.seating import Join, Seated, Seating, step
 from majiang.server.store import StoreError
 from majiang.server.views import snapshot
-from majiang.server.errors import Refusal
 
 CHAT_GAP = 2.0  # seconds between two messages of one seat; sooner ones are dropped without a word
 CHAT_PHRASES = ("hello", "hurry", "nice", "thanks", "oops", "again", "bye",

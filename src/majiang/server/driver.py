@@ -12,16 +12,16 @@ import logging
 import time
 from typing import Any
 
-from majiang.core.errors import IllegalActionError, MajiangError
+from majiang.core.errors import IllegalActionError
 from majiang.engine import Action, Game
-from majiang.server import sitout
 from majiang.engine.safety import safe_choices, unsafe_tiles
-from majiang.server.seating import Deal, Seating, step
+from majiang.server import sitout
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
-from majiang.server.match import MatchState
-from majiang.server.store import LeaseLost, StoreError
 from majiang.server.errors import Refusal
+from majiang.server.match import MatchState
+from majiang.server.seating import Deal, Seating, step
+from majiang.server.store import LeaseLost, StoreError
 
 log = logging.getLogger("majiang.server")
 

@@ -41,8 +41,8 @@ from majiang.server.readiness import ReadyCheck
 from majiang.server.seating import Deal, Lineup, Seating, hand_lineups, step
 from majiang.server.store import Append, Store, StoreError
 from majiang.server.store_async import AsyncStore
-from majiang.server.table_state import StoredMatchState
 from majiang.server.table_bots import as_table_bot, seat_bots
+from majiang.server.table_state import StoredMatchState
 from majiang.server.votes import DissolveVote
 
 log = logging.getLogger("majiang.server")

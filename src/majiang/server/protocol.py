@@ -23,8 +23,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from majiang.engine import ACTION_TYPES
-from majiang.server.errors import CATALOGUE, Refusal
 from majiang.server.commands import CHAT_PHRASES
+from majiang.server.errors import CATALOGUE, Refusal
 
 VERSION = 1  # raise it when a message changes in a way an older page would misread
 MAX_MESSAGE = 2048  # characters of one client message: an action needs about a hundred

@@ -18,8 +18,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Va
 
 from majiang.games import GAMES
 from majiang.server import sitout
-from majiang.server.errors import Refusal
 from majiang.server.clock import TableSettings
+from majiang.server.errors import Refusal
 
 BOT_LEVELS = ("random", "greedy", "strong", "expert")
 CREATE_KEY = re.compile(r"[A-Za-z0-9_-]{8,40}")

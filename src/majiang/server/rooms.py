@@ -9,13 +9,13 @@ import time
 from majiang.core.variants import get_variant
 from majiang.games.rules import rules_for, rules_to_json
 from majiang.server import sitout
-from majiang.server.errors import Refusal, rules_params, without_values
-from majiang.server.store_async import AsyncStore
 from majiang.server.clock import TableSettings
-from majiang.server.tables import Tables
+from majiang.server.errors import Refusal, rules_params
 from majiang.server.requests import NewRoom
 from majiang.server.seating import Join, Seated, Seating, step
 from majiang.server.store import HostLimit, Store
+from majiang.server.store_async import AsyncStore
+from majiang.server.tables import Tables
 
 MAX_OPEN_ROOMS = 5  # rooms a player hosts that are not finished
 MAX_ROOMS_PER_HOUR = 30

@@ -20,11 +20,11 @@ from majiang.server import protocol
 from majiang.server.errors import Refusal, ws_error, ws_refusal
 from majiang.server.live_table import LiveTable
 from majiang.server.presence import Connection
-from majiang.server.tables import Elsewhere
 from majiang.server.rooms import CODE
 from majiang.server.security import Bucket
 from majiang.server.state import AppState, address_of, token_of
 from majiang.server.store import StoreError
+from majiang.server.tables import Elsewhere
 from majiang.server.views import Frame
 
 OUTBOX = 256  # messages waiting for a client that reads slowly; past it older snapshots are dropped

@@ -10,11 +10,11 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from majiang.server.errors import Refusal
-from majiang.server.tables import Tables
 from majiang.server.replays import Replays
 from majiang.server.security import COOKIE, RateLimit, same_origin
 from majiang.server.store import Store
 from majiang.server.store_async import AsyncStore
+from majiang.server.tables import Tables
 
 REPLAY_BUILDS_PER_MINUTE = 20  # replays one address may have built (a cached one costs nothing)
 MAX_SOCKETS_PER_ADDRESS = 32  # open websockets from one client address

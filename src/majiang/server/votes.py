@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from majiang.core.errors import MajiangError
 from majiang.server.errors import Refusal
 
 DISSOLVE_SECONDS = 60.0  # a 解散 vote lapses after this

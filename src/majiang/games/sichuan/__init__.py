@@ -1,12 +1,12 @@
 """血战到底 Sichuan: ``options`` (rules options and presets), ``fans`` (the fan table),
 ``play`` (what the engine asks of this game)."""
 
-from majiang.games.sichuan.tiles import SICHUAN
 from majiang.games.registry import GameSpec, register
 from majiang.games.sichuan.bots import BOTS
 from majiang.games.sichuan.fans import FAN_HELP, FAN_NAMES, score_win
 from majiang.games.sichuan.options import DEFAULT_PRESET, PRESETS, SichuanRules
 from majiang.games.sichuan.play import SichuanPlay
+from majiang.games.sichuan.tiles import SICHUAN
 
 PAYMENTS = ("点杠", "暗杠", "加杠", "自摸", "点炮", "抢杠", "呼叫转移", "退杠", "花猪", "大叫")
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 from majiang.core.analysis import Reading, is_winning, readings
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
-from majiang.games.sichuan.tiles import SICHUAN
 from majiang.games.scoring import Fan, Score, WinContext, merge_fans
+from majiang.games.sichuan.tiles import SICHUAN
 
 NO_WIN_SICHUAN = Score(False, "sichuan")
 

@@ -8,7 +8,6 @@ from majiang.core.analysis import waits
 from majiang.core.hand import Hand
 from majiang.core.tiles import Tile
 from majiang.core.variants import Variant
-from majiang.games.sichuan.tiles import SICHUAN
 from majiang.games.base import (
     AfterWins,
     Declaration,
@@ -20,6 +19,7 @@ from majiang.games.base import (
 )
 from majiang.games.scoring import Score, WinContext
 from majiang.games.sichuan.fans import score_win
+from majiang.games.sichuan.tiles import SICHUAN
 
 SUIT_RANGE = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
 _SUIT_OF_KIND = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 3

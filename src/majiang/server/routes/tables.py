@@ -8,8 +8,8 @@ from majiang.server import sockets
 from majiang.server.budgets import MISS_HEADER
 from majiang.server.rooms import CODE
 from majiang.server.security import same_origin
-from majiang.server.store import StoreError
 from majiang.server.state import AppState, address_of, app_state, current_player
+from majiang.server.store import StoreError
 
 router = APIRouter()
 
