@@ -298,7 +298,9 @@ def test_a_prompt_keeps_its_words_whole_and_clear_of_the_seats(server, browser, 
             seen.discard("turn")
             start_room(page, server, "sichuan", preset="modern")
             continue
-        legal = page.evaluate("import('/static/table.js').then((m) => { const v = m.lastView(); return v ? (v.legal || []).map((a) => a.type) : []; })")
+        # the page's own module instance: its fingerprinted URL (another URL would load a second copy)
+        legal = page.evaluate("import('/static/table.js' + new URL(document.querySelector('script[type=module]').src).search)"
+                              ".then((m) => { const v = m.lastView(); return v ? (v.legal || []).map((a) => a.type) : []; })")
         what = "exchange" if "exchange" in legal else "void" if "void" in legal else "turn" if "discard" in legal else None
         if what and what not in seen:
             found = settled(page, PROMPT_FITS)
