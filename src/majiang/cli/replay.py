@@ -11,21 +11,10 @@ from majiang.engine import Action, Game
 def read_log(path: str) -> list[dict]:
     """The records of the log at ``path``, read a line at a time within bounds (``MAX_LOG_BYTES``,
     ``MAX_LOG_LINE``): a file that never ends (``/dev/zero``) or a huge one is refused by a line."""
-    from majiang.core.jsontext import decode_text, loads
-    from majiang.engine.log import LogError
+    from majiang.engine.log import records_of
 
-    out = []
     with open_input(path, MAX_LOG_BYTES) as f:
-        for n, raw in bounded_lines(f, path, MAX_LOG_LINE, MAX_LOG_BYTES):
-            where = f"{path}:{n}"
-            line = decode_text(raw, where, LogError).strip()
-            if not line:
-                continue
-            rec = loads(line, where, LogError)
-            if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-                raise LogError(f"{where}: a record must be an object with a 'type'")
-            out.append(rec)
-    return out
+        return records_of(bounded_lines(f, path, MAX_LOG_LINE, MAX_LOG_BYTES), path)
 
 
 def cmd_replay(args) -> int:

@@ -64,17 +64,23 @@ def write_log(game: Game, path: str) -> None:
 
 def read_jsonl(path: str) -> list[dict]:
     """The records of a JSON-lines log; ``LogError`` (one line, naming the line) for anything else."""
-    out = []
     with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            where = f"{path}:{n}"
-            line = decode_text(raw, where, LogError).strip()
-            if not line:
-                continue
-            rec = loads(line, where, LogError)
-            if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-                raise LogError(f"{where}: a record must be an object with a 'type'")
-            out.append(rec)
+        return records_of(enumerate(f, 1), path)
+
+
+def records_of(lines, path: str) -> list[dict]:
+    """The records of a log's numbered lines (``(number, bytes)``: however they were read, bounded
+    or not); ``LogError`` naming the line for one that is not a record, blank lines skipped."""
+    out = []
+    for n, raw in lines:
+        where = f"{path}:{n}"
+        line = decode_text(raw, where, LogError).strip()
+        if not line:
+            continue
+        rec = loads(line, where, LogError)
+        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+            raise LogError(f"{where}: a record must be an object with a 'type'")
+        out.append(rec)
     return out
 
 
