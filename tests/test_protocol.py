@@ -347,7 +347,7 @@ def test_a_drawn_hand_sends_the_waits_that_decided_its_check():
         seat = g.pending_seats()[0]
         g.apply(seat, [a for a in g.legal_actions(seat) if a.type != "win"][-1])
     assert g.result == "draw"
-    waits = _end_waits(SimpleNamespace(game=g, hint_cache={}))
+    waits = _end_waits(SimpleNamespace(game=g, fanout=SimpleNamespace(hint_cache={})))
     checked = [p for p in g.settlement()["payments"] if p["reason"] == "大叫"]
     assert checked
     for p in checked:

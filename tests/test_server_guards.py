@@ -413,10 +413,10 @@ def test_next_hand_waits_for_every_seated_human_to_be_ready(tmp_path):
             ends[0] = play_to_end(wa, 0)
             other.join(60)
             assert ends[0]["room"]["ready"] == [False, False, True]  # the bot is ready at once
-            assert not any(table.presence.auto)
+            assert not any(table.state.auto)
             wa.send_json({"type": "ready"})
             time.sleep(0.3)
-            assert table.hand_index == 0 and table.readiness.ready[:2] == [True, False]  # b is still reading
+            assert table.hand_index == 0 and table.state.ready[:2] == (True, False)  # b is still reading
             wb.send_json({"type": "ready"})
             for _ in range(200):
                 if table.hand_index == 1:

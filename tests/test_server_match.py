@@ -24,7 +24,8 @@ from majiang.server.clock import (  # noqa: E402
     seat_due,
     windows_have_no_pause,
 )
-from majiang.server.match import IllegalTransition, Ledger, Match, MatchState, initial_state  # noqa: E402
+from majiang.server.match import IllegalTransition, Ledger, MatchState, initial_state  # noqa: E402
+from majiang.server.room import RoomState, advance  # noqa: E402
 from majiang.server.table_bots import AgentBot, PooledBot, PositionBot, as_table_bot  # noqa: E402
 from test_server import _OPEN, _close_clients, client, make_room, play_to_end, player  # noqa: E402, F401
 
@@ -32,21 +33,21 @@ from test_server import _OPEN, _close_clients, client, make_room, play_to_end, p
 
 
 def test_the_match_goes_only_where_its_transitions_allow_and_keeps_the_stored_status():
-    room = {"status": "lobby"}
-    m = Match(room)
-    assert m.state is MatchState.WAITING
+    seats = [{"player": "host", "name": "host", "bot": None}] + [{"player": None, "name": None, "bot": "greedy"}] * 2
+    room = {"code": "123456", "status": "lobby", "host": "host", "hands": 2, "seats": seats, "settings": {}}
+    s = RoomState.of_room(room)
+    assert s.match is MatchState.WAITING
     for state, status in ((MatchState.READY_CHECK, "lobby"), (MatchState.PLAYING, "playing"),
                           (MatchState.BETWEEN_HANDS, "playing"), (MatchState.PLAYING, "playing"),
                           (MatchState.FINISHED, "finished")):
-        m.to(state)
-        assert m.state is state and room["status"] == status
+        s = advance(s, state)
+        assert s.match is state and s.seating.status == status
     with pytest.raises(IllegalTransition):
-        m.to(MatchState.PLAYING)  # a finished match never plays again
+        advance(s, MatchState.PLAYING)  # a finished match never plays again
     with pytest.raises(IllegalTransition):
-        Match({"status": "lobby"}).to(MatchState.DISSOLVED)  # only a match in play is dissolved
-    m = Match({"status": "playing"})
-    m.to(MatchState.DISSOLVED)
-    assert m.room["status"] == "finished" and m.state.over
+        advance(RoomState.of_room(room), MatchState.DISSOLVED)  # only a match in play is dissolved
+    s = advance(RoomState.of_room({**room, "status": "playing"}, hand=0), MatchState.DISSOLVED)
+    assert s.seating.status == "finished" and s.match.over
 
 
 def test_a_stored_room_resumes_in_the_state_its_stored_facts_say():
@@ -185,14 +186,14 @@ def test_a_pending_start_resumes_and_deals_once_the_last_player_is_ready(tmp_pat
     c.post(f"/api/rooms/{code}/join", headers={"X-Token": b["token"]})
     r = c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
     assert r.status_code == 202
-    asked = c.app.state.tables.get(code).readiness.start_asked
+    asked = c.app.state.tables.get(code).state.start_asked
     c = restart(c, tmp_path)
     table = c.app.state.tables.get(code)
-    assert table.match.state is MatchState.READY_CHECK and table.readiness.start_asked == asked
+    assert table.state.match is MatchState.READY_CHECK and table.state.start_asked == asked
     assert table.view(0)["room"]["starting"] is True
     assert c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]}).json()["ready"] is True
     wait_for(lambda: c.get(f"/api/rooms/{code}").json()["status"] == "playing")
-    assert table.match.state is MatchState.PLAYING and table.readiness.start_asked is None
+    assert table.state.match is MatchState.PLAYING and table.state.start_asked is None
 
 
 def test_tuoguan_and_ready_resume(tmp_path):
@@ -205,11 +206,11 @@ def test_tuoguan_and_ready_resume(tmp_path):
     table = c.app.state.tables.get(code)
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as ws:
         ws.send_json({"type": "auto", "on": True})
-        wait_for(lambda: table.presence.auto[1])
+        wait_for(lambda: table.state.auto[1])
         assert c.app.state.store.room(code)["match_state"]  # stored before anyone was told
     c = restart(c, tmp_path)
     again = c.app.state.tables.get(code)
-    assert again.presence.auto[1] is True and not again.presence.auto[0]
+    assert again.state.auto[1] is True and not again.state.auto[0]
 
 
 def test_a_dissolve_vote_in_progress_resumes_and_carries(tmp_path):
@@ -233,7 +234,7 @@ def test_a_dissolve_vote_in_progress_resumes_and_carries(tmp_path):
     assert c.get(f"/api/rooms/{code}").json()["status"] == "finished"
     c = restart(c, tmp_path)
     last = c.app.state.tables.get(code)
-    assert last.dissolved and last.match.state is MatchState.DISSOLVED and last.view(0)["room"]["dissolved"]
+    assert last.dissolved and last.state.match is MatchState.DISSOLVED and last.view(0)["room"]["dissolved"]
 
 
 def test_a_rematch_offer_resumes(tmp_path):
@@ -249,7 +250,7 @@ def test_a_rematch_offer_resumes(tmp_path):
     c = restart(c, tmp_path)
     again = c.app.state.tables.get(code)
     assert again.rematch == table.rematch == {"code": offer["code"], "by": 0}
-    assert again.match.state is MatchState.FINISHED
+    assert again.state.match is MatchState.FINISHED
 
 
 def test_a_dissolved_match_totals_only_its_finished_hands_as_its_summary_does(tmp_path, monkeypatch):

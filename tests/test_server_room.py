@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -89,7 +90,7 @@ def test_a_friend_seated_from_the_next_hand_plays_it_without_reconnecting(tmp_pa
         assert refusals == [] and acted > 0
         # their 解散 vote counts too (a seated player's, not a spectator's)
         wb.send_json({"type": "dissolve", "agree": True})
-        wait_for(lambda: table.dissolve_view() is not None or table.match.state is MatchState.DISSOLVED)
+        wait_for(lambda: table.dissolve_view() is not None or table.state.match is MatchState.DISSOLVED)
         assert table.dissolve_view() is None or table.dissolve_view()["by"] == 1
 
 
@@ -104,7 +105,7 @@ def test_a_late_joiner_s_record_holds_only_the_hands_they_played(tmp_path):
             c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
         wa.send_json({"type": "auto", "on": True})
         play_hand(wb, 1, seat_me(wb, ready=wa))
-    wait_for(lambda: table.match.state is MatchState.FINISHED)
+    wait_for(lambda: table.state.match is MatchState.FINISHED)
     games = c.get(f"/api/rooms/{code}/games").json()
     assert [g["hand_index"] for g in games] == [0, 1]
     people = games[0]["people"]
@@ -155,10 +156,16 @@ def test_a_join_racing_the_start_is_seated_in_the_hand_or_from_the_next_one_neve
 
         async def race():
             table = await tables.obtain(code)
-            return await asyncio.gather(rooms.take_seat(tables.aio, tables, store.room(code), friend), table.ask_start())
+            seated, _ = await asyncio.gather(rooms.take_seat(tables.aio, tables, store.room(code), friend),
+                                             table.ask_start())
+            if table.state.match is MatchState.READY_CHECK:  # seated first: the deal waits for their 准备
+                assert seated.how == "seat" and table.waiting_for() == [seated.seat] and not store.games_of(code)
+                await table.set_ready(seated.seat)
+                await table.begin()
+            return seated
 
         try:
-            seated, _ = asyncio.run(race())
+            seated = asyncio.run(race())
             table = tables.live[code]
             lineup = store.games_of(code)[0]["lineup"]
             if seated.how == "seat":  # seated before the deal: they play the first hand
@@ -185,7 +192,7 @@ def test_a_four_person_deal_is_stored_whole_or_not_at_all(tmp_path, monkeypatch)
     table = fast(c, code, turn=0.02, claim=0.02, ready=600)  # missed timers play the hand out
     store = c.app.state.store
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": ps[0]["token"]}):
-        wait_for(lambda: table.game.over and table.match.state is MatchState.BETWEEN_HANDS)
+        wait_for(lambda: table.game.over and table.state.match is MatchState.BETWEEN_HANDS)
     seats_before, bench_before = store.room(code)["seats"], store.room(code)["settings"]["four"]["bench"]
     real = store.start_hand
     calls = []
@@ -223,7 +230,7 @@ def test_no_move_is_stored_after_a_dissolve_carried(tmp_path):
     store = c.app.state.store
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}) as ws:
         ws.send_json({"type": "dissolve", "agree": True})
-        wait_for(lambda: table.match.state is MatchState.DISSOLVED)
+        wait_for(lambda: table.state.match is MatchState.DISSOLVED)
         lines = len(store.games_of(code)[-1]["records"])
         # a bot whose decision was in flight when the vote carried: its move is dropped
         g = table.game
@@ -241,7 +248,7 @@ def test_a_rematch_seat_is_kept_when_its_host_deals_at_once(tmp_path):
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
     table = fast(c, code, turn=0.02, claim=0.02)
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": a["token"]}):
-        wait_for(lambda: table.match.state is MatchState.FINISHED)
+        wait_for(lambda: table.state.match is MatchState.FINISHED)
     new = c.post(f"/api/rooms/{code}/rematch", headers={"X-Token": a["token"]}).json()["code"]
     assert c.app.state.store.room(new)["seats"][1]["for"] == b["id"]
     assert c.post(f"/api/rooms/{new}/start", headers={"X-Token": a["token"]}).json() == {"status": "playing"}
@@ -266,7 +273,7 @@ def test_two_rematch_joins_at_once_keep_both(tmp_path):
             await table.set_ready(seat)
         await table.ask_start()
         async with table.lock:
-            table.match.to(MatchState.FINISHED)
+            table.state = replace(table.state, match=MatchState.FINISHED)
         store.update_room(code, status="finished")
         offer = await rooms.rematch(tables.aio, tables, store.room(code), host)
         return offer, await asyncio.gather(*(rooms.rematch(tables.aio, tables, store.room(code), p) for p in (x, y)))
@@ -295,9 +302,9 @@ def test_a_replay_names_who_played_that_hand(tmp_path):
 
     with contextlib.ExitStack() as stack:  # everyone at the table (a table nobody seated is at pauses)
         ws = [stack.enter_context(c.websocket_connect(f"/ws/{code}", headers={"X-Token": p["token"]})) for p in ps]
-        wait_for(lambda: table.hand_index == 1 or (table.game.over and table.match.state is MatchState.BETWEEN_HANDS))
+        wait_for(lambda: table.hand_index == 1 or (table.game.over and table.state.match is MatchState.BETWEEN_HANDS))
         ws[0].send_json({"type": "ready"})  # players in 托管 only: the next hand waits for one's 准备
-        wait_for(lambda: table.match.state is MatchState.FINISHED, seconds=60)
+        wait_for(lambda: table.state.match is MatchState.FINISHED, seconds=60)
     first = c.get(f"/api/rooms/{code}/games/0/frames").json()
     second = c.get(f"/api/rooms/{code}/games/1/frames").json()
     assert first["names"] == ["a", "b", "c"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -96,15 +97,15 @@ def test_one_missed_timer_plays_the_drawn_tile_and_warns_two_in_a_row_start_tuog
                 break
             if snap["room"]["auto"][0]:
                 break
-        while not table.presence.auto[0]:
+        while not table.state.auto[0]:
             time.sleep(0.05)
-        assert table.presence.missed[0] == MISSES_BEFORE_AUTO
+        assert table.state.missed[0] == MISSES_BEFORE_AUTO
         ws.send_json({"type": "auto", "on": False})  # any tap on the page
         for _ in range(100):
-            if not table.presence.auto[0]:
+            if not table.state.auto[0]:
                 break
             time.sleep(0.02)
-        assert not table.presence.auto[0] and table.presence.missed[0] == 0
+        assert not table.state.auto[0] and table.state.missed[0] == 0
 
 
 def test_an_action_resets_the_count_of_missed_timers(tmp_path):
@@ -113,17 +114,17 @@ def test_an_action_resets_the_count_of_missed_timers(tmp_path):
     code = make_room(c, me["token"], variant="kawuxing")
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
     table = fast(c, code, turn=300, claim=300)
-    table.presence.missed[0] = 1
+    table.state = replace(table.state, missed=(1, 0, 0))
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
         snap = ws.receive_json()
         while not (snap.get("view") and snap["view"].get("legal")):
             snap = ws.receive_json()
         ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
         for _ in range(100):
-            if table.presence.missed[0] == 0:
+            if table.state.missed[0] == 0:
                 break
             time.sleep(0.02)
-    assert table.presence.missed[0] == 0
+    assert table.state.missed[0] == 0
 
 
 def test_tuoguan_says_ready_only_for_a_player_who_is_there_and_an_absent_table_waits(tmp_path):
@@ -134,11 +135,11 @@ def test_tuoguan_says_ready_only_for_a_player_who_is_there_and_an_absent_table_w
     c.post(f"/api/rooms/{code}/ready", headers={"X-Token": b["token"]})
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
     table = c.app.state.tables.get(code)
-    table.presence.auto = [True, True, False]
+    table.state = replace(table.state, auto=(True, True, False))
     assert not table.is_ready(0) and not table.is_ready(1)  # nobody connected: no 准备 said for them
-    assert table._all_away()  # every human in 托管 or gone: the next hand waits for one of them
-    table.readiness.ready[1] = True
-    assert not table._all_away()
+    assert table.all_away()  # every human in 托管 or gone: the next hand waits for one of them
+    table.state = replace(table.state, ready=(False, True, False))
+    assert not table.all_away()
 
 
 def test_a_reconnect_ends_tuoguan(tmp_path):
@@ -147,12 +148,12 @@ def test_a_reconnect_ends_tuoguan(tmp_path):
     code = make_room(c, me["token"], variant="sichuan")
     c.post(f"/api/rooms/{code}/start", headers={"X-Token": me["token"]})
     table = c.app.state.tables.get(code)
-    table.presence.auto[0] = True
+    table.state = replace(table.state, auto=(True,) + table.state.auto[1:])
     with c.websocket_connect(f"/ws/{code}", headers={"X-Token": me["token"]}) as ws:
         snap = ws.receive_json()
         while snap.get("type") != "snapshot":
             snap = ws.receive_json()
-        assert not table.presence.auto[0]
+        assert not table.state.auto[0]
 
 
 def test_a_double_tap_makes_one_room_and_codes_are_six_digits(tmp_path):
@@ -203,7 +204,7 @@ def test_a_friend_who_joins_mid_match_takes_a_bots_seat_at_the_next_hand(tmp_pat
             if snap.get("type") == "snapshot" and snap["seat"] is not None:
                 seat = snap["seat"]
                 break
-            if snap.get("type") == "snapshot" and snap["settlement"] is not None and not table.readiness.ready[0]:
+            if snap.get("type") == "snapshot" and snap["settlement"] is not None and not table.state.ready[0]:
                 wa.send_json({"type": "ready"})  # a table of players all in 托管 waits for one's 准备
         assert seat == 1 and table.human(1) and table.hand_index == 1
         assert c.app.state.store.room(code)["seats"][1]["player"] == b["id"]
@@ -274,7 +275,7 @@ def test_four_friends_at_a_kawuxing_table_take_turns_sitting_out(tmp_path, rule)
             # 准备 once the finished hand is stored (a page's settlement comes only then), unless
             # 托管 has said it already and the next hand is dealt
             wait_for(lambda: len(deals) > hand or (table.game is not None and table.game.over
-                                                  and table.match.state is MatchState.BETWEEN_HANDS))
+                                                  and table.state.match is MatchState.BETWEEN_HANDS))
             if len(deals) <= hand:
                 for p in ps:
                     c.post(f"/api/rooms/{code}/ready", headers={"X-Token": p["token"]})
@@ -355,4 +356,4 @@ def test_a_whole_hand_of_missed_timers_and_tuoguan_never_discards_into_a_shown_w
         replay.apply(seat, action)
     # seat 0 played its turns by timers, then 托管; a hand meets a shown wait to avoid about one
     # time in two (the seeded deals of tests/test_safety.py put player_default to it hundreds of times)
-    assert mine and table.presence.auto[0]
+    assert mine and table.state.auto[0]

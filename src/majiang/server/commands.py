@@ -1,7 +1,9 @@
 """What players do at a live table, and its connections: mixed into ``LiveTable``.
 
 Every command either changes nothing (a ``MajiangError`` says why) or changes the table, stores the
-change (the journal, or the awaitable store), and only then tells everyone (``broadcast``).
+change (the journal, or the awaitable store), and only then tells everyone (``broadcast``). What the
+room decides (托管, 准备, the 解散 vote, the rematch offer) is a ``room.step`` command
+(``LiveTable.command``); a move in the hand changes the engine game (``TableDriver._apply``).
 """
 
 from __future__ import annotations
@@ -10,15 +12,13 @@ import asyncio
 import time
 from typing import Any
 
+from majiang.server import room as rm
 from majiang.server.actions import parse_action
 from majiang.server.errors import Refusal
-from majiang.server.match import MatchState
-from majiang.server.presence import Connection
-from majiang.server.seating import Join, Seated, Seating, step
+from majiang.server.presence import CHAT_GAP, Connection
 from majiang.server.store import StoreError
 from majiang.server.views import snapshot
 
-CHAT_GAP = 2.0  # seconds between two messages of one seat; sooner ones are dropped without a word
 CHAT_PHRASES = ("hello", "hurry", "nice", "thanks", "oops", "again", "bye",
                 "laugh", "cry", "angry", "thumb", "flower")
 
@@ -44,17 +44,18 @@ class PlayerCommands:
     def connect(self, conn: Connection) -> None:
         if self.paused and conn.seat is not None and self.human(conn.seat):
             self.clock.restart()  # back from a pause: the clocks start again, they did not run meanwhile
-            self.over_at = time.time()
+            self.running.over_at = time.time()
         self.presence.arrive(conn)
-        if conn.seat is not None and self.presence.auto[conn.seat]:  # back: 托管 ends at once, and everyone sees it
-            if self.presence.end_auto(conn.seat, self.fanout.holding):  # (after a held window, which 托管 answers)
+        if conn.seat is not None and self.state.auto[conn.seat] and not self.state.match.over:
+            # back: 托管 ends at once, and everyone sees it (after a held window, which 托管 answers)
+            if self.command_now(rm.Back(conn.seat, self.fanout.holding)):
                 asyncio.get_running_loop().create_task(self.broadcast())
-        self.last_activity = time.time()
+        self.running.last_activity = time.time()
         self.poke()  # the driver stores the state that changed
 
     def disconnect(self, conn: Connection) -> None:
         self.presence.leave(conn)
-        self.last_activity = time.time()
+        self.running.last_activity = time.time()
         self.poke()
 
     # -- what players do -------------------------------------------------------------------------
@@ -64,7 +65,8 @@ class PlayerCommands:
         then shown to everyone."""
         async with self.lock:
             g = self.game
-            if not self.match.state.in_play or self.room["status"] != "playing" or g is None:
+            rm.step(self.state, rm.Act(seat), time.time())  # the room takes moves only while a hand is in play
+            if self.room["status"] != "playing" or g is None:
                 raise Refusal("match.not_started")
             if g.over:
                 raise Refusal("hand.over")
@@ -73,10 +75,10 @@ class PlayerCommands:
             if seq != self.clock.decision_no[seat]:
                 raise Refusal("action.stale", decision=self.clock.decision_no[seat])  # not what was sent
             await self._apply(seat, parse_action(action))
-            if self.presence.auto[seat] or self.presence.missed[seat]:  # the player is back: 托管 ends
-                self.presence.auto[seat], self.presence.missed[seat] = False, 0
+            if self.state.auto[seat] or self.state.missed[seat]:  # the player is back: 托管 ends
+                self.command_now(rm.Back(seat))
                 try:
-                    await self._save_state()
+                    await self._save(self.state)
                 except StoreError:
                     pass  # the action is stored; the driver stores this once the database is back
         await self.broadcast()
@@ -84,13 +86,8 @@ class PlayerCommands:
 
     async def set_auto(self, seat: int, on: bool) -> None:
         """托管 asked for (the button) or ended (any tap on the page while it plays for you)."""
-        if not on and self.fanout.holding and self.presence.auto[seat]:
-            self.presence.ending.add(seat)  # the window nobody was shown is still 托管's to answer
-            return
-
-        def change() -> None:
-            self.presence.auto[seat], self.presence.missed[seat] = bool(on), 0
-        await self._change(change)
+        async with self.lock:
+            await self.command(rm.SetAuto(seat, bool(on), self.fanout.holding))
         await self.broadcast()
         self.poke()
 
@@ -99,78 +96,39 @@ class PlayerCommands:
         if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
             raise Refusal("chat.unknown_phrase")
         now = time.monotonic()
-        if now - self.chat_at[seat] < CHAT_GAP:
+        if now - self.presence.chat_at[seat] < CHAT_GAP:
             return  # too soon: dropped quietly
-        self.chat_at[seat] = now
+        self.presence.chat_at[seat] = now
         await self.fanout.to_everyone({"type": "chat", "seat": seat, "phrase": phrase})
-
-    def dissolve_view(self) -> dict | None:
-        """The open 解散 vote as everyone sees it (None when there is none or it lapsed)."""
-        return self.votes.view()
 
     async def vote_dissolve(self, seat: int, agree: bool) -> None:
         """解散: a seated player asks to end the match; it ends when every seated human agrees, any
-        refusal cancels the vote, and it lapses after ``DISSOLVE_SECONDS``."""
-        if not self.match.state.in_play:
-            raise Refusal("dissolve.not_playing")
+        refusal cancels the vote, and it lapses after ``room.DISSOLVE_SECONDS``."""
         async with self.lock:
-            before = self.state_json()
-            if self.votes.cast(seat, agree):  # a MajiangError: nothing changed
-                self.votes.carried()
-                text = self.state_json(dissolved=True)
-                try:
-                    await self.aio.update_room(self.code, status="finished", lease=self.code, match_state=text)
-                except StoreError:
-                    self._restore(before)
-                    raise
-                self._stored_state = text
-                self.match.to(MatchState.DISSOLVED)
-            else:
-                await self._save_state(before)
+            await self.command(rm.CastVote(seat, bool(agree)))
         await self.broadcast()
         self.poke()
 
     async def set_hints(self, seat: int, on: bool) -> None:
         """Whether this seat's player shows hints (the page says so on connecting and on its toggle)."""
-        if on == (seat in self.hints_wanted):
+        wanted = self.fanout.hints_wanted
+        if on == (seat in wanted):
             return
         if on:
-            self.hints_wanted.add(seat)
+            wanted.add(seat)
         else:
-            self.hints_wanted.discard(seat)
+            wanted.discard(seat)
         await self.broadcast()
 
     async def set_ready(self, seat: int) -> None:
         """准备: before the first hand (the deal waits for every human's) or for the next hand."""
-        state = self.match.state
-        if state not in (MatchState.WAITING, MatchState.READY_CHECK):
-            g = self.game
-            if g is None or not g.over or state is not MatchState.BETWEEN_HANDS:
-                raise Refusal("ready.no_next_hand")
-
-        def change() -> None:
-            self.readiness.ready[seat] = True
-        await self._change(change)
+        async with self.lock:
+            await self.command(rm.Ready(seat))
         await self.broadcast()
         self.poke()  # the host may have asked to start already
 
-    async def offer_rematch(self, offer: dict) -> None:
+    async def offer_rematch(self, code: str, by: int) -> None:
         """The rematch offer (the room a player opened), stored before anyone is shown it."""
-        await self._change(lambda: setattr(self, "rematch_offer", offer))
+        async with self.lock:
+            await self.command(rm.OfferRematch(code, by))
         await self.broadcast()
-
-    async def join(self, player: dict) -> Seated:
-        """A person joins (``seating.step``'s ``Join``): the seats and the bench as this table keeps
-        them, the change stored in one transaction (with the history's index) before anyone is
-        told. The caller holds the table's lock; a refusal or a ``StoreError`` changes nothing."""
-        seating, seated = step(Seating.of_room(self.room, self.hand_index), Join(player["id"], player["name"]))
-        if not seated.changed:
-            return seated
-        bench_changed = seating.bench != Seating.of_room(self.room).bench
-        settings = seating.settings(self.room.get("settings")) if bench_changed else None
-        seats = [dict(s) for s in seating.seats]
-        await self.aio.take_seat(self.code, seated.seat, player, seats, lease=self.code, settings=settings)
-        self.room["seats"] = seats
-        if settings is not None:
-            self.room["settings"] = settings
-        return seated

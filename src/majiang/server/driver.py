@@ -1,8 +1,10 @@
 """The table's driver: one task per table that plays what is due (bots, 托管, timers), deals the next
 hand once everyone is ready, and applies and stores every action (``_apply``).
 
-Mixed into ``LiveTable``: it reads the table's parts (clock, presence, readiness, match) and holds
-the table's lock around every change. When something is due is ``clock.seat_due``'s rule.
+Mixed into ``LiveTable``: it reads the table's parts (the room's state, clock, presence) and holds
+the table's lock around every change; what the room decides (a missed timer, 托管 for a lost
+connection, the first deal and the next) is a ``room.step`` command (``LiveTable.command``). When
+something is due is ``clock.seat_due``'s rule.
 """
 
 from __future__ import annotations
@@ -10,17 +12,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 from majiang.core.errors import IllegalActionError
 from majiang.engine import Action, Game
 from majiang.engine.safety import safe_choices, unsafe_tiles
+from majiang.server import room as rm
 from majiang.server import sitout
 from majiang.server.actions import player_default
 from majiang.server.clock import WINDOWS, SeatFacts, earliest, seat_due
 from majiang.server.errors import Refusal
 from majiang.server.match import MatchState
-from majiang.server.seating import Deal, Seating, step
 from majiang.server.store import LeaseLost, StoreError
 
 log = logging.getLogger("majiang.server")
@@ -38,47 +39,49 @@ class TableDriver:
 
     def poke(self) -> None:
         """Something changed: the driver looks again (and starts if it was not running)."""
-        if self.closed:
+        run = self.running
+        if run.closed:
             return
         loop = asyncio.get_running_loop()
-        if self._task is not None and self._task.get_loop() is not loop:  # a new event loop (tests' clients)
-            self._task.cancel()
-            self._task = self._wake = None
+        if run.task is not None and run.task.get_loop() is not loop:  # a new event loop (tests' clients)
+            run.task.cancel()
+            run.task = run.wake = None
             if not self.lock.locked():
                 self.lock = asyncio.Lock()
             self.fanout.renew_locks()
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        self._wake.set()
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._run())
+        if run.wake is None:
+            run.wake = asyncio.Event()
+        run.wake.set()
+        if run.task is None or run.task.done():
+            run.task = loop.create_task(self._run())
 
     def close(self, kick: bool = False) -> None:
         """Stop the driver; with ``kick``, close every socket too (they reconnect, through the router,
         to the worker that drives the table now)."""
-        self.closed = True
-        if self._task is not None:
-            self._task.cancel()
+        self.running.closed = True
+        if self.running.task is not None:
+            self.running.task.cancel()
         if kick:
             for c in list(self.presence.connections):
                 if c.kick is not None:
                     c.kick()
 
     async def _run(self) -> None:
-        assert self._wake is not None
-        while not self.closed:
-            self._wake.clear()
+        run = self.running
+        assert run.wake is not None
+        while not run.closed:
+            run.wake.clear()
             try:
                 delay = await self._tick()
             except LeaseLost:
-                self.closed = True  # another worker drives this table now; Tables drops this copy
-                if self.on_lost is not None:
-                    self.on_lost(self.code)
+                run.closed = True  # another worker drives this table now; Tables drops this copy
+                if run.on_lost is not None:
+                    run.on_lost(self.code)
                 return
             except StoreError:
-                self.failures += 1
-                delay = min(10.0, 0.25 * 2 ** self.failures)  # the database is away: try again later
-                self.retry_at = time.time() + delay
+                run.failures += 1
+                delay = min(10.0, 0.25 * 2 ** run.failures)  # the database is away: try again later
+                run.retry_at = time.time() + delay
             except Exception:  # noqa: BLE001 - one table's fault must not end its driver silently
                 log.exception("table %s: driver error", self.code)
                 delay = 1.0
@@ -87,17 +90,17 @@ class TableDriver:
                 continue
             try:
                 async with asyncio.timeout(None if delay is None else delay + TIMER_SLACK):  # no task per wait
-                    await self._wake.wait()
+                    await run.wake.wait()
             except TimeoutError:
                 pass
 
     async def _tick(self) -> float | None:
         """Do what is due now; return how long until something else is due (None: until poked)."""
         now = time.time()
-        if now < self.retry_at:
-            return self.retry_at - now
-        await self._save_state_if_changed()
-        state = self.match.state
+        if now < self.running.retry_at:
+            return self.running.retry_at - now
+        await self.save_if_changed()
+        state = self.state.match
         if state is MatchState.READY_CHECK:
             return await self._tick_ready_check(now)
         g = self.game
@@ -110,20 +113,21 @@ class TableDriver:
 
     async def _tick_ready_check(self, now: float) -> float:
         """The first hand is dealt when every seated human is ready, or when the ready timer ran out."""
-        due = self.readiness.start_asked + self.settings.ready_seconds
+        asked = self.state.start_asked
+        due = (asked if asked is not None else now) + self.settings.ready_seconds
         if not self.waiting_for() or now >= due:
             await self.begin()
-            self.failures = 0
+            self.running.failures = 0
             return 0
         return due - now
 
     async def _tick_between_hands(self, now: float) -> float | None:
-        if self._all_away():
+        if self.all_away():
             return None  # everyone is away in 托管: the next hand waits for someone's 准备
-        due = self.over_at + self.settings.ready_seconds
-        if self.readiness.everyone_ready() or now >= due:
+        due = self.running.over_at + self.settings.ready_seconds
+        if self.everyone_ready() or now >= due:
             await self.next_hand()
-            self.failures = 0
+            self.running.failures = 0
             return 0
         return due - now
 
@@ -137,24 +141,20 @@ class TableDriver:
         if due.why in ("away", "timeout"):
             await self._take_over(due.seat, due.why)
         await self._bot_act(due.seat, default=PLAYS[due.why])
-        self.failures = 0
+        self.running.failures = 0
         return 0
 
     def _facts(self, g: Game, s: int) -> SeatFacts:
         # read from the parts themselves: this runs for every waiting seat each time the table is looked at
-        presence, clock = self.presence, self.clock
-        return SeatFacts(s, g.phase, self.bot_plays(s), presence.auto[s], presence.present(s),
+        presence, clock, timing = self.presence, self.clock, self.timing
+        return SeatFacts(s, g.phase, self.bot_plays(s), self.state.auto[s], presence.present(s),
                          bool(g.seats[s].declared), clock.decision_at[s], self.settings.time_limit(g.phase),
-                         clock.bot_wait[s], self.auto_delay, presence.absent_since.get(s, 0.0), self.absent_after)
+                         clock.bot_wait[s], timing.auto_delay, presence.absent_since.get(s, 0.0), timing.absent_after)
 
     async def _take_over(self, seat: int, why: str) -> None:
         """托管 for a lost connection, or one more missed timer (托管 after enough): stored first."""
-        def change() -> None:
-            if why == "away":
-                self.presence.auto[seat] = True  # the connection is lost: 托管 until the player is back
-            else:
-                self.presence.missed_timer(seat)
-        await self._change(change)
+        async with self.lock:
+            await self.command(rm.TimedOut(seat, away=why == "away"))
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class TableDriver:
 
     def deadline(self, seat: int) -> float | None:
         """When a human seat's current decision is taken by 托管 (wall-clock seconds)."""
-        if self._pending_of(seat) is None or not self.human(seat) or self.presence.auto[seat]:
+        if self._pending_of(seat) is None or not self.human(seat) or self.state.auto[seat]:
             return None
         return self.clock.decision_at[seat] + self.time_limit(seat)
 
@@ -207,7 +207,7 @@ class TableDriver:
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:
-            if self.game is not g or self._pending_of(seat) is not decision or self.match.state is not MatchState.PLAYING:
+            if self.game is not g or self._pending_of(seat) is not decision or self.state.match is not MatchState.PLAYING:
                 return  # the table moved on while the bot thought (a 解散 carried, say)
             await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()
@@ -217,10 +217,10 @@ class TableDriver:
         is raised. Called holding the table's lock."""
         g = self.game
         assert g is not None
-        if self.closed:  # handed to another worker: this copy of the table must not move on
+        if self.running.closed:  # handed to another worker: this copy of the table must not move on
             raise LeaseLost("this table moved to another server")
-        if self.match.state is not MatchState.PLAYING:  # 解散 carried while this waited for the lock
-            raise Refusal("match.over" if self.match.state.over else "hand.over")
+        if self.state.match is not MatchState.PLAYING:  # 解散 carried while this waited for the lock
+            raise Refusal("match.over" if self.state.match.over else "hand.over")
         try:
             g.apply(seat, action)
         except IllegalActionError:
@@ -236,7 +236,7 @@ class TableDriver:
                 raise asyncio.CancelledError
             raise error
         self._track_decisions()
-        self.last_activity = time.time()
+        self.running.last_activity = time.time()
         self._hold_or_send(self.game)
         if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
             raise asyncio.CancelledError
@@ -248,56 +248,28 @@ class TableDriver:
         nobody can tell a discard that somebody could have claimed from one nobody could."""
         pending = g.pending_seats()
         self.fanout.holding = g.phase in WINDOWS and bool(pending) and all(self._answers_at_once(s) for s in pending)
-        if not self.fanout.holding:
-            self.presence.window_closed()  # 托管 asked off during the held window: off now
+        if not self.fanout.holding and self.state.ending:
+            self.command_now(rm.WindowClosed())  # 托管 asked off during the held window: off now
 
     # -- between hands ---------------------------------------------------------------------------
 
     async def next_hand(self) -> None:
-        """Deal the next hand. Who sits where is ``seating.step``'s ``Deal`` (friends who waited sit
+        """Deal the next hand. Who sits where is ``room.step``'s ``NextHand`` (friends who waited sit
         down, a rematch seat's owner takes it, a four-person room swaps who sits out); the room's
         change, the new hand and its lineup are stored in one transaction, so a failure (or a crash)
         leaves the finished hand and its seats as they were, and a retry deals the same way."""
         async with self.lock:
             g = self.game
-            if g is None or not g.over or self.match.state is not MatchState.BETWEEN_HANDS:
+            if g is None or not g.over or self.state.match is not MatchState.BETWEEN_HANDS:
                 return
-            before = Seating.of_room(self.room, self.hand_index)
-            seating, lineup = step(before, Deal(finished=self.hand_index, winner=sitout.resting_winner(g)))
-            seats = [dict(s) for s in seating.seats]
-            changed: dict[str, Any] = {}
-            if seating.seats != before.seats:
-                changed["seats"] = seats
-            if seating.bench != before.bench:
-                changed["settings"] = seating.settings(self.room.get("settings"))
-            old = (self.hand_index, self.dealer)
-            self.hand_index, self.dealer = self.hand_index + 1, g.next_dealer()
-            try:
-                new = self._deal()
-                await self._store_new_hand(new, self.aio.start_hand, lineup, changed)
-            except StoreError:
-                self.hand_index, self.dealer = old
-                raise
-            # the finished hand's points go to whoever played it (the seat ledger)
-            self.ledger.add(self.lineup.everyone() if self.lineup is not None else self.seat_keys(), g.totals())
-            self.lineup = lineup
-            if "settings" in changed:
-                self.room["settings"] = changed["settings"]
-            if "seats" in changed:
-                self._seat_connections(seats)
-            self.game = new
-            self.match.to(MatchState.PLAYING)
-            self._track_decisions()
+            await self.command(rm.NextHand(winner=sitout.resting_winner(g)))
         await self.broadcast()
 
-    def _seat_connections(self, seats: list[dict]) -> None:
-        """New seats (friends who waited for this hand, or a four-person room's swap): every open page
-        sees from its player's seat now (or, sitting this hand out, as a spectator); a seat's 托管 and
-        missed timers were its last player's."""
-        old = [s.get("player") for s in self.room["seats"]]
-        self.room["seats"] = seats
-        self.bots = self._seat_bots(seats)
-        ids = [s.get("player") for s in seats]
+    def _seat_connections(self, reseated: tuple[int, ...] | list[int]) -> None:
+        """New seats (friends who waited for this hand, a rematch seat's owner, or a four-person room's
+        swap): every open page sees from its player's seat now (or, sitting this hand out, as a
+        spectator), told by a whole snapshot; who is away is counted from now."""
+        ids = [s.get("player") for s in self.room["seats"]]
         for c in self.presence.connections:
             if c.player is None:
                 continue
@@ -305,4 +277,4 @@ class TableDriver:
             if seat != c.seat:
                 c.seat = seat
                 c.last_sent, c.last_data = "", None  # a whole snapshot for what it sees now
-        self.presence.reseat([i for i in range(self.n) if ids[i] != old[i]])
+        self.presence.reseat()

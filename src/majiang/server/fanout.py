@@ -9,21 +9,29 @@ A browser client gets, after its first snapshot, only what changed (``views.patc
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from majiang.server.presence import Connection, Presence
-from majiang.server.views import Frame, patch_text, snapshot
+from majiang.server.views import Frame, SeenTable, patch_text, snapshot
 
-if TYPE_CHECKING:
-    from majiang.server.live_table import LiveTable
+
+class SentTable(SeenTable, Protocol):
+    """What the fan-out needs of a table: what its snapshots read, its lock, and its broadcast."""
+
+    lock: asyncio.Lock
+
+    async def _broadcast(self) -> None: ...
 
 
 class FanOut:
-    def __init__(self, table: "LiveTable", presence: Presence) -> None:
+    def __init__(self, table: SentTable, presence: Presence) -> None:
         self.table = table
         self.presence = presence
         self.sending = asyncio.Lock()
         self.holding = False  # a claim window bots close at once: no frame until they have
+        # seats whose player shows hints: only they are computed (the advice costs more than the rest of a frame)
+        self.hints_wanted: set[int] = set()
+        self.hint_cache: dict = {}
 
     def frames(self) -> dict:
         """This moment's snapshot for every seat that has a connection (and spectators)."""

@@ -57,27 +57,6 @@ class IllegalTransition(MajiangError):
     code = "illegal_transition"
 
 
-class Match:
-    """The match's state; every change goes through ``to`` and keeps ``room["status"]`` in step."""
-
-    def __init__(self, room: dict, state: MatchState | None = None) -> None:
-        self.room = room
-        self.state = state or initial_state(room["status"])
-
-    def to(self, new: MatchState) -> None:
-        if new is self.state:
-            return
-        if new not in ALLOWED[self.state]:
-            raise IllegalTransition(f"the match cannot go from {self.state.value} to {new.value}")
-        self.state = new
-        self.room["status"] = new.status
-
-    def rebind(self, room: dict) -> None:
-        """The room's dict was replaced (read again from the store): its status follows the state."""
-        self.room = room
-        room["status"] = self.state.status
-
-
 def initial_state(status: str, start_asked: bool = False, hand_over: bool = False,
                   dissolved: bool = False) -> MatchState:
     """The state a stored room (and its stored match state) resumes in.

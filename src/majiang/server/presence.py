@@ -1,10 +1,5 @@
-"""Who is at the table: the open connections, who is gone since when, and 托管 (auto play).
-
-托管 is for a player who is really gone: it takes the seat after ``MISSES_BEFORE_AUTO`` missed
-decisions in a row or a lost connection, and ends at once on any action, tap or reconnect. A seat
-whose 托管 ends while a claim window nobody was shown is open keeps it until that window closes
-(``ending``): it answers the window its player never saw.
-"""
+"""Who is at the table: the open connections, and who is gone since when. (托管 and missed timers
+are the room's state: ``room.py``.)"""
 
 from __future__ import annotations
 
@@ -12,7 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from majiang.server.clock import MISSES_BEFORE_AUTO
+CHAT_GAP = 2.0  # seconds between two messages of one seat; sooner ones are dropped without a word
+
 
 
 @dataclass(eq=False)
@@ -37,9 +33,10 @@ class Presence:
         self.human = human
         self.connections: list[Connection] = []
         self.absent_since: dict[int, float] = {}
-        self.auto = [False] * n  # 托管: a bot decides for this human seat until it acts again
-        self.missed = [0] * n  # decisions in a row this seat's timer ran out on
-        self.ending: set[int] = set()  # 托管 asked off during a held window: off once it closes
+        self.chat_at = [-CHAT_GAP] * n  # monotonic second of each seat's last quick message
+
+    def seats_present(self) -> frozenset[int]:
+        return frozenset(c.seat for c in self.connections if c.seat is not None)
 
     def present(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -76,43 +73,10 @@ class Presence:
         if conn in self.connections:
             self.connections.remove(conn)
 
-    def end_auto(self, seat: int, holding: bool) -> bool:
-        """The player is back (an action, a tap, a reconnect): 托管 ends, now or once the held window
-        closes. Returns whether anything changed now."""
-        if holding and self.auto[seat]:
-            self.ending.add(seat)
-            return False
-        changed = self.auto[seat] or self.missed[seat] != 0
-        self.auto[seat], self.missed[seat] = False, 0
-        return changed
-
-    def window_closed(self) -> None:
-        """The held window closed: the 托管 asked off meanwhile ends now."""
-        for s in self.ending:
-            self.auto[s], self.missed[s] = False, 0
-        self.ending.clear()
-
-    def missed_timer(self, seat: int) -> None:
-        """One missed timer plays that decision safely; 托管 after ``MISSES_BEFORE_AUTO`` in a row."""
-        self.missed[seat] += 1
-        if self.missed[seat] >= MISSES_BEFORE_AUTO:
-            self.auto[seat] = True
-
-    def reseat(self, changed: list[int]) -> None:
-        """New players in these seats: 托管 and missed timers were the last player's."""
-        for i in changed:
-            self.auto[i], self.missed[i] = False, 0
+    def reseat(self) -> None:
+        """New players in some seats: who is away is counted from now for each seat's player."""
         for i in range(self.n):
             if self.human(i) and not self.present(i):
                 self.absent_since.setdefault(i, time.time())
             else:
                 self.absent_since.pop(i, None)
-
-    def to_json(self) -> dict:
-        return {"auto": list(self.auto), "missed": list(self.missed)}
-
-    def load(self, data: dict) -> None:
-        for key in ("auto", "missed"):
-            values = data.get(key)
-            if isinstance(values, list) and len(values) == self.n:
-                getattr(self, key)[:] = [bool(v) if key == "auto" else int(v) for v in values]

@@ -160,7 +160,7 @@ async def rematch(aio: AsyncStore, tables: Tables, room: dict, player: dict) -> 
             await aio.call(check_hosting, aio.store, player)
             new = await aio.call(create_room, aio.store, player, room["variant"], room["rules"], room["stake"],
                                  room["hands"], rematch_seats(room, player), rematch_settings(room))
-            await table.offer_rematch({"code": new, "by": seat})
+            await table.offer_rematch(new, seat)
             return {"code": new, "seat": seat}
         new = table.rematch["code"]
     seated = await take_seat(aio, tables, await aio.call(room_or_404, aio.store, new), player)

@@ -40,12 +40,13 @@ class Seating:
     rule: str | None = None  # a four-person Kawuxing room's sit-out rule (sitout.RULES), else None
     bench: dict | None = None  # {"player", "name"}: the fourth person, sitting out
     hand: int = -1
+    hands: int = 1  # hands in the match
 
     @classmethod
     def of_room(cls, room: dict, hand: int = -1) -> Seating:
         four = (room.get("settings") or {}).get("four")
         return cls(room["status"], tuple(dict(s) for s in room["seats"]), (four or {}).get("rule"),
-                   (four or {}).get("bench"), hand)
+                   (four or {}).get("bench"), hand, int(room.get("hands") or 1))
 
     def settings(self, settings: dict | None) -> dict:
         """The room's settings with this bench (unchanged for a room of one person a seat)."""

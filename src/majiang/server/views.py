@@ -13,13 +13,39 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from majiang.core.errors import MajiangError
 from majiang.core.tiles import Tile
 
-if TYPE_CHECKING:  # pragma: no cover
-    from majiang.server.live_table import LiveTable
+
+class SeenTable(Protocol):
+    """What a snapshot reads of a live table (``live_table.LiveTable`` is one): the views name no
+    table class, so the server's modules import one way (live_table → fanout → views)."""
+
+    code: str
+    n: int
+    game: Any
+    room: dict
+    rules: Any
+    settings: Any
+    state: Any  # room.RoomState
+    running: Any  # live_table.Running
+    clock: Any
+    fanout: Any
+    hand_index: int
+    host_seat: int | None
+    rematch: dict | None
+    dissolved: bool
+    four: dict | None
+
+    def human(self, seat: int) -> bool: ...
+    def present(self, seat: int) -> bool: ...
+    def is_ready(self, seat: int) -> bool: ...
+    def deadline(self, seat: int) -> float | None: ...
+    def dissolve_view(self) -> dict | None: ...
+    def totals(self) -> list[int]: ...
+    def resting(self) -> dict | None: ...
 
 
 
@@ -127,12 +153,12 @@ def _ms(t: float | None) -> int | None:
     return None if t is None else int(t * 1000)
 
 
-def snapshot(table: "LiveTable", seat: int | None) -> dict:
+def snapshot(table: SeenTable, seat: int | None) -> dict:
     g = table.game
     view = g.observation(seat) if g is not None else None
     deciding = bool(view.get("legal")) if view is not None else False
     hints = None
-    if g is not None and seat in table.hints_wanted and not g.over and g.phase not in ("exchange", "void"):
+    if g is not None and seat in table.fanout.hints_wanted and not g.over and g.phase not in ("exchange", "void"):
         hints = _hints(table, seat, view)
     declare_waits = None
     if deciding and any(a["type"] in ("declare", "sing") for a in view["legal"]):
@@ -142,12 +168,12 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
     if g is not None and not g.over and phase == "turn":
         clock = {"seat": g.current, "deadline": _ms(table.deadline(g.current))}
     elif g is not None and g.over and table.room["status"] == "playing":
-        clock = {"seat": None, "deadline": _ms(table.over_at + table.settings.ready_seconds)}
-    elif table.room["status"] == "lobby" and table.readiness.start_asked is not None:  # the first hand's 准备 timer
-        clock = {"seat": None, "deadline": _ms(table.readiness.start_asked + table.settings.ready_seconds)}
+        clock = {"seat": None, "deadline": _ms(table.running.over_at + table.settings.ready_seconds)}
+    elif table.room["status"] == "lobby" and table.state.start_asked is not None:  # the first hand's 准备 timer
+        clock = {"seat": None, "deadline": _ms(table.state.start_asked + table.settings.ready_seconds)}
     you = None
     if seat is not None:
-        you = {"seat": seat, "auto": table.presence.auto[seat], "missed": table.presence.missed[seat],
+        you = {"seat": seat, "auto": table.state.auto[seat], "missed": table.state.missed[seat],
                "deadline": _ms(table.deadline(seat)) if deciding else None,
                "ready": table.is_ready(seat)}
     room = table.room
@@ -160,11 +186,11 @@ def snapshot(table: "LiveTable", seat: int | None) -> dict:
         "names": names, "humans": [table.human(s) for s in range(table.n)],
         "connected": [table.human(s) and table.present(s) for s in range(table.n)],
         "host_seat": table.host_seat, "stake": room.get("stake", 1), "match_totals": table.totals(),
-        "auto": list(table.presence.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
+        "auto": list(table.state.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
         "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
-        "starting": table.readiness.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
+        "starting": table.state.start_asked is not None and room["status"] == "lobby", "rematch": table.rematch,
         # friends who take a bot's seat from the next hand on (their names, by seat)
         "joining": [(s.get("next") or {}).get("name") for s in room["seats"]],
         # a four-person Kawuxing room: who sits this hand out (name, match total, the rule), else None
@@ -195,13 +221,13 @@ def _received(g: Any, seat: int) -> dict | None:
     return {"tiles": [str(t) for t in passed], "from_seat": giver, "direction": direction}
 
 
-def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
+def _hints(table: SeenTable, seat: int, view: dict) -> dict | None:
     g = table.game
     me = view["players"][seat]
     # what the hints depend on: the seat's tiles, what it can see, and which discards it may make
     key = (id(g), seat, me.get("hand"), json.dumps(me["melds"]), json.dumps(view.get("visible"), sort_keys=True),
            tuple(sorted(str(a.tile) for a in g.legal_actions(seat) if a.type in ("discard", "declare"))))
-    cache = table.hint_cache
+    cache = table.fanout.hint_cache
     if key not in cache:  # computed when one of those changes, not for every frame
         if len(cache) > 32:
             cache.clear()
@@ -209,7 +235,7 @@ def _hints(table: "LiveTable", seat: int, view: dict) -> dict | None:
     return cache[key]
 
 
-def _end_waits(table: "LiveTable") -> list[list[str] | None]:
+def _end_waits(table: SeenTable) -> list[list[str] | None]:
     """The hand's end, for the check at the wall's end (查大叫, 查花猪, also in 血战 after wins): each
     seat still playing, its waits (empty: not ready); None for a seat that won and left. Sent only
     once the hand is over, when every hand is shown anyway."""
@@ -217,7 +243,7 @@ def _end_waits(table: "LiveTable") -> list[list[str] | None]:
 
     g = table.game
     key = ("end", id(g))
-    cache = table.hint_cache
+    cache = table.fanout.hint_cache
     if key not in cache:
         if len(cache) > 32:
             cache.clear()
@@ -235,14 +261,14 @@ def _end_waits(table: "LiveTable") -> list[list[str] | None]:
     return cache[key]
 
 
-def _declare_waits(table: "LiveTable", seat: int, view: dict) -> dict:
+def _declare_waits(table: SeenTable, seat: int, view: dict) -> dict:
     """For each tile a declaration (亮倒 / 唱歌 / 跳舞) may discard: the waits it leaves and how many of
     each this seat cannot see, so the choice shows what it commits to and what declaring reveals."""
     from majiang.core.analysis import waits
 
     g = table.game
     key = ("declare", id(g), seat, view["players"][seat].get("hand"), json.dumps(view.get("visible"), sort_keys=True))
-    cache = table.hint_cache
+    cache = table.fanout.hint_cache
     if key not in cache:
         if len(cache) > 32:
             cache.clear()
