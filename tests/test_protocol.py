@@ -22,8 +22,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from majiang.server import errors, protocol, rooms, seating  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
-from majiang.server.requests import NewRoom, parse  # noqa: E402
 from majiang.server.match import IllegalTransition  # noqa: E402
+from majiang.server.requests import NewRoom, parse  # noqa: E402
 from majiang.server.store import LeaseLost, SchemaError, Store, StoreError  # noqa: E402
 from majiang.server.tables import Elsewhere, Tables  # noqa: E402
 from majiang.server.views import patch  # noqa: E402
