@@ -4,7 +4,10 @@ every frame of a played match satisfies, and stable error codes on every refusal
 import asyncio
 import json
 import re
+import subprocess
+import sys
 import time
+import typing
 from importlib import resources
 from pathlib import Path
 
@@ -19,9 +22,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from majiang.server import errors, protocol, rooms, seating  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
+from majiang.server.match import IllegalTransition  # noqa: E402
 from majiang.server.requests import NewRoom, parse  # noqa: E402
-from majiang.server.store import Store  # noqa: E402
-from majiang.server.tables import Tables  # noqa: E402
+from majiang.server.store import LeaseLost, SchemaError, Store, StoreError  # noqa: E402
+from majiang.server.tables import Elsewhere, Tables  # noqa: E402
 from majiang.server.views import patch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,14 +255,69 @@ def test_codes_are_dotted_snake_case_and_every_one_is_documented():
     assert errors.catalogue_markdown() in doc  # the table there is the catalogue, as generated
 
 
-def test_every_code_the_server_raises_is_in_the_catalogue():
-    used = set()
-    for path in (ROOT / "src" / "majiang" / "server").rglob("*.py"):
-        text = path.read_text("utf-8")
-        used |= set(re.findall(r"(?:Refusal|ws_refusal|_reply)\((?:send, \d+, )?\"([a-z_.]+)\"", text))
-    assert used and used <= set(errors.CATALOGUE), used - set(errors.CATALOGUE)
-    with pytest.raises(KeyError):
-        errors.Refusal("no.such_code")
+def test_the_refusal_code_type_is_the_catalogue_s_codes_in_order():
+    """``RefusalCode`` (what mypy checks) and ``CATALOGUE`` (the templates) name the same codes, in
+    the same order (the schema's enum is the type's)."""
+    assert typing.get_args(errors.RefusalCode) == tuple(errors.CATALOGUE)
+    with pytest.raises(KeyError):  # where mypy cannot see the call
+        errors.Refusal("no.such_code")  # type: ignore[arg-type]
+
+
+def test_mypy_checks_the_code_of_every_refusal_the_server_raises(tmp_path):
+    """A misspelt code is a type error where it is written, not a KeyError when it is met."""
+    pytest.importorskip("mypy")
+    probe = tmp_path / "refusal_code_probe.py"
+    probe.write_text("from majiang.server.errors import Refusal, ws_refusal\n"
+                     "Refusal('room.not_found', status=404)\n"
+                     "Refusal('room.nope')\n"
+                     "ws_refusal('store.gone')\n")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "mypyc.ini"),
+                             str(ROOT / "src" / "majiang" / "server"), str(probe)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    the_type = f"Literal['{typing.get_args(errors.RefusalCode)[0]}'"  # how mypy names RefusalCode
+    flagged = [line for line in result.stdout.splitlines() if the_type in line]
+    assert [line.split(":")[1] for line in flagged if probe.name in line] == ["3", "4"], result.stdout[-3000:]
+    assert all(probe.name in line for line in flagged), flagged  # the server's own codes all check
+
+
+@pytest.mark.parametrize("failure, code", [
+    (StoreError("the disk of db-2 is full"), "store.unavailable"),
+    (LeaseLost("table 123456 is driven by another worker now"), "store.unavailable"),
+    (SchemaError("the database is at schema revision 0003"), "store.unavailable"),
+    (Elsewhere("table 123456 is driven by web-7"), "table.moving"),
+    (IllegalTransition("the match cannot go from finished to playing"), "request.refused"),
+])
+def test_an_infrastructure_failure_is_a_503_with_its_code_never_its_text(client, monkeypatch, failure, code):
+    """The server's own failures are no ``ValueError`` (nothing sent was wrong) and are answered in
+    one place: 503, the code its class names, the code's text (never the failure's, which names
+    tables, workers or the database)."""
+    assert isinstance(failure, errors.InfrastructureError) and not isinstance(failure, ValueError)
+
+    def fail(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(client.app.state.store, "room", fail)
+    r = client.get("/api/rooms/123456")
+    assert (r.status_code, r.json()["code"]) == (503, code), r.text
+    assert r.json()["error"] == r.json()["detail"] == errors.render(code, {})
+    assert str(failure) not in r.text
+
+
+@pytest.mark.parametrize("failure, code", [
+    (StoreError("the disk of db-2 is full"), "store.not_stored"),
+    (Elsewhere("table 123456 is driven by web-7"), "table.moving"),
+    (IllegalTransition("the match cannot go from finished to playing"), "request.refused"),
+])
+def test_an_infrastructure_failure_on_the_socket_is_its_code_never_its_text(failure, code):
+    from majiang.server import sockets
+
+    class Failing:
+        async def set_ready(self, seat):
+            raise failure
+
+    reply = asyncio.run(sockets.handle(Failing(), 0, '{"type": "ready"}', 20))
+    assert reply == errors.ws_refusal(code)
+    SERVER.validate(reply)
 
 
 def test_http_refusals_carry_a_code_and_params_beside_the_text(client):

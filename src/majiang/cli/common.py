@@ -53,7 +53,7 @@ def rules_from_args(args):
         _same_variant(args.variant, data.pop("variant", None), args.rules)
         file_preset = data.pop("preset", None)
         if file_preset is not None and not isinstance(file_preset, str):
-            raise RulesError(f"{args.rules}: preset must be a name, got {file_preset!r}")
+            raise RulesError(f"{args.rules}: preset must be a name", got=file_preset)
         if file_preset is not None and preset is not None and file_preset != preset:
             raise RulesError(f"{args.rules} says preset {file_preset!r} but --preset is {preset!r}: "
                              "give the preset once")
@@ -61,7 +61,7 @@ def rules_from_args(args):
         overrides.update(data)
     for item in args.option:
         if "=" not in item:
-            raise RulesError(f"--option needs NAME=VALUE, got {item!r}")
+            raise RulesError("--option needs NAME=VALUE", got=item)
         k, v = item.split("=", 1)
         k, v = k.strip().replace("-", "_"), v.strip()
         if k == "variant":

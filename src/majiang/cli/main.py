@@ -14,6 +14,7 @@ from majiang import __version__
 from majiang.cli import analyze, arena, db, play, replay, review, score, serve, simulate
 from majiang.cli.common import Parser, UsageError
 from majiang.core.errors import MajiangError
+from majiang.server.errors import InfrastructureError  # the database's errors, met by serve and db
 
 COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)  # each adds its subcommands, in --help's order
 
@@ -68,7 +69,7 @@ def _run(argv: Sequence[str] | None) -> int:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe is met here, inside the handler, not at the interpreter's exit
         return status
-    except (UsageError, MajiangError) as exc:
+    except (UsageError, MajiangError, InfrastructureError) as exc:
         msg = " ".join(str(exc).splitlines())  # one line, whatever breaks a quoted input holds
         print(msg if msg.startswith("majiang") else f"majiang: {msg}", file=sys.stderr)
         return 2

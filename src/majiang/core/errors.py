@@ -37,21 +37,31 @@ class HandError(MajiangError):
     """
 
 
+_NOTHING_SENT = object()
+
+
 class RulesError(MajiangError):
     """An unknown preset or option, or an impossible combination of options. ``option``: the name of
-    the option at fault, when one is (``None``: an unknown game or preset).
+    the option at fault, when one is (``None``: an unknown game or preset). ``reason``: what the
+    rules accept; ``values``: what was given, kept apart (``{"got": value}``, or empty). The text
+    ends ", got <value>" for the command line; the server answers with ``reason`` alone, so it
+    never echoes what a client sent.
 
     >>> from majiang import rules_for
     >>> try:
-    ...     rules_for("kawuxing", nosuch=1)
+    ...     rules_for("kawuxing", cap="<img>")
     ... except RulesError as exc:
-    ...     print(exc.option)
-    nosuch
+    ...     error = exc
+    >>> error.option, error.reason, error.values
+    ('cap', 'option cap: expected a whole number or none', {'got': '<img>'})
+    >>> str(error)
+    "option cap: expected a whole number or none, got '<img>'"
     """
 
-    def __init__(self, message: str = "", option: str | None = None) -> None:
-        super().__init__(message)
-        self.option = option
+    def __init__(self, message: str = "", option: str | None = None, got: object = _NOTHING_SENT) -> None:
+        super().__init__(message if got is _NOTHING_SENT else f"{message}, got {got!r}")
+        self.option, self.reason = option, message
+        self.values: dict[str, object] = {} if got is _NOTHING_SENT else {"got": got}
 
 
 class IllegalActionError(MajiangError):

@@ -67,7 +67,7 @@ class Variant:
         """Kawuxing's ``suits`` option: any two of the three suits."""
         suits = "".join(sorted(set(suits), key="mps".index))
         if len(suits) != len(self.suits) or any(s not in "mps" for s in suits):
-            raise RulesError(f"{self.name} needs exactly {len(self.suits)} of the suits m, p, s, got {suits!r}")
+            raise RulesError(f"{self.name} needs exactly {len(self.suits)} of the suits m, p, s", got=suits)
         return dataclasses.replace(self, suits=suits)
 
 

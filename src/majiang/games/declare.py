@@ -91,23 +91,23 @@ class Option:
         name = self.name
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError(f"option {name}: true or false, got {value!r}", option=name)
+                raise RulesError(f"option {name}: true or false", option=name, got=value)
         elif self.kind == "choice":
             if value not in self.values():
-                raise RulesError(f"option {name}: one of {', '.join(self.values())}, got {value!r}", option=name)
+                raise RulesError(f"option {name}: one of {', '.join(self.values())}", option=name, got=value)
         elif self.kind == "suits":
             if (not isinstance(value, str) or len(value) != self.count or len(set(value)) != self.count
                     or any(s not in "mps" for s in value)):
-                raise RulesError(f"option {name}: {self.count} of m, p, s, got {value!r}", option=name)
+                raise RulesError(f"option {name}: {self.count} of m, p, s", option=name, got=value)
         elif self.kind == "int":
             if value is None and self.nullable:
                 return
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"option {name}: a whole number, got {value!r}", option=name)
+                raise RulesError(f"option {name}: a whole number", option=name, got=value)
             if self.allowed and value not in self.allowed:
-                raise RulesError(f"option {name}: {' or '.join(map(str, self.allowed))}, got {value!r}", option=name)
+                raise RulesError(f"option {name}: {' or '.join(map(str, self.allowed))}", option=name, got=value)
             if self.minimum is not None and value < self.minimum:
-                raise RulesError(f"option {name}: at least {self.minimum}, got {value!r}", option=name)
+                raise RulesError(f"option {name}: at least {self.minimum}", option=name, got=value)
         else:  # pragma: no cover - a declaration mistake, caught by the games' own tests
             raise RulesError(f"option {name}: unknown kind {self.kind!r}", option=name)
 

@@ -53,17 +53,17 @@ def _coerce(cls, name: str, value: Any) -> Any:
             return True
         if str(value).lower() in ("0", "false", "no", "off"):
             return False
-        raise RulesError(f"option {name}: expected true or false, got {value!r}", option=name)
+        raise RulesError(f"option {name}: expected true or false", option=name, got=value)
     if "int" in typ:
         if (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))) and "None" in typ:
             return None
         suffix = " or none" if "None" in typ else ""
         if value is None or isinstance(value, (bool, list, dict)) or (isinstance(value, float) and not value.is_integer()):
-            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}", option=name)
+            raise RulesError(f"option {name}: expected a whole number{suffix}", option=name, got=value)
         try:
             number = int(value)
         except (TypeError, ValueError, OverflowError):
-            raise RulesError(f"option {name}: expected a whole number{suffix}, got {value!r}", option=name) from None
+            raise RulesError(f"option {name}: expected a whole number{suffix}", option=name, got=value) from None
         if not -MAX_NUMBER <= number <= MAX_NUMBER:  # money must stay exact and printable
             raise RulesError(f"option {name}: at most {MAX_NUMBER:,} in size", option=name)
         return number

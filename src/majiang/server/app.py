@@ -53,15 +53,15 @@ from majiang.server import collector
 from majiang.server.bots import BotRunner
 from majiang.server.budgets import AddressBudgets
 from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
-from majiang.server.errors import Refusal, http_body, without_values  # noqa: F401 - without_values: its old home
+from majiang.server.errors import InfrastructureError, Refusal, RefusalCode, http_body, unavailable
 from majiang.server.protocol import MAX_MESSAGE  # noqa: F401 - its old home
 from majiang.server.requests import BOT_LEVELS, whole  # noqa: F401 - their old home
 from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home
 from majiang.server.routes import history, players, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
 from majiang.server.state import MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
-from majiang.server.store import LEASE_SECONDS, Store, StoreError
-from majiang.server.tables import Elsewhere, Tables
+from majiang.server.store import LEASE_SECONDS, Store
+from majiang.server.tables import Tables
 
 log = logging.getLogger("majiang.server")
 
@@ -171,15 +171,16 @@ def _lifespan(tables: Tables, full_gc_seconds: float | None):
 
 
 def _answer_refusals(app: FastAPI) -> None:
-    """Every refusal as JSON with its code and parameters beside the English text."""
+    """Every refusal as JSON with its code and parameters beside the English text; every failure
+    of the server's own machinery (``InfrastructureError``: the database, a table's lease) as 503."""
 
     @app.exception_handler(MajiangError)
     async def _refused(request: Request, exc: MajiangError):
-        if isinstance(exc, Elsewhere):
-            return JSONResponse(http_body(Refusal("table.moving")), status_code=503)
-        if isinstance(exc, StoreError):
-            return JSONResponse(http_body(Refusal("store.unavailable")), status_code=503)
         return JSONResponse(http_body(exc), status_code=exc.status if isinstance(exc, Refusal) else 400)
+
+    @app.exception_handler(InfrastructureError)
+    async def _unavailable(request: Request, exc: InfrastructureError):
+        return JSONResponse(unavailable(exc), status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_parameters(request: Request, exc: RequestValidationError):
@@ -189,6 +190,7 @@ def _answer_refusals(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http_error(request: Request, exc: HTTPException):  # FastAPI's own: no such route, method
-        code = {404: "request.no_route", 405: "request.bad_method"}.get(exc.status_code, "request.refused")
+        codes: dict[int, RefusalCode] = {404: "request.no_route", 405: "request.bad_method"}
+        code = codes.get(exc.status_code, "request.refused")
         return JSONResponse(http_body(Refusal(code), text=str(exc.detail)), status_code=exc.status_code)
 

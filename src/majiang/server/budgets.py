@@ -20,7 +20,7 @@ import asyncio
 import json
 import re
 
-from majiang.server.errors import Refusal, http_body
+from majiang.server.errors import Refusal, RefusalCode, http_body
 from majiang.server.security import RateLimit
 
 COSTLY_AT_ONCE = 4
@@ -87,12 +87,12 @@ class AddressBudgets:
                 if not self.in_flight[address]:
                     del self.in_flight[address]
 
-    async def refuse(self, send, code: str) -> None:
+    async def refuse(self, send, code: RefusalCode) -> None:
         await asyncio.sleep(self.pause)
         await _reply(send, 429, code)
 
 
-async def _reply(send, status: int, code: str) -> None:
+async def _reply(send, status: int, code: RefusalCode) -> None:
     body = json.dumps(http_body(Refusal(code, status))).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

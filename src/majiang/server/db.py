@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
 
 from majiang.core.errors import MajiangError
+from majiang.server.errors import InfrastructureError
 
 metadata = MetaData()
 
@@ -111,8 +112,10 @@ table_leases = Table(
 )
 
 
-class StoreError(MajiangError):
+class StoreError(InfrastructureError):
     """The database refused or could not take a write; nothing was stored."""
+
+    code = "store.unavailable"
 
 
 class HostLimit(MajiangError):
@@ -133,5 +136,7 @@ class LeaseBusy(StoreError):
     was not stored and is written again on its own (``Journal``)."""
 
 
-class SchemaError(MajiangError):
+class SchemaError(InfrastructureError):
     """The database is not at the schema revision this code needs."""
+
+    code = "store.unavailable"

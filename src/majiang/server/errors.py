@@ -6,6 +6,10 @@ A refusal travels as its code, its parameters and the English text made from the
 reading logs. Nothing may branch on the text: reword a template freely, never rename a code.
 Parameters are the server's own values (limits, choices), never what a client sent.
 
+A failure of the server's own machinery (the database, a table's lease, the match's state machine)
+is no refusal of the request: it is an ``InfrastructureError``, not a ``ValueError``, and the app
+answers every one in one place, 503 with the code its class names.
+
 >>> str(Refusal("action.stale", decision=7))
 'stale action: this is decision 7'
 >>> Refusal("room.not_found", status=404).status
@@ -14,12 +18,45 @@ Parameters are the server's own values (limits, choices), never what a client se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from majiang.core.errors import HandError, IllegalActionError, MajiangError, RulesError, TileError
 
+# Every refusal code, one name each: mypy checks each ``Refusal(...)``, ``ws_refusal(...)`` against
+# it, and a test holds it equal to CATALOGUE's keys, in order (the schema lists them so).
+RefusalCode = Literal[
+    # requests as a whole
+    "request.other_origin", "request.not_json", "request.bad_json", "request.not_object", "request.too_large",
+    "request.bad_host", "request.invalid", "request.refused", "tile.invalid", "hand.invalid",
+    "request.no_route", "request.bad_method", "number.out_of_range",
+    # players
+    "player.unknown", "player.unknown_token", "name.not_text", "name.bad_length", "name.not_printable",
+    "name.blank",
+    # rooms
+    "room.not_found", "room.bad_variant", "room.bad_preset", "rules.bad_options", "rules.bad_option_name",
+    "rules.bad_option_value", "rules.invalid_option", "room.bad_bots", "room.bad_people",
+    "room.bad_people_four", "room.bad_sit_out", "room.bad_create_key", "timers.not_object", "timers.unknown",
+    "timers.out_of_range", "timers.bad_pace",
+    # seats and the match
+    "seat.none_left", "seat.table_full", "seat.spectator", "match.over", "match.not_over", "match.not_started",
+    "start.not_host", "ready.not_seated", "ready.no_next_hand", "rematch.not_player", "hand.over",
+    "dissolve.not_playing", "dissolve.no_vote", "dissolve.too_soon", "chat.unknown_phrase",
+    # actions
+    "action.bad_seq", "action.malformed", "action.bad_tile", "action.bad_tiles", "action.bad_tile_name",
+    "action.no_decision", "action.stale", "action.illegal", "action.not_applied",
+    # websocket messages
+    "message.binary", "message.too_large", "message.not_object", "message.unknown_type", "message.invalid",
+    # limits
+    "rate.too_many_messages", "rate.new_players", "rate.room_code_misses", "rate.rooms_hosted", "rate.replays",
+    "rate.costly",
+    # history, replays, tools, files
+    "history.bad_before", "replay.not_found", "analyze.bad_request", "file.not_found",
+    # the server itself
+    "table.moving", "table.moving_reconnect", "store.unavailable", "store.not_stored",
+]
+
 # code -> English template ({name} is a parameter). Dot-separated: the thing, then what is wrong.
-CATALOGUE: dict[str, str] = {
+CATALOGUE: dict[RefusalCode, str] = {
     # requests as a whole
     "request.other_origin": "requests from other sites are refused",
     "request.not_json": "send JSON (Content-Type: application/json)",
@@ -114,19 +151,43 @@ CATALOGUE: dict[str, str] = {
 
 class Refusal(MajiangError):
     """A refusal with its code and parameters (its text is the code's English template filled in).
-    ``status`` is the HTTP status it answers with (a websocket ignores it)."""
+    ``status`` is the HTTP status it answers with (a websocket ignores it); ``params`` the values
+    the template names, kept as a dict (the page translates with them)."""
 
-    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
-        if code not in CATALOGUE:
+    def __init__(self, code: RefusalCode, status: int = 400, **params: Any) -> None:
+        if code not in CATALOGUE:  # mypy refuses it where it can see the call; this where it cannot
             raise KeyError(f"no error code {code!r} in majiang.server.errors.CATALOGUE")
-        self.code, self.status, self.params = code, status, params
+        self.code: RefusalCode = code
+        self.status, self.params = status, params
         super().__init__(render(code, params))
 
 
 Refusal.__module__ = "majiang"  # shown as majiang.Refusal, beside majiang.MajiangError
 
 
-def render(code: str, params: dict) -> str:
+class InfrastructureError(Exception):
+    """The server's own machinery failed, not the request: the database, a table's lease, the
+    match's state machine. Not a ``ValueError`` (nothing the client sent was wrong): the app answers
+    every one in one place, 503 with the refusal ``code`` (the request may succeed if tried again);
+    the websocket says its own codes (``sockets.handle``).
+
+    >>> class Outage(InfrastructureError):
+    ...     code = "store.unavailable"
+    >>> body = unavailable(Outage("disk full on db-2"))
+    >>> issubclass(Outage, ValueError), body["code"], body["error"]
+    (False, 'store.unavailable', 'the database is unavailable: nothing was changed, try again')
+    """
+
+    code: ClassVar[RefusalCode] = "request.refused"
+
+
+def unavailable(exc: InfrastructureError) -> dict:
+    """The HTTP body (status 503) an infrastructure failure answers with: its code's text, never the
+    failure's own message (which may name tables, workers or the database)."""
+    return http_body(Refusal(exc.code, status=503))
+
+
+def render(code: RefusalCode, params: dict[str, Any]) -> str:
     """The English text of a code with its parameters.
 
     >>> render("timers.out_of_range", {"timer": "turn_seconds", "lo": 5, "hi": 300})
@@ -137,21 +198,32 @@ def render(code: str, params: dict) -> str:
 
 # What a refusal by the engine or the rules is, by its type (their messages stay the text: they
 # name the rule, and nothing reads them but people)
-_BY_TYPE = ((IllegalActionError, "action.illegal"), (TileError, "tile.invalid"),
-            (RulesError, "rules.invalid_option"), (HandError, "hand.invalid"))
+_BY_TYPE: tuple[tuple[type[MajiangError], RefusalCode], ...] = (
+    (IllegalActionError, "action.illegal"), (TileError, "tile.invalid"),
+    (RulesError, "rules.invalid_option"), (HandError, "hand.invalid"))
 
 
-def rules_params(exc: BaseException) -> dict:
+def rules_params(exc: BaseException) -> dict[str, Any]:
     """A rules refusal's parameters: the option at fault (its declared name, when one is; the page
-    says it in its language) and the rules' reason, without the values a client sent."""
-    params: dict = {"reason": without_values(str(exc)) if isinstance(exc, MajiangError) else "bad options"}
+    says it in its language) and the rules' reason, without the values a client sent (a
+    ``RulesError`` carries them apart, in ``values``).
+
+    >>> from majiang.core.errors import RulesError
+    >>> rules_params(RulesError("option cap: expected a whole number", option="cap", got="<img>"))
+    {'reason': 'option cap: expected a whole number', 'option': 'cap'}
+    """
+    if isinstance(exc, RulesError):
+        reason = exc.reason
+    else:
+        reason = str(exc) if isinstance(exc, MajiangError) else "bad options"
+    params: dict[str, Any] = {"reason": reason[:600]}
     option = getattr(exc, "option", None)
     if isinstance(option, str):
         params["option"] = option
     return params
 
 
-def code_of(exc: BaseException) -> tuple[str, dict]:
+def code_of(exc: BaseException) -> tuple[RefusalCode, dict[str, Any]]:
     """A refusal's code and parameters: its own if it is a ``Refusal``, else by its type."""
     if isinstance(exc, Refusal):
         return exc.code, exc.params
@@ -159,16 +231,6 @@ def code_of(exc: BaseException) -> tuple[str, dict]:
         if isinstance(exc, kind):
             return code, (rules_params(exc) if code == "rules.invalid_option" else {})
     return "request.refused", {}
-
-
-def without_values(message: str) -> str:
-    """A rules error as a reply: what the rules accept, never the value that was sent (the rules'
-    messages end with ", got <value>" for the command line).
-
-    >>> without_values("option cap: expected a whole number, got '<img>'")
-    'option cap: expected a whole number'
-    """
-    return message.split(", got ", 1)[0][:600]
 
 
 def http_body(exc: BaseException, text: str | None = None) -> dict:
@@ -185,7 +247,7 @@ def ws_error(exc: BaseException) -> dict:
     return {"type": "error", "message": str(exc), "code": code, "params": params}
 
 
-def ws_refusal(code: str, **params: Any) -> dict:
+def ws_refusal(code: RefusalCode, **params: Any) -> dict:
     """A websocket refusal by code (its text from the template)."""
     return {"type": "error", "message": render(code, params), "code": code, "params": params}
 

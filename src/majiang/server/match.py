@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 
-from majiang.core.errors import MajiangError
+from majiang.server.errors import InfrastructureError
 
 
 class MatchState(enum.Enum):
@@ -51,10 +51,11 @@ ALLOWED = {
 }
 
 
-class IllegalTransition(MajiangError):
-    """The match cannot go from its state to the one asked (a bug or a stale request)."""
+class IllegalTransition(InfrastructureError):
+    """The match cannot go from its state to the one asked (a bug or a stale request): the server's
+    own state machine, not the client's input, so no ``ValueError``."""
 
-    code = "illegal_transition"
+    code = "request.refused"
 
 
 def initial_state(status: str, start_asked: bool = False, hand_over: bool = False,

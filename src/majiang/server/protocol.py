@@ -24,14 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from majiang.engine import ACTION_TYPES
 from majiang.server.commands import CHAT_PHRASES
-from majiang.server.errors import CATALOGUE, Refusal
+from majiang.server.errors import CATALOGUE, Refusal, RefusalCode
 
 VERSION = 1  # raise it when a message changes in a way an older page would misread
 MAX_MESSAGE = 2048  # characters of one client message: an action needs about a hundred
 SCHEMA_FILE = "data/protocol.schema.json"
 
 Phrase = Literal[CHAT_PHRASES]  # type: ignore[valid-type]
-ErrorCode = Literal[tuple(CATALOGUE)]  # type: ignore[valid-type]
+ErrorCode = RefusalCode  # the schema's enum of error codes: the catalogue's, in its order
 Tile = Annotated[str, Field(max_length=8)]
 
 

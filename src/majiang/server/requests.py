@@ -19,7 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Va
 from majiang.games import GAMES
 from majiang.server import sitout
 from majiang.server.clock import TableSettings
-from majiang.server.errors import Refusal
+from majiang.server.errors import Refusal, RefusalCode
 
 BOT_LEVELS = ("random", "greedy", "strong", "expert")
 CREATE_KEY = re.compile(r"[A-Za-z0-9_-]{8,40}")
@@ -58,7 +58,7 @@ def _options(value: Any) -> dict:
     return options
 
 
-def _one_of(code: str, choices) -> BeforeValidator:
+def _one_of(code: RefusalCode, choices) -> BeforeValidator:
     def check(value: Any) -> Any:
         if not isinstance(value, str) or value not in choices:
             raise Refusal(code, choices=", ".join(choices))

@@ -10,7 +10,7 @@ from majiang.core.variants import get_variant
 from majiang.games.rules import rules_for, rules_to_json
 from majiang.server import sitout
 from majiang.server.clock import TableSettings
-from majiang.server.errors import Refusal, rules_params
+from majiang.server.errors import Refusal, RefusalCode, rules_params
 from majiang.server.requests import NewRoom
 from majiang.server.seating import Join, Seated, Seating, step
 from majiang.server.store import HostLimit, Store
@@ -116,7 +116,7 @@ async def take_seat(aio: AsyncStore, tables: Tables, room: dict, player: dict) -
     return seated
 
 
-def seat_of(room: dict, player: dict, code: str, status: int = 403) -> int:
+def seat_of(room: dict, player: dict, code: RefusalCode, status: int = 403) -> int:
     """The seat a player has in a room, or the refusal ``code``."""
     ids = [s.get("player") for s in room["seats"]]
     if player["id"] not in ids:

@@ -13,7 +13,7 @@ import unicodedata
 from collections import deque
 from urllib.parse import urlsplit
 
-from majiang.server.errors import Refusal, http_body
+from majiang.server.errors import Refusal, RefusalCode, http_body
 
 log = logging.getLogger("majiang.server")
 COOKIE = "majiang_token"
@@ -155,7 +155,7 @@ def canonical_path(scope) -> bool:
     return b"%" not in raw
 
 
-async def _reply(send, status: int, code: str, scope) -> None:
+async def _reply(send, status: int, code: RefusalCode, scope) -> None:
     body = json.dumps(http_body(Refusal(code, status))).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

@@ -17,7 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from majiang.core.errors import MajiangError
 from majiang.server import protocol
-from majiang.server.errors import Refusal, ws_error, ws_refusal
+from majiang.server.errors import InfrastructureError, Refusal, ws_error, ws_refusal
 from majiang.server.live_table import LiveTable
 from majiang.server.presence import Connection
 from majiang.server.rooms import CODE
@@ -45,8 +45,10 @@ async def handle(table: LiveTable, seat: int | None, raw: str | None, size: int)
         if seat is None:
             raise Refusal("seat.spectator")
         await dispatch(table, seat, msg)
-    except StoreError:
+    except StoreError:  # the action was taken in hand and not kept: say so, not only "unavailable"
         return ws_refusal("store.not_stored")
+    except InfrastructureError as exc:  # never its own text (it names tables, workers, the database)
+        return ws_refusal(exc.code)
     except MajiangError as exc:
         return ws_error(exc)
     return None

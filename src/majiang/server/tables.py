@@ -9,9 +9,9 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from majiang.core.errors import MajiangError
 from majiang.server.bots import BotRunner
 from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
+from majiang.server.errors import InfrastructureError
 from majiang.server.journal import Journal
 from majiang.server.live_table import LiveTable
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
@@ -20,8 +20,10 @@ from majiang.server.store_async import AsyncStore
 log = logging.getLogger("majiang.server")
 
 
-class Elsewhere(MajiangError):
+class Elsewhere(InfrastructureError):
     """Another worker drives this table (its lease has not expired nor been handed over yet)."""
+
+    code = "table.moving"
 
 
 @dataclass
