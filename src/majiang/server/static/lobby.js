@@ -28,6 +28,7 @@ export function fillVariants() {
   gameIds().forEach((v) => { const o = node("option", "", variantName(v)); o.value = v; $("variant").appendChild(o); });
   if (gameIds().includes(cur)) $("variant").value = cur;
 }
+/** @param {boolean} keep the preset chosen, where the game has it */
 export function fillPresets(keep) {
   const v = $("variant").value, cur = $("preset").value;
   const names = presetIds(v);
@@ -35,8 +36,9 @@ export function fillPresets(keep) {
   names.forEach((p) => { const o = node("option", "", presetName(v, p)); o.value = p; $("preset").appendChild(o); });
   if (keep && names.includes(cur)) $("preset").value = cur;
 }
-/** @type {Record<string, any>} the options changed from the preset's */
+/** @type {Record<string, import("./games.js").OptionValue>} the options changed from the preset's */
 let optValues = {};
+/** @returns {Record<string, import("./games.js").OptionValue>} */
 function presetValues() { const g = game($("variant").value); return g ? g.presets[$("preset").value] || {} : {}; }
 export function renderOptions() {
   const box = $("opt-fields");
@@ -52,7 +54,7 @@ export function renderOptions() {
     input.id = `opt-${it.o.name}`; input.dataset.opt = it.o.name;
     input.onchange = () => {
       const o = it.o;
-      let val = o.type === "bool" ? input.checked : o.choices[+input.value];
+      let val = o.type === "bool" ? input.checked : (o.choices || [])[+input.value];
       const pv = presetValues(), baseVal = o.name in pv ? pv[o.name] : o.default;
       if (JSON.stringify(val) === JSON.stringify(baseVal)) delete optValues[o.name];
       else optValues[o.name] = val;
@@ -69,16 +71,17 @@ export function renderOptions() {
     if (o.type === "bool") input.checked = !!cur;
     else {
       input.textContent = "";
-      o.choices.forEach((c, i) => { const op = node("option", "", choiceName(o, c)); op.value = String(i); input.appendChild(op); });
-      input.value = String(Math.max(0, o.choices.findIndex((c) => c === cur)));
+      (o.choices || []).forEach((c, i) => { const op = node("option", "", choiceName(o, c)); op.value = String(i); input.appendChild(op); });
+      input.value = String(Math.max(0, (o.choices || []).findIndex((c) => c === cur)));
     }
   });
   checkOptions();
 }
 function effective() {
+  /** @type {Record<string, import("./games.js").OptionValue>} */
   const out = {};
   const sv = game($("variant").value), base = presetValues();
-  sv.options.forEach((o) => { out[o.name] = o.name in optValues ? optValues[o.name] : (o.name in base ? base[o.name] : o.default); });
+  if (sv) sv.options.forEach((o) => { out[o.name] = o.name in optValues ? optValues[o.name] : (o.name in base ? base[o.name] : o.default); });
   return out;
 }
 export function checkOptions() {  // combinations the rules refuse, explained before the server is asked
@@ -115,7 +118,7 @@ export async function loadTables() {  // 回到牌桌: the unfinished tables you
   let rows = [];
   try { rows = await api("/api/tables"); } catch (e) { rows = []; }
   $("back-card").hidden = !rows.length;
-  sync($("back-list"), rows.map((r) => ({ key: r.room, r })), () => { const b = node("button", "btn primary back-go"); b.type = "button"; b.onclick = () => b._go(); return b; },
+  sync($("back-list"), rows.map((/** @type {{room: string, variant: string, status: string}} */ r) => ({ key: r.room, r })), () => { const b = node("button", "btn primary back-go"); b.type = "button"; b.onclick = () => b._go(); return b; },
     (b, it) => { b._go = () => ui.joinAndOpen(it.r.room); setText(b, `${t("back_go")} · ${t("back_row", { g: variantName(it.r.variant), c: it.r.room, s: t("status_" + it.r.status) })}`); });
 }
 export async function loadHistory() {
@@ -123,7 +126,7 @@ export async function loadHistory() {
   try {
     const rows = await api("/api/history");
     if (!rows.length) { $("history").textContent = t("no_history"); return; }
-    setHTML($("history"), h`${rows.map((r) => {
+    setHTML($("history"), h`${rows.map((/** @type {{room: string, variant: string, status: string, seat: number, names: (string | null)[], totals: number[], created: number, hands: number, match_hands: number}} */ r) => {
       const mine = r.totals[r.seat] || 0;
       // a bot by its seat (机器人2), as the table names it
       const others = r.names.map((n, i) => n || botName(`bot ${i}`)).filter((_, i) => i !== r.seat).join(I18N.lang === "en" ? ", " : "、");

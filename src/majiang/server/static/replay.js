@@ -68,7 +68,7 @@ export async function openReplay(code, hand, showError) {
       $("prompt").appendChild(slider);
     }
     slider.max = String(last); slider.value = String(i);
-    $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
+    $("hints").textContent = i === last ? data.settlement.payments.map((/** @type {{from: number, to: number, amount: number, reason: string}} */ p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
     placeDock();  // the controls above the bottom seat, as a player's buttons are: never over its discards
   };
   const stop = () => { clearInterval(timer); timer = null; };

@@ -3,6 +3,7 @@
 // Muting silences both and is remembered in this browser.
 // The audio starts only after the player's first tap or key: a context made or resumed before that is
 // refused, with a console warning for every sound (a page reloaded, a link opened at a table).
+/** @type {AudioContext | null} */
 let ctx = null;
 let muted = localStorage.getItem("majiang.mute") === "1";
 let gestured = false;
@@ -21,6 +22,7 @@ function audio() {
   if (ctx.state === "suspended") ctx.resume().catch(() => {});
   return ctx;
 }
+/** @param {number} freq @param {number} start @param {number} dur @param {OscillatorType} [type] @param {number} [gain] @param {number} [slide] */
 function tone(freq, start, dur, type = "sine", gain = 0.18, slide = 0) {
   const a = audio();
   if (!a) return;
@@ -46,6 +48,7 @@ function click() {  // a tile set down: a short filtered noise burst
   src.connect(f).connect(g).connect(a.destination);
   src.start();
 }
+/** @type {Record<string, () => void>} */
 const SOUNDS = {
   discard: () => { click(); tone(900, 0, 0.06, "triangle", 0.08); },
   pong: () => { tone(520, 0, 0.12, "square", 0.08); tone(660, 0.1, 0.16, "square", 0.08); },
@@ -64,7 +67,9 @@ function chineseVoice() {
 }
 try { if (window.speechSynthesis) window.speechSynthesis.getVoices(); } catch (e) { /* Chromium loads its list on the first ask */ }
 // the last sounds played, newest last, on <html data-sounds> (a page's own record; tests read it)
+/** @type {string[]} */
 const played = [];
+/** @param {string} name */
 function note(name) {
   played.push(name);
   if (played.length > 24) played.shift();
@@ -73,12 +78,14 @@ function note(name) {
   d.soundCount = String(+(d.soundCount || 0) + 1);
 }
 export const Sound = {
+  /** @param {string} name */
   play(name) {
     if (muted || !SOUNDS[name]) return;
     note(name);
     try { SOUNDS[name](); } catch (e) { /* no audio device */ }
   },
   // speak a call in Chinese, or play the named sound where no Chinese voice is present
+  /** @param {string} text @param {string} fallback */
   say(text, fallback) {
     if (muted) return;
     const voice = chineseVoice();
@@ -93,6 +100,7 @@ export const Sound = {
     } catch (e) { this.play(fallback); }
   },
   get muted() { return muted; },
+  /** @param {boolean} m */
   setMuted(m) {
     muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0");
     try { if (muted && window.speechSynthesis) window.speechSynthesis.cancel(); } catch (e) { /* no speech */ }

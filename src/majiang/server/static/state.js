@@ -7,11 +7,11 @@ import { applyPatch } from "./protocol.js";
  *   seat), a visitor deciding on an invite link, or watching
  * @typedef {{id: string, name: string}} Player
  * @typedef {{
- *   me: Player | null, snap: any, roomCode: string | null, mode: Mode, nextSeat: number | null,
+ *   me: Player | null, snap: Protocol.Snapshot | null, roomCode: string | null, mode: Mode, nextSeat: number | null,
  *   picked: string[], pickedFor: string, selKey: string | null, showHints: boolean, clockSkew: number,
  *   replaying: boolean,
  * }} State
- * @typedef {{type: "frame", msg: any, at: number}
+ * @typedef {{type: "frame", msg: Protocol.ServerMessage, at: number}
  *   | {type: "open", code: string, mode: Mode}
  *   | {type: "joined", nextSeat: number | null}
  *   | {type: "mode", mode: Mode}
@@ -32,12 +32,12 @@ export function initialState(opts = {}) {
 
 /**
  * What one's picks belong to: a new hand, phase or hand of tiles forgets them.
- * @param {any} m a snapshot
+ * @param {Protocol.Snapshot} m
  * @returns {string}
  */
 export function pickKey(m) {
   const v = m.view, mine = v && m.seat != null ? v.players[m.seat] : null;
-  return mine ? `${m.room.hand_index}|${v.phase}|${mine.hand}` : "";
+  return v && mine ? `${m.room.hand_index}|${v.phase}|${mine.hand}` : "";
 }
 
 /**
@@ -74,13 +74,13 @@ export function reduce(state, ev) {
   }
 }
 
-/** The legal moves of the latest snapshot (none when there is no hand). @param {State} state @returns {any[]} */
+/** The legal moves of the latest snapshot (none when there is no hand). @param {State} state @returns {Protocol.Action[]} */
 export function legalMoves(state) { return (state.snap && state.snap.view && state.snap.view.legal) || []; }
 
 /** Sitting this hand out (a four-person room's bench): told so instead of "watching". @param {State} state */
 export function restingMe(state) {
-  const r = state.snap && state.snap.room;
-  return !!(r && r.resting && state.me && state.snap.seat == null && r.resting.name === state.me.name);
+  const snap = state.snap, r = snap && snap.room;
+  return !!(snap && r && r.resting && state.me && snap.seat == null && r.resting.name === state.me.name);
 }
 
 /** Seats no human holds nor is joining. @param {{humans: boolean[], joining?: (string | null)[]}} r */

@@ -11,7 +11,8 @@ export const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
  * @returns {string[]}
  */
 export function splitTiles(s) {
-  const out = []; let digits = [];
+  /** @type {string[]} */
+  const out = []; /** @type {string[]} */ let digits = [];
   for (const ch of s || "") { if (/[0-9]/.test(ch)) digits.push(ch); else { digits.forEach((d) => out.push(d + ch)); digits = []; } }
   return out;
 }
