@@ -104,6 +104,8 @@ class Writer:
     def object(self, node: dict, indent: str, where: str, owner: str | None = None) -> str:
         props = node.get("properties", {})
         extra = node.get("additionalProperties", True)
+        if props and "additionalProperties" not in node:
+            extra = False  # fields it does not name are ignored (pydantic's extra="ignore"): none typed
         if not props:
             if extra is True:
                 return OPEN

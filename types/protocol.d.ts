@@ -14,7 +14,6 @@ declare namespace Protocol {
     type: "action";
     seq: number;
     action: ActionBody;
-    [key: string]: unknown;
   }
 
   /** An action as the snapshot's `view.legal` lists it (the engine checks it is legal). */
@@ -23,21 +22,18 @@ declare namespace Protocol {
     tile?: string | null;
     tiles?: string[];
     suit?: string | null;
-    [key: string]: unknown;
   }
 
   /** 托管 on, or off (any tap on the page while it plays for you). */
   interface Auto {
     type: "auto";
     on?: boolean;
-    [key: string]: unknown;
   }
 
   /** A quick phrase or emoji, by id (the page words it); at most one per 2 s per seat. */
   interface Chat {
     type: "chat";
     phrase: "hello" | "hurry" | "nice" | "thanks" | "oops" | "again" | "bye" | "laugh" | "cry" | "angry" | "thumb" | "flower";
-    [key: string]: unknown;
   }
 
   /** protocol.schema.json: $defs.ChatShown */
@@ -60,7 +56,6 @@ declare namespace Protocol {
   interface Dissolve {
     type: "dissolve";
     agree?: boolean;
-    [key: string]: unknown;
   }
 
   /** protocol.schema.json: $defs.DissolveVote */
@@ -82,7 +77,6 @@ declare namespace Protocol {
   interface Hints {
     type: "hints";
     on?: boolean;
-    [key: string]: unknown;
   }
 
   /** What changed since the last snapshot or patch this client was sent (`views.patch`). */
@@ -95,7 +89,6 @@ declare namespace Protocol {
   /** protocol.schema.json: $defs.Ping */
   interface Ping {
     type: "ping";
-    [key: string]: unknown;
   }
 
   /** protocol.schema.json: $defs.Pong */
@@ -106,7 +99,6 @@ declare namespace Protocol {
   /** 准备: for the next hand, or in the lobby for the first. */
   interface Ready {
     type: "ready" | "next";
-    [key: string]: unknown;
   }
 
   /** 换三张: the three tiles this seat was passed, until its first discard (only its own). */

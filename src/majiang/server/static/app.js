@@ -22,11 +22,11 @@ function dispatch(ev) { state = reduce(state, ev); }
 /** @type {WebSocket | null} the socket the hints setting was last sent on (it is computed only when shown) */
 let hintsSentOn = null;
 
-/** @param {any} e a refusal (ApiError, socket error frame) or the page's own words */
+/** @param {unknown} e a refusal (ApiError, socket error frame) or the page's own words */
 function showError(e) { $("error").textContent = I18N.errorText(e); }
-/** @param {any} e */
+/** @param {unknown} e */
 function showLobbyError(e) { $("lobby-error").textContent = I18N.errorText(e); }
-/** A room code's refusal beside the code box (the lobby's own line is far below the other cards). @param {any} e */
+/** A room code's refusal beside the code box (the lobby's own line is far below the other cards). @param {unknown} e */
 function showJoinError(e) { $("join-error").textContent = I18N.errorText(e); }
 
 // ---------------------------------------------------------------- the room's socket
@@ -34,16 +34,20 @@ const socket = roomSocket(() => roomUrl(state.roomCode || ""), (msg, ws) => {
   dispatch({ type: "frame", msg, at: Date.now() });
   if (msg.type === "snapshot" || (msg.type === "patch" && state.snap)) {
     socket.settled(); showError("");
-    if (state.snap.seat != null && hintsSentOn !== ws) { hintsSentOn = ws; send({ type: "hints", on: state.showHints }); }
+    if (state.snap && state.snap.seat != null && hintsSentOn !== ws) { hintsSentOn = ws; send({ type: "hints", on: state.showHints }); }
     render();
     document.body.dataset.frames = String(+(document.body.dataset.frames || 0) + 1);  // for tests: updates seen
   } else if (msg.type === "chat") showChat(msg);
   else if (msg.type === "error") showError(msg);
 });
-/** @param {any} msg */
+/** @param {Protocol.ClientMessage} msg */
 function send(msg) { socket.send(msg); }
-/** @param {any} action one of the snapshot's legal moves */
-function act(action) { dispatch({ type: "acted" }); send({ type: "action", seq: state.snap.seq, action }); }
+/** @param {Protocol.Action} action one of the snapshot's legal moves (of the decision numbered `seq`) */
+function act(action) {
+  const seq = state.snap && state.snap.seq;
+  if (seq == null) return;  // no decision to answer
+  dispatch({ type: "acted" }); send({ type: "action", seq, action });
+}
 const dockActions = { act, send, rematch: () => rematch(state, showError), reopenSettlement: () => reopenSettlement(state) };
 
 /**
@@ -68,7 +72,9 @@ async function joinAndOpen(code) {
 
 // ---------------------------------------------------------------- drawing the room
 function render() {
-  const snap = state.snap, r = snap.room, v = snap.view, mySeat = snap.seat;
+  const snap = state.snap;
+  if (!snap) return;
+  const r = snap.room, v = snap.view, mySeat = snap.seat;
   const watching = mySeat == null;
   const inviting = watching && (state.mode === "invite" || state.nextSeat != null);
   document.body.classList.toggle("watching", watching && !inviting && !restingMe(state));
@@ -76,8 +82,8 @@ function render() {
   renderInvite(state, r, inviting);
   renderRoomHead(state, r, watching, inviting);
   $("auto").hidden = watching || r.status !== "playing";
-  setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
-  $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
+  setText($("auto"), mySeat != null && r.auto[mySeat] ? t("auto_off") : t("auto"));
+  $("auto").classList.toggle("on", mySeat != null && !!r.auto[mySeat]);
   tipButtons();  // the 托管 button's words change: its accessible name follows
   $("waiting").hidden = r.status !== "lobby" || inviting;
   $("chat-btn").hidden = watching || r.status === "lobby";
@@ -92,7 +98,7 @@ function render() {
   const legal = v.legal || [];
   const prev = lastView();
   if (prev && !(prev.legal || []).length && legal.length) Sound.play("turn");
-  renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: watching ? 0 : mySeat, auto: r.auto,
+  renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: mySeat == null ? 0 : mySeat, auto: r.auto,
     connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice, received: snap.received,
     showHints: state.showHints, picked: state.picked, selKey: state.selKey });
   if (snap.settlement || r.match_over) showSettlement(state); else hideSettlement();
@@ -118,7 +124,7 @@ function tick() {
   const dl = mine || (snap.view && snap.view.phase === "turn" ? pub : null);
   const left = secondsLeft(state, dl, now);
   const timers = snap.room.timers || {};
-  const total = snap.view && snap.view.phase === "turn" ? timers.turn_seconds || 15 : timers.claim_seconds || 8;
+  const total = snap.view && snap.view.phase === "turn" ? Number(timers.turn_seconds) || 15 : Number(timers.claim_seconds) || 8;
   const fg = /** @type {Element} */ (center.querySelector(".ring-fg"));
   fg.setAttribute("stroke-dashoffset", left == null ? "100.5" : String((100.5 * (1 - Math.min(1, left / total))).toFixed(1)));
   center.classList.toggle("urgent", left != null && left <= 5);
@@ -273,8 +279,8 @@ $("rematch").onclick = () => rematch(state, showError);
 $("auto").onclick = () => { const snap = state.snap; if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
 /** Whether leaving now leaves a match one plays in (托管 then plays for one): leaving asks first. */
 function leavingAMatch() {
-  const r = state.snap && state.snap.room;
-  return !!(r && state.snap.seat != null && r.status === "playing" && !r.match_over);
+  const snap = state.snap;
+  return !!(snap && snap.seat != null && snap.room.status === "playing" && !snap.room.match_over);
 }
 $("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
   if (leavingAMatch()) $("leave-dialog").showModal();
@@ -299,7 +305,7 @@ $("share-btn").onclick = async () => {
   const text = r ? t("share_text", { g: variantName(r.variant), c: r.code }) : "";
   try {
     if (navigator.share) { await navigator.share({ title: document.title, text, url }); return; }
-  } catch (e) { if (e && /** @type {any} */ (e).name === "AbortError") return; }
+  } catch (e) { if (e instanceof DOMException && e.name === "AbortError") return; }
   try { await navigator.clipboard.writeText(`${text} ${url}`); }
   catch (e) {  // no clipboard (plain http on another machine): select the link for a long-press copy
     const range = document.createRange(); range.selectNodeContents($("share")); const sel = getSelection();
@@ -327,7 +333,7 @@ initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError,
     let mine = false;
     if (state.me && CODE_RE.test(code)) {
       try {
-        mine = (await api("/api/tables")).some((/** @type {any} */ x) => x.room === code) || (await api(`/api/rooms/${encodeURIComponent(code)}`)).status === "lobby";
+        mine = (await api("/api/tables")).some((/** @type {{room: string}} */ x) => x.room === code) || (await api(`/api/rooms/${encodeURIComponent(code)}`)).status === "lobby";
       } catch (e) { mine = false; }
     }
     if (mine) { try { await joinAndOpen(code); return; } catch (e) { /* full, or finished meanwhile: look at it */ } }
