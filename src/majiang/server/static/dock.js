@@ -13,12 +13,6 @@ const PHONE = "(max-width: 600px), (orientation: landscape) and (max-height: 520
  * @typedef {{act: (a: Protocol.Action) => void, send: (msg: Protocol.ClientMessage) => void, rematch: () => void, reopenSettlement: () => void}} DockActions
  */
 
-const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
-// the discard is taught thrice, then only the clock
-let taught = +(store.getItem("majiang.taught") || 0);
-/** One discard made by the double tap the prompt teaches. */
-export function learned() { if (taught < 3) store.setItem("majiang.taught", String(++taught)); }
-
 export const ACTION_ORDER = ["win", "concealed_kong", "added_kong", "kong", "pong", "declare", "sing", "pass"];
 /** What a button of one's decision does, for its tooltip. @param {Protocol.Action} a @param {Protocol.Action[]} legal */
 export function actionTip(a, legal) {
@@ -133,7 +127,7 @@ export function renderDock(state, v, legal, r, ui) {
       items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
         sub: waitsText, cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), tip: actionTip(a, legal), keys: keyLabel(a.type), run: () => ui.act(a) });
     });
-    if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
+    if (legal.some((a) => a.type === "discard") && state.taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
       const plain = legal.filter((a) => a.type === "discard");
       const sel = handItems().find((x) => x.key === selKey);

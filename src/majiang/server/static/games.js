@@ -3,38 +3,33 @@
 // is called. The page names no game and keeps no rule's label of its own: a new game or option shows
 // up here without a line of the page changing. No DOM.
 import { api } from "./protocol.js";
-import { I18N, nameOptionsWith, t } from "./i18n.js";
+import { I18N, nameOptions, t } from "./i18n.js";
 
 /**
  * The declarations as /api/rules-schema sends them (majiang.server.schema.rules_schema), the parts the page reads.
  * @typedef {{zh: string, en: string}} Label
- * @typedef {string | number | boolean | null} OptionValue
+ * @typedef {import("./state.js").OptionValue} OptionValue
  * @typedef {{name: string, type: string, default: OptionValue, choices?: OptionValue[], choice_labels?: (Label | null)[],
  *   label?: Label, help?: Label}} GameOption
  * @typedef {{label: Label, options: GameOption[], presets: Record<string, Record<string, OptionValue>>,
  *   preset_labels?: Record<string, Label>, people?: number[], tiles?: number, fans_multiply?: boolean,
  *   declarations?: Record<string, Label>, fan_help?: Record<string, Label>, constraints?: {option: string, needs: string}[]}} Game
  */
-/** @type {Record<string, Game>} the schema, by game id */
-let declared = {};
+/** @type {Map<string, Game>} the schema, by game id: the server's catalogue, replaced whole by setGames */
+const declared = new Map();
 
 /** Fetch the declarations once (the lobby's form and the table both read them). */
-export async function loadGames() { setGames(await api("/api/rules-schema")); return declared; }
+export async function loadGames() { setGames(await api("/api/rules-schema")); }
 /** @param {Record<string, Game> | null} schema the schema as the server sends it (tests, or a page given it) */
 export function setGames(schema) {
-  declared = schema || {};
-  nameOptionsWith((name) => {
-    for (const g of Object.values(declared)) {
-      const o = (g.options || []).find((x) => x.name === name);
-      if (o) return optionName(o);
-    }
-    return null;
-  });
+  declared.clear();
+  for (const [id, g] of Object.entries(schema || {})) declared.set(id, g);
+  nameOptions([...declared.values()].flatMap((g) => g.options || []));
 }
 /** @returns {string[]} */
-export function gameIds() { return Object.keys(declared); }
+export function gameIds() { return [...declared.keys()]; }
 /** @param {string} v @returns {Game | null} */
-export function game(v) { return declared[v] || null; }
+export function game(v) { return declared.get(v) || null; }
 
 /**
  * A declared label in the page's language (the schema's ``en`` holds no Chinese: tested).

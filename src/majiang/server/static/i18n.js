@@ -161,10 +161,19 @@ const M = {
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
 // give this module the one name it needs: an option's, in a refusal.
-/** @type {(name: string) => string | null} */
-let optionNamer = () => null;
-/** @param {(name: string) => string | null} fn */
-export function nameOptionsWith(fn) { optionNamer = fn; }
+/** @type {Map<string, {zh: string, en: string} | null>} an option's label by its name (null: it has none) */
+const OPTION_LABELS = new Map();
+/** The options the games declare (games.js, each time the catalogue comes): the first of a name is said. @param {{name: string, label?: {zh: string, en: string}}[]} options */
+export function nameOptions(options) {
+  OPTION_LABELS.clear();
+  for (const o of options) if (!OPTION_LABELS.has(o.name)) OPTION_LABELS.set(o.name, o.label || null);
+}
+/** @param {string} name @returns {string | null} the option's label in the page's language; null: no game has it */
+function optionName(name) {
+  if (!OPTION_LABELS.has(name)) return null;
+  const l = OPTION_LABELS.get(name);
+  return l ? (lang === "en" ? l.en : l.zh) : name;
+}
 
 // The server's refusals, said in the page's language (the server speaks English to scripts). A
 // refusal carries a stable code (and parameters); the page looks the code up here and never reads
@@ -277,7 +286,7 @@ export function errorText(err) {
   const m = String((typeof err === "string" ? err : err && typeof err === "object" && /** @type {Refusal} */ (err).message) || "");
   const { code, params } = errorCode(err);
   if (!code) return lang === "en" ? m : (m ? "操作未被接受" : "");  // not the server's refusal (a network error)
-  const named = typeof params.option === "string" ? optionNamer(params.option) : null;
+  const named = typeof params.option === "string" ? optionName(params.option) : null;
   if (code.startsWith("rules.") && named) return lang === "en" ? `${named}: ${params.reason || m}` : `规则选项「${named}」的值无效`;
   const said = ERROR_CODES[code];
   if (!said) return lang === "en" ? m : "操作未被接受";

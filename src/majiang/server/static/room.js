@@ -56,11 +56,10 @@ export function renderInvite(state, r, show) {
     : r.status === "playing" ? t("invite_next", { n: free[0] + 1 }) : "");
 }
 
-/** @type {string | null} */
-let inviteFor = null;
-let inviteUrl = "";
-/** The invite link of the room (the server's, once it answered). */
-export function inviteLink() { return inviteUrl; }
+/** @type {Map<string, string>} each room's invite link by its code (the server's, once it answered): asked once per room */
+const invites = new Map();
+/** The invite link of the room (the server's, once it answered). @param {string | null} code */
+export function inviteLink(code) { return (code && invites.get(code)) || ""; }
 /**
  * @param {State} state
  * @param {Protocol.RoomView} r the room
@@ -70,12 +69,12 @@ export function inviteLink() { return inviteUrl; }
 export function renderLobbyRoom(state, r, mySeat, redraw) {
   const me = state.me;
   setText($("share-code"), r.code);
-  if (inviteFor !== r.code) {  // the link and its QR code, asked once per room
-    inviteFor = r.code; inviteUrl = `${location.origin}/?room=${r.code}`;
-    setText($("share"), inviteUrl);
+  if (!invites.has(r.code)) {  // the link and its QR code, asked once per room
+    invites.set(r.code, `${location.origin}/?room=${r.code}`);
+    setText($("share"), invites.get(r.code) || "");
     $("share-qr").src = `/api/rooms/${encodeURIComponent(r.code)}/qr.svg`;
     api(`/api/rooms/${encodeURIComponent(r.code)}/invite`).then((x) => {
-      inviteUrl = x.url; setText($("share"), x.url);
+      invites.set(r.code, x.url); setText($("share"), x.url);
       $("share-note").dataset.local = x.local_only ? "1" : "";
       redraw();
     }).catch(() => {});

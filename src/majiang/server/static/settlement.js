@@ -14,20 +14,20 @@ import { botName, fanWorth, namesOf, signed, splitTiles, winTotal } from "./word
  * @typedef {{hand_index: number, totals: number[], people?: string[], lineup: number[]}} HandRow
  */
 
-/** @type {string | null} the hand (code|hand, or code|end) whose settlement this player closed */
-let settleClosedFor = null;
-/** @type {{code: string, games: HandRow[]} | null} the match's hands, asked once per room */
-let summaryFor = null;
+/** @type {Map<string, HandRow[]>} the match's hands by room code, asked once per room */
+const summaries = new Map();
 
-/** The player closed the dialog (or pressed Escape): it stays closed for this hand. @param {State} state @param {boolean} cancelled */
-export function settlementClosed(state, cancelled) {
-  const snap = state.snap;
-  settleClosedFor = snap ? (snap.settlement || cancelled ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null;
+/**
+ * What the player closed with the dialog (or Escape), kept in the state's `settlementClosedFor`: this
+ * hand's settlement (code|hand), or the match's end (code|end); it stays closed for it.
+ * @param {Protocol.Snapshot | null} snap @param {boolean} cancelled
+ * @returns {string | null}
+ */
+export function settlementKey(snap, cancelled) {
+  return snap ? (snap.settlement || cancelled ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null;
 }
-/** The dock's 结算 button: the dialog again. @param {State} state */
-export function reopenSettlement(state) { settleClosedFor = null; showSettlement(state); }
-/** No settlement to show (a new hand): the dialog closes and will open for the next one. */
-export function hideSettlement() { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
+/** No settlement to show (a new hand): the dialog closes (the page forgets what was closed: the next one opens). */
+export function hideSettlement() { if ($("settlement").open) $("settlement").close(); }
 
 /** @param {Protocol.Player} p @param {Protocol.Win} w */
 function winHand(p, w) {
@@ -81,7 +81,7 @@ export function showSettlement(state) {
     loadSummary(state);
     $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
     showRematch(state, r);
-    if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
+    if (!$("settlement").open && state.settlementClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
     return;
   }
   const multiplies = fansMultiply(r.variant);  // × (multipliers) rather than 番
@@ -113,7 +113,7 @@ export function showSettlement(state) {
   $("close-settlement").textContent = t("close");
   tipDialogButtons();
   const key = `${r.code}|${r.hand_index}`;
-  if (!$("settlement").open && settleClosedFor !== key) openAtTop($("settlement"));
+  if (!$("settlement").open && state.settlementClosedFor !== key) openAtTop($("settlement"));
 }
 // the dialog's buttons say what they do on hover and to a screen reader (their words first)
 function tipDialogButtons() {
@@ -156,12 +156,11 @@ export async function rematch(state, onError) {
 async function loadSummary(state) {
   if (!state.snap) return;
   const r = state.snap.room, names = namesOf(r);
-  /** @type {HandRow[]} */
-  let games;
-  if (summaryFor && summaryFor.code === r.code) games = summaryFor.games;
-  else {
-    try { games = await api(`/api/rooms/${encodeURIComponent(r.code)}/games`); } catch (e) { return; }
-    summaryFor = { code: r.code, games };
+  /** @type {HandRow[] | undefined} */
+  let games = summaries.get(r.code);
+  if (!games) {
+    try { games = /** @type {HandRow[]} */ (await api(`/api/rooms/${encodeURIComponent(r.code)}/games`)); } catch (e) { return; }
+    summaries.set(r.code, games);
   }
   const box = $("summary");
   if (!box || box.dataset.done) return;

@@ -3,25 +3,36 @@
 // Muting silences both and is remembered in this browser.
 // The audio starts only after the player's first tap or key: a context made or resumed before that is
 // refused, with a console warning for every sound (a page reloaded, a link opened at a table).
-/** @type {AudioContext | null} */
-let ctx = null;
+// the mute switch: a setting of this browser's speaker, read wherever a sound is played (the one
+// module-level `let` of this module: tests/test_page_js.py lists it)
 let muted = localStorage.getItem("majiang.mute") === "1";
-let gestured = false;
-function audio() {
-  const nav = /** @type {any} */ (navigator);
-  if (!gestured && !(nav.userActivation && nav.userActivation.hasBeenActive)) return null;
-  if (!ctx) {
-    const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
-    if (!AC) return null;
-    const made = new AC();
-    ctx = made;
-    const shown = () => { document.documentElement.dataset.audio = made.state; };  // tests read it
-    made.onstatechange = shown;
-    shown();
-  }
-  if (ctx.state === "suspended") ctx.resume().catch(() => {});
-  return ctx;
-}
+// the audio context, made at the first sound once the player has tapped (and kept: one per page)
+const speaker = (() => {
+  /** @type {AudioContext | null} */
+  let ctx = null;
+  let gestured = false;
+  return {
+    /** The player's tap or key: the context may start from now on. */
+    allow() { gestured = true; },
+    /** The context, running; null before the player's first tap, or without Web Audio. @returns {AudioContext | null} */
+    get() {
+      const nav = /** @type {any} */ (navigator);
+      if (!gestured && !(nav.userActivation && nav.userActivation.hasBeenActive)) return null;
+      if (!ctx) {
+        const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+        if (!AC) return null;
+        const made = new AC();
+        ctx = made;
+        const shown = () => { document.documentElement.dataset.audio = made.state; };  // tests read it
+        made.onstatechange = shown;
+        shown();
+      }
+      if (ctx.state === "suspended") ctx.resume().catch(() => {});
+      return ctx;
+    },
+  };
+})();
+const audio = () => speaker.get();
 /** @param {number} freq @param {number} start @param {number} dur @param {OscillatorType} [type] @param {number} [gain] @param {number} [slide] */
 function tone(freq, start, dur, type = "sine", gain = 0.18, slide = 0) {
   const a = audio();
@@ -106,5 +117,5 @@ export const Sound = {
     try { if (muted && window.speechSynthesis) window.speechSynthesis.cancel(); } catch (e) { /* no speech */ }
   },
   /** The player's tap or key: the audio may start now (muted, it starts with the first sound). */
-  unlock() { gestured = true; if (!muted) audio(); },
+  unlock() { speaker.allow(); if (!muted) audio(); },
 };

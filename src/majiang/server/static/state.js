@@ -6,11 +6,14 @@ import { applyPatch } from "./protocol.js";
  * @typedef {"seated" | "invite" | "watch"} Mode  how this page is in the room: seated (or kept a
  *   seat), a visitor deciding on an invite link, or watching
  * @typedef {{id: string, name: string}} Player
+ * @typedef {string | number | boolean | null} OptionValue  a rule option's value
  * @typedef {{
  *   me: Player | null, snap: Protocol.Snapshot | null, roomCode: string | null, mode: Mode, nextSeat: number | null,
  *   picked: string[], pickedFor: string, selKey: string | null, showHints: boolean, clockSkew: number,
- *   replaying: boolean,
- * }} State
+ *   replaying: boolean, taught: number, settlementClosedFor: string | null, formOptions: Record<string, OptionValue>,
+ * }} State  besides the room: `taught` counts the discards made by the double tap the prompt teaches (thrice,
+ *   then only the clock; kept in this browser), `settlementClosedFor` the hand whose settlement this player
+ *   closed (it stays closed for that hand), `formOptions` the room form's options changed from its preset's
  * @typedef {{type: "frame", msg: Protocol.ServerMessage, at: number}
  *   | {type: "open", code: string, mode: Mode}
  *   | {type: "joined", nextSeat: number | null}
@@ -21,13 +24,28 @@ import { applyPatch } from "./protocol.js";
  *   | {type: "select", key: string | null}
  *   | {type: "acted"}
  *   | {type: "dropped"}
- *   | {type: "replay"}} Event
+ *   | {type: "replay"}
+ *   | {type: "learned"}
+ *   | {type: "settlement-closed", key: string | null}
+ *   | {type: "option", name: string, value: OptionValue | undefined}
+ *   | {type: "options-reset"}} Event  an option's value undefined: back to the preset's
  */
 
-/** @param {{showHints?: boolean}} [opts] @returns {State} */
+/** @param {{showHints?: boolean, taught?: number}} [opts] what this browser kept @returns {State} */
 export function initialState(opts = {}) {
   return { me: null, snap: null, roomCode: null, mode: "seated", nextSeat: null, picked: [], pickedFor: "", selKey: null,
-    showHints: !!opts.showHints, clockSkew: 0, replaying: false };
+    showHints: !!opts.showHints, clockSkew: 0, replaying: false, taught: opts.taught || 0, settlementClosedFor: null,
+    formOptions: {} };
+}
+
+/**
+ * The one holder of the page's state: `state` is the latest, `dispatch` the only way to a next one.
+ * @param {State} initial
+ * @returns {{readonly state: State, dispatch: (ev: Event) => void}}
+ */
+export function createStore(initial) {
+  let state = initial;
+  return { get state() { return state; }, dispatch: (ev) => { state = reduce(state, ev); } };
 }
 
 /**
@@ -70,6 +88,14 @@ export function reduce(state, ev) {
     case "acted": return { ...state, selKey: null };
     case "dropped": return { ...state, snap: null };
     case "replay": return { ...state, replaying: true };
+    case "learned": return state.taught >= 3 ? state : { ...state, taught: state.taught + 1 };
+    case "settlement-closed": return state.settlementClosedFor === ev.key ? state : { ...state, settlementClosedFor: ev.key };
+    case "option": {
+      const formOptions = { ...state.formOptions };
+      if (ev.value === undefined) delete formOptions[ev.name]; else formOptions[ev.name] = ev.value;
+      return { ...state, formOptions };
+    }
+    case "options-reset": return { ...state, formOptions: {} };
     default: return state;
   }
 }

@@ -15,10 +15,10 @@ import { wallSize } from "./games.js";
  *   received?: Protocol.Received | null}} BoardContext
  */
 
-/** @type {Protocol.Observation | null} the view drawn last (what changed since is animated and called out) */
-let prevView = null;
+/** @type {WeakMap<Element, Protocol.Observation>} the view each board drew last (what changed since is animated and called out) */
+const drawnViews = new WeakMap();
 /** The view the board shows now, or null before the first drawing. */
-export function lastView() { return prevView; }
+export function lastView() { const board = document.getElementById("table"); return (board && drawnViews.get(board)) || null; }
 
 /** @type {Record<number, string[]>} each seat's place on the screen, from one's own (bottom) round */
 const POS = { 4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "left"], 2: ["bottom", "top"] };
@@ -27,7 +27,7 @@ function ensureBoard(n, bottom) {
   const board = part(document, "#table");
   const layout = `${n}|${bottom}`;
   if (board.dataset.layout === layout) return board;
-  board.dataset.layout = layout; board.textContent = ""; prevView = null;
+  board.dataset.layout = layout; board.textContent = ""; drawnViews.delete(board);
   board.className = `board n${n}`;
   const center = node("div", "center");
   center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
@@ -152,7 +152,7 @@ export function renderBoard(ctx) {
   const v = ctx.view, n = v.players.length;
   const board = ensureBoard(n, ctx.bottom);
   board.hidden = false;
-  const prev = prevView && prevView.players.length === n ? prevView : null;
+  const before = drawnViews.get(board), prev = before && before.players.length === n ? before : null;
   const center = part(board, ".center");
   const acting = v.phase === "turn" || v.phase === "claim" || v.phase === "rob" ? v.current : null;
   const d = acting == null ? null : (acting - ctx.bottom + n) % n;
@@ -272,7 +272,7 @@ export function renderBoard(ctx) {
       if (p.declared && !pp.declared && CALLS[p.declared]) announce(seat, p.declared);
     }
   });
-  prevView = v;
+  drawnViews.set(board, v);
 }
 // A discard flies from the hand to its pond: First and Last measured, Inverted by a transform, Played
 // by the Web Animations API (no inline style, no keyframes to write). Nothing moves under
