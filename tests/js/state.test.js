@@ -1,7 +1,7 @@
 // The page's state (static/state.js): what a frame, a tap and the room's events change, with no DOM.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { freeSeats, initialState, legalMoves, pickKey, reduce, restingMe, secondsLeft } from "../../src/majiang/server/static/state.js";
+import { createStore, freeSeats, initialState, legalMoves, pickKey, reduce, restingMe, secondsLeft } from "../../src/majiang/server/static/state.js";
 
 /** A snapshot of seat `seat` with hand `hand` in phase `phase`. */
 function snapshot({ seat = 0, hand = "123m456p789s11z", phase = "turn", handIndex = 0, legal = [], now = 0 } = {}) {
@@ -78,4 +78,38 @@ test("free seats and the bench", () => {
   s = reduce(s, { type: "frame", msg, at: 0 });
   assert.ok(restingMe(s));
   assert.ok(!restingMe(reduce(s, { type: "me", me: { id: "p2", name: "bo" } })));
+});
+
+test("the discard is taught thrice: the count stops at three, seeded by what the browser kept", () => {
+  let s = initialState({ taught: 1 });
+  for (let i = 0; i < 4; i++) s = reduce(s, { type: "learned" });
+  assert.equal(s.taught, 3);
+  assert.equal(reduce(s, { type: "learned" }), s);
+});
+
+test("a closed settlement is remembered by its hand until the page forgets it", () => {
+  let s = reduce(initialState(), { type: "settlement-closed", key: "123456|2" });
+  assert.equal(s.settlementClosedFor, "123456|2");
+  assert.equal(reduce(s, { type: "settlement-closed", key: "123456|2" }), s);  // a render's reset changes nothing twice
+  s = reduce(s, { type: "settlement-closed", key: null });
+  assert.equal(s.settlementClosedFor, null);
+});
+
+test("the room form keeps the options changed from the preset's: one set, one put back, all reset", () => {
+  let s = reduce(initialState(), { type: "option", name: "blood_river", value: true });
+  s = reduce(s, { type: "option", name: "cap", value: null });
+  assert.deepEqual(s.formOptions, { blood_river: true, cap: null });
+  const before = s.formOptions;
+  s = reduce(s, { type: "option", name: "blood_river", value: undefined });
+  assert.deepEqual(s.formOptions, { cap: null });
+  assert.deepEqual(before, { blood_river: true, cap: null }, "the state given is not changed");
+  assert.deepEqual(reduce(s, { type: "options-reset" }).formOptions, {});
+});
+
+test("the store holds the latest state and changes it only by dispatch", () => {
+  const store = createStore(initialState());
+  const first = store.state;
+  store.dispatch({ type: "hints", on: true });
+  assert.equal(store.state.showHints, true);
+  assert.equal(first.showHints, false);
 });

@@ -5,46 +5,55 @@ import { I18N, t } from "./i18n.js";
 import { Sound } from "./sound.js";
 import { $, esc, raw, setHTML, setText } from "./dom.js";
 import { api, roomSocket, roomUrl } from "./protocol.js";
-import { initialState, legalMoves, reduce, restingMe, secondsLeft } from "./state.js";
+import { createStore, initialState, legalMoves, restingMe, secondsLeft } from "./state.js";
 import { ACTION_KEYS, CODE_RE, namesOf, variantName } from "./words.js";
 import { handItems, lastView, renderBoard } from "./table.js";
-import { learned, placeDock, renderDock } from "./dock.js";
+import { placeDock, renderDock } from "./dock.js";
 import { openHelp, tipButtons } from "./help.js";
-import { hideSettlement, rematch, reopenSettlement, settlementClosed, showSettlement } from "./settlement.js";
+import { hideSettlement, rematch, settlementKey, showSettlement } from "./settlement.js";
 import { buildChatMenu, inviteLink, renderInvite, renderLobbyRoom, renderRoomHead, renderVote, showChat } from "./room.js";
 import { openReplay, redrawReplay } from "./replay.js";
 import { ensurePlayer, fillPresets, initLobby, loadHistory, loadMe, loadSchema, loadTables, renderOptions } from "./lobby.js";
 
-/** @type {import('./state.js').State} */
-let state = initialState({ showHints: localStorage.getItem("majiang.hints") === "1" });
-/** @param {import('./state.js').Event} ev */
-function dispatch(ev) { state = reduce(state, ev); }
-/** @type {WebSocket | null} the socket the hints setting was last sent on (it is computed only when shown) */
-let hintsSentOn = null;
+// the one holder of the page's state (state.js): what this browser kept seeds it
+const page = createStore(initialState({ showHints: localStorage.getItem("majiang.hints") === "1",
+  taught: +(localStorage.getItem("majiang.taught") || 0) }));
+const dispatch = page.dispatch;
+/** @type {WeakSet<WebSocket>} the sockets the hints setting was sent on (hints are computed only when shown) */
+const hintsSentOn = new WeakSet();
 
-/** @param {any} e a refusal (ApiError, socket error frame) or the page's own words */
+/** @param {unknown} e a refusal (ApiError, socket error frame) or the page's own words */
 function showError(e) { $("error").textContent = I18N.errorText(e); }
-/** @param {any} e */
+/** @param {unknown} e */
 function showLobbyError(e) { $("lobby-error").textContent = I18N.errorText(e); }
-/** A room code's refusal beside the code box (the lobby's own line is far below the other cards). @param {any} e */
+/** A room code's refusal beside the code box (the lobby's own line is far below the other cards). @param {unknown} e */
 function showJoinError(e) { $("join-error").textContent = I18N.errorText(e); }
 
+/** @type {import('./lobby.js').LobbyHooks} what the lobby is given of the page */
+const lobby = { state: () => page.state, dispatch, openRoom, joinAndOpen, showLobbyError, showJoinError };
+
 // ---------------------------------------------------------------- the room's socket
-const socket = roomSocket(() => roomUrl(state.roomCode || ""), (msg, ws) => {
+const socket = roomSocket(() => roomUrl(page.state.roomCode || ""), (msg, ws) => {
   dispatch({ type: "frame", msg, at: Date.now() });
-  if (msg.type === "snapshot" || (msg.type === "patch" && state.snap)) {
+  if (msg.type === "snapshot" || (msg.type === "patch" && page.state.snap)) {
     socket.settled(); showError("");
-    if (state.snap.seat != null && hintsSentOn !== ws) { hintsSentOn = ws; send({ type: "hints", on: state.showHints }); }
+    if (page.state.snap && page.state.snap.seat != null && !hintsSentOn.has(ws)) { hintsSentOn.add(ws); send({ type: "hints", on: page.state.showHints }); }
     render();
     document.body.dataset.frames = String(+(document.body.dataset.frames || 0) + 1);  // for tests: updates seen
   } else if (msg.type === "chat") showChat(msg);
   else if (msg.type === "error") showError(msg);
 });
-/** @param {any} msg */
+/** @param {Protocol.ClientMessage} msg */
 function send(msg) { socket.send(msg); }
-/** @param {any} action one of the snapshot's legal moves */
-function act(action) { dispatch({ type: "acted" }); send({ type: "action", seq: state.snap.seq, action }); }
-const dockActions = { act, send, rematch: () => rematch(state, showError), reopenSettlement: () => reopenSettlement(state) };
+/** @param {Protocol.Action} action one of the snapshot's legal moves (of the decision numbered `seq`) */
+function act(action) {
+  const seq = page.state.snap && page.state.snap.seq;
+  if (seq == null) return;  // no decision to answer
+  dispatch({ type: "acted" }); send({ type: "action", seq, action });
+}
+const dockActions = { act, send, rematch: () => rematch(page.state, showError), reopenSettlement };
+/** The dock's 结算 button: the dialog again. */
+function reopenSettlement() { dispatch({ type: "settlement-closed", key: null }); showSettlement(page.state); }
 
 /**
  * @param {string} code
@@ -68,16 +77,18 @@ async function joinAndOpen(code) {
 
 // ---------------------------------------------------------------- drawing the room
 function render() {
-  const snap = state.snap, r = snap.room, v = snap.view, mySeat = snap.seat;
+  const snap = page.state.snap;
+  if (!snap) return;
+  const r = snap.room, v = snap.view, mySeat = snap.seat;
   const watching = mySeat == null;
-  const inviting = watching && (state.mode === "invite" || state.nextSeat != null);
-  document.body.classList.toggle("watching", watching && !inviting && !restingMe(state));
+  const inviting = watching && (page.state.mode === "invite" || page.state.nextSeat != null);
+  document.body.classList.toggle("watching", watching && !inviting && !restingMe(page.state));
   document.body.classList.toggle("inviting", inviting);
-  renderInvite(state, r, inviting);
-  renderRoomHead(state, r, watching, inviting);
+  renderInvite(page.state, r, inviting);
+  renderRoomHead(page.state, r, watching, inviting);
   $("auto").hidden = watching || r.status !== "playing";
-  setText($("auto"), !watching && r.auto[mySeat] ? t("auto_off") : t("auto"));
-  $("auto").classList.toggle("on", !watching && !!r.auto[mySeat]);
+  setText($("auto"), mySeat != null && r.auto[mySeat] ? t("auto_off") : t("auto"));
+  $("auto").classList.toggle("on", mySeat != null && !!r.auto[mySeat]);
   tipButtons();  // the 托管 button's words change: its accessible name follows
   $("waiting").hidden = r.status !== "lobby" || inviting;
   $("chat-btn").hidden = watching || r.status === "lobby";
@@ -85,40 +96,41 @@ function render() {
   if ($("chat-btn").hidden) $("chat-menu").hidden = true;
   renderVote(r, mySeat);
   if (r.status === "lobby" || !v) {
-    if (r.status === "lobby") renderLobbyRoom(state, r, mySeat, () => { if (state.snap) render(); });
+    if (r.status === "lobby") renderLobbyRoom(page.state, r, mySeat, () => { if (page.state.snap) render(); });
     $("table").hidden = true; $("actions").textContent = ""; $("hints").textContent = ""; $("prompt").textContent = "";
     return;
   }
   const legal = v.legal || [];
   const prev = lastView();
   if (prev && !(prev.legal || []).length && legal.length) Sound.play("turn");
-  renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: watching ? 0 : mySeat, auto: r.auto,
+  renderBoard({ view: v, names: namesOf(r), totals: r.match_totals, mySeat, bottom: mySeat == null ? 0 : mySeat, auto: r.auto,
     connected: r.connected, humans: r.humans, live: true, legal, hints: snap.hints, dice: snap.dice, received: snap.received,
-    showHints: state.showHints, picked: state.picked, selKey: state.selKey });
-  if (snap.settlement || r.match_over) showSettlement(state); else hideSettlement();
-  renderDock(state, v, legal, r, dockActions);
+    showHints: page.state.showHints, picked: page.state.picked, selKey: page.state.selKey });
+  if (snap.settlement || r.match_over) showSettlement(page.state);
+  else { hideSettlement(); dispatch({ type: "settlement-closed", key: null }); }  // the next one opens
+  renderDock(page.state, v, legal, r, dockActions);
   placeDock();
   tick();
 }
-window.addEventListener("resize", () => { if (state.snap && !state.replaying) placeDock(); });
+window.addEventListener("resize", () => { if (page.state.snap && !page.state.replaying) placeDock(); });
 
 // ---------------------------------------------------------------- clocks
 function tick() {
-  const snap = state.snap;
-  if (!snap || state.replaying) return;
+  const snap = page.state.snap;
+  if (!snap || page.state.replaying) return;
   const now = Date.now();
   const mine = snap.you && snap.you.deadline, pub = snap.room.clock && snap.room.clock.deadline;
   document.querySelectorAll("[data-clock]").forEach((e) => {
-    const left = secondsLeft(state, /** @type {HTMLElement} */ (e).dataset.clock === "you" ? mine : pub, now);
+    const left = secondsLeft(page.state, /** @type {HTMLElement} */ (e).dataset.clock === "you" ? mine : pub, now);
     setText(e, left == null ? "" : t("seconds", { n: Math.ceil(left) }));
   });
-  if (!$("vote").hidden) setText($("vote-clock"), t("seconds", { n: Math.ceil(secondsLeft(state, +$("vote-clock").dataset.deadline, now) || 0) }));
+  if (!$("vote").hidden) setText($("vote-clock"), t("seconds", { n: Math.ceil(secondsLeft(page.state, +$("vote-clock").dataset.deadline, now) || 0) }));
   const center = document.querySelector(".board .center");
   if (!center) return;
   const dl = mine || (snap.view && snap.view.phase === "turn" ? pub : null);
-  const left = secondsLeft(state, dl, now);
+  const left = secondsLeft(page.state, dl, now);
   const timers = snap.room.timers || {};
-  const total = snap.view && snap.view.phase === "turn" ? timers.turn_seconds || 15 : timers.claim_seconds || 8;
+  const total = snap.view && snap.view.phase === "turn" ? Number(timers.turn_seconds) || 15 : Number(timers.claim_seconds) || 8;
   const fg = /** @type {Element} */ (center.querySelector(".ring-fg"));
   fg.setAttribute("stroke-dashoffset", left == null ? "100.5" : String((100.5 * (1 - Math.min(1, left / total))).toFixed(1)));
   center.classList.toggle("urgent", left != null && left <= 5);
@@ -141,69 +153,74 @@ function applyStatic() {
   setHTML($("mute"), raw(`${icon}<span class="words">${esc(Sound.muted ? t("unmute") : t("mute"))}</span>`));
   $("mute").dataset.sound = Sound.muted ? "off" : "on";
   $("mute").setAttribute("aria-pressed", Sound.muted ? "true" : "false");
-  $("hint-toggle").setAttribute("aria-pressed", state.showHints ? "true" : "false");
-  $("hint-toggle").classList.toggle("on", state.showHints);
+  $("hint-toggle").setAttribute("aria-pressed", page.state.showHints ? "true" : "false");
+  $("hint-toggle").classList.toggle("on", page.state.showHints);
   [...$("variant").options].forEach((o) => { o.textContent = variantName(o.value); });
   fillPresets(true);
-  renderOptions();
+  renderOptions(lobby);
   tipButtons();
 }
 $("lang").onclick = () => {
   I18N.setLang(I18N.lang === "en" ? "zh" : "en");
-  applyStatic(); loadHistory();
-  if (!redrawReplay() && state.snap) render();
+  applyStatic(); loadHistory(lobby);
+  if (page.state.replaying) redrawReplay(); else if (page.state.snap) render();
 };
 $("help-btn").onclick = () => openHelp();
 $("close-help").onclick = () => /** @type {HTMLDialogElement} */ ($("help-dialog")).close();
 $("mute").onclick = () => { Sound.setMuted(!Sound.muted); applyStatic(); Sound.play("turn"); };
 $("hint-toggle").onclick = () => {
-  dispatch({ type: "hints", on: !state.showHints });
-  localStorage.setItem("majiang.hints", state.showHints ? "1" : "0"); send({ type: "hints", on: state.showHints });
-  applyStatic(); if (state.snap) render();
+  dispatch({ type: "hints", on: !page.state.showHints });
+  localStorage.setItem("majiang.hints", page.state.showHints ? "1" : "0"); send({ type: "hints", on: page.state.showHints });
+  applyStatic(); if (page.state.snap) render();
 };
 document.addEventListener("pointerdown", () => Sound.unlock(), { once: true });
 document.addEventListener("keydown", () => Sound.unlock(), { once: true });
 
 // ---------------------------------------------------------------- taps and keys on one's own tiles
 // handled on the board, so nodes replaced or not, the press counts
+/** One discard made by the double tap the prompt teaches (taught thrice, then only the clock; kept in this browser). */
+function learnedDiscard() { dispatch({ type: "learned" }); localStorage.setItem("majiang.taught", String(page.state.taught)); }
 /** @param {HTMLElement} e a tile of one's hand */
 function tapTile(e) {
-  if (!state.snap || !state.snap.view || state.replaying) return;
-  const legal = legalMoves(state);
+  if (!page.state.snap || !page.state.snap.view || page.state.replaying) return;
+  const legal = legalMoves(page.state);
   const key = e.dataset.key || "";
   if (legal.some((a) => a.type === "exchange")) { dispatch({ type: "pick", key }); render(); return; }
   const tile = e.dataset.tile;
   if (!legal.some((a) => a.type === "discard" && a.tile === tile)) return;
-  if (state.selKey === key) { learned(); act({ type: "discard", tile }); }
+  if (page.state.selKey === key) { learnedDiscard(); act({ type: "discard", tile }); }
   else { dispatch({ type: "select", key }); render(); }
 }
-/** @type {{key: string, y: number} | null} */
-let press = null;
-/** @param {Event} ev */
-const myTile = (ev) => /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest(".seat.me .tile.click"));
-$("table").addEventListener("pointerdown", (/** @type {PointerEvent} */ ev) => {
-  const e = myTile(ev);
-  press = e ? { key: e.dataset.key || "", y: ev.clientY } : null;
-});
-$("table").addEventListener("pointerup", (/** @type {PointerEvent} */ ev) => {
-  if (!press) return;
-  const dy = ev.clientY - press.y;
-  if (dy < -30 && state.snap && state.snap.view) {  // dragged up: discard at once
-    const e = /** @type {HTMLElement | null} */ (document.querySelector(`.seat.me .tile[data-key="${CSS.escape(press.key)}"]`));
-    if (e && legalMoves(state).some((a) => a.type === "discard" && a.tile === e.dataset.tile)) {
-      press = null; act({ type: "discard", tile: e.dataset.tile }); ev.preventDefault(); return;
+// a press on one's own tile: a tap selects it (a second tap discards), a drag upwards discards at once
+(function wireTilePresses() {
+  /** @type {{key: string, y: number} | null} */
+  let press = null;
+  /** @param {Event} ev */
+  const myTile = (ev) => /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest(".seat.me .tile.click"));
+  $("table").addEventListener("pointerdown", (/** @type {PointerEvent} */ ev) => {
+    const e = myTile(ev);
+    press = e ? { key: e.dataset.key || "", y: ev.clientY } : null;
+  });
+  $("table").addEventListener("pointerup", (/** @type {PointerEvent} */ ev) => {
+    if (!press) return;
+    const dy = ev.clientY - press.y;
+    if (dy < -30 && page.state.snap && page.state.snap.view) {  // dragged up: discard at once
+      const e = /** @type {HTMLElement | null} */ (document.querySelector(`.seat.me .tile[data-key="${CSS.escape(press.key)}"]`));
+      if (e && legalMoves(page.state).some((a) => a.type === "discard" && a.tile === e.dataset.tile)) {
+        press = null; act({ type: "discard", tile: e.dataset.tile }); ev.preventDefault(); return;
+      }
     }
-  }
-});
-$("table").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
-  const e = myTile(ev);
-  if (e && press !== null) tapTile(e);
-  press = null;
-});
+  });
+  $("table").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
+    const e = myTile(ev);
+    if (e && press !== null) tapTile(e);
+    press = null;
+  });
+})();
 // keyboard play on a desktop
 document.addEventListener("keydown", (ev) => {
-  if (!state.snap || !state.snap.view || state.replaying || /** @type {Element} */ (ev.target).closest("input, select, textarea, dialog")) return;
-  const legal = legalMoves(state), selKey = state.selKey;
+  if (!page.state.snap || !page.state.snap.view || page.state.replaying || /** @type {Element} */ (ev.target).closest("input, select, textarea, dialog")) return;
+  const legal = legalMoves(page.state), selKey = page.state.selKey;
   const tiles = handItems().filter((x) => legal.some((a) => a.type === "discard" && a.tile === x.tile));
   const k = ev.key.toLowerCase();
   if ((k === "arrowleft" || k === "arrowright") && tiles.length) {
@@ -222,7 +239,7 @@ document.addEventListener("keydown", (ev) => {
 // 托管 ends at once on any tap or key of its player (the 托管 button itself toggles)
 /** @param {Event} e */
 function backFromAuto(e) {
-  const snap = state.snap;
+  const snap = page.state.snap;
   if (!snap || snap.seat == null || !snap.room.auto[snap.seat] || (e.target && /** @type {Element} */ (e.target).id === "auto")) return;
   send({ type: "auto", on: false });
 }
@@ -235,9 +252,9 @@ $("invite-sit").onclick = async () => {
   if (b.disabled) return;
   b.disabled = true;
   try {
-    if (!state.me && $("invite-name").value.trim()) $("name").value = $("invite-name").value;
-    await ensurePlayer();
-    const r = await api(`/api/rooms/${encodeURIComponent(state.roomCode || "")}/join`, "POST");
+    if (!page.state.me && $("invite-name").value.trim()) $("name").value = $("invite-name").value;
+    await ensurePlayer(lobby);
+    const r = await api(`/api/rooms/${encodeURIComponent(page.state.roomCode || "")}/join`, "POST");
     dispatch({ type: "joined", nextSeat: r.next_hand ? r.seat : null });
     dispatch({ type: "mode", mode: "seated" });
     dispatch({ type: "dropped" });
@@ -245,17 +262,17 @@ $("invite-sit").onclick = async () => {
   } catch (e) { setText($("invite-note"), I18N.errorText(e)); }
   finally { b.disabled = false; }
 };
-$("invite-watch").onclick = () => { dispatch({ type: "mode", mode: "watch" }); if (state.snap) render(); };
+$("invite-watch").onclick = () => { dispatch({ type: "mode", mode: "watch" }); if (page.state.snap) render(); };
 $("sit-down").onclick = async () => {
   try {
-    if (!state.me && $("sit-name").value.trim()) $("name").value = $("sit-name").value;
-    await ensurePlayer();
-    await api(`/api/rooms/${encodeURIComponent(state.roomCode || "")}/join`, "POST");
+    if (!page.state.me && $("sit-name").value.trim()) $("name").value = $("sit-name").value;
+    await ensurePlayer(lobby);
+    await api(`/api/rooms/${encodeURIComponent(page.state.roomCode || "")}/join`, "POST");
     socket.reopen();
   } catch (e) { showError(e); }
 };
 $("ready-lobby").onclick = () => send({ type: "ready" });
-$("start").onclick = async () => { try { await api(`/api/rooms/${encodeURIComponent(state.roomCode || "")}/start`, "POST"); } catch (e) { showError(e); } };
+$("start").onclick = async () => { try { await api(`/api/rooms/${encodeURIComponent(page.state.roomCode || "")}/start`, "POST"); } catch (e) { showError(e); } };
 $("vote-yes").onclick = () => send({ type: "dissolve", agree: true });
 $("vote-no").onclick = () => send({ type: "dissolve", agree: false });
 $("dissolve").onclick = () => send({ type: "dissolve", agree: true });  // the vote itself asks the others
@@ -266,15 +283,15 @@ $("chat-btn").onclick = () => {
   $("chat-btn").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
 };
 $("next").onclick = () => { send({ type: "ready" }); };
-$("close-settlement").onclick = () => { settlementClosed(state, false); $("settlement").close(); if (state.snap) render(); };
-$("settlement").addEventListener("cancel", () => { settlementClosed(state, true); setTimeout(() => state.snap && render(), 0); });
+$("close-settlement").onclick = () => { dispatch({ type: "settlement-closed", key: settlementKey(page.state.snap, false) }); $("settlement").close(); if (page.state.snap) render(); };
+$("settlement").addEventListener("cancel", () => { dispatch({ type: "settlement-closed", key: settlementKey(page.state.snap, true) }); setTimeout(() => page.state.snap && render(), 0); });
 $("to-lobby").onclick = () => { location.href = "/"; };
-$("rematch").onclick = () => rematch(state, showError);
-$("auto").onclick = () => { const snap = state.snap; if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
+$("rematch").onclick = () => rematch(page.state, showError);
+$("auto").onclick = () => { const snap = page.state.snap; if (snap && snap.seat != null) send({ type: "auto", on: !snap.room.auto[snap.seat] }); };
 /** Whether leaving now leaves a match one plays in (托管 then plays for one): leaving asks first. */
 function leavingAMatch() {
-  const r = state.snap && state.snap.room;
-  return !!(r && state.snap.seat != null && r.status === "playing" && !r.match_over);
+  const snap = page.state.snap;
+  return !!(snap && snap.seat != null && snap.room.status === "playing" && !snap.room.match_over);
 }
 $("leave").onclick = () => {  // leaving mid-match asks first and says that 托管 plays meanwhile
   if (leavingAMatch()) $("leave-dialog").showModal();
@@ -286,7 +303,7 @@ function guardBack() {
   if (!(history.state && history.state.table)) history.pushState({ table: true }, "", location.href);
 }
 window.addEventListener("popstate", () => {
-  if (!state.roomCode || state.replaying || (history.state && history.state.table)) return;
+  if (!page.state.roomCode || page.state.replaying || (history.state && history.state.table)) return;
   if (!leavingAMatch()) { location.href = "/"; return; }
   guardBack();  // stay at the table until the player says 离开
   const d = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
@@ -295,11 +312,11 @@ window.addEventListener("popstate", () => {
 $("leave-stay").onclick = () => $("leave-dialog").close();
 $("leave-go").onclick = () => { location.href = "/"; };
 $("share-btn").onclick = async () => {
-  const r = state.snap && state.snap.room, url = inviteLink();
+  const r = page.state.snap && page.state.snap.room, url = inviteLink(page.state.roomCode);
   const text = r ? t("share_text", { g: variantName(r.variant), c: r.code }) : "";
   try {
     if (navigator.share) { await navigator.share({ title: document.title, text, url }); return; }
-  } catch (e) { if (e && /** @type {any} */ (e).name === "AbortError") return; }
+  } catch (e) { if (e instanceof DOMException && e.name === "AbortError") return; }
   try { await navigator.clipboard.writeText(`${text} ${url}`); }
   catch (e) {  // no clipboard (plain http on another machine): select the link for a long-press copy
     const range = document.createRange(); range.selectNodeContents($("share")); const sel = getSelection();
@@ -309,13 +326,13 @@ $("share-btn").onclick = async () => {
 };
 
 // ---------------------------------------------------------------- start
-initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError, showJoinError });
+initLobby(lobby);
 (async () => {
   applyStatic();
-  loadSchema();
-  await loadMe();
-  loadHistory();
-  loadTables();
+  loadSchema(lobby);
+  await loadMe(lobby);
+  loadHistory(lobby);
+  loadTables(lobby);
   const params = new URLSearchParams(location.search);
   const replay = params.get("replay");
   if (replay != null) { dispatch({ type: "replay" }); openReplay(replay, Number(params.get("hand") || 0), showError); return; }
@@ -325,9 +342,9 @@ initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError,
     // visitor, offered the free seat first; a known player is seated at once in a room still
     // gathering (its own seat, or a free one)
     let mine = false;
-    if (state.me && CODE_RE.test(code)) {
+    if (page.state.me && CODE_RE.test(code)) {
       try {
-        mine = (await api("/api/tables")).some((/** @type {any} */ x) => x.room === code) || (await api(`/api/rooms/${encodeURIComponent(code)}`)).status === "lobby";
+        mine = (await api("/api/tables")).some((/** @type {{room: string}} */ x) => x.room === code) || (await api(`/api/rooms/${encodeURIComponent(code)}`)).status === "lobby";
       } catch (e) { mine = false; }
     }
     if (mine) { try { await joinAndOpen(code); return; } catch (e) { /* full, or finished meanwhile: look at it */ } }

@@ -10,22 +10,16 @@ const PHONE = "(max-width: 600px), (orientation: landscape) and (max-height: 520
 
 /**
  * What the dock's buttons do (the page's entry wires them to the socket and the settlement).
- * @typedef {{act: (a: any) => void, send: (msg: any) => void, rematch: () => void, reopenSettlement: () => void}} DockActions
+ * @typedef {{act: (a: Protocol.Action) => void, send: (msg: Protocol.ClientMessage) => void, rematch: () => void, reopenSettlement: () => void}} DockActions
  */
 
-const store = typeof localStorage !== "undefined" ? localStorage : { getItem: () => null, setItem: () => {} };
-// the discard is taught thrice, then only the clock
-let taught = +(store.getItem("majiang.taught") || 0);
-/** One discard made by the double tap the prompt teaches. */
-export function learned() { if (taught < 3) store.setItem("majiang.taught", String(++taught)); }
-
 export const ACTION_ORDER = ["win", "concealed_kong", "added_kong", "kong", "pong", "declare", "sing", "pass"];
-/** What a button of one's decision does, for its tooltip. @param {any} a @param {any[]} legal */
+/** What a button of one's decision does, for its tooltip. @param {Protocol.Action} a @param {Protocol.Action[]} legal */
 export function actionTip(a, legal) {
   if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("tip_zimo") : t("tip_win");
   return t("tip_" + a.type);  // declare: 亮倒 or 跳舞, the hand shown; sing: 唱歌, hidden
 }
-/** @param {any} a @param {string} variant @param {any[]} legal */
+/** @param {Protocol.Action} a @param {string} variant @param {Protocol.Action[]} legal */
 export function actionLabel(a, variant, legal) {
   if (a.type === "win") return legal.some((x) => x.type === "discard") ? t("a_zimo") : t("a_win");
   if (a.type === "declare" || a.type === "sing") return declarationName(variant, a.type);
@@ -38,14 +32,15 @@ export function actionLabel(a, variant, legal) {
  * @param {HTMLElement} b @param {string} text @param {string} [tip] @param {string} [key] @param {string} [sub]
  */
 export function labelButton(b, text, tip, key, sub) {
-  let words = /** @type {HTMLElement | null} */ (b.querySelector(".words"));
-  if (!words) { b.textContent = ""; words = node("span", "words"); b.appendChild(words); }
+  /** @type {HTMLElement} */
+  let words = b.querySelector(".words") || node("span", "words");
+  if (!words.parentNode) { b.textContent = ""; b.appendChild(words); }
   setText(words, text);
-  let line = b.querySelector(".sub");
-  if (sub) { if (!line) { line = node("span", "sub"); words.after(line); } setText(line, sub); }
+  const line = b.querySelector(".sub");
+  if (sub) { const l = line || node("span", "sub"); if (!line) words.after(l); setText(l, sub); }
   else if (line) line.remove();
-  let kbd = b.querySelector("kbd");
-  if (key) { if (!kbd) { kbd = node("kbd", "kbd"); kbd.setAttribute("aria-hidden", "true"); b.appendChild(kbd); } setText(kbd, key); }
+  const kbd = b.querySelector("kbd");
+  if (key) { const k = kbd || node("kbd", "kbd"); if (!kbd) { k.setAttribute("aria-hidden", "true"); b.appendChild(k); } setText(k, key); }
   else if (kbd) kbd.remove();
   const shown = sub ? `${text} ${sub}` : text, label = tip ? `${shown}: ${tip}` : shown;
   if (b.title !== (tip || "")) b.title = tip || "";
@@ -83,14 +78,16 @@ function reserveDock() {
 }
 /**
  * @param {import('./state.js').State} state
- * @param {any} v the view
- * @param {any[]} legal
- * @param {any} r the room
+ * @param {Protocol.Observation} v the view
+ * @param {Protocol.Action[]} legal
+ * @param {Protocol.RoomView} r the room
  * @param {DockActions} ui
  */
 export function renderDock(state, v, legal, r, ui) {
   const snap = state.snap, picked = state.picked, selKey = state.selKey, showHints = state.showHints;
+  if (!snap) return;
   const mySeat = snap.seat;
+  /** @type {string | null} */
   let claimTile = null;
   const exchanges = legal.filter((a) => a.type === "exchange");
   const voids = legal.filter((a) => a.type === "void");
@@ -100,36 +97,37 @@ export function renderDock(state, v, legal, r, ui) {
   let prompt = "";
   if (exchanges.length) {
     const hand = handItems();
-    const tiles = picked.map((k) => (hand.find((x) => x.key === k) || {}).tile).filter(Boolean);
+    const tiles = picked.flatMap((k) => hand.filter((x) => x.key === k).slice(0, 1).map((x) => x.tile));
     const sel = tiles.slice().sort().join("");
-    const chosen = exchanges.find((a) => a.tiles.slice().sort().join("") === sel) || null;
+    const chosen = exchanges.find((a) => (a.tiles || []).slice().sort().join("") === sel) || null;
     prompt = t("exchange_pick");
     items.push({ key: "exchange", id: "do-exchange", tip: t("tip_exchange"), text: chosen ? t("exchange_do", { t: I18N.tilesWords(tiles) }) : `${t("a_exchange")} · ${t("exchange_need", { n: 3 - tiles.length })}`,
       disabled: !chosen, cls: "primary", run: () => { if (chosen) ui.act(chosen); } });
   } else if (voids.length) {
     prompt = t("void_pick");
-    const hand = splitTiles(v.players[mySeat].hand);
-    const count = (s) => hand.filter((x) => x[1] === s).length;
+    const hand = mySeat != null ? splitTiles(v.players[mySeat].hand) : [];
+    const count = (/** @type {string | undefined} */ s) => hand.filter((x) => x[1] === s).length;
     const best = voids.slice().sort((a, b) => count(a.suit) - count(b.suit))[0];
-    voids.forEach((a) => items.push({ key: "void" + a.suit, text: t("void_badge", { s: I18N.suitName(a.suit) }) + (a === best ? ` · ${t("suggested")}` : ""),
+    voids.forEach((a) => items.push({ key: "void" + a.suit, text: t("void_badge", { s: I18N.suitName(a.suit || "") }) + (a === best ? ` · ${t("suggested")}` : ""),
       cls: "suit s-" + a.suit + (a === best ? " suggested" : ""), tip: t("tip_void"), run: () => ui.act(a) }));
   } else {
+    /** @type {Record<string, number>} */
     const byType = {};
     others.forEach((a) => { byType[a.type] = (byType[a.type] || 0) + 1; });
     // a claim names the tile it takes, on every button (碰 五筒, 杠 五筒, 胡 五筒), shown large beside them
     const claiming = (v.phase === "claim" || v.phase === "rob") && others.some((a) => a.type !== "pass");
-    claimTile = claiming ? ((others.find((a) => a.tile && a.type !== "pass") || {}).tile || (v.last_discard || {}).tile || null) : null;
+    claimTile = claiming ? (others.find((a) => a.tile && a.type !== "pass")?.tile || v.last_discard?.tile || null) : null;
     if (claiming) prompt = claimTile ? t("claim_prompt", { t: tn(claimTile) }) : "";
     others.forEach((a) => {
       const withTile = a.tile && (claiming || byType[a.type] > 1 || ["declare", "sing", "concealed_kong", "added_kong"].includes(a.type));
       const discards = a.type === "declare" || a.type === "sing";  // these name the tile they discard
       // a declaration shows the waits it leaves (and how many of each are still unseen), on a line of their own
-      const dw = discards && snap.declare_waits ? snap.declare_waits[a.tile] : null;
+      const dw = discards && a.tile && snap.declare_waits ? snap.declare_waits[a.tile] : null;
       const waitsText = dw ? `${t("waits")} ${dw.length ? dw.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" ") : "—"}` : "";
       items.push({ key: JSON.stringify(a), text: actionLabel(a, r.variant, legal) + (withTile ? (discards ? ` · ${t("a_discard")}${I18N.lang === "en" ? " " : ""}` : " ") + tn(a.tile) : ""),
         sub: waitsText, cls: "act-" + a.type + (a.type === "win" ? " primary" : ""), tip: actionTip(a, legal), keys: keyLabel(a.type), run: () => ui.act(a) });
     });
-    if (legal.some((a) => a.type === "discard") && taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
+    if (legal.some((a) => a.type === "discard") && state.taught < 3) prompt = t("your_turn");  // taught thrice, then only the clock
     if (legal.some((a) => a.type === "declare" || a.type === "sing")) {  // not declaring is a choice too
       const plain = legal.filter((a) => a.type === "discard");
       const sel = handItems().find((x) => x.key === selKey);
@@ -147,7 +145,7 @@ export function renderDock(state, v, legal, r, ui) {
     const left = v.players.filter((p) => !p.out).length;
     prompt = t(legal.length ? "out_note_done" : "out_note", { t: w ? tn(w.tile) : "", n: left });
   }
-  if (snap.you && r.auto[mySeat]) prompt = t("auto_note");
+  if (snap.you && mySeat != null && r.auto[mySeat]) prompt = t("auto_note");
   else if (snap.you && snap.you.missed > 0 && !snap.settlement) prompt = t("missed_note");
   if (snap.settlement && !$("settlement").open && mySeat != null) {
     if (!r.match_over && !(snap.you && snap.you.ready)) items.push({ key: "ready", id: "ready-dock", text: t("ready"), cls: "primary", tip: t("tip_ready"), run: () => ui.send({ type: "ready" }) });
@@ -189,9 +187,9 @@ export function renderDock(state, v, legal, r, ui) {
     if (hi.discards) {
       // plain words ("打六万 → 差2张听牌，33张可进"); a phone's one line holds the best discard alone
       const few = matchMedia(PHONE).matches ? 1 : 3;
-      hint = hi.discards.filter((d) => can.has(d.tile)).slice(0, few).map((d) => t("hint_discard", { t: tn(d.tile),
+      hint = hi.discards.filter((/** @type {{tile: string}} */ d) => can.has(d.tile)).slice(0, few).map((/** @type {{tile: string, shanten: number, waits: string[], effective_count: number}} */ d) => t("hint_discard", { t: tn(d.tile),
         r: d.shanten === 0 ? t("hint_ready", { w: I18N.tilesWords(d.waits) }) : t("hint_shanten", { n: d.shanten }) }) + (I18N.lang === "en" ? ", " : "，") + t("hint_count", { n: d.effective_count })).join(" · ");
-    } else if (hi.waits && hi.waits.length) hint = t("hint_waits", { w: hi.waits.map((w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" · ") });
+    } else if (hi.waits && hi.waits.length) hint = t("hint_waits", { w: hi.waits.map((/** @type {{tile: string, left: number}} */ w) => t("hint_left", { t: tn(w.tile), n: w.left })).join(" · ") });
     else if (hi.shanten > 0) hint = t("hint_shanten", { n: hi.shanten });
   }
   setText($("hints"), hint);

@@ -51,6 +51,16 @@ export function node(tag, cls, text) {
   if (text != null) e.textContent = text;
   return e;
 }
+/**
+ * The element `sel` finds under `root`, one the page's own markup always has there (the board's parts,
+ * a dialog's fields): a missing one is a bug of the page, said at once.
+ * @param {ParentNode} root @param {string} sel @returns {HTMLElement}
+ */
+export function part(root, sel) {
+  const e = root.querySelector(sel);
+  if (!e) throw new Error(`the page has no ${sel} here`);
+  return /** @type {HTMLElement} */ (e);
+}
 /** @param {Element} e @param {string} s */
 export function setText(e, s) { if (e.textContent !== s) e.textContent = s; }
 /**

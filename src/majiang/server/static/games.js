@@ -3,29 +3,33 @@
 // is called. The page names no game and keeps no rule's label of its own: a new game or option shows
 // up here without a line of the page changing. No DOM.
 import { api } from "./protocol.js";
-import { I18N, nameOptionsWith, t } from "./i18n.js";
+import { I18N, nameOptions, t } from "./i18n.js";
 
-/** @typedef {{zh: string, en: string}} Label */
-/** @type {Record<string, any>} the schema, by game id */
-let declared = {};
+/**
+ * The declarations as /api/rules-schema sends them (majiang.server.schema.rules_schema), the parts the page reads.
+ * @typedef {{zh: string, en: string}} Label
+ * @typedef {import("./state.js").OptionValue} OptionValue
+ * @typedef {{name: string, type: string, default: OptionValue, choices?: OptionValue[], choice_labels?: (Label | null)[],
+ *   label?: Label, help?: Label}} GameOption
+ * @typedef {{label: Label, options: GameOption[], presets: Record<string, Record<string, OptionValue>>,
+ *   preset_labels?: Record<string, Label>, people?: number[], tiles?: number, fans_multiply?: boolean,
+ *   declarations?: Record<string, Label>, fan_help?: Record<string, Label>, constraints?: {option: string, needs: string}[]}} Game
+ */
+/** @type {Map<string, Game>} the schema, by game id: the server's catalogue, replaced whole by setGames */
+const declared = new Map();
 
 /** Fetch the declarations once (the lobby's form and the table both read them). */
-export async function loadGames() { setGames(await api("/api/rules-schema")); return declared; }
-/** @param {Record<string, any>} schema the schema as the server sends it (tests, or a page given it) */
+export async function loadGames() { setGames(await api("/api/rules-schema")); }
+/** @param {Record<string, Game> | null} schema the schema as the server sends it (tests, or a page given it) */
 export function setGames(schema) {
-  declared = schema || {};
-  nameOptionsWith((name) => {
-    for (const g of Object.values(declared)) {
-      const o = (g.options || []).find((/** @type {any} */ x) => x.name === name);
-      if (o) return optionName(o);
-    }
-    return null;
-  });
+  declared.clear();
+  for (const [id, g] of Object.entries(schema || {})) declared.set(id, g);
+  nameOptions([...declared.values()].flatMap((g) => g.options || []));
 }
 /** @returns {string[]} */
-export function gameIds() { return Object.keys(declared); }
-/** @param {string} v @returns {any} */
-export function game(v) { return declared[v] || null; }
+export function gameIds() { return [...declared.keys()]; }
+/** @param {string} v @returns {Game | null} */
+export function game(v) { return declared.get(v) || null; }
 
 /**
  * A declared label in the page's language (the schema's ``en`` holds no Chinese: tested).
@@ -39,17 +43,17 @@ export function said(l) {
 export function gameName(v) { const g = game(v); return g ? said(g.label) : v; }
 /** @param {string} v @returns {string[]} */
 export function presetIds(v) { const g = game(v); return g ? Object.keys(g.presets) : []; }
-/** @param {string} v @param {string} p */
-export function presetName(v, p) { const g = game(v), l = g && g.preset_labels && g.preset_labels[p]; return l ? said(l) : p; }
-/** @param {any} o an option of the schema */
+/** @param {string} v @param {string | null} p a room's preset (none: its options alone) */
+export function presetName(v, p) { const g = game(v), l = p != null && g && g.preset_labels && g.preset_labels[p]; return l ? said(l) : p || ""; }
+/** @param {GameOption} o an option of the schema */
 export function optionName(o) { return o.label ? said(o.label) : o.name; }
-/** @param {any} o */
+/** @param {GameOption} o */
 export function optionHelp(o) { return o.help ? (I18N.lang === "en" ? o.help.en : o.help.zh) : ""; }
-/** @param {any} o an option @param {any} value one of its choices */
+/** @param {GameOption} o an option @param {OptionValue} value one of its choices */
 export function choiceName(o, value) {
   if (value === true) return t("yes");
   if (value === false) return t("no");
-  const i = (o.choices || []).findIndex((/** @type {any} */ c) => c === value);
+  const i = (o.choices || []).findIndex((c) => c === value);
   const l = i >= 0 && o.choice_labels ? o.choice_labels[i] : null;
   if (l) return I18N.lang === "en" ? l.en : l.zh;
   return value === null ? t("none_opt") : String(value);
@@ -77,14 +81,14 @@ export function declarationName(v, kind) {
 export function declares(v, kind) { const g = game(v); return !!(g && g.declarations && g.declarations[kind]); }
 /**
  * The declared constraints the chosen options break, said: "血流成河 needs 血战到底".
- * @param {string} v @param {Record<string, any>} values every option's effective value
+ * @param {string} v @param {Record<string, OptionValue>} values every option's effective value
  * @returns {string[]}
  */
 export function brokenConstraints(v, values) {
   const g = game(v);
   if (!g) return [];
-  const byName = Object.fromEntries(g.options.map((/** @type {any} */ o) => [o.name, o]));
-  return (g.constraints || []).filter((/** @type {any} */ c) => values[c.option] && !values[c.needs])
-    .map((/** @type {any} */ c) => t("opt_needs", { a: byName[c.option] ? optionName(byName[c.option]) : c.option,
+  const byName = Object.fromEntries(g.options.map((o) => [o.name, o]));
+  return (g.constraints || []).filter((c) => values[c.option] && !values[c.needs])
+    .map((c) => t("opt_needs", { a: byName[c.option] ? optionName(byName[c.option]) : c.option,
       b: byName[c.needs] ? optionName(byName[c.needs]) : c.needs }));
 }

@@ -1,10 +1,15 @@
 // One message catalogue: Chinese first, English by a toggle remembered in this browser.
 // Tiles are named the Chinese way (五筒, 九条, 红中) in both languages; English adds a gloss.
 const NUM = "一二三四五六七八九";
+/** @type {Record<string, string>} */
 const SUIT_ZH = { m: "万", p: "筒", s: "条" };
+/** @type {Record<string, string>} */
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+/** @type {Record<string, string>} */
 const DRAGON_ZH = { 5: "白板", 6: "发财", 7: "红中" };
+/** @type {Record<string, string>} */
 const DRAGON_EN = { 5: "White", 6: "Green", 7: "Red" };
+/** @type {Record<"zh" | "en", Record<string, string>>} */
 const M = {
   zh: {
     title: "卡五星 · 血战到底", lobby_title: "大厅", lang: "EN", lang_label: "Switch to English", mute: "静音", unmute: "声音",
@@ -156,10 +161,19 @@ const M = {
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
 // give this module the one name it needs: an option's, in a refusal.
-/** @type {(name: string) => string | null} */
-let optionNamer = () => null;
-/** @param {(name: string) => string | null} fn */
-export function nameOptionsWith(fn) { optionNamer = fn; }
+/** @type {Map<string, {zh: string, en: string} | null>} an option's label by its name (null: it has none) */
+const OPTION_LABELS = new Map();
+/** The options the games declare (games.js, each time the catalogue comes): the first of a name is said. @param {{name: string, label?: {zh: string, en: string}}[]} options */
+export function nameOptions(options) {
+  OPTION_LABELS.clear();
+  for (const o of options) if (!OPTION_LABELS.has(o.name)) OPTION_LABELS.set(o.name, o.label || null);
+}
+/** @param {string} name @returns {string | null} the option's label in the page's language; null: no game has it */
+function optionName(name) {
+  if (!OPTION_LABELS.has(name)) return null;
+  const l = OPTION_LABELS.get(name);
+  return l ? (lang === "en" ? l.en : l.zh) : name;
+}
 
 // The server's refusals, said in the page's language (the server speaks English to scripts). A
 // refusal carries a stable code (and parameters); the page looks the code up here and never reads
@@ -253,25 +267,26 @@ const ERROR_CODES = {
 /**
  * The code of a refusal (and its parameters): the server's own, else read from the English of a
  * server without codes; null when neither says.
- * @param {Refusal | string | null | undefined} err
+ * @param {unknown} err a Refusal, a string, or anything a catch may hold
  * @returns {{code: string | null, params: Record<string, any>}}
  */
 export function errorCode(err) {
-  const r = typeof err === "string" ? { message: err } : err || {};
+  /** @type {Refusal} */
+  const r = typeof err === "string" ? { message: err } : err && typeof err === "object" ? err : {};
   return { code: r.code || null, params: r.params || {} };
 }
-/** Whether a refusal is about the rule options the room form sent (the form then says so). */
+/** Whether a refusal is about the rule options the room form sent (the form then says so). @param {unknown} err */
 export function isRulesError(err) { return (errorCode(err).code || "").startsWith("rules."); }
 /**
  * A refusal in the page's language.
- * @param {Refusal | string | null | undefined} err
+ * @param {unknown} err a Refusal, a string, or anything a catch may hold
  * @returns {string}
  */
 export function errorText(err) {
-  const m = String((typeof err === "string" ? err : err && err.message) || "");
+  const m = String((typeof err === "string" ? err : err && typeof err === "object" && /** @type {Refusal} */ (err).message) || "");
   const { code, params } = errorCode(err);
   if (!code) return lang === "en" ? m : (m ? "操作未被接受" : "");  // not the server's refusal (a network error)
-  const named = typeof params.option === "string" ? optionNamer(params.option) : null;
+  const named = typeof params.option === "string" ? optionName(params.option) : null;
   if (code.startsWith("rules.") && named) return lang === "en" ? `${named}: ${params.reason || m}` : `规则选项「${named}」的值无效`;
   const said = ERROR_CODES[code];
   if (!said) return lang === "en" ? m : "操作未被接受";
@@ -310,9 +325,10 @@ let lang = firstLang(store.getItem("majiang.lang"), typeof navigator !== "undefi
 export function t(key, params) {
   let s = (M[lang][key] != null ? M[lang][key] : M.zh[key]);
   if (s == null) return key;
-  if (params) s = s.replace(/\{(\w+)\}/g, (_, k) => (params[k] == null ? "" : String(params[k])));
+  if (params) s = s.replace(/\{(\w+)\}/g, (/** @type {string} */ _, /** @type {string} */ k) => (params[k] == null ? "" : String(params[k])));
   return s;
 }
+/** @param {string | null | undefined} tile */
 export function tileName(tile) {
   if (!tile || !/^[1-9][mpsz]$/.test(tile)) return lang === "en" ? "a tile" : "牌";
   const r = tile[0], s = tile[1];
@@ -320,6 +336,7 @@ export function tileName(tile) {
   return lang === "en" ? `${NUM[+r - 1]}${SUIT_ZH[s]} (${r} ${SUIT_EN[s]})` : NUM[+r - 1] + SUIT_ZH[s];
 }
 // Several tiles: "二五八筒" style when one suit, else names joined.
+/** @param {string[] | null | undefined} list */
 export function tilesWords(list) {
   if (!list || !list.length) return "";
   const suits = new Set(list.map((x) => x[1]));
@@ -331,20 +348,25 @@ export function tilesWords(list) {
   return list.map(tileName).join(lang === "en" ? ", " : "、");
 }
 // English says the suit, glossed with its mark as the tiles show it: "Characters (万)"
+/** @param {string} s */
 export function suitName(s) { return lang === "en" ? `${SUIT_EN[s]} (${SUIT_ZH[s]})` : SUIT_ZH[s]; }
-/** A suit's character alone (万 筒 条), in either language: a badge's mark, coloured as the suit's tiles. */
+/** A suit's character alone (万 筒 条), in either language: a badge's mark, coloured as the suit's tiles. @param {string} s */
 export function suitMark(s) { return SUIT_ZH[s]; }
 // Payment reasons and the words of a payment's detail as the engines write them (Chinese, the game's
 // own terms): English says what each is, in English only.
+/** @type {Record<string, string>} */
 const REASON = { 自摸: "self-draw", 点炮: "discarded the winning tile", 抢杠: "robbed kong", 包胡: "pays both shares, declared hand",
   点杠: "kong on a discard", 直杠: "direct kong", 暗杠: "concealed kong", 加杠: "added kong", 蓄杠: "added kong",
   呼叫转移: "call transfer", 退杠: "kong money returned", 花猪: "flower pig", 大叫: "not ready at the draw",
   亮倒荒庄: "declared hand at a draw", 漂: "float", 数坎: "concealed triplets", 买马: "horse" };
+/** @type {Record<string, string>} */
 const DETAIL = { 刮风: "wind (exposed kong)", 下雨: "rain (concealed kong)", 查花猪: "three suits at the draw", 查大叫: "ready hands checked at the draw",
   自摸加底: "self-draw bonus", 满: "capped", 坎: "triplet(s)", 马: "horse", 杠上杠: "kong after kong", 杠上炮: "discard after a kong" };
 // (the settlement's English is English only: the Chinese term is the Chinese page's)
+/** @param {string} r */
 export function reasonName(r) { return lang === "en" && REASON[r] ? REASON[r] : r; }
 // fans: a fan's Chinese name → its English, from the settlement's wins
+/** @param {string | null | undefined} d @param {Record<string, string>} [fans] */
 export function paymentDetail(d, fans) {
   if (!d) return "";
   const note = /[A-Za-z]{2}/.test(d);  // an English-only note of the engine ("杠上炮: kong money refunded")
@@ -371,6 +393,7 @@ export function paymentWhy(reason, detail, fans) {
   const d = paymentDetail(detail || "", fans);
   return d ? `${reasonName(reason)}${lang === "en" ? ": " : " "}${d}` : reasonName(reason);
 }
+/** @param {{name: string, english?: string}} f */
 export function fanName(f) { return lang === "en" && f.english ? f.english : f.name; }
 /** @param {string} l */
 export function setLang(l) { lang = l === "en" ? "en" : "zh"; store.setItem("majiang.lang", lang); }

@@ -63,7 +63,7 @@ export function retryDelay(n) { return Math.min(5000, 500 * n); }
  * The room's socket: it connects again after a drop (sooner after a good frame), and `reopen` starts a
  * new one at once (the server then sees who this page is now).
  * @param {() => string} url  asked again at each connection
- * @param {(msg: any, socket: WebSocket) => void} onMessage  each frame, parsed
+ * @param {(msg: Protocol.ServerMessage, socket: WebSocket) => void} onMessage  each frame, parsed (the server sends only these)
  */
 export function roomSocket(url, onMessage) {
   /** @type {WebSocket | null} */
@@ -80,7 +80,7 @@ export function roomSocket(url, onMessage) {
     reopen() { if (ws) { ws.onclose = null; ws.close(); } connect(); },
     /** a frame arrived as it should: the next drop reconnects at once */
     settled() { retry = 0; },
-    /** @param {any} msg */
+    /** @param {Protocol.ClientMessage} msg */
     send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); },
     get socket() { return ws; },
   };

@@ -6,10 +6,10 @@ import { renderBoard } from "./table.js";
 import { placeDock } from "./dock.js";
 import { CODE_RE, botName, replayStep } from "./words.js";
 
-/** @type {(() => void) | null} draws the replay's current frame again (after a language change) */
-let redraw = null;
-/** Draw the open replay again; false when no replay is open. */
-export function redrawReplay() { if (!redraw) return false; redraw(); return true; }
+// the open replay listens for this (the state's `replaying` says whether one is open)
+const REDRAW = "majiang:redraw-replay";
+/** Draw the open replay's current frame again (after a language change). */
+export function redrawReplay() { window.dispatchEvent(new Event(REDRAW)); }
 
 const svgIcon = (/** @type {string} */ d) => `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 /** @type {Record<string, string>} */
@@ -68,12 +68,12 @@ export async function openReplay(code, hand, showError) {
       $("prompt").appendChild(slider);
     }
     slider.max = String(last); slider.value = String(i);
-    $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
+    $("hints").textContent = i === last ? data.settlement.payments.map((/** @type {{from: number, to: number, amount: number, reason: string}} */ p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
     placeDock();  // the controls above the bottom seat, as a player's buttons are: never over its discards
   };
   const stop = () => { clearInterval(timer); timer = null; };
   const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
-  redraw = show;
+  window.addEventListener(REDRAW, show);
   show();
   addEventListener("resize", () => placeDock());
 }

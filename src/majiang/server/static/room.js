@@ -11,14 +11,14 @@ import { namesOf, signed, variantName } from "./words.js";
 
 /**
  * The bar above the table: the game, the rules, the room and the hand, and how this page is in it.
- * @param {State} state @param {any} r @param {boolean} watching @param {boolean} inviting
+ * @param {State} state @param {Protocol.RoomView} r @param {boolean} watching @param {boolean} inviting
  */
 export function renderRoomHead(state, r, watching, inviting) {
-  const mySeat = state.snap.seat, resting = restingMe(state);
+  const mySeat = state.snap ? state.snap.seat : null, resting = restingMe(state);
   const joining = (r.joining || []).map((/** @type {string | null} */ n, /** @type {number} */ i) => (n ? `${t("seat_n", { n: i + 1 })} ${n}` : null)).filter(Boolean);
   const tags = [];
   if (watching && !inviting && !resting) tags.push(h` · <span class="watch-tag">${t("watching")}</span>`);
-  if (!watching && r.auto[mySeat]) tags.push(h` · <span class="auto-tag">${t("auto_on")}</span>`);
+  if (!watching && mySeat != null && r.auto[mySeat]) tags.push(h` · <span class="auto-tag">${t("auto_on")}</span>`);
   if (joining.length) tags.push(h` · <span class="join-tag">${t("joining_tag", { n: joining.join(", ") })}</span>`);
   if (r.resting && r.status !== "lobby") {
     const rest = resting ? t("resting_you", { s: signed(r.resting.total) }) : t("resting", { n: r.resting.name, s: signed(r.resting.total) });
@@ -28,7 +28,7 @@ export function renderRoomHead(state, r, watching, inviting) {
   // the hand's number first: a long game or rule name is what the ellipsis cuts, never "hand 2/4"
   setHTML($("room-head"), h`<span class="handno">${hand}</span> · <b>${variantName(r.variant)}</b> ${presetName(r.variant, r.preset)} · ${t("room")} <code>${r.code}</code>${tags}`);
 }
-/** @param {State} state @param {any} r @param {boolean} show */
+/** @param {State} state @param {Protocol.RoomView} r @param {boolean} show */
 export function renderInvite(state, r, show) {
   const me = state.me, nextSeat = state.nextSeat;
   $("invite").hidden = !show;
@@ -56,26 +56,25 @@ export function renderInvite(state, r, show) {
     : r.status === "playing" ? t("invite_next", { n: free[0] + 1 }) : "");
 }
 
-/** @type {string | null} */
-let inviteFor = null;
-let inviteUrl = "";
-/** The invite link of the room (the server's, once it answered). */
-export function inviteLink() { return inviteUrl; }
+/** @type {Map<string, string>} each room's invite link by its code (the server's, once it answered): asked once per room */
+const invites = new Map();
+/** The invite link of the room (the server's, once it answered). @param {string | null} code */
+export function inviteLink(code) { return (code && invites.get(code)) || ""; }
 /**
  * @param {State} state
- * @param {any} r the room
+ * @param {Protocol.RoomView} r the room
  * @param {number | null} mySeat
  * @param {() => void} redraw asked when the server's invite link arrives
  */
 export function renderLobbyRoom(state, r, mySeat, redraw) {
   const me = state.me;
   setText($("share-code"), r.code);
-  if (inviteFor !== r.code) {  // the link and its QR code, asked once per room
-    inviteFor = r.code; inviteUrl = `${location.origin}/?room=${r.code}`;
-    setText($("share"), inviteUrl);
+  if (!invites.has(r.code)) {  // the link and its QR code, asked once per room
+    invites.set(r.code, `${location.origin}/?room=${r.code}`);
+    setText($("share"), invites.get(r.code) || "");
     $("share-qr").src = `/api/rooms/${encodeURIComponent(r.code)}/qr.svg`;
     api(`/api/rooms/${encodeURIComponent(r.code)}/invite`).then((x) => {
-      inviteUrl = x.url; setText($("share"), x.url);
+      invites.set(r.code, x.url); setText($("share"), x.url);
       $("share-note").dataset.local = x.local_only ? "1" : "";
       redraw();
     }).catch(() => {});
@@ -109,7 +108,7 @@ export function renderLobbyRoom(state, r, mySeat, redraw) {
   clock.hidden = !r.starting;
 }
 
-/** @param {any} r @param {number | null} mySeat */
+/** @param {Protocol.RoomView} r @param {number | null} mySeat */
 export function renderVote(r, mySeat) {
   const d = r.dissolve, box = $("vote");
   box.hidden = !d;

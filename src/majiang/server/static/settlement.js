@@ -5,29 +5,38 @@ import { $, esc, h, raw, setHTML, setText, tilesHTML } from "./dom.js";
 import { api } from "./protocol.js";
 import { botName, fanWorth, namesOf, signed, splitTiles, winTotal } from "./words.js";
 
-/** @typedef {import('./state.js').State} State */
+/**
+ * @typedef {import('./state.js').State} State
+ * A hand's settlement as the snapshot carries it (engine/views.py settlement: the protocol leaves it open).
+ * @typedef {{from: number, to: number, amount: number, reason: string, detail?: string | null}} Payment
+ * @typedef {{result: string, wins: Protocol.Win[], payments: Payment[], totals: number[]}} Settlement
+ * One hand of the match's summary (/api/rooms/{code}/games).
+ * @typedef {{hand_index: number, totals: number[], people?: string[], lineup: number[]}} HandRow
+ */
 
-/** @type {string | null} the hand (code|hand, or code|end) whose settlement this player closed */
-let settleClosedFor = null;
-/** @type {{code: string, games: any[]} | null} the match's hands, asked once per room */
-let summaryFor = null;
+/** @type {Map<string, HandRow[]>} the match's hands by room code, asked once per room */
+const summaries = new Map();
 
-/** The player closed the dialog (or pressed Escape): it stays closed for this hand. @param {State} state @param {boolean} cancelled */
-export function settlementClosed(state, cancelled) {
-  const snap = state.snap;
-  settleClosedFor = snap ? (snap.settlement || cancelled ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null;
+/**
+ * What the player closed with the dialog (or Escape), kept in the state's `settlementClosedFor`: this
+ * hand's settlement (code|hand), or the match's end (code|end); it stays closed for it.
+ * @param {Protocol.Snapshot | null} snap @param {boolean} cancelled
+ * @returns {string | null}
+ */
+export function settlementKey(snap, cancelled) {
+  return snap ? (snap.settlement || cancelled ? `${snap.room.code}|${snap.room.hand_index}` : `${snap.room.code}|end`) : null;
 }
-/** The dock's 结算 button: the dialog again. @param {State} state */
-export function reopenSettlement(state) { settleClosedFor = null; showSettlement(state); }
-/** No settlement to show (a new hand): the dialog closes and will open for the next one. */
-export function hideSettlement() { settleClosedFor = null; if ($("settlement").open) $("settlement").close(); }
+/** No settlement to show (a new hand): the dialog closes (the page forgets what was closed: the next one opens). */
+export function hideSettlement() { if ($("settlement").open) $("settlement").close(); }
 
+/** @param {Protocol.Player} p @param {Protocol.Win} w */
 function winHand(p, w) {
   const hand = splitTiles(p.hand || "");
   if (hand.length % 3 === 2) { const k = hand.lastIndexOf(w.tile); if (k >= 0) hand.splice(k, 1); }
   const melds = p.melds.map((m) => tilesHTML(Array(m.kind === "pong" ? 3 : 4).fill(m.tile), "small"));
   return h`<div class="win-hand">${tilesHTML(hand, "small")}<span class="gap"></span>${melds.map((m) => h`<span class="meld">${m}</span>`)}<span class="gap"></span>${tilesHTML([w.tile], "small won")}</div>`;
 }
+/** @param {Protocol.Win[]} wins */
 function fanEnglish(wins) { const out = /** @type {Record<string, string>} */ ({}); (wins || []).forEach((w) => (w.fans || []).forEach((f) => { if (f.english) out[f.name] = f.english; })); return out; }
 // A name as the settlement shows it: one line, cut with an ellipsis (the whole name on hover), and
 // in the score rows an avatar of its first letter in the seat's colour.
@@ -37,12 +46,16 @@ function who(name, seat, avatar = false) {
   const initial = bot ? bot[0] : [...(name || "?")][0].toUpperCase();
   return h`<span class="who-cell">${avatar ? h`<span class="avatar k${seat % 4}" aria-hidden="true">${initial}</span>` : ""}<span class="who" title="${name}">${name}</span></span>`;
 }
-/** One row per player: this hand's points (when there are) and the match's; the winners marked. */
+/**
+ * One row per player: this hand's points (when there are) and the match's; the winners marked.
+ * @param {string[]} names @param {number[] | null} hand @param {number[]} match @param {number[]} winners
+ */
 function scoreRows(names, hand, match, winners) {
   return h`<table class="totals by-player"><tr><th>${t("players_col")}</th>${hand ? h`<th>${t("hand_total")}</th>` : ""}<th>${t("match_total")}</th></tr>
-    ${names.map((n, i) => h`<tr class="${winners.includes(i) ? "won" : ""}"><td>${who(n, i, true)}</td>${hand ? h`<td class="num ${hand[i] >= 0 ? "pos" : "neg"}">${signed(hand[i])}</td>` : ""}<td class="num ${match[i] >= 0 ? "pos" : "neg"}">${signed(match[i])}</td></tr>`)}</table>`;
+    ${names.map((n, /** @type {number} */ i) => h`<tr class="${winners.includes(i) ? "won" : ""}"><td>${who(n, i, true)}</td>${hand ? h`<td class="num ${hand[i] >= 0 ? "pos" : "neg"}">${signed(hand[i])}</td>` : ""}<td class="num ${match[i] >= 0 ? "pos" : "neg"}">${signed(match[i])}</td></tr>`)}</table>`;
 }
 // 查大叫 / 查花猪: the hands that decided a drawn hand's check, each with its waits (or why it paid)
+/** @param {Settlement} s @param {Protocol.Snapshot} snap @param {string[]} names */
 function drawCheck(s, snap, names) {
   const checked = s.payments.filter((p) => p.reason === "大叫" || p.reason === "花猪");
   const v = snap.view, waits = snap.end_waits;
@@ -61,23 +74,24 @@ function drawCheck(s, snap, names) {
 /** @param {State} state */
 export function showSettlement(state) {
   const snap = state.snap;
-  const s = snap.settlement, r = snap.room, names = namesOf(r), v = snap.view;
+  if (!snap) return;
+  const s = /** @type {Settlement | null} */ (snap.settlement), r = snap.room, names = namesOf(r), v = snap.view;
   if (!s) {  // dissolved mid-hand: the match totals and the summary
     setHTML($("settlement-body"), h`<h2 id="settle-h">${t("dissolved")}</h2>${scoreRows(names, null, r.match_totals, [])}<div id="summary"></div>`);
     loadSummary(state);
     $("next").hidden = true; $("to-lobby").hidden = false; $("to-lobby").textContent = t("to_lobby"); $("close-settlement").textContent = t("close");
     showRematch(state, r);
-    if (!$("settlement").open && settleClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
+    if (!$("settlement").open && state.settlementClosedFor !== `${r.code}|end`) openAtTop($("settlement"));
     return;
   }
   const multiplies = fansMultiply(r.variant);  // × (multipliers) rather than 番
-  const fanLine = (/** @type {any} */ f) => {
+  const fanLine = (/** @type {Protocol.Fan} */ f) => {
     const worth = fanWorth(f, multiplies);
     const help = fanHelp(r.variant, f.name);
-    return h`<li class="fan"><span class="fan-name">${I18N.fanName(f)}</span> <span class="worth">${worth}${f.count > 1 ? " ×" + f.count : ""}</span>${help ? h`<span class="fan-help">${help}</span>` : ""}</li>`;
+    return h`<li class="fan"><span class="fan-name">${I18N.fanName(f)}</span> <span class="worth">${worth}${f.count && f.count > 1 ? " ×" + f.count : ""}</span>${help ? h`<span class="fan-help">${help}</span>` : ""}</li>`;
   };
   const winners = [...new Set(s.wins.map((w) => w.seat))];
-  const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
+  const wins = s.wins.map((w) => h`<div class="win"><p>${who(names[w.seat], w.seat)} <b>${t("win_by", { who: "", t: tn(w.tile) }).trim()}</b> · ${w.self_draw ? t("zimo") : t("dianpao", { who: w.discarder == null ? "" : names[w.discarder] })}${w.robbed_kong ? " · " + t("robbed") : ""}</p>
     ${v ? winHand(v.players[w.seat], w) : ""}
     <ul class="fans">${w.fans.map(fanLine)}</ul><p class="fan-total"><b>${winTotal(w, multiplies)}</b></p></div>`);
   const pays = s.payments.map((p) => h`<tr><td>${who(names[p.from], p.from)}</td><td>→</td><td>${who(names[p.to], p.to)}</td><td class="num">${p.amount}</td><td class="why">${I18N.paymentWhy(p.reason, p.detail, fanEnglish(s.wins))}</td></tr>`);
@@ -99,7 +113,7 @@ export function showSettlement(state) {
   $("close-settlement").textContent = t("close");
   tipDialogButtons();
   const key = `${r.code}|${r.hand_index}`;
-  if (!$("settlement").open && settleClosedFor !== key) openAtTop($("settlement"));
+  if (!$("settlement").open && state.settlementClosedFor !== key) openAtTop($("settlement"));
 }
 // the dialog's buttons say what they do on hover and to a screen reader (their words first)
 function tipDialogButtons() {
@@ -108,6 +122,7 @@ function tipDialogButtons() {
   }
 }
 // a dialog opens at its top (who won first), not scrolled down to the button that took the focus
+/** @param {HTMLDialogElement} dialog */
 function openAtTop(dialog) {
   dialog.showModal();
   const head = dialog.querySelector("h2");
@@ -117,20 +132,21 @@ function openAtTop(dialog) {
   if (body) body.scrollTop = 0;
 }
 // 再来一局: offered to every player of the match, in the same seats
-/** @param {State} state @param {any} r */
+/** @param {State} state @param {Protocol.RoomView} r */
 function showRematch(state, r) {
-  const snap = state.snap;
-  const offer = r.rematch && r.rematch.by !== snap.seat ? r.rematch : null;
-  $("rematch").hidden = !r.match_over || snap.seat == null;
+  const seat = state.snap ? state.snap.seat : null;
+  const offer = r.rematch && r.rematch.by !== seat ? r.rematch : null;
+  $("rematch").hidden = !r.match_over || seat == null;
   $("rematch").textContent = offer ? t("rematch_join") : t("rematch");
   $("rematch").classList.toggle("primary", !!offer);
   const p = $("rematch-offer");
   p.hidden = !offer || !r.match_over;
   setText(p, offer ? t("rematch_offer", { who: namesOf(r)[offer.by] }) : "");
 }
-/** 再来一局: the new room opens (the same rules and seats). @param {State} state @param {(e: any) => void} onError */
+/** 再来一局: the new room opens (the same rules and seats). @param {State} state @param {(e: unknown) => void} onError */
 export async function rematch(state, onError) {
   const snap = state.snap;
+  if (!snap) return;
   try {
     const made = await api(`/api/rooms/${encodeURIComponent(snap.room.code)}/rematch`, "POST", {});
     location.href = `/?room=${encodeURIComponent(made.code)}`;
@@ -138,11 +154,13 @@ export async function rematch(state, onError) {
 }
 /** @param {State} state */
 async function loadSummary(state) {
+  if (!state.snap) return;
   const r = state.snap.room, names = namesOf(r);
-  let games = summaryFor && summaryFor.code === r.code ? summaryFor.games : null;
+  /** @type {HandRow[] | undefined} */
+  let games = summaries.get(r.code);
   if (!games) {
-    try { games = await api(`/api/rooms/${encodeURIComponent(r.code)}/games`); } catch (e) { return; }
-    summaryFor = { code: r.code, games };
+    try { games = /** @type {HandRow[]} */ (await api(`/api/rooms/${encodeURIComponent(r.code)}/games`)); } catch (e) { return; }
+    summaries.set(r.code, games);
   }
   const box = $("summary");
   if (!box || box.dataset.done) return;
@@ -154,13 +172,13 @@ async function loadSummary(state) {
   const stake = r.stake || 1;
   const people = games.length && games[0].people ? games[0].people : null;
   const cols = people ? people.map(botName) : names;  // the server names bots in English: say it in the page's language
-  const cell = (g, c) => { const i = people ? g.lineup.indexOf(c) : c; return i >= 0 && i < g.totals.length ? g.totals[i] * stake : null; };
+  const cell = (/** @type {HandRow} */ g, /** @type {number} */ c) => { const i = people ? g.lineup.indexOf(c) : c; return i >= 0 && i < g.totals.length ? g.totals[i] * stake : null; };
   const run = cols.map(() => [0]);
   games.forEach((g) => cols.forEach((_, c) => run[c].push(run[c][run[c].length - 1] + (cell(g, c) || 0))));
   const finals = run.map((xs) => xs[xs.length - 1]);
   const top = finals.indexOf(Math.max(...finals));
   const lo = Math.min(0, ...run.flat()), hi = Math.max(1, ...run.flat());
-  const W = 300, H = 120, X = (i) => 10 + (i * (W - 20)) / Math.max(1, games.length), Y = (x) => H - 10 - ((x - lo) * (H - 20)) / (hi - lo || 1);
+  const W = 300, H = 120, X = (/** @type {number} */ i) => 10 + (i * (W - 20)) / Math.max(1, games.length), Y = (/** @type {number} */ x) => H - 10 - ((x - lo) * (H - 20)) / (hi - lo || 1);
   const COLORS = ["#f0c75e", "#5cc8ff", "#ff8a5c", "#b7e36b"];
   // each line a little apart from the others, so two players with the same scores show both lines
   const apart = (/** @type {number} */ s) => (s - (run.length - 1) / 2) * 2.5;

@@ -3,24 +3,37 @@
 // Muting silences both and is remembered in this browser.
 // The audio starts only after the player's first tap or key: a context made or resumed before that is
 // refused, with a console warning for every sound (a page reloaded, a link opened at a table).
-let ctx = null;
+// the mute switch: a setting of this browser's speaker, read wherever a sound is played (the one
+// module-level `let` of this module: tests/test_page_js.py lists it)
 let muted = localStorage.getItem("majiang.mute") === "1";
-let gestured = false;
-function audio() {
-  const nav = /** @type {any} */ (navigator);
-  if (!gestured && !(nav.userActivation && nav.userActivation.hasBeenActive)) return null;
-  if (!ctx) {
-    const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
-    if (!AC) return null;
-    const made = new AC();
-    ctx = made;
-    const shown = () => { document.documentElement.dataset.audio = made.state; };  // tests read it
-    made.onstatechange = shown;
-    shown();
-  }
-  if (ctx.state === "suspended") ctx.resume().catch(() => {});
-  return ctx;
-}
+// the audio context, made at the first sound once the player has tapped (and kept: one per page)
+const speaker = (() => {
+  /** @type {AudioContext | null} */
+  let ctx = null;
+  let gestured = false;
+  return {
+    /** The player's tap or key: the context may start from now on. */
+    allow() { gestured = true; },
+    /** The context, running; null before the player's first tap, or without Web Audio. @returns {AudioContext | null} */
+    get() {
+      const nav = /** @type {any} */ (navigator);
+      if (!gestured && !(nav.userActivation && nav.userActivation.hasBeenActive)) return null;
+      if (!ctx) {
+        const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+        if (!AC) return null;
+        const made = new AC();
+        ctx = made;
+        const shown = () => { document.documentElement.dataset.audio = made.state; };  // tests read it
+        made.onstatechange = shown;
+        shown();
+      }
+      if (ctx.state === "suspended") ctx.resume().catch(() => {});
+      return ctx;
+    },
+  };
+})();
+const audio = () => speaker.get();
+/** @param {number} freq @param {number} start @param {number} dur @param {OscillatorType} [type] @param {number} [gain] @param {number} [slide] */
 function tone(freq, start, dur, type = "sine", gain = 0.18, slide = 0) {
   const a = audio();
   if (!a) return;
@@ -46,6 +59,7 @@ function click() {  // a tile set down: a short filtered noise burst
   src.connect(f).connect(g).connect(a.destination);
   src.start();
 }
+/** @type {Record<string, () => void>} */
 const SOUNDS = {
   discard: () => { click(); tone(900, 0, 0.06, "triangle", 0.08); },
   pong: () => { tone(520, 0, 0.12, "square", 0.08); tone(660, 0.1, 0.16, "square", 0.08); },
@@ -64,7 +78,9 @@ function chineseVoice() {
 }
 try { if (window.speechSynthesis) window.speechSynthesis.getVoices(); } catch (e) { /* Chromium loads its list on the first ask */ }
 // the last sounds played, newest last, on <html data-sounds> (a page's own record; tests read it)
+/** @type {string[]} */
 const played = [];
+/** @param {string} name */
 function note(name) {
   played.push(name);
   if (played.length > 24) played.shift();
@@ -73,12 +89,14 @@ function note(name) {
   d.soundCount = String(+(d.soundCount || 0) + 1);
 }
 export const Sound = {
+  /** @param {string} name */
   play(name) {
     if (muted || !SOUNDS[name]) return;
     note(name);
     try { SOUNDS[name](); } catch (e) { /* no audio device */ }
   },
   // speak a call in Chinese, or play the named sound where no Chinese voice is present
+  /** @param {string} text @param {string} fallback */
   say(text, fallback) {
     if (muted) return;
     const voice = chineseVoice();
@@ -93,10 +111,11 @@ export const Sound = {
     } catch (e) { this.play(fallback); }
   },
   get muted() { return muted; },
+  /** @param {boolean} m */
   setMuted(m) {
     muted = !!m; localStorage.setItem("majiang.mute", muted ? "1" : "0");
     try { if (muted && window.speechSynthesis) window.speechSynthesis.cancel(); } catch (e) { /* no speech */ }
   },
   /** The player's tap or key: the audio may start now (muted, it starts with the first sound). */
-  unlock() { gestured = true; if (!muted) audio(); },
+  unlock() { speaker.allow(); if (!muted) audio(); },
 };

@@ -2,30 +2,32 @@
 // discard flies from hand to pond; claims, kongs, wins and declarations are called out at the seat.
 import { I18N, t, tileName as tn } from "./i18n.js";
 import { Sound } from "./sound.js";
-import { bump, node, paintTile, reduced, setText, sync, tileNode } from "./dom.js";
+import { bump, node, paintTile, part, reduced, setText, sync, tileNode } from "./dom.js";
 import { TILE_RE, avatarsOf, keyed, signed, splitTiles } from "./words.js";
 import { wallSides } from "./wall.js";
 import { wallSize } from "./games.js";
 
 /**
  * What one drawing of the board needs.
- * @typedef {{view: any, names: string[], totals: number[], mySeat: number | null, bottom: number, live: boolean,
- *   legal: any[], auto?: boolean[], connected?: boolean[], humans?: boolean[], hints?: any, dice?: number[],
- *   showHints?: boolean, picked?: string[], selKey?: string | null,
- *   received?: {tiles: string[], from_seat: number, direction: string} | null}} BoardContext
+ * @typedef {{view: Protocol.Observation, names: string[], totals: number[], mySeat: number | null, bottom: number, live: boolean,
+ *   legal: Protocol.Action[], auto?: boolean[], connected?: boolean[], humans?: boolean[], hints?: Protocol.Open | null,
+ *   dice?: number[] | null, showHints?: boolean, picked?: string[], selKey?: string | null,
+ *   received?: Protocol.Received | null}} BoardContext
  */
 
-/** @type {any} the view drawn last (what changed since is animated and called out) */
-let prevView = null;
+/** @type {WeakMap<Element, Protocol.Observation>} the view each board drew last (what changed since is animated and called out) */
+const drawnViews = new WeakMap();
 /** The view the board shows now, or null before the first drawing. */
-export function lastView() { return prevView; }
+export function lastView() { const board = document.getElementById("table"); return (board && drawnViews.get(board)) || null; }
 
+/** @type {Record<number, string[]>} each seat's place on the screen, from one's own (bottom) round */
 const POS = { 4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "left"], 2: ["bottom", "top"] };
+/** @param {number} n seats @param {number} bottom the seat drawn at the bottom */
 function ensureBoard(n, bottom) {
-  const board = document.getElementById("table");
+  const board = part(document, "#table");
   const layout = `${n}|${bottom}`;
   if (board.dataset.layout === layout) return board;
-  board.dataset.layout = layout; board.textContent = ""; prevView = null;
+  board.dataset.layout = layout; board.textContent = ""; drawnViews.delete(board);
   board.className = `board n${n}`;
   const center = node("div", "center");
   center.innerHTML = '<div class="arrow"></div><svg class="ring" viewBox="0 0 40 40" aria-hidden="true"><circle class="ring-bg" cx="20" cy="20" r="16"/><circle class="ring-fg" cx="20" cy="20" r="16" stroke-dasharray="100.5" stroke-dashoffset="0"/></svg>';
@@ -51,10 +53,12 @@ function ensureBoard(n, bottom) {
   }
   return board;
 }
+/** @param {HTMLElement} e @param {number[] | null | undefined} dice */
 function drawDice(e, dice) {
   const key = (dice || []).join(",");
   if (e.dataset.key === key) return;
   e.dataset.key = key;
+  /** @type {Record<number, number[][]>} */
   const PIPS = { 1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
     5: [[5, 5], [15, 5], [10, 10], [5, 15], [15, 15]], 6: [[5, 5], [15, 5], [5, 10], [15, 10], [5, 15], [15, 15]] };
   const pips = (/** @type {number} */ d) => PIPS[d].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2" fill="${d === 1 || d === 4 ? "#b3261e" : "#222"}"/>`).join("");
@@ -78,6 +82,7 @@ const WALL_SIDES = ["top", "right", "bottom", "left"];
 // the sides drawn from their far end as the screen reads them (right to left, bottom to top): their
 // empty places come last
 const DRAWN_BACKWARDS = new Set(["bottom", "left"]);
+/** @param {HTMLElement} center @param {Protocol.Observation} v @param {string} first the side the wall is drawn from */
 function drawWall(center, v, first) {
   // the wall's size is the game's (the rules schema declares it); before the schema has come, the
   // count left stands for it, and the wall is drawn again at its size once it has
@@ -94,7 +99,7 @@ function drawWall(center, v, first) {
     const gone = Array.from({ length: perSide - stacks }, () => "stack gone");
     const all = DRAWN_BACKWARDS.has(side) ? kept.concat(gone) : gone.concat(kept);
     const out = stacks ? all.map((c) => `<i class="${c}"></i>`).join("") : "";
-    const e = center.querySelector(`.wall-${side}`);
+    const e = part(center, `.wall-${side}`);
     if (e.innerHTML !== out) e.innerHTML = out;
   }
 }
@@ -124,7 +129,7 @@ function markReceived(items, received) {
   if (!received || !received.tiles) return;
   const left = received.tiles.slice(), label = receivedLabel(received);
   for (let i = items.length - 1; i >= 0 && left.length; i--) {  // the copies sorted last: any copy will do
-    const k = left.indexOf(items[i].tile);
+    const k = left.indexOf(items[i].tile || "");
     if (k >= 0) { left.splice(k, 1); items[i].cls += " recv"; items[i].recv = label.short; items[i].recvTitle = label.long; }
   }
 }
@@ -147,35 +152,35 @@ export function renderBoard(ctx) {
   const v = ctx.view, n = v.players.length;
   const board = ensureBoard(n, ctx.bottom);
   board.hidden = false;
-  const prev = prevView && prevView.players.length === n ? prevView : null;
-  const center = board.querySelector(".center");
+  const before = drawnViews.get(board), prev = before && before.players.length === n ? before : null;
+  const center = part(board, ".center");
   const acting = v.phase === "turn" || v.phase === "claim" || v.phase === "rob" ? v.current : null;
   const d = acting == null ? null : (acting - ctx.bottom + n) % n;
-  center.querySelector(".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
-  setText(center.querySelector(".wall"), t("wall", { n: v.tiles_left }));
+  part(center, ".arrow").className = "arrow" + (d == null ? "" : " to-" + POS[n][d]);
+  setText(part(center, ".wall"), t("wall", { n: v.tiles_left }));
   drawWall(center, v, POS[n][(v.dealer - ctx.bottom + n) % n]);
-  setText(center.querySelector(".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
-  drawDice(center.querySelector(".dice"), ctx.dice);
-  setText(center.querySelector(".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
+  setText(part(center, ".dealer-name"), `${t("dealer")}: ${ctx.names[v.dealer] || ""}`);
+  drawDice(part(center, ".dice"), ctx.dice);
+  setText(part(center, ".phase"), v.phase === "exchange" || v.phase === "void" ? t("phase_" + v.phase) : "");
   const lastSeat = v.last_discard ? v.last_discard.seat : null;
   const legal = ctx.legal || [];
   const discardable = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
   const exchanging = legal.some((a) => a.type === "exchange");
   const picked = ctx.picked || [], selKey = ctx.selKey || null;
-  const hinted = ctx.showHints && ctx.hints && ctx.hints.discards ? ctx.hints.discards.filter((x) => discardable.has(x.tile)).map((x) => x.tile)[0] : null;
+  const hinted = ctx.showHints && ctx.hints && ctx.hints.discards ? ctx.hints.discards.filter((/** @type {{tile: string}} */ x) => discardable.has(x.tile)).map((/** @type {{tile: string}} */ x) => x.tile)[0] : null;
   const avatars = avatarsOf(v.players.map((_, s) => ctx.names[s] || ""), v.players.map((_, s) => !!ctx.humans && !ctx.humans[s]));
   v.players.forEach((p, s) => {
-    const seat = board.querySelector(`.seat[data-seat="${s}"]`);
+    const seat = part(board, `.seat[data-seat="${s}"]`);
     const mine = ctx.live && s === ctx.mySeat;
     seat.classList.toggle("me", mine);
     seat.classList.toggle("turn", acting === s);
     seat.classList.toggle("out", !!p.out);
     seat.classList.toggle("dealer", s === v.dealer);
     const bot = !!ctx.humans && !ctx.humans[s];
-    paintName(seat.querySelector(".name"), ctx.names[s] || "", bot);
-    paintAvatar(seat.querySelector(".avatar"), avatars[s], bot);
-    setText(seat.querySelector(".score"), signed(ctx.totals[s] || 0));
-    seat.querySelector(".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
+    paintName(part(seat, ".name"), ctx.names[s] || "", bot);
+    paintAvatar(part(seat, ".avatar"), avatars[s], bot);
+    setText(part(seat, ".score"), signed(ctx.totals[s] || 0));
+    part(seat, ".score").className = "score " + ((ctx.totals[s] || 0) >= 0 ? "pos" : "neg");
     const badges = [];
     if (s === v.dealer) badges.push({ key: "dealer", text: t("dealer"), cls: "b-dealer" });
     // the suit's own character, coloured as its tiles (缺万 / void 万); its English name on hover
@@ -184,9 +189,12 @@ export function renderBoard(ctx) {
     if (p.out) badges.push({ key: "out", text: t("out"), cls: "b-out" });
     if (ctx.auto && ctx.auto[s]) badges.push({ key: "auto", text: t("auto"), cls: "b-auto" });
     if (ctx.humans && ctx.humans[s] && ctx.connected && !ctx.connected[s]) badges.push({ key: "off", text: t("offline"), cls: "b-off" });
-    sync(seat.querySelector(".badges"), badges, () => node("span"), (e, it) => { setText(e, it.text); e.className = "badge " + it.cls; e.title = it.title || ""; });
+    sync(part(seat, ".badges"), badges, () => node("span"), (e, it) => { setText(e, it.text); e.className = "badge " + it.cls; e.title = it.title || ""; });
     // the hand: one's own face up with the drawn tile apart; others face down or as the rules reveal them
-    let concealed = [], drawn = [];
+    /** @type {string[]} */
+    let concealed = [];
+    /** @type {string[]} */
+    let drawn = [];
     const showAll = p.hand != null;
     if (showAll) {
       concealed = splitTiles(p.hand);
@@ -196,6 +204,7 @@ export function renderBoard(ctx) {
       }
     }
     const small = !mine;
+    /** @type {TileItem[]} */
     let items;
     if (showAll) {
       // another seat's hand laid open (the hand is over): face up in rows like a declared one, unmarked
@@ -210,8 +219,8 @@ export function renderBoard(ctx) {
     const dItems = drawn.map((x) => ({ key: "d" + x, tile: x, cls: small ? "small" : "", enter: true }));
     if (mine) {
       const hintKey = hinted ? (items.concat(dItems).find((it) => it.tile === hinted) || {}).key : null;  // one tile marked
-      const pick = (it) => {
-        const can = exchanging || discardable.has(it.tile);
+      const pick = (/** @type {TileItem} */ it) => {
+        const can = exchanging || (it.tile != null && discardable.has(it.tile));
         // on one's turn the tiles that may not go (定缺 first) are dimmed
         it.cls = (can ? "click" : discardable.size ? "dim" : "") + (picked.includes(it.key) ? " picked" : "") + (selKey === it.key ? " sel" : "") + (hintKey === it.key ? " hinted" : "");
       };
@@ -219,15 +228,16 @@ export function renderBoard(ctx) {
       markReceived(items, ctx.received);
     }
     // where a new discard comes from (FLIP): the tile's place in the hand before this update
+    /** @type {Flight[]} */
     const flights = [];
     const from = prev && p.discards.length > prev.players[s].discards.length && !reduced() ? handRects(seat) : null;
-    syncTiles(seat.querySelector(".concealed"), items, (e, it) => {
+    syncTiles(part(seat, ".concealed"), items, (e, it) => {
       if (it.recv) { e.dataset.recv = it.recv; e.title = it.recvTitle || it.recv; } else if (e.dataset.recv) { delete e.dataset.recv; e.removeAttribute("title"); }
     });
-    syncTiles(seat.querySelector(".drawn"), dItems);
+    syncTiles(part(seat, ".drawn"), dItems);
     // melds
     const melds = p.melds.map((m, i) => ({ key: `${i}:${m.kind}:${m.tile}`, m, fresh: prev && i >= prev.players[s].melds.length }));
-    sync(seat.querySelector(".melds"), melds, () => node("span", "meld"), (e, it, fresh) => {
+    sync(part(seat, ".melds"), melds, () => node("span", "meld"), (e, it, fresh) => {
       const m = it.m, count = m.kind === "pong" ? 3 : 4;
       const list = Array.from({ length: count }, (_, k) => (m.tile == null || (m.kind === "concealed_kong" && (k === 0 || k === 3)) ? null : m.tile));
       syncTiles(e, list.map((x, k) => ({ key: String(k), tile: x, cls: "small" + (x ? "" : " back") })));
@@ -235,13 +245,13 @@ export function renderBoard(ctx) {
     });
     // winning tiles (血战: the winners' tiles laid out)
     const won = (v.wins || []).filter((w) => w.seat === s).map((w, i) => ({ key: `w${i}${w.tile}`, tile: w.tile, cls: "small won" }));
-    syncTiles(seat.querySelector(".wins"), won);
+    syncTiles(part(seat, ".wins"), won);
     // waits of a declared hand
-    const waitsEl = /** @type {HTMLElement} */ (seat.querySelector(".waits"));
+    const waitsEl = /** @type {HTMLElement} */ (part(seat, ".waits"));
     const rv = p.revealed;
     const waits = rv && rv.waits && rv.waits.length ? rv.waits : [];
     if (waits.length || (rv && rv.hidden_triplets)) {
-      const text = (waits.length ? `${t("waits")} ${I18N.tilesWords(waits)}` : "") + (rv.hidden_triplets ? " · " + t("hidden_triplets", { n: rv.hidden_triplets }) : "");
+      const text = (waits.length ? `${t("waits")} ${I18N.tilesWords(waits)}` : "") + (rv && rv.hidden_triplets ? " · " + t("hidden_triplets", { n: rv.hidden_triplets }) : "");
       if (waitsEl.dataset.key !== text) { waitsEl.dataset.key = text; waitsEl.textContent = text; }
     } else if (waitsEl.dataset.key) { waitsEl.dataset.key = ""; waitsEl.textContent = ""; }
     // the pond: discards in rows, the latest marked, claimed ones greyed
@@ -249,7 +259,7 @@ export function renderBoard(ctx) {
     const pond = p.discards.map((x, i) => ({ key: String(i), tile: x,
       cls: "small" + (p.claimed[i] ? " claimed" : "") + (lastSeat === s && i === p.discards.length - 1 ? " last" : ""),
       fly: i >= pcount }));
-    syncTiles(seat.querySelector(".pond"), pond, (e, it) => { if (it.fly && !e.dataset.flown) { e.dataset.flown = "1"; flights.push({ e, tile: it.tile }); } });
+    syncTiles(part(seat, ".pond"), pond, (e, it) => { if (it.fly && !e.dataset.flown) { e.dataset.flown = "1"; flights.push({ e, tile: it.tile }); } });
     if (flights.length) fly(seat, flights, from);
     // feedback for what just happened at this seat
     if (prev && ctx.live) {
@@ -262,27 +272,34 @@ export function renderBoard(ctx) {
       if (p.declared && !pp.declared && CALLS[p.declared]) announce(seat, p.declared);
     }
   });
-  prevView = v;
+  drawnViews.set(board, v);
 }
 // A discard flies from the hand to its pond: First and Last measured, Inverted by a transform, Played
 // by the Web Animations API (no inline style, no keyframes to write). Nothing moves under
 // prefers-reduced-motion. Counted on <html data-flights> (and data-claims) for the tests.
+/**
+ * @typedef {{e: HTMLElement, tile: string | null}} Flight a discard to fly into the pond
+ * @typedef {{row: DOMRect, tiles: Map<string | undefined, {tile: string | undefined, r: DOMRect}>}} HandRects
+ */
+/** @param {HTMLElement} seat @returns {HandRects} */
 function handRects(seat) {
-  const out = { row: seat.querySelector(".row.hand").getBoundingClientRect(), tiles: new Map() };
-  seat.querySelectorAll(".concealed .tile, .drawn .tile").forEach((e) => out.tiles.set(e.dataset.key, { tile: e.dataset.tile, r: e.getBoundingClientRect() }));
+  /** @type {HandRects} */
+  const out = { row: part(seat, ".row.hand").getBoundingClientRect(), tiles: new Map() };
+  seat.querySelectorAll(".concealed .tile, .drawn .tile").forEach((el) => { const e = /** @type {HTMLElement} */ (el); out.tiles.set(e.dataset.key, { tile: e.dataset.tile, r: e.getBoundingClientRect() }); });
   return out;
 }
+/** @param {HTMLElement} seat @param {Flight[]} flights @param {HandRects | null} from */
 function fly(seat, flights, from) {
   if (!from || reduced() || typeof Element.prototype.animate !== "function") return;
-  const still = new Set(Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile")).map((e) => e.dataset.key));
+  const still = new Set(Array.from(seat.querySelectorAll(".concealed .tile, .drawn .tile"), (e) => /** @type {HTMLElement} */ (e).dataset.key));
   flights.forEach(({ e, tile }) => {
     const last = e.getBoundingClientRect();
     if (!last.width) return;
     // one's own tile: the one that left the hand; another seat's: the middle of its hand
     /** @type {DOMRect | null} */
     let first = null;
-    from.tiles.forEach((x, key) => { if (!first && !still.has(key) && x.tile === tile) first = x.r; });
-    if (!first) from.tiles.forEach((x, key) => { if (!first && !still.has(key)) first = x.r; });
+    for (const [key, x] of from.tiles) if (!first && !still.has(key) && x.tile === tile) first = x.r;
+    for (const [key, x] of from.tiles) if (!first && !still.has(key)) first = x.r;
     const r = first || from.row;
     const dx = r.left + r.width / 2 - (last.left + last.width / 2), dy = r.top + r.height / 2 - (last.top + last.height / 2);
     const k = first ? Math.max(1, first.width / last.width) : 1.3;
@@ -292,20 +309,25 @@ function fly(seat, flights, from) {
     bump("flights");
   });
 }
+/** the timer that takes each seat's callout down again */
+const calloutTimers = new WeakMap();
+/** @param {HTMLElement} seat @param {string} text @param {string} kind */
 function callout(seat, text, kind) {
-  const c = seat.querySelector(".call");
+  const c = part(seat, ".call");
   c.textContent = text;
   c.className = "call" + (kind ? " k-" + kind : "");
   void c.offsetWidth; c.classList.add("show");
-  clearTimeout(c._t); c._t = setTimeout(() => c.classList.remove("show"), 1200);
+  clearTimeout(calloutTimers.get(c)); calloutTimers.set(c, setTimeout(() => c.classList.remove("show"), 1200));
 }
 // A claim, kong, win or declaration said at the caller's seat, as the apps do: the game's own word drawn
 // large there and spoken (sound.js: a zh-CN voice where the browser has one, else its synthesised
 // sound; 静音 silences both). Counted on <html data-callouts> for the tests.
 // On the English page the word drawn is the catalogue's (the voice still calls it in Chinese).
+/** @type {Record<string, [string, string, string]>} a call's word, its sound, its catalogue key */
 const CALLS = { pong: ["碰", "pong", "a_pong"], kong: ["杠", "kong", "a_kong"], win: ["胡", "win", "a_win"],
   zimo: ["自摸", "win", "a_zimo"], liangdao: ["亮倒", "declare", "a_declare"], sing: ["唱歌", "declare", "a_sing"],
   dance: ["跳舞", "declare", "a_dance"] };
+/** @param {HTMLElement} seat @param {string} kind */
 function announce(seat, kind) {
   const [word, sound, key] = CALLS[kind];
   callout(seat, I18N.lang === "en" ? t(key) : word, kind);

@@ -7,15 +7,17 @@ import { I18N, tileName } from "./i18n.js";
 const NUM = "一二三四五六七八九";
 const RED = "#c62f24", GREEN = "#1a7a3c", BLUE = "#1f4fa3", DARK_GREEN = "#0d4a23", INK = "#1b1b2a", IVORY = "#fbf8ef";
 const SERIF = `font-family="'Noto Serif CJK SC','Songti SC','STSong','SimSun',serif" font-weight="900" text-anchor="middle"`;
-const f = (x) => +x.toFixed(2);
+const f = (/** @type {number} */ x) => +x.toFixed(2);
 
 // 筒: a coin is a filled disc, an ivory ring and a coloured centre
+/** @param {number} x @param {number} y @param {number} r @param {string} color */
 function coin(x, y, r, color) {
   return `<circle cx="${x}" cy="${y}" r="${r}" fill="${color}"/><circle cx="${x}" cy="${y}" r="${f(r * 0.68)}" fill="${IVORY}"/>` +
     `<circle cx="${x}" cy="${y}" r="${f(r * 0.42)}" fill="${color}"/>`;
 }
 const B = BLUE, G = GREEN, R = RED;
 // [x, y, colour] per coin, the traditional colours: 2 green over blue, 3 blue-red-green, 6 and 7 green over red, 8 blue, 9 blue/red/green rows
+/** @type {Record<number, [number, number, string][]>} */
 const COINS = {
   2: [[20, 15, G], [20, 38, B]],
   3: [[10.5, 12, B], [20, 26.5, R], [29.5, 41, G]],
@@ -26,6 +28,7 @@ const COINS = {
   8: [[12.5, 9, B], [27.5, 9, B], [12.5, 20.5, B], [27.5, 20.5, B], [12.5, 32, B], [27.5, 32, B], [12.5, 43.5, B], [27.5, 43.5, B]],
   9: [[9.5, 10.5, B], [20, 10.5, B], [30.5, 10.5, B], [9.5, 26.5, R], [20, 26.5, R], [30.5, 26.5, R], [9.5, 42.5, G], [20, 42.5, G], [30.5, 42.5, G]],
 };
+/** @type {Record<number, number>} */
 const COIN_R = { 2: 8.5, 3: 7.2, 4: 7.2, 5: 6.6, 6: 6.2, 7: 5.4, 8: 5.4, 9: 5.3 };
 function oneCoin() {  // 1筒: one large coin with a rosette
   let petals = "";
@@ -37,12 +40,14 @@ function oneCoin() {  // 1筒: one large coin with a rosette
     `<circle cx="20" cy="26.5" r="11.4" fill="${GREEN}"/>${petals}<circle cx="20" cy="26.5" r="6" fill="${RED}"/>` +
     `<circle cx="20" cy="26.5" r="3" fill="${IVORY}"/><circle cx="20" cy="26.5" r="1.5" fill="${RED}"/>`;
 }
+/** @param {number} n */
 function dots(n) {
   if (n === 1) return oneCoin();
   return COINS[n].map(([x, y, c]) => coin(x, y, COIN_R[n], c)).join("");
 }
 
 // 条: a bamboo stick with a joint in the middle and at both ends, optionally tilted (degrees)
+/** @param {number} x @param {number} y @param {number} len @param {string} color @param {number} [tilt] */
 function stick(x, y, len, color, tilt = 0) {
   const h = len / 2, node = color === RED ? "#7a1812" : DARK_GREEN;
   return `<g transform="translate(${x} ${y})${tilt ? ` rotate(${tilt})` : ""}">` +
@@ -53,6 +58,7 @@ function stick(x, y, len, color, tilt = 0) {
     `<rect x="-0.7" y="${f(-h + 2.4)}" width="1.1" height="${f(len / 2 - 3.6)}" rx="0.5" fill="#fff" opacity=".45"/></g>`;
 }
 // [x, y, length, colour, tilt] per stick: 5 and 9 with red in the middle, 7 with a red stick on top, 8 as M over W
+/** @type {Record<number, [number, number, number, string, number?][]>} */
 const STICKS = {
   2: [[20, 15, 19, G], [20, 38, 19, G]],
   3: [[20, 15, 19, G], [12, 38, 19, G], [28, 38, 19, G]],
@@ -79,12 +85,15 @@ function bird() {  // 1条: a perched bird facing left, green body, blue wing, r
     `<path d="M7 17.5 L1.5 20 L7.2 21 Z" fill="#e8a317"/>` +
     `<circle cx="11" cy="17.5" r="1.8" fill="${IVORY}"/><circle cx="10.6" cy="17.5" r="0.9" fill="${INK}"/>`;
 }
+/** @param {number} n */
 function bamboo(n) { return n === 1 ? bird() : STICKS[n].map(([x, y, len, c, tilt]) => stick(x, y, len, c, tilt)).join(""); }
 
+/** @param {number} n */
 function characters(n) {  // 万: the numeral in dark ink over 萬 in red
   return `<text x="20" y="22" font-size="19" ${SERIF} fill="${INK}">${NUM[n - 1]}</text>` +
     `<text x="20" y="47" font-size="22" ${SERIF} fill="${RED}">萬</text>`;
 }
+/** @param {string} rank */
 function dragon(rank) {
   if (rank === "5") {  // 白: an empty face in a blue double frame
     return `<rect x="7" y="8" width="26" height="37" rx="2.5" fill="none" stroke="${BLUE}" stroke-width="3"/>` +

@@ -11,7 +11,8 @@ export const TILE_RE = /^[1-9][mps]$|^[5-7]z$/;
  * @returns {string[]}
  */
 export function splitTiles(s) {
-  const out = []; let digits = [];
+  /** @type {string[]} */
+  const out = []; /** @type {string[]} */ let digits = [];
   for (const ch of s || "") { if (/[0-9]/.test(ch)) digits.push(ch); else { digits.forEach((d) => out.push(d + ch)); digits = []; } }
   return out;
 }
@@ -82,7 +83,7 @@ export function shortcutRows() {
 /**
  * What one fan of a win is worth, as the settlement says it: ×N where fans multiply, N番, and
  * 底分 for a fan worth nothing above the base (平胡), never "0番".
- * @param {{fan: number, multiplier: number}} f @param {boolean} multiplies
+ * @param {{fan?: number, multiplier?: number}} f Kawuxing's fans have a multiplier, Sichuan's a 番 @param {boolean} multiplies
  */
 export function fanWorth(f, multiplies) {
   return multiplies ? t("worth_times", { n: f.multiplier }) : f.fan ? t("fan_n", { n: f.fan }) : t("fan_base");
@@ -91,7 +92,7 @@ export function fanWorth(f, multiplies) {
 /**
  * A win's total line: "共 ×4" where fans multiply, "共 2 番 (×4 底分)", or "共 ×1 底分" for a
  * win of no fan above the base.
- * @param {{fan: number, multiplier: number}} w @param {boolean} multiplies
+ * @param {{fan?: number, multiplier: number}} w @param {boolean} multiplies
  */
 export function winTotal(w, multiplies) {
   if (multiplies) return t("mult_total", { n: w.multiplier });
