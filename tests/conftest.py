@@ -1,8 +1,11 @@
 import os
 import secrets
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from deadlines import give_test_websockets_a_deadline
 
 # where CI is set, a skip not on tests/allowed_skips.toml fails (tests/skips_in_ci.py)
 from skips_in_ci import (  # noqa: F401 (hooks: pytest finds them here)
@@ -36,3 +39,12 @@ def _the_secrets_module_is_left_as_found():
     for name in changed:
         setattr(secrets, name, _SECRETS[name])
     assert not changed, f"the test replaced secrets.{', secrets.'.join(changed)}"
+
+
+@pytest.fixture(autouse=True)
+def _test_websockets_wait_at_most_a_minute():
+    """A Starlette test websocket's receive fails after a minute of silence instead of waiting for
+    ever (tests/deadlines.py). Given once Starlette is loaded (a test of the server), so that the
+    other tests do not import its test client."""
+    if "starlette" in sys.modules:
+        give_test_websockets_a_deadline()
