@@ -80,7 +80,7 @@ def test_batch(tmp_path, capsys):
 
 def test_batch_stdin_subprocess():
     proc = subprocess.run([sys.executable, "-m", "majiang", "analyze", "--batch", "-", "--variant", "kawuxing"],
-                          input="1112345678999p\n123\n", capture_output=True, text=True)
+                          input="1112345678999p\n123\n", capture_output=True, text=True, timeout=120)
     out = [json.loads(x) for x in proc.stdout.splitlines()]
     assert proc.returncode == 2 and out[0]["waits"][0] == "1p" and "error" in out[1]
     assert proc.stderr.count("\n") == 1 and "1 of 2 lines failed" in proc.stderr

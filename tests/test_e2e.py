@@ -578,7 +578,7 @@ def test_the_client_scripts_parse():
     static = os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static")
     for name in sorted(os.listdir(static)):
         if name.endswith(".js"):
-            r = subprocess.run([node, "--check", os.path.join(static, name)], capture_output=True, text=True)
+            r = subprocess.run([node, "--check", os.path.join(static, name)], capture_output=True, text=True, timeout=60)
             assert r.returncode == 0, (name, r.stderr)
 
 

@@ -72,7 +72,7 @@ def patch_fixtures(tmp_path_factory):
 
 
 def node_version() -> tuple[int, ...]:
-    out = subprocess.run([NODE, "--version"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([NODE, "--version"], capture_output=True, text=True, check=True, timeout=60).stdout
     return tuple(int(x) for x in out.strip().lstrip("v").split("."))
 
 

@@ -333,7 +333,7 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
     mount = tmp_path / "small"
     mount.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True).returncode:
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True, timeout=60).returncode:
         pytest.skip("needs root to mount a small tmpfs")
     try:
         c = TestClient(create_app(f"sqlite:///{mount / 'db'}.sqlite3", bot_delay=0.0))
@@ -363,7 +363,7 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
                 ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
                 assert ws.receive_json()["type"] == "snapshot"
     finally:
-        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True, timeout=60)
 
 
 # -- timers, 托管, ready-up -----------------------------------------------------------------------
