@@ -15,7 +15,8 @@ from majiang.cli import analyze, arena, db, play, replay, review, score, serve, 
 from majiang.cli.common import Parser, UsageError
 from majiang.core.errors import MajiangError
 
-COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)  # each adds its subcommands, in --help's order
+# each adds its subcommands, in --help's order
+COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)
 
 
 def build_parser() -> argparse.ArgumentParser:
