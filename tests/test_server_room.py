@@ -155,7 +155,8 @@ def test_a_join_racing_the_start_is_seated_in_the_hand_or_from_the_next_one_neve
 
         async def race():
             table = await tables.obtain(code)
-            return await asyncio.gather(rooms.take_seat(tables.aio, tables, store.room(code), friend), table.ask_start())
+            return await asyncio.gather(rooms.take_seat(tables.aio, tables, store.room(code), friend),
+                                        table.ask_start())
 
         try:
             seated, _ = asyncio.run(race())
