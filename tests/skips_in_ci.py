@@ -58,7 +58,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_LIST] = path
 
 
-
 def _unexpected(config: pytest.Config, report: pytest.TestReport | pytest.CollectReport) -> str | None:
     """The failure text for a skip CI does not accept, else None."""
     allowed = config.stash.get(_ALLOWED, None)
@@ -103,5 +102,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if session.config.stash.get(_MODULES, []) and exitstatus == pytest.ExitCode.OK:
+    passed = exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+    if passed and session.config.stash.get(_MODULES, []):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

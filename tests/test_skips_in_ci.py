@@ -52,8 +52,10 @@ why = "the gadget is optional everywhere"
 '''
 
 
-def run(tmp_path: Path, ci: bool, allowed: str = ALLOWED, skipping: str = SKIPPING) -> subprocess.CompletedProcess:
-    (tmp_path / "test_skipping.py").write_text(skipping)
+def run(tmp_path: Path, ci: bool, allowed: str = ALLOWED,
+        skipping: str | None = SKIPPING) -> subprocess.CompletedProcess:
+    if skipping is not None:
+        (tmp_path / "test_skipping.py").write_text(skipping)
     (tmp_path / "test_skipped_module.py").write_text(SKIPPED_MODULE)
     (tmp_path / "allowed.toml").write_text(allowed)
     (tmp_path / "pytest.ini").write_text("[pytest]\nallowed_skips = allowed.toml\n")
@@ -83,6 +85,11 @@ def test_in_ci_a_skipped_module_alone_fails_the_session(tmp_path):
     done = run(tmp_path, ci=True, skipping="def test_passes():\n    pass\n")
     assert done.returncode == 1, done.stdout
     assert "1 passed, 1 skipped" in done.stdout and "a module skipped in CI" in done.stdout, done.stdout
+
+
+def test_in_ci_a_run_of_skipped_modules_only_fails(tmp_path):
+    done = run(tmp_path, ci=True, skipping=None)
+    assert done.returncode == 1 and "a module skipped in CI" in done.stdout, done.stdout
 
 
 def test_outside_ci_skips_stay_skips(tmp_path):
