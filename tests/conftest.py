@@ -45,7 +45,7 @@ def _the_secrets_module_is_left_as_found():
 @pytest.fixture(autouse=True)
 def _test_websockets_wait_with_a_deadline():
     """A Starlette test websocket's receive fails after 150 s of silence instead of waiting for ever
-    (tests/deadlines.py). Given once Starlette is loaded (a test of the server), so that the
-    other tests do not import its test client."""
-    if "starlette" in sys.modules:
+    (tests/deadlines.py). Given once a test module has imported Starlette's test client, so that
+    no other test imports it."""
+    if "starlette.testclient" in sys.modules:
         give_test_websockets_a_deadline()

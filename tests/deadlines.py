@@ -2,9 +2,9 @@
 for, instead of holding the run until pytest-timeout's global limit (pyproject.toml) ends it.
 
 Starlette's test websocket waits for ever in ``receive()``; tests/conftest.py gives every receive
-``WEBSOCKET_DEADLINE`` (``give_test_websockets_a_deadline``, before each test once Starlette is loaded), and a test
-that knows its message comes
-sooner says so with ``receive_json_within``. (Playwright's waits have their own: 30 s by default.)
+``WEBSOCKET_DEADLINE`` (``give_test_websockets_a_deadline``, before each test once the test client is
+imported), and a test that knows its message comes sooner says so with ``receive_json_within``.
+(Playwright's waits have their own: 30 s by default.)
 """
 
 from __future__ import annotations
