@@ -359,8 +359,8 @@ async def one_server(args, tables_n: int, src: str | None, label: str) -> list[d
     return rows
 
 
-SPREAD = ("seconds", "p50_ms", "p99_ms", "seated_s", "steady_p50_ms", "steady_p99_ms", "client_lag_p99_ms", "server_cpu_ms_per_hand", "server_sys_ms_per_hand", "pool_cpu_ms_per_hand",
-          "kb_per_table")
+SPREAD = ("seconds", "p50_ms", "p99_ms", "seated_s", "steady_p50_ms", "steady_p99_ms", "client_lag_p99_ms",
+          "server_cpu_ms_per_hand", "server_sys_ms_per_hand", "pool_cpu_ms_per_hand", "kb_per_table")
 
 
 def summarise(runs: list[dict]) -> list[dict]:
@@ -458,9 +458,9 @@ def main() -> None:
         print(f"{label:<44}{r['tables']:>7}{r['finished']:>9}{r['seconds']:>8.1f}{r['p50_ms']:>8.1f}"
               f"{r['p99_ms']:>8.1f}{r['actions']:>8}{r['errors']:>7}{kb}{cpu}")
         if r.get("seated_s") is not None:
-            print(f"  (every client had its table {r['seated_s']:.1f} s in; after that: p50 {r['steady_p50_ms']:.1f} ms,"
-                  f" p99 {r['steady_p99_ms']:.1f} ms; this process's own loop ran late by {r['client_lag_p99_ms']:.1f} ms"
-                  " at p99)")
+            print(f"  (every client had its table {r['seated_s']:.1f} s in; after that: "
+                  f"p50 {r['steady_p50_ms']:.1f} ms, p99 {r['steady_p99_ms']:.1f} ms; "
+                  f"this process's own loop ran late by {r['client_lag_p99_ms']:.1f} ms at p99)")
         if r.get("repeats", 1) > 1:
             spread = ", ".join(f"{key} {r[key + '_range'][0]:.1f}-{r[key + '_range'][1]:.1f}"
                                for key in SPREAD if key + "_range" in r)

@@ -97,8 +97,9 @@ def main() -> None:
         return
     for r in runs:
         print(f"{r['hands']:>8} hands: peak {r['peak_bytes'] / 1e6:8.2f} MB of Python allocations, of which bounded "
-              f"caches {r['cache_bytes'] / 1e6:.2f} MB ({r['cache_entries']} entries; {r['caches_full_bytes'] / 1e6:.1f}"
-              f" MB when full); {r['kept_bytes'] / 1e3:.1f} KB kept after it besides them ({r['seconds']:.1f} s)")
+              f"caches {r['cache_bytes'] / 1e6:.2f} MB ({r['cache_entries']} entries; "
+              f"{r['caches_full_bytes'] / 1e6:.1f} MB when full); {r['kept_bytes'] / 1e3:.1f} KB kept after it "
+              f"besides them ({r['seconds']:.1f} s)")
     print(f"kept per hand besides the bounded caches: {slope:,.1f} bytes; 10M hands projected, caches full: "
           f"{projected / 1e6:,.1f} MB")
 

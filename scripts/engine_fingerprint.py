@@ -12,7 +12,8 @@ the Sichuan configurations moved: late 加杠 unpaid, no 海底 in chengdu, 最�
 four tiles; the Kawuxing ones did not), was ``dcb14c9c0e05834cc0b5bf51b131abab27aa851e`` after
 issue #32's departures, and is ``4f31d59574a2160457b33b15aa64aa4df133c317`` since each fan's own
 description joined its game's fan table (the win records' English for 亮倒 reads "declared ready",
-no longer "declared ready (亮倒)"; nothing else in any log or settlement moved). Every start record lists the rules, and both games gained options
+no longer "declared ready (亮倒)"; nothing else in any log or settlement moved). Every start record lists the rules,
+and both games gained options
 (``first_dealer``; ``gangshang_chain``, ``robbed_kong_fan``), so every hand's log changed; with the
 rules left out of the start records, three hands of the 1,050 play or settle differently: two
 ``suizhou`` draws where the first to 亮倒 now pays both others (``first_pays``), and one ``chengdu``

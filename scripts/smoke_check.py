@@ -68,8 +68,9 @@ def main(base: str) -> int:
     assert code.isdigit() and len(code) == 6, f"room code {code!r} is not six digits"
     call(base, f"/api/rooms/{code}/start", {}, me["token"])
     final = asyncio.run(play_hand(base, code, me["token"], limit=240))
-    totals = final["settlement"]["totals"] if isinstance(final["settlement"], dict) and "totals" in final["settlement"] \
-        else final["view"]["totals"]
+    settlement = final["settlement"]
+    has_totals = isinstance(settlement, dict) and "totals" in settlement
+    totals = settlement["totals"] if has_totals else final["view"]["totals"]
     assert sum(totals) == 0, f"the settlement does not balance: {totals}"
     print(f"smoke: page, schema and a Kawuxing hand against bots settled ({totals}) "
           f"in {time.monotonic() - t0:.1f} s")

@@ -1,11 +1,25 @@
 import os
 import secrets
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from deadlines import give_test_websockets_a_deadline
+
+# where CI is set, a skip not on tests/allowed_skips.toml fails (tests/skips_in_ci.py)
+from skips_in_ci import (  # noqa: F401 (hooks: pytest finds them here)
+    pytest_addoption,
+    pytest_configure,
+    pytest_make_collect_report,
+    pytest_runtest_makereport,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+)
+
 settings.register_profile(
-    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+    "default", deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
@@ -26,3 +40,12 @@ def _the_secrets_module_is_left_as_found():
     for name in changed:
         setattr(secrets, name, _SECRETS[name])
     assert not changed, f"the test replaced secrets.{', secrets.'.join(changed)}"
+
+
+@pytest.fixture(autouse=True)
+def _test_websockets_wait_with_a_deadline():
+    """A Starlette test websocket's receive fails after 150 s of silence instead of waiting for ever
+    (tests/deadlines.py). Given once a test module has imported Starlette's test client, so that
+    no other test imports it."""
+    if "starlette.testclient" in sys.modules:
+        give_test_websockets_a_deadline()

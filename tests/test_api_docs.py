@@ -39,5 +39,6 @@ def test_api_reference_builds_without_warnings(tmp_path):
     assert 'id="majiang.rl.batch.BatchEnv"' in pages["rl"] and 'id="majiang.rl.pettingzoo.env"' in pages["rl"]
     assert 'id="majiang.play.arena.run_arena"' in pages["play"]
     assert 'id="majiang.play.arena.ArenaResult.summary"' in pages["play"]
-    assert 'id="majiang.play.review.review_hand"' in pages["play"] and 'id="majiang.play.review.HandReview"' in pages["play"]
+    assert 'id="majiang.play.review.review_hand"' in pages["play"]
+    assert 'id="majiang.play.review.HandReview"' in pages["play"]
     assert 'class="language-pycon"' in pages["majiang"]  # doctests shown as code, not as quotes

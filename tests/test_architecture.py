@@ -107,9 +107,11 @@ def test_no_two_modules_import_each_other():
 
 
 def test_import_majiang_stays_light():
-    """``import majiang`` loads the standard-library core only; the engine's names load when first used."""
-    code = ("import sys, majiang; heavy = [m for m in ('numpy', 'majiang.engine', 'majiang.bots') if m in sys.modules]; "
-            "print(heavy); majiang.Game; print('majiang.engine' in sys.modules)")
+    """``import majiang`` loads the standard-library core only; the engine's names load when first
+    used."""
+    code = ("import sys, majiang; "
+            "heavy = [m for m in ('numpy', 'majiang.engine', 'majiang.bots') if m in sys.modules]; print(heavy); "
+            "majiang.Game; print('majiang.engine' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.split() == ["[]", "True"]
 

@@ -47,8 +47,8 @@ CASES = [  # (fan, how, arguments, options, payments)
      [(2, 1, 16, "点炮")]),
     ("自摸加番", f.tsumo, (S, "1122p3344s5566s7s", "7s", "9m"), {**NO_HEAVEN, "self_draw_bonus": "fan"},
      [(0, 1, 8, "自摸"), (2, 1, 8, "自摸"), (3, 1, 8, "自摸")]),
-    ("海底炮", f.last_tile, (S, "9m", "123p456p789p22p55s", "234s567s678s999s5p", "5p", 2), {**NO_HEAVEN, "haidi": True},
-     [(1, 2, 2, "点炮")]),
+    ("海底炮", f.last_tile, (S, "9m", "123p456p789p22p55s", "234s567s678s999s5p", "5p", 2),
+     {**NO_HEAVEN, "haidi": True}, [(1, 2, 2, "点炮")]),
 ]
 
 

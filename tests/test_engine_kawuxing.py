@@ -425,9 +425,11 @@ def test_first_dealer_of_a_match_is_rolled_from_the_seed():
     assert Match(rules_for("kawuxing"), seed=0, dealer=0).dealer == 0  # a caller may still choose
 
 
-@pytest.mark.parametrize("preset, dealer, dice", [("xiangyang", 0, None), ("suizhou", 2, (1, 5)), ("standard", 2, (1, 5))])
+@pytest.mark.parametrize("preset, dealer, dice",
+                         [("xiangyang", 0, None), ("suizhou", 2, (1, 5)), ("standard", 2, (1, 5))])
 def test_xiangyang_first_dealer_sits_east(preset, dealer, dice):
-    """The 襄阳 online-game rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled (the seed-0
+    """The 襄阳 online-game rules: "第一局东风位坐庄": the first hand's dealer is the room's first seat, not rolled
+    (the seed-0
     roll would seat 2); the other presets keep the dice. The dealer takes 14 tiles, and a self-draw by another
     seat has the dealer pay as any other."""
     from majiang.bots import make_agent
@@ -482,5 +484,6 @@ def test_a_kong_on_the_discard_after_anothers_kong_continues_the_chain():
     discard(g, 0, "1p")
     act(g, 1, "kong", "1p")
     act(g, 1, "win", "1s")
-    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (0, 1, 4, "直杠"), (0, 1, 4, "自摸"), (2, 1, 4, "自摸")]
+    assert payments(g) == [(1, 0, 2, "暗杠"), (2, 0, 2, "暗杠"), (0, 1, 4, "直杠"), (0, 1, 4, "自摸"),
+                           (2, 1, 4, "自摸")]
     assert {f.name: f.value for f in g.wins[0].score.fans} == {"杠上开花": 4}

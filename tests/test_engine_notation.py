@@ -221,7 +221,8 @@ def test_a_malformed_position_is_a_typed_error(mutate, message):
 def test_a_damaged_position_is_a_typed_error_or_a_position(cut, junk, kind):
     text = _TEXT
     i = cut % len(text)
-    damaged = {"cut": text[:i], "insert": text[:i] + junk + text[i:], "replace": text[:i] + junk + text[i + len(junk):]}[kind]
+    damaged = {"cut": text[:i], "insert": text[:i] + junk + text[i:],
+               "replace": text[:i] + junk + text[i + len(junk):]}[kind]
     try:
         Game.from_position(damaged)
     except PositionError:

@@ -148,9 +148,11 @@ def test_not_ready_kong_maker_refunds_at_the_draw():
 
 
 def test_last_four_tiles_must_win():
-    """成都 platform rules: "当牌墙只剩下最后4张的时候…叫牌正好是这4张中的任意一张，那么当这张牌出现时，叫的玩家只能胡牌":
+    """成都 platform rules:
+    "当牌墙只剩下最后4张的时候…叫牌正好是这4张中的任意一张，那么当这张牌出现时，叫的玩家只能胡牌":
     only a win on one of those four tiles (drawn, or discarded as drawn) is forced."""
-    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False)
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True,
+                  heavenly_earthly=False)
     assert g.tiles_left == 4
     discard(g, 0, "5p")  # a tile dealt long before: the wins on it may still be passed
     assert legal_types(g, 1) == ["pass", "pong", "win"]
@@ -162,8 +164,8 @@ def test_last_four_tiles_must_win():
     assert legal_types(g, 1) == ["win"]
     act(g, 1, "win", "1p")
     assert payments(g)[:4] == [(0, 2, 1, "自摸"), (1, 2, 1, "自摸"), (3, 2, 1, "自摸"), (3, 1, 1, "点炮")]
-    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True, heavenly_earthly=False,
-                  last_four_must_win=False)
+    g = game_with("sichuan", [T0, T1, "234s567s678s999s7p", T3], draws="8m7p1p9m", near_end=True,
+                  heavenly_earthly=False, last_four_must_win=False)
     discard(g, 0, "5p")
     pass_all(g)
     discard(g, 1, "8m")
@@ -353,7 +355,8 @@ def test_added_kong_made_at_once_collects_one_from_each(late):
     assert payments(g) == [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]
 
 
-@pytest.mark.parametrize("late, paid", [("none", []), ("collect", [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]),
+@pytest.mark.parametrize("late, paid", [("none", []),
+                                        ("collect", [(0, 1, 1, "加杠"), (2, 1, 1, "加杠"), (3, 1, 1, "加杠")]),
                                         ("forbid", None)])
 def test_added_kong_made_later_by_the_option(late, paid):
     """成都 platform rules: "摸牌加杠…收取…每家一底，未即时加杠的不收取分数"."""

@@ -280,7 +280,8 @@ def test_native_threads_play_the_same_games_as_one_thread(opponents):
 
 @pytest.mark.parametrize("variant, preset, options, seat", [
     ("kawuxing", None, {}, 0), ("kawuxing", "xiangyang", {}, 2), ("sichuan", None, {}, 1),
-    ("sichuan", "modern", {}, 2), ("sichuan", None, {"sing_dance": True}, 0), ("sichuan", None, {"blood_river": True}, 3)])
+    ("sichuan", "modern", {}, 2), ("sichuan", None, {"sing_dance": True}, 0),
+    ("sichuan", None, {"blood_river": True}, 3)])
 def test_native_greedy_bots_play_as_the_python_ones(variant, preset, options, seat):
     # GreedyAgent in the library: its shanten, tie-breaks and random draws, so the learner meets
     # exactly the same opponents (the same observations, masks and rewards) on either engine

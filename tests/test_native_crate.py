@@ -41,7 +41,7 @@ def _env() -> dict[str, str]:
 
 def _has(tool: str) -> bool:
     """Whether ``cargo <tool>`` is installed (clippy and rustfmt are optional rustup components)."""
-    r = subprocess.run([CARGO, tool, "--version"], check=False, capture_output=True, text=True, env=_env())
+    r = subprocess.run([CARGO, tool, "--version"], check=False, capture_output=True, text=True, env=_env(), timeout=60)
     return r.returncode == 0
 
 

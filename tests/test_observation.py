@@ -35,7 +35,8 @@ _MESSAGE_VALIDATORS: dict = {}
 
 def _message(name: str, msg: dict) -> None:
     if name not in _MESSAGE_VALIDATORS:
-        _MESSAGE_VALIDATORS[name] = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": SCHEMA["$defs"]})
+        _MESSAGE_VALIDATORS[name] = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}",
+                                                                     "$defs": SCHEMA["$defs"]})
     _MESSAGE_VALIDATORS[name].validate(msg)
 
 

@@ -61,7 +61,8 @@ def patch_fixtures(tmp_path_factory):
                     frame = {k: v for k, v in frame.items() if k != "now"}
                     if not whole or frame != whole[-1]:
                         whole.append(frame)
-                assert len(whole) == len(patched) > 10, (variant, preset, seat, len(sent_whole), len(whole), len(patched))
+                assert len(whole) == len(patched) > 10, \
+                    (variant, preset, seat, len(sent_whole), len(whole), len(patched))
                 for before, after, sent in zip(whole, whole[1:], patched[1:]):
                     if sent["type"] != "patch":
                         continue
@@ -72,7 +73,7 @@ def patch_fixtures(tmp_path_factory):
 
 
 def node_version() -> tuple[int, ...]:
-    out = subprocess.run([NODE, "--version"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([NODE, "--version"], capture_output=True, text=True, check=True, timeout=60).stdout
     return tuple(int(x) for x in out.strip().lstrip("v").split("."))
 
 
@@ -91,9 +92,11 @@ def test_node_unit_tests_of_the_page(patch_fixtures):
                    if f.endswith(".test.js"))
     r = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    ran = [line for line in r.stdout.splitlines() if "the server's patches rebuild every next snapshot" in line and line.startswith("ok")]
+    ran = [line for line in r.stdout.splitlines()
+           if "the server's patches rebuild every next snapshot" in line and line.startswith("ok")]
     assert ran and "# SKIP" not in ran[0], ran  # it skips only without the fixtures
-    said = [line for line in r.stdout.splitlines() if "every game, preset, option and choice is said" in line and line.startswith("ok")]
+    said = [line for line in r.stdout.splitlines()
+            if "every game, preset, option and choice is said" in line and line.startswith("ok")]
     assert said and "# SKIP" not in said[0], said
 
 
@@ -113,8 +116,8 @@ def typescript() -> str:
         with open(version_file, encoding="utf-8") as f:
             have = json.load(f)["version"]
     if have != want:
-        subprocess.run([NPM, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", TSC_HOME, f"typescript@{want}"],
-                       capture_output=True, text=True, check=True, timeout=300)
+        subprocess.run([NPM, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", TSC_HOME,
+                        f"typescript@{want}"], capture_output=True, text=True, check=True, timeout=300)
     return TSC
 
 
@@ -153,5 +156,6 @@ def test_module_level_state_is_only_the_listed_settings():
             # a module-level declaration starts its line (the page's modules indent everything nested)
             found |= {(name, m[1]) for m in re.finditer(r"^(?:export\s+)?(?:let|var)\s+(\w+)", text, re.M)}
     unexplained = sorted(found - set(MODULE_LETS))
-    assert not unexplained, f"module-level let/var beside the state (move it to state.js or close it over): {unexplained}"
+    assert not unexplained, ("module-level let/var beside the state (move it to state.js or close it over): "
+                             f"{unexplained}")
     assert found == set(MODULE_LETS), f"listed but gone (drop it from MODULE_LETS): {sorted(set(MODULE_LETS) - found)}"

@@ -140,11 +140,12 @@ def test_the_core_finds_a_games_tiles_by_name_without_loading_the_games_first():
         "print(shanten(Hand.parse('123m456p789s11m23p'), 'Sichuan'))\n"
         "assert 'majiang.games.sichuan' in sys.modules\n"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "3"  # three suits: 789s must go
     no_entry_points = (
         "import importlib.metadata as md\n"
         "md.entry_points = lambda **kw: []\n" + probe
     )
-    out = subprocess.run([sys.executable, "-c", no_entry_points], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", no_entry_points], capture_output=True, text=True, check=True,
+                         timeout=120)
     assert out.stdout.strip() == "3"  # three suits: 789s must go

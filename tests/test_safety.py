@@ -32,7 +32,8 @@ def shown_wait_turns(variant: str, preset: str | None, hands: int, seed: int, ch
             action = chooser(g, seat, legal, rng)
             if g.phase == "turn":
                 unsafe = unsafe_tiles(g, seat)
-                if any(a.type in DISCARDING and a.tile in unsafe for a in legal) and safe_choices(legal, unsafe) != legal:
+                if any(a.type in DISCARDING and a.tile in unsafe for a in legal) \
+                        and safe_choices(legal, unsafe) != legal:
                     yield g, seat, legal, unsafe, action
             g.apply(seat, action)
 

@@ -101,7 +101,8 @@ def test_score_cli_contract(capsys):
     assert code == 0 and out["fan"] == 3 and out["multiplier"] == 8
     code = main(["score", "1123345678999m", "--win", "2m", "--variant", "sichuan", "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert out == {"win": True, "fans": [{"name": "清一色", "fan": 2, "english": "one suit"}], "fan": 2, "multiplier": 4}
+    assert out == {"win": True, "fans": [{"name": "清一色", "fan": 2, "english": "one suit"}], "fan": 2,
+                   "multiplier": 4}
     code = main(["score", "1123345678999m", "--win", "2m", "--variant", "sichuan", "--void", "m", "--json"])
     assert json.loads(capsys.readouterr().out) == {"win": False}
     code = main(["score", "1123345678999m", "--win", "2m", "--variant", "sichuan", "--liangdao"])

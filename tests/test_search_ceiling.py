@@ -59,9 +59,9 @@ def test_peeks_see_the_real_position():
 def test_command_writes_an_arena_result(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "search_ceiling.py"), "--variant", "kawuxing",
                           "--peek", "wall", "--options", OPTIONS, "--games", "1", "--seed", "3",
-                          "--out", str(tmp_path), "--json"], capture_output=True, text=True, check=True)
+                          "--out", str(tmp_path), "--json"], capture_output=True, text=True, check=True, timeout=240)
     summary = json.loads(out.stdout)
     assert summary["agents"][0]["agent"] == f"expert:{OPTIONS} [peek=wall]" and summary["deals"] == 1
     merged = subprocess.run([sys.executable, "-m", "majiang", "arena-merge", str(tmp_path), "--json"],
-                            capture_output=True, text=True, check=True)
+                            capture_output=True, text=True, check=True, timeout=120)
     assert json.loads(merged.stdout)["agents"][0]["mean_points"] == summary["agents"][0]["mean_points"]

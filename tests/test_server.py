@@ -154,7 +154,8 @@ def test_http_validation(tmp_path):
     me = player(c)
     assert c.post("/api/rooms", json={"variant": "x"}, headers={"X-Token": me["token"]}).status_code == 400
     assert c.post("/api/rooms", json={"variant": "sichuan"}, headers={"X-Token": "guess"}).status_code == 401
-    r = c.post("/api/rooms", json={"variant": "sichuan", "options": {"cap_fan": "lots"}}, headers={"X-Token": me["token"]})
+    r = c.post("/api/rooms", json={"variant": "sichuan", "options": {"cap_fan": "lots"}},
+               headers={"X-Token": me["token"]})
     assert r.status_code == 400 and "cap_fan" in r.json()["error"]
     assert c.get("/api/rooms/NOPE").status_code == 404
     other = player(c, "bob")
@@ -337,10 +338,12 @@ def test_ready_up_in_the_lobby_is_shown_to_everyone(tmp_path):
                 c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
             assert _until(wa, lambda m: m["type"] == "snapshot")["room"]["ready"] == [False, False, True]
             wb.send_json({"type": "ready"})
-            assert _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"] == [False, True, True]
+            ready = _until(wa, lambda m: m["type"] == "snapshot" and m["room"]["ready"][1])["room"]["ready"]
+            assert ready == [False, True, True]
         c.post(f"/api/rooms/{code}/start", headers={"X-Token": a["token"]})
         with c.websocket_connect(f"/ws/{code}", headers={"X-Token": b["token"]}) as wb:
-            assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None  # a fresh hand: asked again at its end
+            # a fresh hand: asked again at its end
+            assert _until(wb, lambda m: m["type"] == "snapshot")["room"]["ready"] is None
 
 
 def test_the_first_hand_waits_until_every_seated_human_is_ready(tmp_path):

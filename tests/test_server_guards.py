@@ -119,7 +119,8 @@ def test_the_token_is_an_httponly_cookie_and_pages_get_a_strict_policy(tmp_path)
     c = client(tmp_path)
     r = c.post("/api/players", json={"name": "ana"})
     cookie = r.headers["set-cookie"]
-    assert "majiang_token=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    assert "majiang_token=" in cookie and "HttpOnly" in cookie
+    assert "SameSite=strict" in cookie.replace("Strict", "strict")
     assert c.get("/api/me").json()["name"] == "ana"  # the cookie alone says who you are
     page = c.get("/")
     csp = page.headers["content-security-policy"]
@@ -142,7 +143,8 @@ def test_the_opener_policy_goes_only_to_origins_a_browser_trusts(tmp_path):
     assert c.get("/", headers={"host": "127.0.0.1:8000"}).headers[coop] == "same-origin"
     assert c.get("/", headers={"host": "[::1]:8000"}).headers[coop] == "same-origin"
     assert c.get("/", headers={"host": "mahjong.example", "x-forwarded-proto": "https"}).headers[coop] == "same-origin"
-    assert coop not in c.get("/api/rooms/NOPE%41", headers={"host": "192.168.1.20"}).headers  # the guard's own refusals too
+    # the guard's own refusals too
+    assert coop not in c.get("/api/rooms/NOPE%41", headers={"host": "192.168.1.20"}).headers
     assert c.get("/api/rooms/NOPE%41", headers={"host": "localhost"}).headers[coop] == "same-origin"
     https = TestClient(c.app, base_url="https://mahjong.example")
     assert https.get("/").headers[coop] == "same-origin"
@@ -333,7 +335,7 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
     mount = tmp_path / "small"
     mount.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True).returncode:
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True, timeout=60).returncode:
         pytest.skip("needs root to mount a small tmpfs")
     try:
         c = TestClient(create_app(f"sqlite:///{mount / 'db'}.sqlite3", bot_delay=0.0))
@@ -346,7 +348,8 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
                 table = c.app.state.tables.live[code]
                 events = list(table.game.events)
                 filler = mount / "filler"
-                with open(filler, "wb", buffering=0) as f:  # fill the disk (unbuffered: close has nothing left to write)
+                # fill the disk (unbuffered: close has nothing left to write)
+                with open(filler, "wb", buffering=0) as f:
                     try:
                         while True:
                             f.write(b"\0" * 65536)
@@ -363,7 +366,7 @@ def test_a_full_disk_refuses_the_action_and_the_table_goes_on_after(tmp_path):
                 ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
                 assert ws.receive_json()["type"] == "snapshot"
     finally:
-        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True, timeout=60)
 
 
 # -- timers, 托管, ready-up -----------------------------------------------------------------------
@@ -526,8 +529,8 @@ def test_a_client_that_stops_reading_holds_up_nobody(tmp_path):
 
         async def watch() -> int:
             """Our own seat in 托管 (bots play it at full speed); we read every frame."""
-            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}", additional_headers={"X-Token": me["token"]},
-                                          max_size=2 ** 22) as ws:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}",
+                                          additional_headers={"X-Token": me["token"]}, max_size=2 ** 22) as ws:
                 await ws.send(json.dumps({"type": "auto", "on": True}))
                 while True:
                     try:
@@ -782,16 +785,19 @@ def test_the_bots_pace_is_a_room_option_normal_unless_chosen(tmp_path):
     c = client(tmp_path)
     me = player(c)
     for bad in ("warp", 3, None):
-        r = c.post("/api/rooms", json={"variant": "kawuxing", "timers": {"pace": bad}}, headers={"X-Token": me["token"]})
+        r = c.post("/api/rooms", json={"variant": "kawuxing", "timers": {"pace": bad}},
+                   headers={"X-Token": me["token"]})
         assert r.status_code == 400 and r.json()["code"] == "timers.bad_pace", r.text
     default = make_room(c, me["token"])
     slow = make_room(c, me["token"], timers={"turn_seconds": 20, "pace": "slow"})
     assert c.get(f"/api/rooms/{default}").json()["timers"]["pace"] == "normal"
-    assert c.get(f"/api/rooms/{slow}").json()["timers"] == {"turn_seconds": 20.0, "claim_seconds": 8.0, "ready_seconds": 30.0, "pace": "slow"}
+    assert c.get(f"/api/rooms/{slow}").json()["timers"] == {"turn_seconds": 20.0, "claim_seconds": 8.0,
+                                                           "ready_seconds": 30.0, "pace": "slow"}
     store = Store(f"sqlite:///{tmp_path / 'g'}.sqlite3")
     table = LiveTable(store, store.room(slow), bot_delay=0.4)
     assert table.clock.bot_delay == pytest.approx(1.6)  # each bot's wait, jittered ±25% about it
-    page = open(os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static", "index.html"), encoding="utf-8").read()
+    page = open(os.path.join(os.path.dirname(__file__), "..", "src", "majiang", "server", "static", "index.html"),
+                encoding="utf-8").read()
     select = re.search(r'<select id="pace">(.*?)</select>', page).group(1)
     assert re.findall(r'value="(\w+)"', select) == list(PACES)
     assert re.search(r'value="(\w+)"[^>]*selected', select).group(1) == DEFAULT_PACE

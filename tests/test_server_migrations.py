@@ -21,9 +21,11 @@ CREATE TABLE players (id VARCHAR(32) NOT NULL PRIMARY KEY, name VARCHAR(40) NOT 
                       created FLOAT NOT NULL, UNIQUE (token_hash));
 CREATE TABLE rooms (code VARCHAR(16) NOT NULL PRIMARY KEY, variant VARCHAR(16) NOT NULL, rules TEXT NOT NULL,
                     stake INTEGER NOT NULL, hands INTEGER NOT NULL, host VARCHAR(32) NOT NULL,
-                    status VARCHAR(16) NOT NULL, seats TEXT NOT NULL, seed VARCHAR(64) NOT NULL, created FLOAT NOT NULL);
-CREATE TABLE games (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, room VARCHAR(16) NOT NULL, hand_index INTEGER NOT NULL,
-                    log TEXT NOT NULL, finished BOOLEAN NOT NULL, totals TEXT, updated FLOAT NOT NULL);
+                    status VARCHAR(16) NOT NULL, seats TEXT NOT NULL, seed VARCHAR(64) NOT NULL,
+                    created FLOAT NOT NULL);
+CREATE TABLE games (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, room VARCHAR(16) NOT NULL,
+                    hand_index INTEGER NOT NULL, log TEXT NOT NULL, finished BOOLEAN NOT NULL, totals TEXT,
+                    updated FLOAT NOT NULL);
 CREATE INDEX ix_games_room ON games (room);
 INSERT INTO schema_version VALUES (1);
 """
@@ -50,7 +52,8 @@ def old_v2(path):
     """A database the last release made from scratch: every table of its metadata, version 2."""
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
-        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t.name not in ("table_leases", "game_lines")])
+        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables
+                                          if t.name not in ("table_leases", "game_lines")])
         conn.exec_driver_sql("DROP INDEX ix_rooms_host_create_key")  # revision 0005's, after that release
         conn.exec_driver_sql("ALTER TABLE rooms DROP COLUMN create_key")
         conn.exec_driver_sql("ALTER TABLE rooms DROP COLUMN match_state")  # revision 0006's
@@ -149,7 +152,8 @@ def test_the_migrations_ship_with_the_package():
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["majiang"]
     shipped = set()
     for pattern in data:
-        shipped |= {p.relative_to(root / "src" / "majiang").as_posix() for p in (root / "src" / "majiang").glob(pattern)}
+        package = root / "src" / "majiang"
+        shipped |= {p.relative_to(package).as_posix() for p in package.glob(pattern)}
     needed = {p.relative_to(root / "src" / "majiang").as_posix()
               for p in Path(migrate.SCRIPTS).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert needed and needed <= shipped

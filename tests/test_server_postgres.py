@@ -21,6 +21,7 @@ BIN = os.path.dirname(INITDB[-1])
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from deadlines import receive_json_within  # noqa: E402
 from majiang.server.app import create_app  # noqa: E402
 from test_server import make_room, play_to_end, player  # noqa: E402
 
@@ -96,13 +97,13 @@ def test_an_action_during_a_database_outage_is_refused_and_the_table_goes_on(pg_
             PG["ctl"]("-m", "fast", "stop")  # PostgreSQL goes away for a few seconds
             try:
                 ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
-                reply = ws.receive_json()
+                reply = receive_json_within(ws, 30)  # (it once hung here for pytest-timeout's 300 s)
                 assert reply["type"] == "error" and "could not store" in reply["message"]
                 assert table.game.events == events
             finally:
                 PG["ctl"]("start")
             ws.send_json({"type": "action", "seq": snap["seq"], "action": snap["view"]["legal"][0]})
-            assert ws.receive_json()["type"] == "snapshot"
+            assert receive_json_within(ws, 30)["type"] == "snapshot"
             final = play_to_end(ws, 0)
         assert sum(final["settlement"]["totals"]) == 0
         from test_server_guards import assert_stored_is_played

@@ -326,6 +326,6 @@ def test_simultaneous_creates_keep_a_host_within_the_room_limit(tmp_path):
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
     made = [a for a in answers if a != "rate.rooms_hosted"]
     assert len(made) == rooms.MAX_OPEN_ROOMS and store.open_rooms_hosted(host["id"])[0] == rooms.MAX_OPEN_ROOMS

@@ -303,7 +303,8 @@ def test_the_history_of_a_four_person_room_counts_each_person_over_the_hands_the
     store = Store(f"sqlite:///{tmp_path / 'h.sqlite3'}")
     ps = [{"id": store.create_player(n)[0], "name": n} for n in "abcd"]
     seats = [{"player": p["id"], "name": p["name"], "bot": None} for p in ps[:3]]
-    lineups = [[ps[0]["id"], ps[1]["id"], ps[2]["id"], ps[3]["id"]], [ps[3]["id"], ps[1]["id"], ps[2]["id"], ps[0]["id"]]]
+    lineups = [[ps[0]["id"], ps[1]["id"], ps[2]["id"], ps[3]["id"]],
+               [ps[3]["id"], ps[1]["id"], ps[2]["id"], ps[0]["id"]]]
     settings = {"four": {"rule": "winner", "bench": {"player": ps[0]["id"], "name": "a"}, "lineups": lineups}}
     code = store.create_room("kawuxing", {}, 1, 2, ps[0], [dict(s) for s in seats], settings)
     store.update_room(code, seats=[{"player": ps[3]["id"], "name": "d", "bot": None}] + seats[1:])

@@ -468,8 +468,9 @@ def test_batch_edge_rows():
     np = pytest.importorskip("numpy")
     from majiang.core import batch
     from majiang.core.tiles import parse_tiles, to_counts
-    hands = ["1111234567899m", "111123456789m", "11112222333m4p", "1111m2222p3333m4p", "1111m23m456m789m9m", "11112233445566m",
-             "1122334455667m", "1111223344556m", "1111222233334m", "4444m", "1m", "44445555p", "123m456p789s5z", "11p55z66z77z"]
+    hands = ["1111234567899m", "111123456789m", "11112222333m4p", "1111m2222p3333m4p", "1111m23m456m789m9m",
+             "11112233445566m", "1122334455667m", "1111223344556m", "1111222233334m", "4444m", "1m", "44445555p",
+             "123m456p789s5z", "11p55z66z77z"]
     rows = [list(to_counts(parse_tiles(h)))[:30] for h in hands] + [[0] * 30]
     for variant, kept in ((SICHUAN, rows), (KAWUXING, [r for r in rows if not any(r[:9])])):
         counts = np.array(kept, dtype=np.int8)

@@ -25,7 +25,8 @@ def catalogue():
     url = "file://" + os.path.abspath(os.path.join(STATIC, "i18n.js"))
     script = (f"const {{ I18N }} = await import({json.dumps(url)});"
               "console.log(JSON.stringify({zh: I18N.keys('zh'), en: I18N.keys('en')}));")
-    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True,
+                         timeout=60).stdout
     return {lang: set(keys) for lang, keys in json.loads(out).items()}
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A complete majiang bot: reads one JSON prompt per line on stdin, answers one line on stdout.
 
-Run it in the arena:  majiang arena --variant sichuan --bots "cmd:python examples/bots/random_bot.py",greedy,greedy,greedy --games 10
+Run it in the arena:
+  majiang arena --variant sichuan --bots "cmd:python examples/bots/random_bot.py",greedy,greedy,greedy --games 10
 It wins when it can, otherwise picks a random legal action. Uses only the standard library.
 Protocol 2 (docs/BOTS.md): it answers `decide` messages and ignores the others (`hello`, `hand`).
 """

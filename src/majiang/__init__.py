@@ -55,7 +55,8 @@ _LAZY = {
 
 __all__ = [
     "Action", "Game", "Hand", "HandError", "IllegalActionError", "KAWUXING", "LogError", "MajiangError", "Meld",
-    "MeldKind", "PositionError", "RulesError", "SICHUAN", "Score", "Tile", "TileError", "Variant", "WinContext", "describe",
+    "MeldKind", "PositionError", "RulesError", "SICHUAN", "Score", "Tile", "TileError", "Variant", "WinContext",
+    "describe",
     "discard_advice", "format_tiles", "get_variant", "is_winning", "parse_tiles", "readings", "replay",
     "rules_for", "safe_choices", "score", "shanten", "unsafe_tiles", "waits", "write_log",
 ]

@@ -25,7 +25,8 @@ OUT = Path(__file__).with_name("worked_hands.jsonl")
 
 def worked_hands():
     """(test, its arguments): the five departures of issue 32 first (with issue 48's: 杠上炮/杠上花 count
-    only the player's own kongs; 随州 counts no kept fourth of a pong), then classic worked hands, the payments not shown by those, and one
+    only the player's own kongs; 随州 counts no kept fourth of a pong), then classic worked hands, the payments not
+    shown by those, and one
     hand per fan (``test_conformance_fans``)."""
     import test_conformance_fans as fans
     import test_engine_kawuxing as k
@@ -34,7 +35,8 @@ def worked_hands():
         (s.test_robbing_a_kong_adds_no_fan_in_chengdu, {"preset": "chengdu", "paid": 1}),
         (s.test_robbing_a_kong_adds_no_fan_in_chengdu, {"preset": "modern", "paid": 2}),
         (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {}, "bonus": 4, "each": 64}),
-        (s.test_gangshanghua_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "bonus": 2, "each": 16}),
+        (s.test_gangshanghua_counts_per_kong_of_the_chain,
+         {"options": {"gangshang_chain": False}, "bonus": 2, "each": 16}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {}, "paid": 4}),
         (s.test_gangshangpao_counts_per_kong_of_the_chain, {"options": {"gangshang_chain": False}, "paid": 2}),
         (s.test_gangshangpao_counts_only_the_discarders_own_kongs, {}),

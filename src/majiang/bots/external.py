@@ -15,7 +15,8 @@ A reply that is late (``timeout`` seconds), malformed (not JSON, not UTF-8, a li
 megabyte), for another id, or not legal is replaced by a safe default (pass if allowed, else
 discard the drawn tile, else the first legal action), counted in ``stats`` and, the first few,
 kept with the reason in ``rejected`` (and noted in its stderr file). Prompts are written by a
-thread of their own, so a bot that never reads its stdin costs each decision its timeout, no more. The process is started on first use and kept for the agent's life; if it
+thread of their own, so a bot that never reads its stdin costs each decision its timeout, no more. The process is
+started on first use and kept for the agent's life; if it
 dies, the last lines of its stderr (its traceback) are printed and it is started again at the next
 decision. Its stderr is kept: in a file (``stderr=PATH``), passed through to ours (``stderr="-"``),
 and in any case its last lines in memory (``stderr_tail``).

@@ -421,7 +421,8 @@ def model_for(view, params: dict | None = None, position: int | None = None) -> 
             # a declared seat wins on its draws and on what the other declared seats must discard
             fed = sum(shown[i] for i in range(len(fixed)) if i != j) * self_draw * p["feed_open"]
             h += shown[j] * (self_draw + fed + p["ron_third"]) + (1.0 - shown[j]) * p["win_hidden"]
-            c += shown[j] * self_draw * p["value_declared"] + (1.0 - shown[j]) * p["win_hidden"] * 0.5 * p["value_hidden"]
+            c += (shown[j] * self_draw * p["value_declared"]
+                  + (1.0 - shown[j]) * p["win_hidden"] * 0.5 * p["value_hidden"])
             dc += shown[j] * self_draw * p["value_declared"]  # a declared seat discards what it draws
             m.feed_hidden[t] += shown[j] * p["feed_open"] + (1.0 - shown[j]) * p["feed_hidden"]
             m.feed_declared[t] += shown[j] * p["feed_open"] + (1.0 - shown[j]) * p["feed_shown"]

@@ -25,7 +25,8 @@ from majiang.games import GAMES
 EXAMPLE_HAND = "1112345678999p5z"
 
 
-def _render_analysis(text: str, result: dict, hand: Hand, visible_counts, glyphs: bool = True, chinese: bool = True) -> str:
+def _render_analysis(text: str, result: dict, hand: Hand, visible_counts, glyphs: bool = True,
+                     chinese: bool = True) -> str:
     """The text report; ``glyphs``/``chinese``: whether the output can show 🀄 tiles and Chinese
     names (a stream in GBK or ASCII cannot: plain tile codes then)."""
     lines = []
@@ -269,7 +270,8 @@ def register(sub) -> None:
     add_meld_options(p)
     p.add_argument("--void", choices=["m", "p", "s"], help="Sichuan: the declared void suit (定缺)")
     p.add_argument("--visible", metavar="TILES", help="tiles seen on the table (discards, others' melds)")
-    p.add_argument("--batch", metavar="FILE", help="one hand per line ('-' for stdin); JSON lines out, one per line in (an error object for "
+    p.add_argument("--batch", metavar="FILE",
+                   help="one hand per line ('-' for stdin); JSON lines out, one per line in (an error object for "
                    "a line that is not a hand; then status 2); lines of at most 4,096 bytes, 256 MiB in all")
     p.add_argument("--shanten-only", action="store_true",
                    help="with --batch: only each hand's shanten, {\"shanten\": N} a line (much faster)")

@@ -36,7 +36,8 @@ def melds_from_args(args) -> list[Meld]:
 def add_rules_options(p, variant_required: bool = True) -> None:
     p.add_argument("--variant", required=variant_required, choices=list(GAMES))
     p.add_argument("--preset", metavar="NAME",
-                   help="rules preset: " + "; ".join(f"{v}: {', '.join(ps)}" for v, ps in ((name, game.presets) for name, game in GAMES.items())))
+                   help="rules preset: " + "; ".join(f"{name}: {', '.join(game.presets)}"
+                                                     for name, game in GAMES.items()))
     p.add_argument("--rules", metavar="FILE", help="a TOML or JSON file of option = value overrides")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="override one rules option (see docs/RULES.md); repeatable")

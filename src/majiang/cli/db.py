@@ -14,7 +14,8 @@ def _engine(args):
         from majiang.server.app import default_db_url
         from majiang.server.db_url import check_url
     except ImportError as exc:
-        raise MajiangError(f"the database needs the web extra: pip install 'majiang[web]' ({exc.name} missing)") from None
+        raise MajiangError(f"the database needs the web extra: pip install 'majiang[web]' ({exc.name} missing)") \
+            from None
     url = args.db or default_db_url()
     return url, create_engine(check_url(url))
 

@@ -16,7 +16,8 @@ from majiang.cli.common import Parser, UsageError
 from majiang.core.errors import MajiangError
 from majiang.server.errors import InfrastructureError  # the database's errors, met by serve and db
 
-COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)  # each adds its subcommands, in --help's order
+# each adds its subcommands, in --help's order
+COMMANDS = (analyze, score, serve, db, arena, simulate, replay, review, play)
 
 
 def build_parser() -> argparse.ArgumentParser:

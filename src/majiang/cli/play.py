@@ -25,7 +25,8 @@ _LABELS = {"discard": "discard 打", "win": "win 胡", "pong": "pong 碰", "kong
 # words typed for an action, besides its number and (for a discard) its tile
 _WORDS = {"pass": ("pass", "p", "过", "guo"), "win": ("win", "hu", "胡", "和", "自摸"), "pong": ("pong", "peng", "碰"),
           "kong": ("kong", "gang", "杠"), "concealed_kong": ("kong", "gang", "杠", "暗杠"),
-          "added_kong": ("kong", "gang", "杠", "蓄杠", "加杠"), "declare": ("declare", "liangdao", "亮倒", "亮", "跳舞"),
+          "added_kong": ("kong", "gang", "杠", "蓄杠", "加杠"),
+          "declare": ("declare", "liangdao", "亮倒", "亮", "跳舞"),
           "sing": ("sing", "唱歌")}
 _HELP = ("type a number, a tile to discard (5p, 五筒), or a word: pass/过, pong/碰, kong/杠, win/胡, "
          "declare/亮倒 TILE; hint for shanten and waits; q to quit")
@@ -166,7 +167,8 @@ def hint(game: Game, seat: int) -> str:
     allowed = {str(a.tile) for a in safe_choices(legal, unsafe) if a.type in DISCARDING}
     options = [o for o in result["discards"] if not allowed or o["tile"] in allowed]
     best = sorted(options, key=lambda o: (o["shanten"], -o["effective_count"]))[:3]
-    parts = [f"{o['tile']} → {o['shanten']} ({'waits ' + ' '.join(o['waits']) if o['waits'] else str(o['effective_count']) + ' tiles help'})"
+    parts = [f"{o['tile']} → {o['shanten']} "
+             f"({'waits ' + ' '.join(o['waits']) if o['waits'] else str(o['effective_count']) + ' tiles help'})"
              for o in best]
     avoid = sorted({str(a.tile) for a in legal if a.type in DISCARDING and a.tile in unsafe} - allowed)
     return f"hint: {head}; best discards: " + ", ".join(parts) + \
@@ -213,7 +215,8 @@ def parse_choice(text: str, legal: list[Action]) -> tuple[Action | None, str]:
                                len({a.tile for a in named}) == 1):
             return named[0], ""
         if len(named) > 1:
-            return None, f"which one? add the tile ({', '.join(str(a.tile) for a in named if a.tile)}) or type its number"
+            tiles = ", ".join(str(a.tile) for a in named if a.tile)
+            return None, f"which one? add the tile ({tiles}) or type its number"
     if tile is not None and not rest:
         discard = next((a for a in legal if a.type == "discard" and a.tile == tile), None)
         if discard is not None:
@@ -226,11 +229,13 @@ def render_settlement(game: Game) -> str:
     lines = [f"=== hand over: {getattr(game.result, 'value', game.result)}"]
     for w in game.wins:
         how = "self-drawn 自摸" if w.self_draw else f"on seat {w.discarder}'s tile"
-        fans = ", ".join(f"{f.name} {f.english} " + (f"×{f.value}" if get_game(game.rules.variant).fans_multiply else f"{f.value}番")
+        multiply = get_game(game.rules.variant).fans_multiply
+        fans = ", ".join(f"{f.name} {f.english} " + (f"×{f.value}" if multiply else f"{f.value}番")
                          for f in w.score.fans)
         lines.append(f"seat {w.seat} wins on {w.tile} {how}: {fans} -> ×{w.score.multiplier}")
     for p in game.payments:
-        lines.append(f"  seat {p.payer} pays seat {p.payee} {p.amount} ({p.reason}{' ' + p.detail if p.detail else ''})")
+        detail = " " + p.detail if p.detail else ""
+        lines.append(f"  seat {p.payer} pays seat {p.payee} {p.amount} ({p.reason}{detail})")
     lines.append(f"hand totals: {game.totals()}")
     return "\n".join(lines)
 

@@ -70,7 +70,8 @@ def register(sub) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on: 127.0.0.1 (default) is this computer only; 0.0.0.0 lets "
                    "others on your network join (the addresses to share are printed)")
-    p.add_argument("--port", type=int, default=os.environ.get("MAJIANG_PORT") or 8000,  # argparse checks a string default
+    # (argparse checks a string default)
+    p.add_argument("--port", type=int, default=os.environ.get("MAJIANG_PORT") or 8000,
                    help="the port (default 8000, or $MAJIANG_PORT)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
     p.add_argument("--full-gc-seconds", type=float, default=300.0, metavar="SEC",

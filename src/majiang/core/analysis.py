@@ -17,7 +17,8 @@ True
 3
 >>> is_winning(Hand.parse("123m456p789s11m456m"), "sichuan")
 False
->>> [str(t) for t in waits(Hand.parse("1p", melds=[Meld.pong("1p"), Meld.pong("2p"), Meld.pong("3p"), Meld.pong("4p")]), "kawuxing")]
+>>> four_pongs = [Meld.pong("1p"), Meld.pong("2p"), Meld.pong("3p"), Meld.pong("4p")]
+>>> [str(t) for t in waits(Hand.parse("1p", melds=four_pongs), "kawuxing")]
 []
 """
 
@@ -273,7 +274,8 @@ def _suit_choices(variant: Variant, void: str | None) -> list[list[str]]:
 
 
 @functools.cache
-def _plan(variant: Variant, void: str | None, meld_suits: str = "") -> tuple[tuple[_Group, ...], tuple[tuple[int, ...], ...]]:
+def _plan(variant: Variant, void: str | None,
+          meld_suits: str = "") -> tuple[tuple[_Group, ...], tuple[tuple[int, ...], ...]]:
     """The variant's groups and, as index tuples into them, the group sets a win may use
     (for Sichuan, those holding every suit the melds are in)."""
     names = _groups_for(variant)
@@ -630,8 +632,12 @@ def _decompose(counts: list[int], start: int, acc: list, out: list) -> None:
 def readings(hand: Hand, variant: Variant | str, void: str | None = None) -> list[Reading]:
     """Every reading of a winning 3n+2 hand (empty if it does not win).
 
-    >>> readings(Hand.parse("11122233344455m"), "sichuan")
-    [Reading(pair 2m; 1mx3 2m34 3m45 3m45), Reading(pair 5m; 1m23 1m23 1m23 4mx3), Reading(pair 5m; 1mx3 2m34 2m34 2m34), Reading(pair 5m; 1mx3 2mx3 3mx3 4mx3)]
+    >>> for reading in readings(Hand.parse("11122233344455m"), "sichuan"):
+    ...     print(reading)
+    Reading(pair 2m; 1mx3 2m34 3m45 3m45)
+    Reading(pair 5m; 1m23 1m23 1m23 4mx3)
+    Reading(pair 5m; 1mx3 2m34 2m34 2m34)
+    Reading(pair 5m; 1mx3 2mx3 3mx3 4mx3)
     """
     variant = get_variant(variant)
     if not is_winning(hand, variant, void):

@@ -42,7 +42,8 @@ def _arrays():
             j = m * 2 + p
             for m1 in range(m + 1):
                 for p1 in range(p + 1):
-                    comb[:, :, j] = np.minimum(comb[:, :, j], rows[:, None, m1 * 2 + p1] + rows[None, :, (m - m1) * 2 + p - p1])
+                    comb[:, :, j] = np.minimum(comb[:, :, j],
+                                               rows[:, None, m1 * 2 + p1] + rows[None, :, (m - m1) * 2 + p - p1])
     comb = np.minimum(comb, INF)
     pair_rows, pair_ids = np.unique(comb.reshape(-1, 10), axis=0, return_inverse=True)
     pair_ids = pair_ids.reshape(nc, nc)

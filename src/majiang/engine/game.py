@@ -84,7 +84,8 @@ def _copy_seat(st: Seat) -> Seat:
     c = Seat()
     c.counts, c.melds, c.discards, c.claimed = list(st.counts), list(st.melds), list(st.discards), list(st.claimed)
     c.declared_kind, c.declared_waits, c.won_tiles = st.declared_kind, list(st.declared_waits), list(st.won_tiles)
-    c.void, c.exchange_choice, c.out, c.passed_win, c.draws = st.void, st.exchange_choice, st.out, st.passed_win, st.draws
+    c.void, c.exchange_choice, c.out = st.void, st.exchange_choice, st.out
+    c.passed_win, c.draws = st.passed_win, st.draws
     return c
 
 
@@ -364,7 +365,8 @@ class Game:
         return self.drawn_from_wall and self.last_four_draw and self.last_draw == tile
 
     def _is_first_dealer_turn(self, seat: int) -> bool:
-        return seat == self.dealer and not any(seat.discards for seat in self.seats) and not self.any_claim and not self.kongs
+        return seat == self.dealer and not any(seat.discards for seat in self.seats) and not self.any_claim \
+            and not self.kongs
 
     def _added_kong_at_once(self, tile: Tile) -> bool:
         """Is an added kong of ``tile`` made at the moment its fourth tile is drawn (即时加杠)?"""

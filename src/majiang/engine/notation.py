@@ -217,7 +217,8 @@ class _Reader:
                            cls.whole(count, "a fan's count", 0, 100)))
         big = 10 ** 9
         return Score(cls.flag(win, f"{what}'s win"), variant, tuple(out), cls.whole(fan, "a score's fan", 0, big),
-                     cls.whole(multiplier, "a score's multiplier", 0, big), cls.whole(uncapped, "a score's uncapped", 0, big),
+                     cls.whole(multiplier, "a score's multiplier", 0, big),
+                     cls.whole(uncapped, "a score's uncapped", 0, big),
                      cls.whole(triplets, "a score's concealed triplets", 0, 8))
 
 
@@ -297,7 +298,8 @@ def _build(r: _Reader, game_type: "type[Game]") -> "Game":
     flags = [r.flag(f, "a flag") for f in r.seq(r.get("flags"), "the flags", 5)]
     g.drawn_from_wall, g.last_four_draw, g.discard_last_four, g.any_claim, g.first_win_multi = flags
     g.kong_chain, g.discard_chain = (r.whole(c, "a kong chain", 0, 16) for c in r.seq(r.get("chains"), "the chains", 2))
-    g.declare_order = [r.whole(s, "a declaring seat", 0, n - 1) for s in r.seq(r.get("declare_order"), "the declare order")]
+    g.declare_order = [r.whole(s, "a declaring seat", 0, n - 1)
+                       for s in r.seq(r.get("declare_order"), "the declare order")]
     g.wins = []
     for w in r.seq(r.get("wins"), "the wins"):
         seat, tile, self_draw, discarder, robbed, score = r.seq(w, "a win", 6)

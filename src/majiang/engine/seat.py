@@ -32,4 +32,5 @@ class Seat:
 
     def __repr__(self) -> str:
         held = sum(self.counts)
-        return f"<Seat {held} tiles, {len(self.melds)} melds, {len(self.discards)} discards{' out' if self.out else ''}>"
+        out = " out" if self.out else ""
+        return f"<Seat {held} tiles, {len(self.melds)} melds, {len(self.discards)} discards{out}>"

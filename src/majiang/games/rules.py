@@ -58,7 +58,8 @@ def _coerce(cls, name: str, value: Any) -> Any:
         if (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))) and "None" in typ:
             return None
         suffix = " or none" if "None" in typ else ""
-        if value is None or isinstance(value, (bool, list, dict)) or (isinstance(value, float) and not value.is_integer()):
+        if value is None or isinstance(value, (bool, list, dict)) \
+                or (isinstance(value, float) and not value.is_integer()):
             raise RulesError(f"option {name}: expected a whole number{suffix}", option=name, got=value)
         try:
             number = int(value)

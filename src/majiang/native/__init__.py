@@ -742,7 +742,8 @@ def build(release: bool = True, quiet: bool = False) -> Path:
     """Build the crate with cargo and put the library next to this module."""
     if not (_CRATE / "Cargo.toml").exists():
         raise RuntimeError(f"no crate at {_CRATE}: build from a source checkout")
-    cmd = [os.environ.get("CARGO", "cargo"), "build", "--manifest-path", str(_CRATE / "Cargo.toml")] + (["--release"] if release else [])
+    cmd = [os.environ.get("CARGO", "cargo"), "build", "--manifest-path", str(_CRATE / "Cargo.toml")] \
+        + (["--release"] if release else [])
     if quiet:
         cmd.append("--quiet")
     subprocess.run(cmd, check=True)

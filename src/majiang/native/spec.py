@@ -305,7 +305,8 @@ RUST_TYPES = (
     ("OBS_", "f64", lambda name: name.endswith("_SCALE")),
     ("ACTION_", "u8", None), ("PHASE_", "u8", None), ("RESULT_", "u8", None), ("DECLARED_", "u8", None),
     ("N_", "usize", None), ("MAX_", "usize", None), ("SLOT", "usize", None), ("OBS_", "usize", None),
-    ("CONFIG_", "usize", None), ("POS_", "usize", None), ("OUTLOOK_", "usize", None), ("OPT_", "usize", None), ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
+    ("CONFIG_", "usize", None), ("POS_", "usize", None), ("OUTLOOK_", "usize", None), ("OPT_", "usize", None),
+    ("SUMMARY_", "usize", None), ("SUIT_TABLE", "usize", None),
     ("HONOUR_TABLE", "usize", None), ("TABLE_", "usize", None),
 )
 

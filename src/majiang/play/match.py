@@ -22,7 +22,8 @@ class HandResult:
 @dataclass
 class Match:
     """Hands in sequence. The first dealer is rolled from the seed (第一局随机确定庄家), or seated by the
-    rules (``first_dealer``), unless ``dealer`` is given; the first hand's start record keeps the roll (``dealer_dice``)."""
+    rules (``first_dealer``), unless ``dealer`` is given; the first hand's start record keeps the roll
+    (``dealer_dice``)."""
 
     rules: object
     seed: object = 0

@@ -6,14 +6,16 @@ own environments offer them, and ``parallel_env`` the parallel API: one seat act
 each step one agent's mask has moves and the others' are empty);
 ``single_agent(variant, opponents="greedy", ...)`` a Gymnasium ``Env`` for one seat against
 built-in agents (also ``gymnasium.make("majiang/Kawuxing-v0")`` or ``"majiang/Sichuan-v0"`` once
-``majiang.rl.gymnasium`` is imported, or ``gymnasium.make("majiang.rl.gymnasium:majiang/Sichuan-v0")``); ``BatchEnv`` steps many games with numpy arrays in and out (one learner seat
+``majiang.rl.gymnasium`` is imported, or ``gymnasium.make("majiang.rl.gymnasium:majiang/Sichuan-v0")``); ``BatchEnv``
+steps many games with numpy arrays in and out (one learner seat
 against built-in agents, or self-play with ``opponents=None``).
 
 Two engines play the same hands: the Python rules engine (``majiang.engine``, the reference) and
 the optional native one (``majiang.native``, Rust: build it with ``python -m majiang.native
 build``), which is 5 to 100 times faster and plays the ``greedy`` and ``random`` bots itself.
 ``backend="auto"`` (the default) takes the native engine when it is built and the opponents allow
-it (``strong`` and external bots need Python games); ``"python"`` or ``"native"`` choose. Either way the same seed gives the same deals, masks, observations and
+it (``strong`` and external bots need Python games); ``"python"`` or ``"native"`` choose. Either way the same seed
+gives the same deals, masks, observations and
 rewards (``tests/test_native.py``); with the native engine ``info["settlement"]`` is a summary
 (result, wins with their multipliers, totals, next dealer) and ``env.game`` replays the hand in
 the Python engine for its full event log.

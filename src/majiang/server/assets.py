@@ -36,7 +36,8 @@ class Asset:
 
 
 def prepare(data: bytes, kind: str) -> Asset:
-    packed = gzip.compress(data, compresslevel=9, mtime=0) if kind.startswith(("text/", "image/svg", "application/json")) else None
+    compressible = kind.startswith(("text/", "image/svg", "application/json"))
+    packed = gzip.compress(data, compresslevel=9, mtime=0) if compressible else None
     if packed is not None and len(packed) >= len(data):
         packed = None
     return Asset(data, packed, kind, '"' + hashlib.sha256(data).hexdigest()[:20] + '"')

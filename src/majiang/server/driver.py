@@ -207,7 +207,8 @@ class TableDriver:
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:
-            if self.game is not g or self._pending_of(seat) is not decision or self.state.match is not MatchState.PLAYING:
+            moved = self.game is not g or self._pending_of(seat) is not decision
+            if moved or self.state.match is not MatchState.PLAYING:
                 return  # the table moved on while the bot thought (a 解散 carried, say)
             await self._apply(seat, action)  # a StoreError leaves the game unchanged; the driver retries
         await self.broadcast()

@@ -1,5 +1,6 @@
 """卡五星 with four friends: three play each hand and the fourth sits out (the 襄阳麻将卡五星玩法 text's
-"每局3个人第4人观战"; the 地方棋牌游戏规则整理——卡五星 text, on the game's 大悟/孝感 origins: "如有四人便是嬴家休息一轮").
+"每局3个人第4人观战"; the 地方棋牌游戏规则整理——卡五星 text, on the game's 大悟/孝感 origins:
+"如有四人便是嬴家休息一轮").
 Which one sits out is the room's ``sit_out`` rule:
 
 - ``winner`` (嬴家休息一轮): a winner rests: the first winner, which after 一炮双响 is the first of the

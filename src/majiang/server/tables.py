@@ -179,7 +179,8 @@ class Tables:
         """Drop tables with no connection for ``idle_after`` seconds (finished, paused or lobby)."""
         now = time.time() if now is None else now
         gone = [code for code, t in self.live.items()
-                if not t.presence.connections and now - t.running.last_activity >= self.idle_after and not t.lock.locked()]
+                if not t.presence.connections and now - t.running.last_activity >= self.idle_after
+                and not t.lock.locked()]
         for code in gone:
             self.live.pop(code).close()
         if gone and self.worker is not None:

@@ -186,7 +186,8 @@ def snapshot(table: SeenTable, seat: int | None) -> dict:
         "names": names, "humans": [table.human(s) for s in range(table.n)],
         "connected": [table.human(s) and table.present(s) for s in range(table.n)],
         "host_seat": table.host_seat, "stake": room.get("stake", 1), "match_totals": table.totals(),
-        "auto": list(table.state.auto), "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
+        "auto": list(table.state.auto),
+        "ready": [table.is_ready(s) for s in range(table.n)] if over or room["status"] == "lobby" else None,
         "timers": table.settings.to_json(), "clock": clock,
         "waiting_next": over and room["status"] == "playing", "match_over": room["status"] == "finished",
         "dissolve": table.dissolve_view(), "dissolved": table.dissolved,
@@ -321,7 +322,8 @@ def _compute_hints(g: Any, seat: int) -> dict | None:
         if hand.concealed_count % 3 == 2:
             legal = {a.tile for a in safe_choices(legal_now, unsafe_tiles(g, seat))  # no shown wait
                      if a.type in ("discard", "declare")}
-            advice = [o for o in discard_advice(hand, g.variant, g.seats[seat].void, visible=visible) if o.tile in legal]
+            advice = [o for o in discard_advice(hand, g.variant, g.seats[seat].void, visible=visible)
+                      if o.tile in legal]
             return {"discards": [o.to_json() for o in advice[:5]]} if advice else None
         s, eff = effective_tiles(hand, g.variant, g.seats[seat].void)
     except MajiangError:

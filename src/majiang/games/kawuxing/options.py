@@ -35,36 +35,45 @@ class KawuxingRules:
     first_dealer: str = option("dice", "首局庄家", "First dealer", "第一局庄家: 掷骰子 / 东风位坐庄",
                                "the first hand's dealer: by the dice, or the first seat (East)",
                                choices=(("dice", "掷骰子", "by the dice"), ("east", "东风位", "East (first seat)")),
-                               source="dice: the 卡五星 rule text's 第一局随机确定庄家; east: the 襄阳 online-game rules' 第一局东风位坐庄")
+                               source="dice: the 卡五星 rule text's 第一局随机确定庄家; "
+                                      "east: the 襄阳 online-game rules' 第一局东风位坐庄")
     direct_kong_pay: int = option(2, "直杠赔付", "Direct kong pays", "点杠者付几倍底",
                                   "what the discarder of a kong pays", allowed=(2, 1),
-                                  source="2: the 卡五星 rule text's 点杠者出双份 and the 襄阳 texts; 1: the same rule text's 直杠：×１")
-    sigui: str = option("half", "四归", "Four of a kind", "四归算法: 半频道 / 全频道 / 只算胡牌 / 半频道但碰后留张不算",
+                                  source="2: the 卡五星 rule text's 点杠者出双份 and the 襄阳 texts; "
+                                         "1: the same rule text's 直杠：×１")
+    sigui: str = option("half", "四归", "Four of a kind",
+                        "四归算法: 半频道 / 全频道 / 只算胡牌 / 半频道但碰后留张不算",
                         "how a fourth tile beside a triplet counts: half, full, only the winning tile, or half "
                         "without a pong's kept fourth",
                         choices=(("half", "半频道", "half"), ("full", "全频道", "full"),
                                  ("winning", "只算胡牌", "winning tile"),
                                  ("half_concealed", "半频道 (碰后留张不算)", "half, concealed fours only")),
-                        source="half: the 卡五星（卡五心）rules' 大胡…手上的四归也算; full: the commercial apps' 全频道; "
-                               "winning: the 卡五星规则汇总 list's 最后又赢这张牌; half_concealed: the 随州 rules' 过后不能杠，否则不算明四规")
+                        source="half: the 卡五星（卡五心）rules' 大胡…手上的四归也算; "
+                               "full: the commercial apps' 全频道; "
+                               "winning: the 卡五星规则汇总 list's 最后又赢这张牌; "
+                               "half_concealed: the 随州 rules' 过后不能杠，否则不算明四规")
     cap: int | None = option(None, "封顶", "Cap", "每家最多赔几倍底 (包胡赔两份; 漂/买马/数坎不封顶)",
                              "a win or a kong payment is at most this many times the base per payer (who discards "
                              "a declared hand's winning tile pays two capped shares; the float, horse and triplet "
                              "extras are not capped)",
                              minimum=1, offered=(None, 8, 16, 32, 64), source="满: the 随州 rules; 封顶: " + HOUSE)
     gangshangpao_chain: bool = option(False, "杠上炮连翻", "Chained kong discard",
-                                      "杠上炮按连杠数翻倍", "a win on the discard after a kong doubles per kong of the chain, as a win on a replacement does",
+                                      "杠上炮按连杠数翻倍",
+                                      "a win on the discard after a kong doubles per kong of the chain, as a win on "
+                                      "a replacement does",
                                       source="the 随州 rules' 放炮也翻")
     min_ron_multiplier: int = option(1, "点炮起胡", "Minimum on a discard", "点炮至少几倍 (2 = 屁胡只能自摸)",
                                      "2: a plain hand wins only by self-draw", minimum=1, offered=(1, 2),
                                      source=HOUSE)
-    shouzhuayi: int = option(4, "手抓一", "Single wait in hand", "手抓一的倍数", "multiplier of a single-tile wait after four melds",
+    shouzhuayi: int = option(4, "手抓一", "Single wait in hand", "手抓一的倍数",
+                             "multiplier of a single-tile wait after four melds",
                              allowed=(4, 2), source="4: the 卡五星规则汇总 list; 2: the 襄阳 online-game rules")
     haidi: str = option("self_draw", "海底", "Last tile", "海底捞月 / 也算海底炮 / 不算",
                         "a self-draw on the last tile only, also a win on the last discard, or neither",
                         choices=(("self_draw", "海底捞", "self-draw only"), ("both", "捞和炮", "both"),
                                  ("none", "无", "none")),
-                        source="self_draw: the 卡五星规则汇总 list's 抓…最后一张牌的人; both: the 随州 rules' 海底捞，海底炮; "
+                        source="self_draw: the 卡五星规则汇总 list's 抓…最后一张牌的人; "
+                               "both: the 随州 rules' 海底捞，海底炮; "
                                "none: the 襄阳 online-game rules' 无海捞")
     louhu_unless_more: bool = option(False, "漏胡可胡大", "Passed win", "过胡后更大的牌还能胡",
                                      "after passing a win, a bigger one may still be taken",

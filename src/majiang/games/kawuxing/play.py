@@ -78,7 +78,8 @@ class KawuxingPlay(GamePlay):
                 if counts[k] == 3:
                     rest = list(counts)
                     rest[k] -= 3
-                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld.pong(k),)), self.variant) == current_waits:
+                    if sum(rest) and _waits(Hand(tuple(rest), hand.melds + (Meld.pong(k),)),
+                                            self.variant) == current_waits:
                         counts[k] -= 3
                         hidden.append(k)
         return {"tiles": format_tiles(from_counts(counts)), "hidden_triplets": len(hidden),

@@ -37,20 +37,25 @@ class SichuanRules:
                                   source="2: the 成都 platform rules' 收取点杠者两底; 1: the 四川 rules text's 1倍点数")
     cap_fan: int | None = option(None, "封顶番数", "Fan cap", "最多算几番", "a hand counts at most this many fan",
                                  minimum=1, offered=(None, 3, 4, 5, 6), source="3: " + APPS)
-    gangshanghua_fan: int = option(2, "杠上花", "Win after a kong", "杠上开花加几番", "extra fan for a win on a kong replacement",
+    gangshanghua_fan: int = option(2, "杠上花", "Win after a kong", "杠上开花加几番",
+                                   "extra fan for a win on a kong replacement",
                                    allowed=(2, 1), source="2: the 成都 platform rules; 1: " + APPS)
     gangshang_chain: bool = option(True, "每杠加番", "Per kong", "杠上花/杠上炮按连杠数每杠加番",
-                                   "wins on a kong replacement or on the discard after a kong count once per kong of the "
-                                   "player's own chain (the winner's on a replacement, the discarder's on a discard)",
+                                   "wins on a kong replacement or on the discard after a kong count once per kong "
+                                   "of the player's own chain (the winner's on a replacement, the discarder's on a "
+                                   "discard)",
                                    source="the 成都 platform table's 每杠＋2翻, 每杠＋1翻; off: " + APPS)
     robbed_kong_fan: int = option(0, "抢杠", "Robbing a kong", "抢杠胡加几番", "extra fan for a win on a robbed kong",
                                   allowed=(0, 1), source="0: no 成都 text gives it a 番; 1: " + APPS)
     call_transfer: bool = option(False, "呼叫转移", "Call transfer", "杠上炮把杠钱转给胡家",
-                                 "a win on the discard after a kong hands the kong money to the winner (else refunded)", source=APPS)
-    heavenly_earthly: bool = option(True, "天胡地胡", "Heavenly hands", "天胡/地胡算5番", "the dealer's win on the deal and a first-draw win count 5 fan",
+                                 "a win on the discard after a kong hands the kong money to the winner (else refunded)",
+                                 source=APPS)
+    heavenly_earthly: bool = option(True, "天胡地胡", "Heavenly hands", "天胡/地胡算5番",
+                                    "the dealer's win on the deal and a first-draw win count 5 fan",
                                     source="the 成都 platform rules")
     earthly: str = option("first_round", "地胡", "Earthly hand", "地胡: 第一轮内点炮也算 / 只算第一次摸牌自摸",
-                          "first-draw win: also on a discard in the first go-around, or only a self-draw on the first draw",
+                          "first-draw win: also on a discard in the first go-around, or only a self-draw on the "
+                          "first draw",
                           choices=(("first_round", "第一轮", "first go-around"),
                                    ("first_draw", "第一次摸牌", "first draw")),
                           source="first_round: the 成都 platform rules; first_draw: " + APPS)
@@ -58,7 +63,8 @@ class SichuanRules:
                                   "none, one base, or one fan",
                                   choices=(("none", "无", "none"), ("base", "自摸加底", "one base"),
                                            ("fan", "自摸加番", "one fan")), source=APPS)
-    haidi: bool = option(False, "海底", "Last tile", "海底捞月/海底炮加一番", "a win on the last tile or the last discard adds one fan",
+    haidi: bool = option(False, "海底", "Last tile", "海底捞月/海底炮加一番",
+                         "a win on the last tile or the last discard adds one fan",
                          source="not in the 成都 texts; " + APPS)
     flower_pig_penalty: int = option(16, "查花猪", "Flower pig", "花猪赔每家几倍底",
                                      "a player with three suits pays each this many base", allowed=(16, 8),

@@ -158,7 +158,8 @@ class SichuanPlay(GamePlay):
 
     def is_pig(self, game, seat: int) -> bool:
         """花猪: still holding tiles of three suits (that is, of the void suit) at the draw."""
-        suits = {Tile(k).suit for k in range(27) if game.seats[seat].counts[k]} | {m.tile.suit for m in game.seats[seat].melds}
+        suits = {Tile(k).suit for k in range(27) if game.seats[seat].counts[k]} \
+            | {m.tile.suit for m in game.seats[seat].melds}
         return len(suits) == 3 or self.holds_void(game, seat)
 
     def best_ready_value(self, game, seat: int) -> int:
