@@ -18,9 +18,130 @@ pub struct Tables {
     suit: Vec<u16>,
     honour: Vec<u16>,
     rows: Vec<Row>,
+    // a suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
+    // 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not)
+    suit_class: Vec<u8>,
+    rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
+    // min-plus worked out once for every pair of classes: a win from two groups is one lookup
+    // (final2), from three two (the pair's combined class, then final3)
+    pair_class: Vec<u16>, // [a * classes + b]: the number of min_plus(rows[a], rows[b]) among the distinct ones
+    final2: Vec<u8>,      // [sets][a * classes + b]: the distance of sets sets and a pair from classes a, b
+    final3: Vec<u8>,      // [sets][pair class * classes + c]
+}
+
+const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
+
+fn rank_steps() -> [[[u32; 5]; 15]; 9] {
+    // fit[k][s]: vectors of k counts (0-4) holding at most s tiles
+    let mut fit = [[0u32; 15]; 10];
+    fit[0] = [1; 15];
+    for k in 1..10 {
+        for s in 0..15 {
+            fit[k][s] = (0..=4.min(s)).map(|v| fit[k - 1][s - v]).sum();
+        }
+    }
+    let mut step = [[[0u32; 5]; 15]; 9];
+    for (i, per_before) in step.iter_mut().enumerate() {
+        for (before, per_count) in per_before.iter_mut().enumerate() {
+            for (c, r) in per_count.iter_mut().enumerate() {
+                *r = (0..c).filter(|&v| before + v <= 14).map(|v| fit[8 - i][14 - before - v]).sum();
+            }
+        }
+    }
+    step
+}
+
+/// Every suit vector of at most 14 tiles by rank: its class in the shipped table.
+fn suit_classes(suit: &[u16], step: &[[[u32; 5]; 15]; 9]) -> Vec<u8> {
+    fn walk(i: usize, before: usize, rank: u32, key: usize, suit: &[u16], step: &[[[u32; 5]; 15]; 9], out: &mut [u8]) {
+        if i == 9 {
+            out[rank as usize] = suit[key] as u8;
+            return;
+        }
+        for c in 0..=4.min(14 - before) {
+            walk(i + 1, before + c, rank + step[i][before][c], key * 5 + c, suit, step, out);
+        }
+    }
+    let mut out = vec![0u8; SUIT_VECTORS];
+    walk(0, 0, 0, 0, suit, step, &mut out);
+    out
+}
+
+#[inline(always)]
+fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
+    let (mut r, mut before) = (0u32, 0usize);
+    for i in 0..9 {
+        r += step[i][before][c[i] as usize];
+        before += c[i] as usize;
+    }
+    r as usize
 }
 
 pub static TABLES: OnceLock<Tables> = OnceLock::new();
+
+impl Tables {
+    fn new(suit: Vec<u16>, honour: Vec<u16>, rows: Vec<Row>) -> Tables {
+        let rank_step = rank_steps();
+        let suit_class = suit_classes(&suit, &rank_step);
+        let nc = rows.len();
+        let mut pair_rows: Vec<Row> = Vec::new();
+        let mut seen: HashMap<Row, u16> = HashMap::new();
+        let mut pair_class = vec![0u16; nc * nc];
+        let mut final2 = vec![0u8; 5 * nc * nc];
+        for a in 0..nc {
+            for b in 0..nc {
+                let row = min_plus(&rows[a], &rows[b]);
+                pair_class[a * nc + b] = *seen.entry(row).or_insert_with(|| {
+                    pair_rows.push(row);
+                    (pair_rows.len() - 1) as u16
+                });
+                for sets in 0..5 {
+                    final2[sets * nc * nc + a * nc + b] = combine(&[rows[a], rows[b]], sets).min(INF) as u8;
+                }
+            }
+        }
+        let np = pair_rows.len();
+        let mut final3 = vec![0u8; 5 * np * nc];
+        for (ab, pr) in pair_rows.iter().enumerate() {
+            for c in 0..nc {
+                for sets in 0..5 {
+                    final3[sets * np * nc + ab * nc + c] = combine(&[*pr, rows[c]], sets).min(INF) as u8;
+                }
+            }
+        }
+        Tables { suit, honour, rows, suit_class, rank_step, pair_class, final2, final3 }
+    }
+
+    /// The distance (at most INF) of ``sets`` sets and a pair from the groups of classes ``cls``.
+    #[inline(always)]
+    fn combined(&self, cls: &[usize], sets: usize) -> i32 {
+        let nc = self.rows.len();
+        match cls.len() {
+            1 => self.rows[cls[0]][sets * 2 + 1].min(INF),
+            2 => self.final2[sets * nc * nc + cls[0] * nc + cls[1]] as i32,
+            _ => {
+                let ab = self.pair_class[cls[0] * nc + cls[1]] as usize;
+                let np = self.final3.len() / (5 * nc);
+                self.final3[sets * np * nc + ab * nc + cls[2]] as i32
+            }
+        }
+    }
+}
+
+/// Python's ``_min_plus``: the best split of m sets and p pairs between two groups (at most INF).
+fn min_plus(a: &Row, b: &Row) -> Row {
+    let mut out = [INF; 10];
+    for m in 0..5 {
+        for p in 0..2 {
+            for m1 in 0..=m {
+                for p1 in 0..=p {
+                    out[m * 2 + p] = out[m * 2 + p].min(a[m1 * 2 + p1] + b[(m - m1) * 2 + p - p1]);
+                }
+            }
+        }
+    }
+    out
+}
 
 pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
     let rows: Vec<Row> = rows
@@ -33,7 +154,10 @@ pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
             r
         })
         .collect();
-    TABLES.set(Tables { suit: suit.to_vec(), honour: honour.to_vec(), rows }).is_ok() || TABLES.get().is_some()
+    if suit.len() != 5usize.pow(9) || honour.len() != 125 {
+        return false;
+    }
+    TABLES.set(Tables::new(suit.to_vec(), honour.to_vec(), rows)).is_ok() || TABLES.get().is_some()
 }
 
 pub fn tables_loaded() -> bool {
@@ -49,6 +173,14 @@ pub struct Layout {
 }
 
 fn packed(t: &Tables, c: &Counts, g: usize) -> u16 {
+    if g < 3 {
+        // by rank: a 400 kB table that stays in cache (a suit of a hand holds at most 14 tiles)
+        let s = &c[g * 9..g * 9 + 9];
+        if s.iter().map(|&x| x as u32).sum::<u32>() <= 14 {
+            let pairs: u16 = s.iter().map(|&x| (x / 2) as u16).sum();
+            return pairs << 8 | t.suit_class[suit_rank(&t.rank_step, s)] as u16;
+        }
+    }
     if g == 3 {
         t.honour[((c[27] as usize * 5 + c[28] as usize) * 5) + c[29] as usize]
     } else {
@@ -255,16 +387,21 @@ fn shanten_in(
         Some(cp) => groups.iter().any(|&g| group_range(g).any(|k| cp[k] < 4)),
         None => false,
     };
+    let mut class_of = [0usize; 4];
     let mut row_of = [[0i32; 10]; 4];
     let mut pairs_of = [0i32; 4];
     let mut tiles_of = [0i32; 4];
     for &g in groups {
         let r = group_range(g);
         let pk = packed(t, counts, g);
-        row_of[g] = match caps {
-            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
-            _ => t.rows[(pk & 255) as usize],
-        };
+        class_of[g] = (pk & 255) as usize;
+        if capped {
+            // the rows themselves are combined only when some are capped (else the class lookups)
+            row_of[g] = match caps {
+                Some(cp) if r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
+                _ => t.rows[(pk & 255) as usize],
+            };
+        }
         pairs_of[g] = if capped { r.clone().map(|k| (counts[k] / 2) as i32).sum() } else { (pk >> 8) as i32 };
         tiles_of[g] = r.map(|k| counts[k] as i32).sum();
     }
@@ -274,17 +411,22 @@ fn shanten_in(
             continue; // a meld's suit must stay in the hand
         }
         let mut rows = [[0i32; 10]; 3];
+        let mut cls = [0usize; 3];
         let mut nr = 0;
         let (mut pairs, mut tiles) = (0, 0);
         for g in 0..4 {
             if choice >> g & 1 == 1 {
-                rows[nr] = row_of[g];
+                if capped {
+                    rows[nr] = row_of[g];
+                }
+                cls[nr] = class_of[g];
                 nr += 1;
                 pairs += pairs_of[g];
                 tiles += tiles_of[g];
             }
         }
-        let mut d = combine(&rows[..nr], sets);
+        // nothing capped: every row is a shipped class, and the combination a lookup
+        let mut d = if capped { combine(&rows[..nr], sets) } else { t.combined(&cls[..nr], sets) };
         if !capped {
             d = d.min(INF);
         }
@@ -329,7 +471,7 @@ mod tests {
                 suit[s.iter().fold(0usize, |k, &x| k * 5 + x as usize)] = pack(s, true);
             }
         }
-        Tables { suit, honour, rows }
+        Tables::new(suit, honour, rows)
     }
 
     const KAWUXING: Layout = Layout { suits: [false, true, true], dragons: true, two_suit_rule: false };
