@@ -158,6 +158,18 @@ pub fn waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool
     scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false).to_vec()
 }
 
+/// ``waits`` without the allocation (the CPython binding's hot path).
+pub fn waits_inline(
+    counts: &Counts,
+    totals: &Counts,
+    kinds: &[u8],
+    two_suit_rule: bool,
+    void: i8,
+    closed: bool,
+) -> Kinds {
+    scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false)
+}
+
 /// Whether the 3n+1 hand waits on anything (``waits`` stopping at the first).
 pub fn is_ready(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool) -> bool {
     !scan_waits(counts, totals, kinds, two_suit_rule, void, closed, true).is_empty()

@@ -23,10 +23,10 @@ pub struct Tables {
     suit_class: Vec<u8>,
     rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
     // min-plus worked out once for every pair of classes: a win from two groups is one lookup
-    // (final2), from three two (the pair's combined class, then final3)
-    pair_class: Vec<u16>, // [a * classes + b]: the number of min_plus(rows[a], rows[b]) among the distinct ones
-    final2: Vec<u8>,      // [sets][a * classes + b]: the distance of sets sets and a pair from classes a, b
-    final3: Vec<u8>,      // [sets][pair class * classes + c]
+    // (final2); from three, the first two's combined row (one read) and the third's row
+    final2: Vec<u8>, // [sets][a * classes + b]: the distance of sets sets and a pair from classes a, b
+    pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
+    small_rows: Vec<[u8; 10]>, // rows as bytes, beside pair_rows
 }
 
 const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
@@ -84,32 +84,19 @@ impl Tables {
         let rank_step = rank_steps();
         let suit_class = suit_classes(&suit, &rank_step);
         let nc = rows.len();
-        let mut pair_rows: Vec<Row> = Vec::new();
-        let mut seen: HashMap<Row, u16> = HashMap::new();
-        let mut pair_class = vec![0u16; nc * nc];
+        let bytes = |r: &Row| -> [u8; 10] { r.map(|v| v.min(INF) as u8) };
+        let mut pair_rows = vec![[0u8; 10]; nc * nc];
         let mut final2 = vec![0u8; 5 * nc * nc];
         for a in 0..nc {
             for b in 0..nc {
-                let row = min_plus(&rows[a], &rows[b]);
-                pair_class[a * nc + b] = *seen.entry(row).or_insert_with(|| {
-                    pair_rows.push(row);
-                    (pair_rows.len() - 1) as u16
-                });
+                pair_rows[a * nc + b] = bytes(&min_plus(&rows[a], &rows[b]));
                 for sets in 0..5 {
                     final2[sets * nc * nc + a * nc + b] = combine(&[rows[a], rows[b]], sets).min(INF) as u8;
                 }
             }
         }
-        let np = pair_rows.len();
-        let mut final3 = vec![0u8; 5 * np * nc];
-        for (ab, pr) in pair_rows.iter().enumerate() {
-            for c in 0..nc {
-                for sets in 0..5 {
-                    final3[sets * np * nc + ab * nc + c] = combine(&[*pr, rows[c]], sets).min(INF) as u8;
-                }
-            }
-        }
-        Tables { suit, honour, rows, suit_class, rank_step, pair_class, final2, final3 }
+        let small_rows = rows.iter().map(bytes).collect();
+        Tables { suit, honour, rows, suit_class, rank_step, final2, pair_rows, small_rows }
     }
 
     /// The distance (at most INF) of ``sets`` sets and a pair from the groups of classes ``cls``.
@@ -120,9 +107,15 @@ impl Tables {
             1 => self.rows[cls[0]][sets * 2 + 1].min(INF),
             2 => self.final2[sets * nc * nc + cls[0] * nc + cls[1]] as i32,
             _ => {
-                let ab = self.pair_class[cls[0] * nc + cls[1]] as usize;
-                let np = self.final3.len() / (5 * nc);
-                self.final3[sets * np * nc + ab * nc + cls[2]] as i32
+                // min_plus caps at INF, so the third group's split is what remains to choose
+                let (ab, c) = (&self.pair_rows[cls[0] * nc + cls[1]], &self.small_rows[cls[2]]);
+                let mut best = INF;
+                for s0 in 0..=sets {
+                    let s1 = sets - s0;
+                    best = best.min(ab[s0 * 2 + 1] as i32 + c[s1 * 2] as i32);
+                    best = best.min(ab[s0 * 2] as i32 + c[s1 * 2 + 1] as i32);
+                }
+                best
             }
         }
     }
@@ -393,6 +386,21 @@ fn shanten_in(
     let mut tiles_of = [0i32; 4];
     for &g in groups {
         let r = group_range(g);
+        if g < 3 && !capped {
+            // every copy can still come: rank, pairs and tiles in one pass over the suit
+            let (mut rank, mut before, mut pairs) = (0u32, 0usize, 0i32);
+            for (i, &c) in counts[r.clone()].iter().enumerate() {
+                rank += t.rank_step[i][before.min(14)][c as usize];
+                before += c as usize;
+                pairs += (c >> 1) as i32;
+            }
+            if before <= 14 {
+                class_of[g] = t.suit_class[rank as usize] as usize;
+                pairs_of[g] = pairs;
+                tiles_of[g] = before as i32;
+                continue;
+            }
+        }
         let pk = packed(t, counts, g);
         class_of[g] = (pk & 255) as usize;
         if capped {
