@@ -1,11 +1,16 @@
 //! A CPython extension module, ``majiang.core._analysis``, over this crate's hand analysis: the
 //! binding written by hand against the stable ABI (the limited API of Python 3.11, so one build
 //! serves 3.11 and later), because PyO3 would need crates.io, which the build must not reach.
-//! Only the functions and structures below are used; every one is in the stable ABI.
+//! Only the functions and structures declared below are used; every one is in the stable ABI.
+//! Two reads go past it on the hot path, each checked at load against the API's own answer and
+//! skipped where they disagree (``probe_layout``): a tuple's items in place, and a count 0-4 by
+//! its small int's address. Built only with the cargo feature ``python`` (the library then needs
+//! the interpreter's symbols at load, which a plain ``cargo test`` binary does not have).
 //!
-//! Spike: ``shanten(hand, variant, void=None)`` only. What it cannot decide (an odd argument, a
-//! hand that does not fit the variant, a void the variant does not allow) it hands, as called, to
-//! the Python reference, which answers or raises its usual error.
+//! So far ``shanten(hand, variant, void=None)`` and ``waits(hand, variant, void=None)``, as
+//! ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
+//! does not fit the variant, a void the variant does not allow) is handed, as called, to the
+//! Python reference, which answers or raises its usual error.
 
 // index loops over fixed-size arrays on the hot path: the compiler turns them into vector code
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc, clippy::needless_range_loop)]
@@ -542,7 +547,7 @@ unsafe fn probe_layout(s: &mut State) {
     }
 }
 
-/// Counters for the tests: whether the fast reads are in use.
+/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address.
 unsafe extern "C" fn py_layout(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
     let s = state();
     PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1)
