@@ -3,12 +3,14 @@
 (``majiang.core._analysis``, ``native/src/python.rs``), on the same hands, in one process.
 
     cargo build --release --features python --manifest-path native/Cargo.toml --target-dir native/target/python
-    python benchmarks/bench_binding.py [--rounds 15] [--hands 500] [--seed 1]
+    python benchmarks/bench_binding.py [--rounds 21] [--chunk 500] [--seed 1]
 
-Each row times ``--hands`` calls, both bindings in turn, ``--rounds`` times; it prints each one's
-best round (nanoseconds a call: the least disturbed by a busy machine) and the median. Rows: random
-14-tile Kawuxing and Sichuan hands for ``shanten``, ready 13-tile two-suit hands for ``waits``
-(the hands of ``bench_analysis.py``).
+The hands and the rounds are ``bench_analysis.py``'s: 4,096 random 14-tile Kawuxing and Sichuan
+hands for ``shanten``, 4,096 ready 13-tile two-suit hands for ``waits``; each round times
+``--chunk`` calls on the next slice of them, the C binding, the Rust binding and the peers that
+are installed in turn (so each binding meets caches the others have just used, as a call in a
+program does). It prints each binding's median and best round (nanoseconds a call) and the ratio
+Rust / C of the medians.
 """
 
 from __future__ import annotations
@@ -19,10 +21,18 @@ import importlib.util
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
-from bench_analysis import KINDS_KAWUXING, KINDS_SICHUAN, as_hand, random_hands, ready_hands
+from bench_analysis import (
+    KINDS_KAWUXING,
+    KINDS_SICHUAN,
+    as_hand,
+    peers_shanten,
+    peers_waits,
+    random_hands,
+    rate,
+    ready_hands,
+)
 
 from majiang.core import analysis
 
@@ -39,8 +49,8 @@ def rust_binding(path: Path):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--hands", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--chunk", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--library", type=Path, default=ROOT / "native/target/python/release/libmajiang_native.so")
     args = ap.parse_args()
@@ -48,27 +58,28 @@ def main() -> None:
         sys.exit("the C extension is not built (pip install -e .)")
     rust = rust_binding(args.library)
     rnd = random.Random(args.seed)
-    kawuxing = [as_hand(c) for c in random_hands(args.hands, KINDS_KAWUXING, 14, rnd)]
-    sichuan = [as_hand(c) for c in random_hands(args.hands, KINDS_SICHUAN, 14, rnd)]
-    ready = [as_hand(c) for c in ready_hands(args.hands, rnd)]
+    kawuxing = random_hands(4096, KINDS_KAWUXING, 14, rnd)
+    sichuan = random_hands(4096, KINDS_SICHUAN, 14, rnd)
+    ready = ready_hands(4096, rnd)
     c = analysis.speedups
-    rows = [("shanten/kawuxing", "kawuxing", kawuxing, c.shanten, rust.shanten),
-            ("shanten/sichuan", "sichuan", sichuan, c.shanten, rust.shanten),
-            ("waits/sichuan", "sichuan", ready, c.waits, rust.waits)]
-    for name, variant, hands, c_fn, rust_fn in rows:
+    rows = [("shanten/kawuxing", "kawuxing", kawuxing, c.shanten, rust.shanten, peers_shanten()),
+            ("shanten/sichuan", "sichuan", sichuan, c.shanten, rust.shanten, peers_shanten()),
+            ("waits/sichuan", "sichuan", ready, c.waits, rust.waits, peers_waits())]
+    for name, variant, counts, c_fn, rust_fn, peers in rows:
+        hands = [as_hand(x) for x in counts]
         for h in hands:  # the same answers, and every table built before timing
             assert c_fn(h, variant) == rust_fn(h, variant), h
+        peer_inputs = [(fn, arg, [conv(x) for x in counts]) for conv, fn, arg in peers.values()]
         times: dict[str, list[float]] = {"C": [], "Rust": []}
-        for _ in range(args.rounds):
+        for round_ in range(args.rounds):
+            at = round_ * args.chunk % (len(hands) - args.chunk + 1)
             for label, fn in (("C", c_fn), ("Rust", rust_fn)):
-                t = time.perf_counter()
-                for h in hands:
-                    fn(h, variant)
-                times[label].append((time.perf_counter() - t) / len(hands) * 1e9)
-        best = {k: min(v) for k, v in times.items()}
-        print(f"{name:18} " + "   ".join(f"{k} {best[k]:5.0f} ns (median {statistics.median(v):5.0f})"
-                                          for k, v in times.items())
-              + f"   Rust / C best {best['Rust'] / best['C']:.2f}")
+                times[label].append(1e9 / rate(fn, hands[at:at + args.chunk], variant))
+            for fn, arg, inputs in peer_inputs:  # the peers' calls, between ours (not timed)
+                rate(fn, inputs[at:at + args.chunk // 4], arg)
+        median = {k: statistics.median(v) for k, v in times.items()}
+        print(f"{name:18} " + "   ".join(f"{k} {median[k]:5.0f} ns (best {min(v):5.0f})" for k, v in times.items())
+              + f"   Rust / C {median['Rust'] / median['C']:.2f}")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,11 @@ fn table() -> &'static SuitTable {
     })
 }
 
+/// Build the suit table now (tens of milliseconds, once), not on the first win test or waits.
+pub fn prepare() {
+    table();
+}
+
 /// The standard form (sets and one pair), honours only as triplets and the pair.
 pub fn standard_win(c: &Counts) -> bool {
     let t = table();

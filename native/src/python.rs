@@ -509,6 +509,7 @@ unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -
         PyErr_SetString(PyExc_ValueError, c"the tables were already set to others".as_ptr());
         return null_mut();
     }
+    hand::prepare(); // the waits' table too: no first call that costs milliseconds
     let s = state();
     for &x in &o {
         Py_IncRef(x); // kept for the module's life

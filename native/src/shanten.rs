@@ -22,11 +22,11 @@ pub struct Tables {
     // 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not)
     suit_class: Vec<u8>,
     rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
-    // min-plus worked out once for every pair of classes: a win from two groups is one lookup
-    // (final2); from three, the first two's combined row (one read) and the third's row
-    final2: Vec<u8>, // [sets][a * classes + b]: the distance of sets sets and a pair from classes a, b
+    // the rows as bytes (1.4 kB, always in cache), and min-plus worked out once for every pair of
+    // classes: a win from three groups is the first two's combined row (one read) and the third's
+    // (a table of two-group answers would be faster alone, but falls out of cache between calls)
+    small_rows: Vec<[u8; 10]>,
     pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
-    small_rows: Vec<[u8; 10]>, // rows as bytes, beside pair_rows
 }
 
 const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
@@ -86,17 +86,13 @@ impl Tables {
         let nc = rows.len();
         let bytes = |r: &Row| -> [u8; 10] { r.map(|v| v.min(INF) as u8) };
         let mut pair_rows = vec![[0u8; 10]; nc * nc];
-        let mut final2 = vec![0u8; 5 * nc * nc];
         for a in 0..nc {
             for b in 0..nc {
                 pair_rows[a * nc + b] = bytes(&min_plus(&rows[a], &rows[b]));
-                for sets in 0..5 {
-                    final2[sets * nc * nc + a * nc + b] = combine(&[rows[a], rows[b]], sets).min(INF) as u8;
-                }
             }
         }
         let small_rows = rows.iter().map(bytes).collect();
-        Tables { suit, honour, rows, suit_class, rank_step, final2, pair_rows, small_rows }
+        Tables { suit, honour, rows, suit_class, rank_step, small_rows, pair_rows }
     }
 
     /// The distance (at most INF) of ``sets`` sets and a pair from the groups of classes ``cls``.
@@ -105,20 +101,23 @@ impl Tables {
         let nc = self.rows.len();
         match cls.len() {
             1 => self.rows[cls[0]][sets * 2 + 1].min(INF),
-            2 => self.final2[sets * nc * nc + cls[0] * nc + cls[1]] as i32,
-            _ => {
-                // min_plus caps at INF, so the third group's split is what remains to choose
-                let (ab, c) = (&self.pair_rows[cls[0] * nc + cls[1]], &self.small_rows[cls[2]]);
-                let mut best = INF;
-                for s0 in 0..=sets {
-                    let s1 = sets - s0;
-                    best = best.min(ab[s0 * 2 + 1] as i32 + c[s1 * 2] as i32);
-                    best = best.min(ab[s0 * 2] as i32 + c[s1 * 2 + 1] as i32);
-                }
-                best
-            }
+            2 => final_two(&self.small_rows[cls[0]], &self.small_rows[cls[1]], sets),
+            // min_plus caps at INF, so the third group's split is what remains to choose
+            _ => final_two(&self.pair_rows[cls[0] * nc + cls[1]], &self.small_rows[cls[2]], sets),
         }
     }
+}
+
+/// ``sets`` sets and one pair from two rows (the pair in either), at most INF.
+#[inline(always)]
+fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
+    let mut best = INF;
+    for s0 in 0..=sets {
+        let s1 = sets - s0;
+        best = best.min(a[s0 * 2 + 1] as i32 + b[s1 * 2] as i32);
+        best = best.min(a[s0 * 2] as i32 + b[s1 * 2 + 1] as i32);
+    }
+    best
 }
 
 /// Python's ``_min_plus``: the best split of m sets and p pairs between two groups (at most INF).
