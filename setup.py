@@ -7,8 +7,9 @@ the package, so a wheel made where cargo is installed gives its users the fast `
 RL backend with no Rust toolchain. Without cargo, or when the build fails, the install goes on
 (a warning says why) and the Python engine answers. ``MAJIANG_NATIVE=1`` makes the build
 required (no cargo or a failure stops the install), ``MAJIANG_NATIVE=0`` skips it. Editable
-installs skip it unless asked (``MAJIANG_NATIVE=1`` puts it in ``src/majiang/``): in a checkout
-``python -m majiang.native build`` does that.
+installs (the README's first command) build it the same way and put it in ``src/majiang/``, so a
+checkout with cargo plays on it from the first command; ``python -m majiang.native build``
+rebuilds it after the crate changes.
 
 ``MAJIANG_COMPILE=1 pip install --no-build-isolation .`` (with ``mypy`` installed) compiles the
 rules engine and hand analysis with mypyc: the same behaviour (``scripts/engine_fingerprint.py``
@@ -69,7 +70,7 @@ class BuildWithNative(build_py):
         super().run()
         choice = native_choice()
         editable = getattr(self, "editable_mode", False)
-        if choice == "0" or (editable and choice != "1") or not (HERE / "native" / "Cargo.toml").exists():
+        if choice == "0" or not (HERE / "native" / "Cargo.toml").exists():
             return
         cargo = find_cargo()
         try:

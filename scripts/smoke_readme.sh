@@ -19,7 +19,10 @@ first="$(awk '/^```sh/{f=1;next} f{print; exit}' README.md)"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 echo "smoke: $first   (port $port)"
 start=$(date +%s)
-( cd "$work/majiang" && HOME="$work/home" MAJIANG_PORT="$port" PIP_DISABLE_PIP_VERSION_CHECK=1 \
+# rustup's cargo finds its toolchains under the real HOME (RUSTUP_HOME), not the fresh one
+rustup_home="${RUSTUP_HOME:-$HOME/.rustup}"
+( cd "$work/majiang" && HOME="$work/home" RUSTUP_HOME="$rustup_home" MAJIANG_PORT="$port" \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     setsid bash -c "echo \$\$ >'$work/pgid'; $first" >"$work/serve.log" 2>&1 ) &
 launcher=$!
 up() { python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=5)" "http://127.0.0.1:$port/" 2>/dev/null; }
@@ -31,6 +34,15 @@ done
 up || { echo "smoke: no page after 10 minutes"; tail -30 "$work/serve.log"; exit 1; }
 served=$(date +%s)
 echo "smoke: page served $((served - start)) s after the first command began (install included)"
+# where the first command could find cargo (setup.py's rule: CARGO, PATH, the fresh HOME's ~/.cargo),
+# it built the native engine into the checkout's package; without cargo it went on without one
+if [ -n "${CARGO:-}" ] || command -v cargo >/dev/null; then
+  "$work/majiang/.venv/bin/python" -c 'from majiang import native; assert native.available(), native.unavailable_reason()' \
+    || { echo "smoke: cargo is here but the first command built no native engine"; exit 1; }
+  echo "smoke: the first command built the native engine (cargo found)"
+else
+  echo "smoke: no cargo found, so the first command installed without the native engine"
+fi
 "$work/majiang/.venv/bin/python" "$root/scripts/smoke_check.py" "http://127.0.0.1:$port" \
   || { tail -30 "$work/serve.log"; exit 1; }
 echo "smoke: a bot hand played through $(( $(date +%s) - start )) s after the first command began"

@@ -58,7 +58,9 @@ def test_crate_unit_tests():
 def test_clippy_finds_nothing():
     if not _has("clippy"):
         pytest.skip("cargo clippy is not installed")
-    _cargo_ok("clippy", "--release", "--quiet", "--all-targets", *MANIFEST, *TARGET, "--", "-D", "warnings")
+    # every feature: the CPython binding (feature ``python``) too
+    _cargo_ok("clippy", "--release", "--quiet", "--all-targets", "--all-features", *MANIFEST, *TARGET, "--", "-D",
+              "warnings")
 
 
 def test_rustfmt_leaves_the_crate_as_is():

@@ -123,6 +123,26 @@ def test_a_wheel_built_without_cargo_plays_on_the_python_engine(tmp_path):
     assert message.startswith("expert: its search runs in Python") and "platform wheel" in message
 
 
+@needs_cargo
+def test_an_editable_install_where_cargo_is_builds_the_engine_into_the_checkout(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "MAJIANG_NATIVE"}
+    env.update(CARGO=CARGO, CARGO_TARGET_DIR=str(ROOT / "native" / "target"))  # nothing to recompile
+    built = subprocess.run([sys.executable, "setup.py", "-q", "editable_wheel", "--dist-dir", str(tmp_path / "ed")],
+                           cwd=_tree(tmp_path), env=env, capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert (tmp_path / "tree" / "src" / "majiang" / LIB).exists()
+
+
+def test_an_editable_install_without_cargo_goes_on_with_one_warning(tmp_path):
+    built = subprocess.run([sys.executable, "setup.py", "editable_wheel", "--dist-dir", str(tmp_path / "ed")],
+                           cwd=_tree(tmp_path), env=_without_cargo(tmp_path), capture_output=True, text=True,
+                           timeout=900)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert not (tmp_path / "tree" / "src" / "majiang" / LIB).exists()
+    said = [line for line in (built.stdout + built.stderr).splitlines() if "native engine is not built" in line]
+    assert len(said) == 1 and "cargo not found" in said[0] and "Python engine" in said[0], said
+
+
 def test_majiang_native_1_without_cargo_stops_the_build(tmp_path):
     env = dict(_without_cargo(tmp_path), MAJIANG_NATIVE="1")
     built = _wheel(tmp_path, env)

@@ -84,6 +84,11 @@ fn table() -> &'static SuitTable {
     })
 }
 
+/// Build the suit table now (tens of milliseconds, once), not on the first win test or waits.
+pub fn prepare() {
+    table();
+}
+
 /// The standard form (sets and one pair), honours only as triplets and the pair.
 pub fn standard_win(c: &Counts) -> bool {
     let t = table();
@@ -156,6 +161,18 @@ pub fn complete(counts: &Counts, totals: &Counts, two_suit_rule: bool, void: i8,
 /// and each candidate costs one table lookup.
 pub fn waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool, void: i8, closed: bool) -> Vec<u8> {
     scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false).to_vec()
+}
+
+/// ``waits`` without the allocation (the CPython binding's hot path).
+pub fn waits_inline(
+    counts: &Counts,
+    totals: &Counts,
+    kinds: &[u8],
+    two_suit_rule: bool,
+    void: i8,
+    closed: bool,
+) -> Kinds {
+    scan_waits(counts, totals, kinds, two_suit_rule, void, closed, false)
 }
 
 /// Whether the 3n+1 hand waits on anything (``waits`` stopping at the first).

@@ -18,6 +18,8 @@ mod game;
 mod games;
 mod hand;
 mod outlook;
+#[cfg(feature = "python")]
+mod python;
 mod score;
 mod seats;
 mod sha512;

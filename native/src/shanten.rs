@@ -18,9 +18,122 @@ pub struct Tables {
     suit: Vec<u16>,
     honour: Vec<u16>,
     rows: Vec<Row>,
+    // a suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
+    // 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not)
+    suit_class: Vec<u8>,
+    rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
+    // the rows as bytes (1.4 kB, always in cache), and min-plus worked out once for every pair of
+    // classes: a win from three groups is the first two's combined row (one read) and the third's
+    // (a table of two-group answers would be faster alone, but falls out of cache between calls)
+    small_rows: Vec<[u8; 10]>,
+    pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
+}
+
+const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
+
+fn rank_steps() -> [[[u32; 5]; 15]; 9] {
+    // fit[k][s]: vectors of k counts (0-4) holding at most s tiles
+    let mut fit = [[0u32; 15]; 10];
+    fit[0] = [1; 15];
+    for k in 1..10 {
+        for s in 0..15 {
+            fit[k][s] = (0..=4.min(s)).map(|v| fit[k - 1][s - v]).sum();
+        }
+    }
+    let mut step = [[[0u32; 5]; 15]; 9];
+    for (i, per_before) in step.iter_mut().enumerate() {
+        for (before, per_count) in per_before.iter_mut().enumerate() {
+            for (c, r) in per_count.iter_mut().enumerate() {
+                *r = (0..c).filter(|&v| before + v <= 14).map(|v| fit[8 - i][14 - before - v]).sum();
+            }
+        }
+    }
+    step
+}
+
+/// Every suit vector of at most 14 tiles by rank: its class in the shipped table.
+fn suit_classes(suit: &[u16], step: &[[[u32; 5]; 15]; 9]) -> Vec<u8> {
+    fn walk(i: usize, before: usize, rank: u32, key: usize, suit: &[u16], step: &[[[u32; 5]; 15]; 9], out: &mut [u8]) {
+        if i == 9 {
+            out[rank as usize] = suit[key] as u8;
+            return;
+        }
+        for c in 0..=4.min(14 - before) {
+            walk(i + 1, before + c, rank + step[i][before][c], key * 5 + c, suit, step, out);
+        }
+    }
+    let mut out = vec![0u8; SUIT_VECTORS];
+    walk(0, 0, 0, 0, suit, step, &mut out);
+    out
+}
+
+#[inline(always)]
+fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
+    let (mut r, mut before) = (0u32, 0usize);
+    for i in 0..9 {
+        r += step[i][before][c[i] as usize];
+        before += c[i] as usize;
+    }
+    r as usize
 }
 
 pub static TABLES: OnceLock<Tables> = OnceLock::new();
+
+impl Tables {
+    fn new(suit: Vec<u16>, honour: Vec<u16>, rows: Vec<Row>) -> Tables {
+        let rank_step = rank_steps();
+        let suit_class = suit_classes(&suit, &rank_step);
+        let nc = rows.len();
+        let bytes = |r: &Row| -> [u8; 10] { r.map(|v| v.min(INF) as u8) };
+        let mut pair_rows = vec![[0u8; 10]; nc * nc];
+        for a in 0..nc {
+            for b in 0..nc {
+                pair_rows[a * nc + b] = bytes(&min_plus(&rows[a], &rows[b]));
+            }
+        }
+        let small_rows = rows.iter().map(bytes).collect();
+        Tables { suit, honour, rows, suit_class, rank_step, small_rows, pair_rows }
+    }
+
+    /// The distance (at most INF) of ``sets`` sets and a pair from the groups of classes ``cls``.
+    #[inline(always)]
+    fn combined(&self, cls: &[usize], sets: usize) -> i32 {
+        let nc = self.rows.len();
+        match cls.len() {
+            1 => self.rows[cls[0]][sets * 2 + 1].min(INF),
+            2 => final_two(&self.small_rows[cls[0]], &self.small_rows[cls[1]], sets),
+            // min_plus caps at INF, so the third group's split is what remains to choose
+            _ => final_two(&self.pair_rows[cls[0] * nc + cls[1]], &self.small_rows[cls[2]], sets),
+        }
+    }
+}
+
+/// ``sets`` sets and one pair from two rows (the pair in either), at most INF.
+#[inline(always)]
+fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
+    let mut best = INF;
+    for s0 in 0..=sets {
+        let s1 = sets - s0;
+        best = best.min(a[s0 * 2 + 1] as i32 + b[s1 * 2] as i32);
+        best = best.min(a[s0 * 2] as i32 + b[s1 * 2 + 1] as i32);
+    }
+    best
+}
+
+/// Python's ``_min_plus``: the best split of m sets and p pairs between two groups (at most INF).
+fn min_plus(a: &Row, b: &Row) -> Row {
+    let mut out = [INF; 10];
+    for m in 0..5 {
+        for p in 0..2 {
+            for m1 in 0..=m {
+                for p1 in 0..=p {
+                    out[m * 2 + p] = out[m * 2 + p].min(a[m1 * 2 + p1] + b[(m - m1) * 2 + p - p1]);
+                }
+            }
+        }
+    }
+    out
+}
 
 pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
     let rows: Vec<Row> = rows
@@ -33,7 +146,10 @@ pub fn set_tables(suit: &[u16], honour: &[u16], rows: &[u16]) -> bool {
             r
         })
         .collect();
-    TABLES.set(Tables { suit: suit.to_vec(), honour: honour.to_vec(), rows }).is_ok() || TABLES.get().is_some()
+    if suit.len() != 5usize.pow(9) || honour.len() != 125 {
+        return false;
+    }
+    TABLES.set(Tables::new(suit.to_vec(), honour.to_vec(), rows)).is_ok() || TABLES.get().is_some()
 }
 
 pub fn tables_loaded() -> bool {
@@ -49,6 +165,14 @@ pub struct Layout {
 }
 
 fn packed(t: &Tables, c: &Counts, g: usize) -> u16 {
+    if g < 3 {
+        // by rank: a 400 kB table that stays in cache (a suit of a hand holds at most 14 tiles)
+        let s = &c[g * 9..g * 9 + 9];
+        if s.iter().map(|&x| x as u32).sum::<u32>() <= 14 {
+            let pairs: u16 = s.iter().map(|&x| (x / 2) as u16).sum();
+            return pairs << 8 | t.suit_class[suit_rank(&t.rank_step, s)] as u16;
+        }
+    }
     if g == 3 {
         t.honour[((c[27] as usize * 5 + c[28] as usize) * 5) + c[29] as usize]
     } else {
@@ -255,16 +379,36 @@ fn shanten_in(
         Some(cp) => groups.iter().any(|&g| group_range(g).any(|k| cp[k] < 4)),
         None => false,
     };
+    let mut class_of = [0usize; 4];
     let mut row_of = [[0i32; 10]; 4];
     let mut pairs_of = [0i32; 4];
     let mut tiles_of = [0i32; 4];
     for &g in groups {
         let r = group_range(g);
+        if g < 3 && !capped {
+            // every copy can still come: rank, pairs and tiles in one pass over the suit
+            let (mut rank, mut before, mut pairs) = (0u32, 0usize, 0i32);
+            for (i, &c) in counts[r.clone()].iter().enumerate() {
+                rank += t.rank_step[i][before.min(14)][c as usize];
+                before += c as usize;
+                pairs += (c >> 1) as i32;
+            }
+            if before <= 14 {
+                class_of[g] = t.suit_class[rank as usize] as usize;
+                pairs_of[g] = pairs;
+                tiles_of[g] = before as i32;
+                continue;
+            }
+        }
         let pk = packed(t, counts, g);
-        row_of[g] = match caps {
-            Some(cp) if capped && r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
-            _ => t.rows[(pk & 255) as usize],
-        };
+        class_of[g] = (pk & 255) as usize;
+        if capped {
+            // the rows themselves are combined only when some are capped (else the class lookups)
+            row_of[g] = match caps {
+                Some(cp) if r.clone().any(|k| cp[k] < 4) => capped_row(&counts[r.clone()], &cp[r.clone()], g < 3),
+                _ => t.rows[(pk & 255) as usize],
+            };
+        }
         pairs_of[g] = if capped { r.clone().map(|k| (counts[k] / 2) as i32).sum() } else { (pk >> 8) as i32 };
         tiles_of[g] = r.map(|k| counts[k] as i32).sum();
     }
@@ -274,17 +418,22 @@ fn shanten_in(
             continue; // a meld's suit must stay in the hand
         }
         let mut rows = [[0i32; 10]; 3];
+        let mut cls = [0usize; 3];
         let mut nr = 0;
         let (mut pairs, mut tiles) = (0, 0);
         for g in 0..4 {
             if choice >> g & 1 == 1 {
-                rows[nr] = row_of[g];
+                if capped {
+                    rows[nr] = row_of[g];
+                }
+                cls[nr] = class_of[g];
                 nr += 1;
                 pairs += pairs_of[g];
                 tiles += tiles_of[g];
             }
         }
-        let mut d = combine(&rows[..nr], sets);
+        // nothing capped: every row is a shipped class, and the combination a lookup
+        let mut d = if capped { combine(&rows[..nr], sets) } else { t.combined(&cls[..nr], sets) };
         if !capped {
             d = d.min(INF);
         }
@@ -329,7 +478,7 @@ mod tests {
                 suit[s.iter().fold(0usize, |k, &x| k * 5 + x as usize)] = pack(s, true);
             }
         }
-        Tables { suit, honour, rows }
+        Tables::new(suit, honour, rows)
     }
 
     const KAWUXING: Layout = Layout { suits: [false, true, true], dragons: true, two_suit_rule: false };

@@ -559,6 +559,27 @@ def _speedup_tables() -> tuple:
     return (t.suit, t.honour, bytes(v for row in t.rows for v in row), _speedup_plan, ALL_TILES, MeldKind.PONG)
 
 
+def _rust_plan(variant: Variant | str) -> tuple[int, int, int, int]:
+    """What the Rust binding (``majiang.core._analysis``, ``native/src/python.rs``) asks once per
+    variant object: its kinds (a bit per kind), its suits (a bit per suit m, p, s), whether the
+    dragons are a group, and whether the two-suit rule holds."""
+    variant = get_variant(variant)
+    return (sum(1 << int(t) for t in variant.kinds), sum(1 << "mps".index(s) for s in variant.suits),
+            int(any(int(t) >= 27 for t in variant.kinds)), int(variant.capabilities.two_suits))
+
+
+def _configure_rust(module: Any) -> Any:
+    """Hand the Rust binding what it needs once: the Python functions it forwards what it cannot
+    decide to, the variant resolver, the shipped tables (native-endian uint16 bytes), ``MeldKind.PONG``
+    and ``ALL_TILES``. Not yet the fast path (the C one is; issue 50): the tests and
+    ``benchmarks/bench_binding.py`` load it."""
+    t = tables()
+    rows = array("H", (v for row in t.rows for v in row)).tobytes()
+    module.configure(_shanten_python, _waits_python, _rust_plan, t.suit.tobytes(), t.honour.tobytes(), rows,
+                     MeldKind.PONG, tuple(ALL_TILES))
+    return module
+
+
 def _load_speedups() -> Any:
     if os.environ.get("MAJIANG_NO_EXT"):
         return None

@@ -1,0 +1,612 @@
+//! A CPython extension module, ``majiang.core._analysis``, over this crate's hand analysis: the
+//! binding written by hand against the stable ABI (the limited API of Python 3.11, so one build
+//! serves 3.11 and later), because PyO3 would need crates.io, which the build must not reach.
+//! Only the functions and structures declared below are used; every one is in the stable ABI.
+//! Two reads go past it on the hot path, each checked at load against the API's own answer and
+//! skipped where they disagree (``probe_layout``): a tuple's items in place, and a count 0-4 by
+//! its small int's address. Built only with the cargo feature ``python`` (the library then needs
+//! the interpreter's symbols at load, which a plain ``cargo test`` binary does not have).
+//!
+//! So far ``shanten(hand, variant, void=None)`` and ``waits(hand, variant, void=None)``, as
+//! ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
+//! does not fit the variant, a void the variant does not allow) is handed, as called, to the
+//! Python reference, which answers or raises its usual error.
+
+// index loops over fixed-size arrays on the hot path: the compiler turns them into vector code
+#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc, clippy::needless_range_loop)]
+
+use std::os::raw::{c_char, c_int, c_long, c_void};
+use std::ptr::{null, null_mut};
+
+use crate::hand::{self, Counts};
+use crate::shanten::{self, Layout};
+
+#[repr(C)]
+pub struct PyObject {
+    ob_refcnt: isize,
+    ob_type: *mut c_void,
+}
+
+type FastWithKeywords =
+    unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize, *mut PyObject) -> *mut PyObject;
+type VarArgs = unsafe extern "C" fn(*mut PyObject, *mut PyObject) -> *mut PyObject;
+
+#[repr(C)]
+struct PyMethodDef {
+    ml_name: *const c_char,
+    ml_meth: *const c_void,
+    ml_flags: c_int,
+    ml_doc: *const c_char,
+}
+
+#[repr(C)]
+struct PyModuleDef_Base {
+    ob_base: PyObject,
+    m_init: Option<unsafe extern "C" fn() -> *mut PyObject>,
+    m_index: isize,
+    m_copy: *mut PyObject,
+}
+
+#[repr(C)]
+struct PyModuleDef {
+    m_base: PyModuleDef_Base,
+    m_name: *const c_char,
+    m_doc: *const c_char,
+    m_size: isize,
+    m_methods: *mut PyMethodDef,
+    m_slots: *mut c_void,
+    m_traverse: *mut c_void,
+    m_clear: *mut c_void,
+    m_free: *mut c_void,
+}
+
+const METH_VARARGS: c_int = 0x0001;
+const METH_NOARGS: c_int = 0x0004;
+const METH_KEYWORDS: c_int = 0x0002;
+const METH_FASTCALL: c_int = 0x0080;
+const PYTHON_ABI_VERSION: c_int = 3; // PyModule_Create's apiver under the limited API
+
+extern "C" {
+    fn PyModule_Create2(def: *mut PyModuleDef, apiver: c_int) -> *mut PyObject;
+    fn PyLong_FromLong(v: c_long) -> *mut PyObject;
+    fn PyLong_AsLong(o: *mut PyObject) -> c_long;
+    fn PyObject_GetAttr(o: *mut PyObject, name: *mut PyObject) -> *mut PyObject;
+    fn PyObject_Call(callable: *mut PyObject, args: *mut PyObject, kwargs: *mut PyObject) -> *mut PyObject;
+    fn PyUnicode_InternFromString(s: *const c_char) -> *mut PyObject;
+    fn PyUnicode_AsUTF8AndSize(o: *mut PyObject, size: *mut isize) -> *const c_char;
+    fn PyTuple_New(n: isize) -> *mut PyObject;
+    fn PyTuple_Size(o: *mut PyObject) -> isize;
+    fn PyTuple_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
+    fn PyTuple_SetItem(o: *mut PyObject, i: isize, v: *mut PyObject) -> c_int;
+    fn PyDict_New() -> *mut PyObject;
+    fn PyList_New(n: isize) -> *mut PyObject;
+    fn PyList_SetItem(o: *mut PyObject, i: isize, v: *mut PyObject) -> c_int;
+    fn PyDict_SetItem(d: *mut PyObject, k: *mut PyObject, v: *mut PyObject) -> c_int;
+    fn PyBytes_AsStringAndSize(o: *mut PyObject, buf: *mut *mut c_char, len: *mut isize) -> c_int;
+    fn PyArg_ParseTuple(args: *mut PyObject, format: *const c_char, ...) -> c_int;
+    fn PyErr_Occurred() -> *mut PyObject;
+    fn PyErr_Clear();
+    fn PyErr_SetString(kind: *mut PyObject, message: *const c_char);
+    fn Py_IncRef(o: *mut PyObject);
+    fn Py_DecRef(o: *mut PyObject);
+    static mut _Py_NoneStruct: PyObject;
+    static mut PyExc_ValueError: *mut PyObject;
+}
+
+unsafe fn none() -> *mut PyObject {
+    std::ptr::addr_of_mut!(_Py_NoneStruct)
+}
+
+// The module's state: set once by ``configure`` under the GIL and read only under it.
+struct State {
+    shanten: *mut PyObject, // the Python functions, for what is not decided here
+    waits: *mut PyObject,
+    resolver: *mut PyObject,    // variant -> (kinds mask, suits mask, dragons, two-suit rule)
+    small: [*mut PyObject; 5],  // the interpreter's cached 0..4: counts are read by identity
+    names: [*mut PyObject; 7],  // "counts", "melds", "tile", "kind", "hand", "variant", "void"
+    pong: *mut PyObject,        // MeldKind.PONG
+    tiles: [*mut PyObject; 30], // ALL_TILES, what waits answers with
+    layouts: Vec<(*mut PyObject, u32, Layout)>, // per variant object (owned): its kinds and groups
+    direct: bool,               // a tuple's items lie after its header (checked at load)
+    tuple_type: *mut c_void,    // the type of a plain tuple (for the in-place reads)
+    shift: u32,                 // log2 of the distance between the small ints 0..4, when even; else 0
+}
+
+static mut STATE: State = State {
+    shanten: null_mut(),
+    waits: null_mut(),
+    resolver: null_mut(),
+    small: [null_mut(); 5],
+    names: [null_mut(); 7],
+    pong: null_mut(),
+    tiles: [null_mut(); 30],
+    layouts: Vec::new(),
+    direct: false,
+    tuple_type: null_mut(),
+    shift: 0,
+};
+
+/// A tuple as CPython lays it out (``PyTupleObject``): the header, then the items. Read only when
+/// a probe at load found the items there, so an interpreter laid out otherwise takes the calls.
+#[repr(C)]
+struct TupleHead {
+    ob_refcnt: isize,
+    ob_type: *mut c_void,
+    ob_size: isize,
+    ob_item: [*mut PyObject; 0],
+}
+
+/// The size of a plain tuple (read in place), or -1 for anything else.
+#[inline(always)]
+unsafe fn tuple_size(s: &State, o: *mut PyObject) -> isize {
+    if s.direct {
+        if (*o).ob_type == s.tuple_type {
+            (*(o as *mut TupleHead)).ob_size
+        } else {
+            -1
+        }
+    } else {
+        let n = PyTuple_Size(o);
+        if n < 0 {
+            PyErr_Clear();
+        }
+        n
+    }
+}
+
+#[inline(always)]
+unsafe fn item(s: &State, tuple: *mut PyObject, i: isize) -> *mut PyObject {
+    if s.direct {
+        *(*(tuple as *mut TupleHead)).ob_item.as_ptr().offset(i)
+    } else {
+        PyTuple_GetItem(tuple, i)
+    }
+}
+
+unsafe fn state() -> &'static mut State {
+    &mut *std::ptr::addr_of_mut!(STATE)
+}
+
+/// The call handed to the Python reference with the arguments as given.
+unsafe fn forward(
+    fallback: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    if fallback.is_null() {
+        PyErr_SetString(PyExc_ValueError, c"majiang.core._analysis is not configured".as_ptr());
+        return null_mut();
+    }
+    let nkw = if kwnames.is_null() { 0 } else { PyTuple_Size(kwnames) };
+    let positional = PyTuple_New(nargs);
+    if positional.is_null() {
+        return null_mut();
+    }
+    for i in 0..nargs {
+        let a = *args.offset(i);
+        Py_IncRef(a);
+        PyTuple_SetItem(positional, i, a);
+    }
+    let mut kwargs = null_mut();
+    if nkw > 0 {
+        kwargs = PyDict_New();
+        for i in 0..nkw {
+            PyDict_SetItem(kwargs, PyTuple_GetItem(kwnames, i), *args.offset(nargs + i));
+        }
+    }
+    let out = PyObject_Call(fallback, positional, kwargs);
+    Py_DecRef(positional);
+    if !kwargs.is_null() {
+        Py_DecRef(kwargs);
+    }
+    out
+}
+
+/// The variant's kinds (bit k: kind k is a tile of it) and groups, asked of Python once per object.
+unsafe fn layout_of(variant: *mut PyObject) -> Option<(u32, Layout)> {
+    let s = state();
+    for &(key, kinds, lay) in s.layouts.iter() {
+        if key == variant {
+            return Some((kinds, lay));
+        }
+    }
+    let args = PyTuple_New(1);
+    Py_IncRef(variant);
+    PyTuple_SetItem(args, 0, variant);
+    let plan = PyObject_Call(s.resolver, args, null_mut());
+    Py_DecRef(args);
+    if plan.is_null() {
+        PyErr_Clear();
+        return None;
+    }
+    let mut field = [0 as c_long; 4];
+    for (i, f) in field.iter_mut().enumerate() {
+        *f = PyLong_AsLong(PyTuple_GetItem(plan, i as isize));
+    }
+    Py_DecRef(plan);
+    if !PyErr_Occurred().is_null() {
+        PyErr_Clear();
+        return None;
+    }
+    let lay = Layout {
+        suits: [field[1] & 1 != 0, field[1] & 2 != 0, field[1] & 4 != 0],
+        dragons: field[2] != 0,
+        two_suit_rule: field[3] != 0,
+    };
+    if s.layouts.len() >= 32 {
+        let (old, _, _) = s.layouts.remove(0);
+        Py_DecRef(old);
+    }
+    Py_IncRef(variant);
+    s.layouts.push((variant, field[0] as u32, lay));
+    Some((field[0] as u32, lay))
+}
+
+/// A count 0..4, read by identity with the cached small ints (no call for the common case).
+#[inline(always)]
+unsafe fn count_of(s: &State, x: *mut PyObject) -> Option<u8> {
+    for (v, &p) in s.small.iter().enumerate() {
+        if x == p {
+            return Some(v as u8);
+        }
+    }
+    None
+}
+
+/// One call's hand, read: what ``Hand.check`` and the analysis need.
+struct Call {
+    counts: Counts,
+    caps: Counts, // per kind the copies not in melds: totals = counts + 4 - caps
+    n: i32,
+    n_melds: isize,
+    meld_suits: u8,
+    kinds: u32,
+    lay: Layout,
+    void: i8,
+}
+
+/// ``(hand, variant, void=None)`` read, and checked as ``Hand.check`` with ``sizes`` (bit r: a
+/// concealed count of 3n+r may be analysed) and ``_check_void`` check them; None: let Python answer.
+#[inline(always)]
+unsafe fn read_call(args: *const *mut PyObject, nargs: isize, kwnames: *mut PyObject, sizes: u32) -> Option<Call> {
+    let s = state();
+    if s.resolver.is_null() || s.tiles[0].is_null() {
+        return None;
+    }
+    // hand, variant, void: positional or by name
+    let mut given: [*mut PyObject; 3] = [null_mut(); 3];
+    if !(0..=3).contains(&nargs) {
+        return None;
+    }
+    for i in 0..nargs as usize {
+        given[i] = *args.add(i);
+    }
+    if !kwnames.is_null() {
+        for i in 0..PyTuple_Size(kwnames) {
+            let name = PyTuple_GetItem(kwnames, i);
+            let slot = (4..7).find(|&k| s.names[k] == name)? - 4; // interned: identity
+            if !given[slot].is_null() {
+                return None;
+            }
+            given[slot] = *args.offset(nargs + i);
+        }
+    }
+    let (hand, variant) = (given[0], given[1]);
+    if hand.is_null() || variant.is_null() {
+        return None;
+    }
+    let void: i8 = if given[2].is_null() || given[2] == none() {
+        -1
+    } else {
+        let mut n = 0isize;
+        let text = PyUnicode_AsUTF8AndSize(given[2], &mut n);
+        if text.is_null() || n != 1 {
+            PyErr_Clear();
+            return None;
+        }
+        match *text as u8 {
+            b'm' => 0,
+            b'p' => 1,
+            b's' => 2,
+            _ => return None,
+        }
+    };
+    let (kinds, lay) = layout_of(variant)?;
+    if void >= 0 && !(lay.two_suit_rule && lay.suits[void as usize]) {
+        return None;
+    }
+    // the hand: its 30 counts, then its melds
+    let tuple = PyObject_GetAttr(hand, s.names[0]);
+    if tuple.is_null() {
+        PyErr_Clear();
+        return None;
+    }
+    let mut counts: Counts = [0; 30];
+    let mut ok = tuple_size(s, tuple) == 30;
+    let mut held = 0u32;
+    let mut n = 0i32;
+    if ok && s.shift > 0 && s.direct {
+        // the small ints lie side by side: a count is its distance from 0's (no branch per kind)
+        let (zero, shift) = (s.small[0] as usize, s.shift);
+        let mask = (1usize << shift) - 1;
+        let items = &*((*(tuple as *mut TupleHead)).ob_item.as_ptr() as *const [usize; 30]);
+        // separate passes over fixed-size arrays, which the compiler turns into vector code
+        let mut d = [0usize; 30];
+        for k in 0..30 {
+            d[k] = items[k].wrapping_sub(zero);
+        }
+        let mut bad = 0usize;
+        for &x in &d {
+            bad |= (x & mask) | ((x >> shift > 4) as usize);
+        }
+        for k in 0..30 {
+            counts[k] = ((d[k] >> shift) & 7) as u8;
+        }
+        for k in 0..30 {
+            n += counts[k] as i32;
+            held |= ((counts[k] != 0) as u32) << k;
+        }
+        if bad != 0 {
+            ok = false;
+        }
+    } else if ok {
+        for (k, c) in counts.iter_mut().enumerate() {
+            match count_of(s, item(s, tuple, k as isize)) {
+                Some(v) => {
+                    *c = v;
+                    n += v as i32;
+                    held |= ((v != 0) as u32) << k;
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+    }
+    Py_DecRef(tuple);
+    if !ok {
+        PyErr_Clear();
+        return None;
+    }
+    let melds = PyObject_GetAttr(hand, s.names[1]);
+    if melds.is_null() {
+        PyErr_Clear();
+        return None;
+    }
+    let n_melds = tuple_size(s, melds);
+    if !(0..=4).contains(&n_melds) {
+        Py_DecRef(melds);
+        PyErr_Clear();
+        return None;
+    }
+    let mut caps: Counts = [4; 30];
+    let mut meld_suits = 0u8;
+    for i in 0..n_melds {
+        let m = item(s, melds, i);
+        let tile = PyObject_GetAttr(m, s.names[2]);
+        let kind = if tile.is_null() { null_mut() } else { PyObject_GetAttr(m, s.names[3]) };
+        let t = if tile.is_null() { -1 } else { PyLong_AsLong(tile) };
+        let size = if kind == s.pong { 3 } else { 4 };
+        if !tile.is_null() {
+            Py_DecRef(tile);
+        }
+        if !kind.is_null() {
+            Py_DecRef(kind);
+        }
+        if kind.is_null()
+            || !(0..30).contains(&t)
+            || caps[t as usize] < size
+            || counts[t as usize] > caps[t as usize] - size
+        {
+            Py_DecRef(melds);
+            PyErr_Clear();
+            return None;
+        }
+        caps[t as usize] -= size;
+        held |= 1 << t;
+        if t < 27 {
+            meld_suits |= 1 << (t / 9);
+        }
+    }
+    Py_DecRef(melds);
+    if held & !kinds != 0 || n == 0 || (sizes >> (n % 3)) & 1 == 0 || n + 3 * n_melds as i32 > 14 {
+        return None;
+    }
+    Some(Call { counts, caps, n, n_melds, meld_suits, kinds, lay, void })
+}
+
+/// ``shanten(hand, variant, void=None)``, as ``majiang.core.analysis.shanten``.
+unsafe extern "C" fn py_shanten(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let Some(c) = read_call(args, nargs, kwnames, 0b110) else {
+        return forward(state().shanten, args, nargs, kwnames);
+    };
+    let sets = ((c.n - 1) / 3) as usize;
+    let closed_full = c.n_melds == 0 && c.n >= 13;
+    let caps = if c.n_melds > 0 { Some(&c.caps) } else { None };
+    let meld_suits = if c.lay.two_suit_rule { c.meld_suits } else { 0 };
+    PyLong_FromLong(shanten::shanten(&c.lay, &c.counts, sets, c.void, caps, closed_full, meld_suits) as c_long)
+}
+
+/// ``waits(hand, variant, void=None)``, as ``majiang.core.analysis.waits``: a list of tiles.
+unsafe extern "C" fn py_waits(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    let Some(c) = read_call(args, nargs, kwnames, 0b010) else {
+        return forward(s.waits, args, nargs, kwnames);
+    };
+    let mut kinds = [0u8; 30];
+    let mut nk = 0;
+    for k in 0..30 {
+        if c.kinds >> k & 1 == 1 {
+            kinds[nk] = k as u8;
+            nk += 1;
+        }
+    }
+    let mut totals = c.counts;
+    for k in 0..30 {
+        totals[k] += 4 - c.caps[k];
+    }
+    let found = hand::waits_inline(&c.counts, &totals, &kinds[..nk], c.lay.two_suit_rule, c.void, c.n_melds == 0);
+    let list = PyList_New(found.len() as isize);
+    if list.is_null() {
+        return null_mut();
+    }
+    for (i, &k) in found.iter().enumerate() {
+        let tile = s.tiles[k as usize];
+        Py_IncRef(tile);
+        PyList_SetItem(list, i as isize, tile);
+    }
+    list
+}
+
+/// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles)``: the Python reference
+/// functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
+/// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
+unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 8] = [null_mut(); 8];
+    if PyArg_ParseTuple(
+        args,
+        c"OOOSSSOO".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut o[4] as *mut *mut PyObject,
+        &mut o[5] as *mut *mut PyObject,
+        &mut o[6] as *mut *mut PyObject,
+        &mut o[7] as *mut *mut PyObject,
+    ) == 0
+    {
+        return null_mut();
+    }
+    let table = |o: *mut PyObject| -> Option<&'static [u16]> {
+        let (mut buf, mut len) = (null_mut(), 0isize);
+        if PyBytes_AsStringAndSize(o, &mut buf, &mut len) != 0 || len % 2 != 0 || (buf as usize) & 1 != 0 {
+            return None;
+        }
+        Some(std::slice::from_raw_parts(buf as *const u16, len as usize / 2))
+    };
+    let (Some(suit), Some(honour), Some(rows)) = (table(o[3]), table(o[4]), table(o[5])) else {
+        PyErr_SetString(PyExc_ValueError, c"the tables must be bytes of uint16".as_ptr());
+        return null_mut();
+    };
+    if PyTuple_Size(o[7]) != 30 {
+        PyErr_SetString(PyExc_ValueError, c"ALL_TILES must be a tuple of 30 tiles".as_ptr());
+        return null_mut();
+    }
+    if !shanten::set_tables(suit, honour, rows) {
+        PyErr_SetString(PyExc_ValueError, c"the tables were already set to others".as_ptr());
+        return null_mut();
+    }
+    hand::prepare(); // the waits' table too: no first call that costs milliseconds
+    let s = state();
+    for &x in &o {
+        Py_IncRef(x); // kept for the module's life
+    }
+    (s.shanten, s.waits, s.resolver, s.pong) = (o[0], o[1], o[2], o[6]);
+    for k in 0..30 {
+        s.tiles[k] = PyTuple_GetItem(o[7], k as isize);
+    }
+    Py_IncRef(none());
+    none()
+}
+
+/// How this interpreter lays out what the hot path reads: a tuple's items after its header (a
+/// probe tuple's items, read both ways, must agree), the small ints 0..4 evenly spaced.
+unsafe fn probe_layout(s: &mut State) {
+    for v in 0..5 {
+        s.small[v] = PyLong_FromLong(v as c_long); // cached by the interpreter: the same object every time
+    }
+    let probe = PyTuple_New(30);
+    if probe.is_null() {
+        PyErr_Clear();
+        return;
+    }
+    for k in 0..30 {
+        let x = s.small[k % 5];
+        Py_IncRef(x);
+        PyTuple_SetItem(probe, k as isize, x);
+    }
+    s.tuple_type = (*probe).ob_type;
+    s.direct = (*(probe as *mut TupleHead)).ob_size == 30
+        && (0..30).all(|k| *(*(probe as *mut TupleHead)).ob_item.as_ptr().add(k) == PyTuple_GetItem(probe, k as isize));
+    Py_DecRef(probe);
+    let step = (s.small[1] as usize).wrapping_sub(s.small[0] as usize);
+    if step.is_power_of_two() && step >= 16 && (0..5).all(|v| s.small[v] as usize == s.small[0] as usize + v * step) {
+        s.shift = step.trailing_zeros();
+    }
+}
+
+/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address.
+unsafe extern "C" fn py_layout(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
+    let s = state();
+    PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1)
+}
+
+static mut METHODS: [PyMethodDef; 5] = [
+    PyMethodDef {
+        ml_name: c"shanten".as_ptr(),
+        ml_meth: py_shanten as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"shanten(hand, variant, void=None): majiang.core.analysis.shanten in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"waits".as_ptr(),
+        ml_meth: py_waits as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"waits(hand, variant, void=None): majiang.core.analysis.waits in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"configure".as_ptr(),
+        ml_meth: py_configure as VarArgs as *const c_void,
+        ml_flags: METH_VARARGS,
+        ml_doc: c"configure(shanten, waits, resolver, suit, honour, rows, pong, tiles): once, by analysis.py.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"layout".as_ptr(),
+        ml_meth: py_layout as VarArgs as *const c_void,
+        ml_flags: METH_NOARGS,
+        ml_doc: c"layout(): bit 0 tuples read in place, bit 1 counts read by address (for tests).".as_ptr(),
+    },
+    PyMethodDef { ml_name: null(), ml_meth: null(), ml_flags: 0, ml_doc: null() },
+];
+
+static mut MODULE: PyModuleDef = PyModuleDef {
+    m_base: PyModuleDef_Base {
+        ob_base: PyObject { ob_refcnt: 1, ob_type: null_mut() },
+        m_init: None,
+        m_index: 0,
+        m_copy: null_mut(),
+    },
+    m_name: c"_analysis".as_ptr(),
+    m_doc: c"majiang's hand analysis in Rust (the crate in native/), bound by hand to the stable ABI.".as_ptr(),
+    m_size: -1,
+    m_methods: null_mut(),
+    m_slots: null_mut(),
+    m_traverse: null_mut(),
+    m_clear: null_mut(),
+    m_free: null_mut(),
+};
+
+#[no_mangle]
+pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
+    let s = state();
+    for (i, name) in [c"counts", c"melds", c"tile", c"kind", c"hand", c"variant", c"void"].iter().enumerate() {
+        s.names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    probe_layout(s);
+    let module = std::ptr::addr_of_mut!(MODULE);
+    (*module).m_methods = std::ptr::addr_of_mut!(METHODS) as *mut PyMethodDef;
+    PyModule_Create2(module, PYTHON_ABI_VERSION)
+}
