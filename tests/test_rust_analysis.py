@@ -28,7 +28,8 @@ from test_speedups import VARIANTS, _outcome, random_hand, voids_of
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME_CARGO = Path.home() / ".cargo" / "bin" / "cargo"
-CARGO = os.environ.get("CARGO") or shutil.which("cargo") or (str(HOME_CARGO) if os.access(HOME_CARGO, os.X_OK) else None)
+CARGO = (os.environ.get("CARGO") or shutil.which("cargo")
+         or (str(HOME_CARGO) if os.access(HOME_CARGO, os.X_OK) else None))
 pytestmark = pytest.mark.skipif(CARGO is None or sys.platform != "linux", reason="needs cargo (Linux)")
 
 
