@@ -99,9 +99,14 @@ CATALOGUE: dict[str, str] = {
                          "finish one first",
     "rate.replays": "too many replays from this address: try again in a minute",
     "rate.costly": "too many replays or analyses from this address: try again in a minute",
+    "rate.reviews": "you may ask for {per_minute} new reviews a minute: try again in a minute",
     # history, replays, tools, files
     "history.bad_before": "before is the created time of the last row you have",
     "replay.not_found": "no such finished hand in this room",
+    "review.hand_not_finished": "this hand is still being played: it is reviewed once it ends",
+    "review.not_your_seat": "a review is only for a player of that hand, of their own seat",
+    "review.not_requested": "nobody has asked for this review yet (POST to ask for it)",
+    "review.failed": "the review could not be made: ask again",
     "analyze.bad_request": "hand is up to 64 characters, variant {choices}, void m, p or s",
     "file.not_found": "no such file",
     # the server itself
