@@ -87,6 +87,8 @@ export function drawPanel(got, frame, last, who, on) {
     $("room").appendChild(panel);
   }
   panel.hidden = false;
+  const bar = $("room-bar");  // below the room's bar, however many lines it takes (a phone wraps it)
+  if (bar) panel.style.top = `${bar.offsetTop + bar.offsetHeight + 4}px`;
   const folded = panel.classList.contains("folded");
   const fold = h`<button type="button" class="tool rv-fold" aria-expanded="${folded ? "false" : "true"}">${folded ? t("rv_show") : t("rv_hide")}</button>`;
   if (got.status !== "done") {
