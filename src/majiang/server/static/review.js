@@ -87,8 +87,7 @@ export function drawPanel(got, frame, last, who, on) {
     $("room").appendChild(panel);
   }
   panel.hidden = false;
-  const bar = $("room-bar");  // below the room's bar, however many lines it takes (a phone wraps it)
-  if (bar) panel.style.top = `${bar.offsetTop + bar.offsetHeight + 4}px`;
+  placePanel();
   const folded = panel.classList.contains("folded");
   const fold = h`<button type="button" class="tool rv-fold" aria-expanded="${folded ? "false" : "true"}">${folded ? t("rv_show") : t("rv_hide")}</button>`;
   if (got.status !== "done") {
@@ -125,6 +124,13 @@ function decisionHTML(d) {
   return h`<div class="rv-step sev-${d.severity}"><p><span class="rv-badge sev-${d.severity}">${t("rv_sev_" + d.severity)}</span> ${t("rv_played", { a: actionWords(d.played) })}${same ? h` · ${t("rv_same")}` : h` · ${t("rv_best_is", { a: actionWords(d.best) })}`}${d.loss > 0 ? h` · <b>${t("rv_cost", { x: pts(d.loss), e: pts(d.loss_stderr) })}</b>` : ""}</p>
     <table class="rv-options"><caption>${t("rv_options")}</caption>${rows}</table></div>`;
 }
+
+/** The panel just below the room's bar, however many lines it takes (a phone wraps it). */
+function placePanel() {
+  const panel = $("review-panel"), bar = $("room-bar");
+  if (panel && bar) panel.style.setProperty("--rv-top", `${bar.offsetTop + bar.offsetHeight + 4}px`);
+}
+addEventListener("resize", placePanel);
 
 /** The review's marks and panel gone (another replay, or none). */
 export function hideReview() {
