@@ -54,7 +54,7 @@ FITS = r"""() => {
 }"""
 
 
-def test_review_opens_from_the_settlement_and_reads_on_a_phone(server, browser):
+def test_review_opens_from_the_settlement_and_reads_on_a_phone(server, browser):  # noqa: F811
     page = new_player(browser, server, "Fupan", (390, 844))
     code = create_room(page, "kawuxing")
     page.click("#start")
@@ -100,7 +100,7 @@ def test_review_opens_from_the_settlement_and_reads_on_a_phone(server, browser):
     page.context.close()
 
 
-def test_a_review_is_refused_to_someone_who_did_not_play_the_hand(server, browser):
+def test_a_review_is_refused_to_someone_who_did_not_play_the_hand(server, browser):  # noqa: F811
     host = new_player(browser, server, "Host")
     code = create_room(host, "kawuxing")
     host.click("#start")

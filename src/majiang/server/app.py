@@ -58,8 +58,8 @@ from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
 from majiang.server.errors import Refusal, http_body, without_values  # noqa: F401 - without_values: its old home
 from majiang.server.protocol import MAX_MESSAGE  # noqa: F401 - its old home
 from majiang.server.requests import BOT_LEVELS, whole  # noqa: F401 - their old home
-from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home
 from majiang.server.reviews import REVIEWS_PER_MINUTE, Reviews
+from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home
 from majiang.server.routes import history, players, reviews, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
 from majiang.server.state import MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
