@@ -49,6 +49,10 @@ log = logging.getLogger("majiang.server")
 
 REVIEWS_PER_MINUTE = 3  # reviews one person may start a minute (stored ones cost nothing)
 JOBS_KEPT = 256  # reviews queued, running or failed that this worker remembers
+# samples a decision when the native engine does not load: the search in Python is 30-60x slower, so
+# the default budget would take minutes; this keeps a hand's review near ten seconds of one core (the
+# review states its budget, and its noise is counted as such)
+PYTHON_BUDGET = 8
 
 
 # -- the store's part ------------------------------------------------------------------------------
@@ -125,15 +129,19 @@ class Job:
 
 
 class Reviews:
-    """``budget``: samples a decision (``review_hand``'s); ``per_minute``: reviews a person may start
-    a minute; ``at_once``: reviews computed together (None: half the runner's workers, at least one)."""
+    """``budget``: samples a decision (``review_hand``'s; None: its default, or ``PYTHON_BUDGET``
+    without the native engine); ``per_minute``: reviews a person may start a minute; ``at_once``:
+    reviews computed together (None: half the runner's workers, at least one)."""
 
     def __init__(self, store: Store, runner: BotRunner, budget: int | None = None,
                  per_minute: int = REVIEWS_PER_MINUTE, at_once: int | None = None) -> None:
+        from majiang.bots.base import native_engine
         from majiang.play.review import DEFAULT_BUDGET
 
         self.store, self.runner = store, runner
-        self.budget = DEFAULT_BUDGET if budget is None else budget
+        if budget is None:
+            budget = DEFAULT_BUDGET if native_engine() is not None else PYTHON_BUDGET
+        self.budget = budget
         self.rate = RateLimit(per_minute, 60.0)
         self.at_once = at_once if at_once is not None else max(1, runner.workers // 2)
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet

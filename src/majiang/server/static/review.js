@@ -8,7 +8,7 @@ import { $, h, node, setHTML } from "./dom.js";
 import { api } from "./protocol.js";
 import { splitTiles } from "./words.js";
 
-const POLL_MS = 1000;
+const POLL_MS = 2000;  // polls count as costly requests (the router allows an address 60 a minute)
 
 /**
  * The review of one's own seat in a hand: asked for, then polled until done; `onProgress` is told
