@@ -76,17 +76,7 @@ const M = {
     // the table: 换三张's received tiles
     recv_clockwise: "顺", recv_counterclockwise: "逆", recv_across: "对家",
     recv_clockwise_long: "顺时针换入 (来自下家)", recv_counterclockwise_long: "逆时针换入 (来自上家)", recv_across_long: "对家换入",
-    // 复盘 (review.js): one's own decisions beside the reviewer's
-    rv_button: "复盘", rv_tip: "复盘: 你这一局的每个决定和大师的比较", rv_title: "复盘 · {who}",
-    rv_queued: "排队中 (前面还有 {n} 个)…", rv_running: "计算中… {s}秒 (你的 {n} 个决定)", rv_retry: "重试",
-    rv_match: "一致率 {p}", rv_loss: "期望损失 {x} ±{e} 分", rv_costliest: "损失最大:", rv_step: "第{i}步 −{x}",
-    rv_sev_none: "无损失", rv_sev_small: "小失误", rv_sev_big: "大失误", rv_you: "你", rv_best: "推荐",
-    rv_played: "你: {a}", rv_same: "和复盘一致", rv_best_is: "复盘: {a}", rv_cost: "损失 {x} ±{e} 分",
-    rv_options: "各选项的期望得分 (本局到结束)", rv_prev: "上一个决定", rv_next: "下一个决定", rv_hide: "收起", rv_show: "展开",
-    rv_not_decision: "这一步不是你的决定: 点时间轴上的彩色标记, 或「下一个决定」",
-    rv_none_reviewed: "这一局你没有需要选择的决定",
-    rv_strength: "复盘者: 大师 (expert) 的搜索, 每个决定抽样 {n} 次, 只用你当时看得到的信息, 每个选项由普通机器人打到本局结束; 差距在噪声 (两倍标准误) 以内不算损失, 损失 1 分以上为大失误。大师的实测 (每局得分, 95% 区间, 同桌对局): 卡五星 +0.69 [0.41, 0.97] (高手 +0.37 [0.19, 0.55]); 四川 +2.14 [1.57, 2.72] (高手 +1.69 [1.42, 1.96]); 单对高手: 卡五星领先 +0.12 [0.02, 0.21], 四川持平。",
-    settle_review: "复盘这一局",
+    review: "复盘",  // the rest of its words: review-words.js
   },
   en: {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -163,18 +153,7 @@ const M = {
     // the table: the tiles received by the exchange
     recv_clockwise: "CW", recv_counterclockwise: "CCW", recv_across: "across",
     recv_clockwise_long: "passed clockwise (from the next seat)", recv_counterclockwise_long: "passed counter-clockwise (from the previous seat)", recv_across_long: "passed across",
-    // 复盘 (review.js): one's own decisions beside the reviewer's
-    rv_button: "Review", rv_tip: "Review: each of your decisions in this hand beside the expert's", rv_title: "Review · {who}",
-    rv_queued: "Queued ({n} ahead)…", rv_running: "Reviewing… {s} s ({n} decisions of yours)", rv_retry: "Try again",
-    rv_match: "Agreement {p}", rv_loss: "Expected loss {x} ±{e} points", rv_costliest: "Costliest:", rv_step: "step {i} −{x}",
-    rv_sev_none: "no loss", rv_sev_small: "small loss", rv_sev_big: "big loss", rv_you: "you", rv_best: "best",
-    rv_played: "You: {a}", rv_same: "as the reviewer", rv_best_is: "Reviewer: {a}", rv_cost: "cost {x} ±{e} points",
-    rv_options: "Expected points of the top options (to the end of the hand)", rv_prev: "Previous decision", rv_next: "Next decision",
-    rv_hide: "Hide", rv_show: "Show",
-    rv_not_decision: "Not your decision here: tap a coloured mark on the timeline, or Next decision",
-    rv_none_reviewed: "You had no decision with a choice in this hand",
-    rv_strength: "Reviewer: the expert (大师) search, {n} samples a decision, from only what you could see then, every option played to the end of the hand by greedy bots; a difference within its noise (two standard errors) costs nothing, a loss of 1 point or more is big. The expert measured (points a hand, 95% intervals, at one table): Kawuxing +0.69 [0.41, 0.97] (strong +0.37 [0.19, 0.55]); Sichuan +2.14 [1.57, 2.72] (strong +1.69 [1.42, 1.96]); against strong alone +0.12 [0.02, 0.21] in Kawuxing, level in Sichuan.",
-    settle_review: "Review this hand",
+    review: "Review",
   },
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
@@ -259,13 +238,13 @@ const ERROR_CODES = {
   "rate.rooms_hosted": ["你开的未结束房间太多 ({unfinished}), 先打完一个", "You host {unfinished} unfinished rooms: finish one first"],
   "rate.replays": ["回放看得太快了, 请稍后再试", "Too many replays: try again in a minute"],
   "rate.costly": ["请求太频繁了, 请稍后再试", "Too many replays or analyses: try again in a minute"],
-  "rate.reviews": ["每分钟最多复盘 {per_minute} 局, 请稍后再试", "At most {per_minute} new reviews a minute: try again shortly"],
+  "rate.reviews": ["每分钟最多复盘 {per_minute} 局", "At most {per_minute} reviews a minute"],
   "history.bad_before": ["战绩翻页有误", "Bad page of the history"],
   "replay.not_found": ["没有这一局的回放", "No replay of that hand"],
-  "review.hand_not_finished": ["这一局还在进行: 结束后才能复盘", "This hand is still being played: review it once it ends"],
-  "review.not_your_seat": ["只有这一局的玩家能复盘自己的座位", "Only a player of this hand can review it, and only their own seat"],
-  "review.not_requested": ["还没有人请求这局的复盘", "Nobody has asked for this review yet"],
-  "review.failed": ["复盘没能完成, 请再试一次", "The review could not be made: try again"],
+  "review.hand_not_finished": ["这一局结束后才能复盘", "A hand is reviewed once it ends"],
+  "review.not_your_seat": ["只有这一局的玩家能复盘自己的座位", "Only a player of this hand reviews it, their own seat"],
+  "review.not_requested": ["还没有复盘", "Not asked for yet"],
+  "review.failed": ["复盘没能完成, 请再试", "The review failed: try again"],
   "analyze.bad_request": ["分析请求有误", "Bad analysis request"],
   "file.not_found": ["没有这个文件", "No such file"],
   "table.moving": ["牌桌正在换服务器, 请稍候再试", "The table is moving between servers: try again in a moment"],

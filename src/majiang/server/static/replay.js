@@ -5,7 +5,9 @@ import { api } from "./protocol.js";
 import { renderBoard } from "./table.js";
 import { placeDock } from "./dock.js";
 import { CODE_RE, botName, replayStep } from "./words.js";
-import { drawMarks, drawPanel, fetchReview, hideReview } from "./review.js";
+
+/** @type {any} review.js, loaded when first asked for (with this module's fingerprint) */
+let reviewing = null;
 
 /** @type {(() => void) | null} draws the replay's current frame again (after a language change) */
 let redraw = null;
@@ -29,7 +31,7 @@ export async function openReplay(code, hand, showError) {
   let data;
   try { data = await api(`/api/rooms/${encodeURIComponent(code)}/games/${hand}/frames`); } catch (e) { showError(e); return; }
   let i = 0, speed = 1;
-  /** @type {any} 复盘: null until asked for, then the server's answer (progress, the review, or a refusal) */
+  /** @type {any} 复盘: the server's answer (progress, the review) or a refusal */
   let review = null;
   /** @type {any} */
   let timer = null;
@@ -50,7 +52,7 @@ export async function openReplay(code, hand, showError) {
     const f = data.frames[i], v = f.view;
     // the step and what it shows first (a phone's width cuts the end), then which replay this is
     setHTML($("room-head"), h`<span class="step">${t("step", { i, n: last })}</span>: ${label(f)} · <b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })}`);
-    const seat = review && Number.isInteger(review.seat) ? review.seat : 0;  // a review shows its own seat at the bottom
+    const seat = review && review.seat || 0;
     renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: seat, live: false, legal: [] });
     sync($("actions"), [
       { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },
@@ -59,7 +61,7 @@ export async function openReplay(code, hand, showError) {
       { key: "next", id: "rp-next", text: "▶|", aria: t("next"), run: () => { i = Math.min(last, i + 1); show(); } },
       { key: "last", id: "rp-last", text: "⇥", aria: t("last"), run: () => { i = last; show(); } },
       { key: "speed", id: "rp-speed", text: `×${speed}`, aria: t("speed"), run: () => { speed = speed >= 4 ? 0.5 : speed * 2; if (timer) { stop(); play(); } show(); } },
-      { key: "review", id: "rp-review", text: t("rv_button"), aria: t("rv_tip"), run: askReview },
+      { key: "review", id: "rp-review", text: t("review"), aria: t("review"), run: askReview },
     ], (it) => { const b = node("button", "btn rp"); b.type = "button"; b.onclick = () => b._item.run(); return b; },
     (b, it) => {
       b._item = it; b.id = it.id; b.setAttribute("aria-label", it.aria); b.title = it.aria;
@@ -74,28 +76,25 @@ export async function openReplay(code, hand, showError) {
     }
     slider.max = String(last); slider.value = String(i);
     $("hints").textContent = i === last ? data.settlement.payments.map((p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
-    if (review) {
-      const jump = (/** @type {number} */ f) => { stop(); i = Math.max(0, Math.min(last, f)); show(); };
-      drawPanel(review, i, last, names()[seat] || "", { jump, retry: askReview });
-      if (review.status === "done") drawMarks(review.review, last, jump);
-    }
+    if (review && reviewing) reviewing.draw(review, i, last, names()[seat], { jump: (/** @type {number} */ f) => { stop(); i = f; show(); }, retry: askReview });
     placeDock();  // the controls above the bottom seat, as a player's buttons are: never over its discards
   };
-  // 复盘 of one's own seat: asked for once, its progress shown while the server computes it
   const askReview = async () => {
-    if (review && (review.status === "done" || review.status === "queued" || review.status === "running")) return;
-    review = { status: "queued", ahead: 0 };
-    show();
-    try { review = await fetchReview(code, hand, (/** @type {any} */ p) => { review = p; show(); }); }
-    catch (e) { review = { status: "refused", refusal: e }; }
-    if (review.status === "done" && review.review.decisions.length) { stop(); i = review.review.decisions[0].frame; }
+    if (review && /done|queued|running/.test(review.status)) return;
+    review = { status: "queued" };
+    try {
+      reviewing = reviewing || await import("./review.js" + new URL(import.meta.url).search);
+      show();
+      review = await reviewing.fetchReview(code, hand, (/** @type {any} */ p) => { review = p; show(); });
+      if (review.review && review.review.decisions.length) { stop(); i = review.review.decisions[0].frame; }
+    } catch (e) { review = { status: "refused", refusal: e }; if (!reviewing) showError(e); }
     show();
   };
   const stop = () => { clearInterval(timer); timer = null; };
   const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
   redraw = show;
-  hideReview();
+  if (reviewing) reviewing.hideReview();
   show();
-  if (new URLSearchParams(location.search).get("review") === "1") askReview();  // the settlement's 复盘
+  if (/[?&]review=1/.test(location.search)) askReview();
   addEventListener("resize", () => placeDock());
 }

@@ -2,11 +2,19 @@
 // the replay: coloured marks on the timeline (none / small / big cost), a header (agreement, the
 // expected points given away, the three costliest decisions to jump to) and, at a decision, what was
 // played, what the reviewer would play and the top options' expected points. Asked for once (POST),
-// then polled (GET) while the server queues and computes it.
+// then polled (GET) while the server queues and computes it. Loaded only when a review is asked for
+// (replay.js imports it then), with its words (review-words.js) and its look (review.css).
 import { I18N, t } from "./i18n.js";
 import { $, h, node, setHTML } from "./dom.js";
 import { api } from "./protocol.js";
-import { splitTiles } from "./words.js";
+import { costliest, pts, actionWords, say } from "./review-words.js";
+
+// the look, from the same fingerprint as this module (a file asked for with it is kept a year)
+if (!document.getElementById("review-css")) {
+  const link = node("link"); link.id = "review-css"; link.rel = "stylesheet";
+  link.href = new URL("./review.css" + new URL(import.meta.url).search, import.meta.url).href;
+  document.head.appendChild(link);
+}
 
 const POLL_MS = 2000;  // polls count as costly requests (the router allows an address 60 a minute)
 
@@ -27,29 +35,6 @@ export async function fetchReview(code, hand, onProgress) {
   return got;
 }
 
-/** A number of points as the review says it: two decimals, a sign where asked. @param {number} x @param {boolean} [sign] */
-function pts(x, sign = false) { return (sign && x > 0 ? "+" : "") + (Math.round(x * 100) / 100).toFixed(2); }
-
-/**
- * An action as the library writes it ("discard 5p", "exchange 1m2m3m", "void m", "pass") in the
- * page's language: 打 五筒.
- * @param {string} text
- */
-export function actionWords(text) {
-  const [type, arg] = String(text || "").split(/\s+/, 2);
-  const verb = t("a_" + type);
-  const name = verb === "a_" + type ? type : verb;
-  if (!arg) return name;
-  if (/^[mps]$/.test(arg)) return `${name} ${I18N.suitName(arg)}`;
-  const tiles = splitTiles(arg);
-  return `${name} ${tiles.length > 1 ? I18N.tilesWords(tiles) : I18N.tileName(tiles[0] || arg)}`;
-}
-
-/** The three costliest decisions, costliest first. @param {any} review @returns {any[]} */
-export function costliest(review) {
-  return review.decisions.filter((/** @type {any} */ d) => d.loss > 0).sort((/** @type {any} */ a, /** @type {any} */ b) => b.loss - a.loss).slice(0, 3);
-}
-
 /**
  * The marks of one's decisions along the timeline, each placed at its frame among `last` + 1 and
  * coloured by its cost; a tap jumps there.
@@ -66,7 +51,7 @@ export function drawMarks(review, last, jump) {
     const b = node("button", `rv-mark sev-${d.severity}`);
     b.type = "button";
     b.style.left = `${(100 * d.frame) / Math.max(1, last)}%`;
-    b.title = `${t("step", { i: d.frame, n: last })} · ${t("rv_sev_" + d.severity)}`;
+    b.title = `${t("step", { i: d.frame, n: last })} · ${say("sev_" + d.severity)}`;
     b.setAttribute("aria-label", b.title);
     b.onclick = () => jump(d.frame);
     return b;
@@ -89,12 +74,12 @@ export function drawPanel(got, frame, last, who, on) {
   panel.hidden = false;
   placePanel();
   const folded = panel.classList.contains("folded");
-  const fold = h`<button type="button" class="tool rv-fold" aria-expanded="${folded ? "false" : "true"}">${folded ? t("rv_show") : t("rv_hide")}</button>`;
+  const fold = h`<button type="button" class="tool rv-fold" aria-expanded="${folded ? "false" : "true"}">${folded ? say("show") : say("hide")}</button>`;
   if (got.status !== "done") {
-    const line = got.status === "queued" ? t("rv_queued", { n: got.ahead || 0 })
-      : got.status === "running" ? t("rv_running", { s: Math.round(got.seconds || 0), n: got.decisions || 0 })
+    const line = got.status === "queued" ? say("queued", { n: got.ahead || 0 })
+      : got.status === "running" ? say("running", { s: Math.round(got.seconds || 0), n: got.decisions || 0 })
         : got.status === "failed" ? I18N.errorText({ code: got.error, message: got.error }) : I18N.errorText(got.refusal);
-    setHTML(panel, h`<div class="rv-head"><b>${t("rv_button")}</b> <span class="rv-wait">${line}</span>${got.status === "failed" ? h` <button type="button" class="tool rv-retry">${t("rv_retry")}</button>` : ""}</div>`);
+    setHTML(panel, h`<div class="rv-head"><b>${t("review")}</b> <span class="rv-wait">${line}</span>${got.status === "failed" ? h` <button type="button" class="tool rv-retry">${say("retry")}</button>` : ""}</div>`);
     const retry = panel.querySelector(".rv-retry");
     if (retry) retry.onclick = on.retry;
     return;
@@ -105,24 +90,34 @@ export function drawPanel(got, frame, last, who, on) {
   const top = costliest(r);
   const frames = r.decisions.map((/** @type {any} */ d) => d.frame);
   const prev = frames.filter((/** @type {number} */ f) => f < frame).pop(), next = frames.find((/** @type {number} */ f) => f > frame);
-  const step = here ? decisionHTML(here) : h`<p class="rv-note">${r.decisions.length ? t("rv_not_decision") : t("rv_none_reviewed")}</p>`;
-  setHTML(panel, h`<div class="rv-head"><b>${t("rv_title", { who })}</b>${fold}</div>
-    <div class="rv-body"><p class="rv-sum"><span>${t("rv_match", { p: rate })}</span> · <span>${t("rv_loss", { x: pts(r.total_loss), e: pts(r.total_loss_stderr || 0) })}</span> · <span class="sev-small">${t("rv_sev_small")} ${counts.small || 0}</span> · <span class="sev-big">${t("rv_sev_big")} ${counts.big || 0}</span></p>
-    ${top.length ? h`<p class="rv-top">${t("rv_costliest")} ${top.map((/** @type {any} */ d) => h`<button type="button" class="rv-jump sev-${d.severity}" data-frame="${d.frame}">${t("rv_step", { i: d.frame, x: pts(d.loss) })}</button>`)}</p>` : ""}
+  const step = here ? decisionHTML(here) : h`<p class="rv-note">${r.decisions.length ? say("not_decision") : say("none_reviewed")}</p>`;
+  setHTML(panel, h`<div class="rv-head"><b>${say("title", { who })}</b>${fold}</div>
+    <div class="rv-body"><p class="rv-sum"><span>${say("match", { p: rate })}</span> · <span>${say("loss", { x: pts(r.total_loss), e: pts(r.total_loss_stderr || 0) })}</span> · <span class="sev-small">${say("sev_small")} ${counts.small || 0}</span> · <span class="sev-big">${say("sev_big")} ${counts.big || 0}</span></p>
+    ${top.length ? h`<p class="rv-top">${say("costliest")} ${top.map((/** @type {any} */ d) => h`<button type="button" class="rv-jump sev-${d.severity}" data-frame="${d.frame}">${say("step", { i: d.frame, x: pts(d.loss) })}</button>`)}</p>` : ""}
     ${step}
-    <p class="rv-nav"><button type="button" class="tool rv-jump" data-frame="${prev == null ? "" : prev}" ${prev == null ? "disabled" : ""}>◀ ${t("rv_prev")}</button> <button type="button" class="tool rv-jump" data-frame="${next == null ? "" : next}" ${next == null ? "disabled" : ""}>${t("rv_next")} ▶</button></p>
-    <p class="rv-strength">${t("rv_strength", { n: r.budget })}</p></div>`);
+    <p class="rv-nav"><button type="button" class="tool rv-jump" data-frame="${prev == null ? "" : prev}" ${prev == null ? "disabled" : ""}>◀ ${say("prev")}</button> <button type="button" class="tool rv-jump" data-frame="${next == null ? "" : next}" ${next == null ? "disabled" : ""}>${say("next")} ▶</button></p>
+    <p class="rv-strength">${say("strength", { n: r.budget })}</p></div>`);
   panel.querySelectorAll(".rv-jump").forEach((/** @type {any} */ b) => { if (b.dataset.frame !== "") b.onclick = () => on.jump(+b.dataset.frame); });
   const f = panel.querySelector(".rv-fold");
   if (f) f.onclick = () => { panel.classList.toggle("folded"); drawPanel(got, frame, last, who, on); };
 }
 
+/**
+ * The review over the replay at frame `frame`: the panel, and the timeline's marks once it is done.
+ * @param {any} got @param {number} frame @param {number} last @param {string} who
+ * @param {{jump: (frame: number) => void, retry: () => void}} on
+ */
+export function draw(got, frame, last, who, on) {
+  drawPanel(got, frame, last, who || "", on);
+  if (got.status === "done") drawMarks(got.review, last, on.jump);
+}
+
 /** One decision: what was played, the reviewer's best and the cost, and the top options. @param {any} d */
 function decisionHTML(d) {
   const same = d.played === d.best;
-  const rows = d.options.map((/** @type {any} */ o) => h`<tr class="${o.action === d.played ? "played" : ""} ${o.action === d.best ? "best" : ""}"><td>${actionWords(o.action)}${o.action === d.played ? h` <span class="rv-tag">${t("rv_you")}</span>` : ""}${o.action === d.best ? h` <span class="rv-tag best">${t("rv_best")}</span>` : ""}</td><td class="num">${pts(o.value, true)}</td><td class="num err">±${pts(o.stderr)}</td></tr>`);
-  return h`<div class="rv-step sev-${d.severity}"><p><span class="rv-badge sev-${d.severity}">${t("rv_sev_" + d.severity)}</span> ${t("rv_played", { a: actionWords(d.played) })}${same ? h` · ${t("rv_same")}` : h` · ${t("rv_best_is", { a: actionWords(d.best) })}`}${d.loss > 0 ? h` · <b>${t("rv_cost", { x: pts(d.loss), e: pts(d.loss_stderr) })}</b>` : ""}</p>
-    <table class="rv-options"><caption>${t("rv_options")}</caption>${rows}</table></div>`;
+  const rows = d.options.map((/** @type {any} */ o) => h`<tr class="${o.action === d.played ? "played" : ""} ${o.action === d.best ? "best" : ""}"><td>${actionWords(o.action)}${o.action === d.played ? h` <span class="rv-tag">${say("you")}</span>` : ""}${o.action === d.best ? h` <span class="rv-tag best">${say("best")}</span>` : ""}</td><td class="num">${pts(o.value, true)}</td><td class="num err">±${pts(o.stderr)}</td></tr>`);
+  return h`<div class="rv-step sev-${d.severity}"><p><span class="rv-badge sev-${d.severity}">${say("sev_" + d.severity)}</span> ${say("played", { a: actionWords(d.played) })}${same ? h` · ${say("same")}` : h` · ${say("best_is", { a: actionWords(d.best) })}`}${d.loss > 0 ? h` · <b>${say("cost", { x: pts(d.loss), e: pts(d.loss_stderr) })}</b>` : ""}</p>
+    <table class="rv-options"><caption>${say("options")}</caption>${rows}</table></div>`;
 }
 
 /** The panel just below the room's bar, however many lines it takes (a phone wraps it). */
