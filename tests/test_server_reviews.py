@@ -133,3 +133,27 @@ def test_reviews_on_postgresql():
 
     with contextlib.contextmanager(pg.cluster)("54331") as url:
         check_reviews(review_client(url), url)
+
+
+def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
+    """The process pool's path: the job and its answer cross to a worker and back (the same seed,
+    the same review)."""
+    import asyncio
+
+    from majiang import Game
+    from majiang.bots import GreedyAgent
+    from majiang.engine.log import game_records
+    from majiang.play.runner import play_hand
+    from majiang.server.bots import BotRunner
+    from majiang.server.reviews import Reviews, compute
+
+    records = game_records(play_hand(Game("sichuan", seed=7), [GreedyAgent(s) for s in range(4)]))
+    runner = BotRunner(1)
+    reviews = Reviews(None, runner, budget=2)
+    try:
+        assert reviews.own is not None and reviews.at_once == 1  # one bot worker stays the bots'
+        pooled = asyncio.run(reviews._compute(records, 2, 5))
+    finally:
+        reviews.close()
+        runner.close()
+    assert pooled == compute(records, 2, 2, 5) and pooled["seat"] == 2

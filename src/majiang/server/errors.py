@@ -103,7 +103,7 @@ CATALOGUE: dict[str, str] = {
     # history, replays, tools, files
     "history.bad_before": "before is the created time of the last row you have",
     "replay.not_found": "no such finished hand in this room",
-    "review.hand_not_finished": "this hand is still being played: it is reviewed once it ends",
+    "review.hand_not_finished": "this hand has not ended: only a finished hand is reviewed",
     "review.not_your_seat": "a review is only for a player of that hand, of their own seat",
     "review.not_requested": "nobody has asked for this review yet (POST to ask for it)",
     "review.failed": "the review could not be made: ask again",

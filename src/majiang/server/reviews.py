@@ -16,8 +16,9 @@ bench and another seat's player are refused (``review.not_your_seat``), as is a 
 What it costs: a review is ``review_hand`` at ``budget`` samples a decision (the CPU budget of a
 request: a whole hand of one seat in a few seconds of one core with the native engine), run in the
 bot runner's process pool (a thread when it has none), never on the event loop; at most ``at_once``
-reviews run together (half the bot workers, at least one), so bot decisions always find a free
-worker; the rest wait in order. A person may start ``per_minute`` reviews a minute
+reviews run together (half the bot workers), so bot decisions always find a free worker; the rest
+wait in order. A runner of one worker keeps it for the bots: reviews then have one process of their
+own, at a lower priority (``nice``), so a table's bot never waits behind a review. A person may start ``per_minute`` reviews a minute
 (``rate.reviews``); asking for one already stored, queued or running costs nothing. A review is
 stored once per (hand, seat) (``hand_reviews``, revision 0008): a second request, by the same
 person or after a restart, is answered from the store without computing.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -144,6 +146,10 @@ class Reviews:
         self.budget = budget
         self.rate = RateLimit(per_minute, 60.0)
         self.at_once = at_once if at_once is not None else max(1, runner.workers // 2)
+        self.own: BotRunner | None = None  # a process of the reviews' own, beside a runner of one worker
+        if runner.workers == 1:
+            self.own = BotRunner(1)
+            self.own.pool.submit(os.nice, 10)  # its only process yields the cores to the server and the bots
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet
         self.queue: list[tuple[int, int]] = []  # waiting, in order
         self.computed = 0  # reviews computed by this worker (a stored one is never computed again)
@@ -239,7 +245,7 @@ class Reviews:
 
     async def _compute(self, records: list[dict], seat: int, seed: int) -> dict:
         """The review computed off the event loop: in the bot runner's worker processes, else a thread."""
-        pool = self.runner.pool
+        pool = (self.own or self.runner).pool
         if pool is None:
             return await asyncio.to_thread(compute, records, seat, self.budget, seed)
         return await asyncio.get_running_loop().run_in_executor(pool, compute, records, seat, self.budget, seed)
@@ -248,3 +254,6 @@ class Reviews:
         for job in self.jobs.values():
             if job.task is not None and not job.task.done():
                 job.task.cancel()
+        if self.own is not None:
+            self.own.close()
+            self.own = None
