@@ -151,8 +151,8 @@ def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
     runner = BotRunner(1)
     reviews = Reviews(None, runner, budget=2)
     try:
-        assert reviews.own is not None and reviews.at_once == 1  # one bot worker stays the bots'
         pooled = asyncio.run(reviews._compute(records, 2, 5))
+        assert reviews.own is not None and reviews.at_once == 1  # one bot worker stays the bots'
     finally:
         reviews.close()
         runner.close()

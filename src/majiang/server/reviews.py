@@ -147,9 +147,6 @@ class Reviews:
         self.rate = RateLimit(per_minute, 60.0)
         self.at_once = at_once if at_once is not None else max(1, runner.workers // 2)
         self.own: BotRunner | None = None  # a process of the reviews' own, beside a runner of one worker
-        if runner.workers == 1:
-            self.own = BotRunner(1)
-            self.own.pool.submit(os.nice, 10)  # its only process yields the cores to the server and the bots
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet
         self.queue: list[tuple[int, int]] = []  # waiting, in order
         self.computed = 0  # reviews computed by this worker (a stored one is never computed again)
@@ -245,6 +242,9 @@ class Reviews:
 
     async def _compute(self, records: list[dict], seat: int, seed: int) -> dict:
         """The review computed off the event loop: in the bot runner's worker processes, else a thread."""
+        if self.runner.workers == 1 and self.own is None:  # made at the first review
+            self.own = BotRunner(1)
+            self.own.pool.submit(os.nice, 10)  # its only process yields the cores to the server and the bots
         pool = (self.own or self.runner).pool
         if pool is None:
             return await asyncio.to_thread(compute, records, seat, self.budget, seed)
