@@ -16,6 +16,11 @@ it measures a server already running there instead, for example two workers on o
 PostgreSQL behind HAProxy (start them with deploy/run-local.sh and SERVE_ARGS="--new-players 100000",
 since every client then comes from one address).
 
+With --reviews N, N more hands are played first (one player each) and, as the load starts, each
+player asks for the 复盘 of their hand: up to N reviews queued or computing in the server's bot pool
+while the tables play (the row counts those done during the load): a table's latency should not
+move.
+
 Then the same again while one more client floods the server (huge messages, and small ones as fast
 as it can send): the two rows side by side show what a flood costs everyone else's tables.
 """
@@ -139,8 +144,47 @@ async def flood(url: str, stop: asyncio.Event, counts: dict) -> None:
             await asyncio.sleep(0.01)
 
 
+def get(base: str, path: str, token: str) -> dict:
+    req = urllib.request.Request(base + path, headers={"X-Token": token})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+async def finished_hands(base: str, args, n: int) -> list[tuple[str, str]]:
+    """``n`` one-hand rooms played to the end at once (one player each, answering at once): their
+    (code, token), for their players to ask for a review."""
+    ws_base = base.replace("http", "ws", 1)
+    rooms = []
+    for i in range(n):
+        p = post(base, "/api/players", {"name": f"rev{i}"})
+        code = post(base, "/api/rooms", {"variant": args.variant, "hands": 1, "bots": "greedy",
+                                         "timers": {"pace": "fast"}}, p["token"])["code"]
+        post(base, f"/api/rooms/{code}/start", {}, p["token"])
+        rooms.append((code, p["token"]))
+    await asyncio.gather(*(play_table(ws_base, c, t, [], [], 0.0) for c, t in rooms))
+    return rooms
+
+
+async def keep_reviews(base: str, hands: list[tuple[str, str]], done: list[float]) -> None:
+    """Ask for every hand's review at once, then poll each until it is done (``done``: when each was)."""
+    start = time.perf_counter()
+    every = max(1.0, 0.6 * len(hands))  # all polls together within the server's costly-route budget of an address
+
+    async def one(code: str, token: str) -> None:
+        path = f"/api/rooms/{code}/games/0/review"
+        got = await asyncio.to_thread(post, base, path, {}, token)
+        while got["status"] in ("queued", "running"):
+            await asyncio.sleep(every)
+            got = await asyncio.to_thread(get, base, path, token)
+        if got["status"] == "done":
+            done.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(one(c, t) for c, t in hands), return_exceptions=True)
+
+
 async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | None = None) -> dict:
     ws_base = base.replace("http", "ws", 1)
+    reviewed = await finished_hands(base, args, args.reviews) if getattr(args, "reviews", 0) else []
     rss_before = rss_mb(pid)
     tables = []
     for i in range(tables_n):
@@ -179,6 +223,8 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
 
     watcher = asyncio.ensure_future(watch_memory())
     lag_watcher = asyncio.ensure_future(watch_own_loop())
+    reviews_done: list[float] = []
+    reviewer = asyncio.ensure_future(keep_reviews(base, reviewed, reviews_done)) if reviewed else None
     cpu_before = cpu_seconds(pid)
     sys_before = system_seconds(pid)
     start = time.perf_counter()
@@ -189,6 +235,8 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
     finally:
         watcher.cancel()
         lag_watcher.cancel()
+        if reviewer is not None:
+            reviewer.cancel()
     elapsed = time.perf_counter() - start
     cpu_after = cpu_seconds(pid)
     sys_cpu = system_seconds(pid) - sys_before
@@ -221,7 +269,9 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             # of the server process's, the kernel's part (system calls, waking threads)
             "server_sys_ms_per_hand": 1000 * sys_cpu / max(1, finished) if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
-            "flooder_closed_by_server": counts["closed"]}
+            "flooder_closed_by_server": counts["closed"],
+            "reviews": len(reviewed), "reviews_done": len(reviews_done),
+            "reviews_last_s": max(reviews_done) if reviews_done else None}
 
 
 def percentile(sorted_seconds: list[float], q: float) -> float:
@@ -425,6 +475,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
+    ap.add_argument("--reviews", type=int, default=0, metavar="N", help="keep N 复盘 in flight: N more hands "
+                    "played first, their reviews asked for as the load starts (computed in the bot pool)")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
                     "of deploy/run-local.sh) instead of starting one")
     ap.add_argument("--server-pid", type=int, metavar="PID", help="with --base: the server's process, to count "
@@ -465,6 +517,9 @@ def main() -> None:
             spread = ", ".join(f"{key} {r[key + '_range'][0]:.1f}-{r[key + '_range'][1]:.1f}"
                                for key in SPREAD if key + "_range" in r)
             print(f"  (median of {r['repeats']} runs; counts summed; min-max: {spread})")
+        if r.get("reviews"):
+            last = f", the last {r['reviews_last_s']:.1f} s in" if r.get("reviews_last_s") is not None else ""
+            print(f"  ({r['reviews']} reviews asked for as the load started: {r['reviews_done']} done during it{last})")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
                   f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")

@@ -126,7 +126,9 @@ def test_the_token_is_an_httponly_cookie_and_pages_get_a_strict_policy(tmp_path)
     csp = page.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert page.headers["x-content-type-options"] == "nosniff" and page.headers["referrer-policy"] == "no-referrer"
-    assert c.get("/static/app.js").headers["content-security-policy"] == csp
+    script = c.get("/static/app.js").headers  # a subresource: no policy of its own (it would do nothing)
+    assert script["x-content-type-options"] == "nosniff" and "content-security-policy" not in script
+    assert c.get("/static/nothing.svg").headers["content-security-policy"] == csp  # anything else keeps it
     assert "onclick=" not in page.text and "<script>" not in page.text.replace("<script src=", "")
     js = c.get("/static/app.js").text
     assert "localStorage.setItem(\"majiang.token\"" not in js and "?token=" not in js

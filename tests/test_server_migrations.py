@@ -53,7 +53,7 @@ def old_v2(path):
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
         metadata.create_all(conn, tables=[t for t in metadata.sorted_tables
-                                          if t.name not in ("table_leases", "game_lines")])
+                                          if t.name not in ("table_leases", "game_lines", "hand_reviews")])
         conn.exec_driver_sql("DROP INDEX ix_rooms_host_create_key")  # revision 0005's, after that release
         conn.exec_driver_sql("ALTER TABLE rooms DROP COLUMN create_key")
         conn.exec_driver_sql("ALTER TABLE rooms DROP COLUMN match_state")  # revision 0006's
@@ -79,9 +79,9 @@ def test_a_new_database_is_at_the_newest_revision_and_matches_the_code(tmp_path)
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
     store = Store(url)
     ok, found = migrate.is_current(store.engine)
-    assert ok and found == migrate.head() == "0007"
+    assert ok and found == migrate.head() == "0008"
     assert schema_differences(url) == []
-    assert Store(url).migrate() == ("0007", "0007")  # opening it again changes nothing
+    assert Store(url).migrate() == ("0008", "0008")  # opening it again changes nothing
 
 
 def test_a_first_release_database_is_stamped_and_upgraded_in_place(tmp_path):
@@ -125,7 +125,7 @@ def test_a_last_release_database_keeps_its_data(tmp_path):
     path = tmp_path / "v2.sqlite3"
     old_v2(path)
     store = Store(f"sqlite:///{path}")
-    assert migrate.is_current(store.engine) == (True, "0007")
+    assert migrate.is_current(store.engine) == (True, "0008")
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT name FROM players").all() == [("ana",)]
     assert schema_differences(f"sqlite:///{path}") == []
@@ -137,9 +137,9 @@ def test_a_shared_database_is_upgraded_by_the_deploy_step_not_by_the_server(tmp_
         Store(url, upgrade=False)  # what a PostgreSQL worker does: check, never change
     assert main(["db", "current", "--db", url]) == 1
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "upgraded from empty to 0007" in capsys.readouterr().out
+    assert "upgraded from empty to 0008" in capsys.readouterr().out
     assert main(["db", "upgrade", "--db", url, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["after"] == "0007"
+    assert json.loads(capsys.readouterr().out)["after"] == "0008"
     assert main(["db", "current", "--db", url]) == 0
     Store(url, upgrade=False)
 

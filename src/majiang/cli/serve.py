@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from majiang.core.errors import MajiangError
+from majiang.play.review import DEFAULT_BUDGET, MAX_BUDGET
 
 
 def lan_urls(host: str, port: int) -> list[str]:
@@ -25,6 +26,14 @@ def cmd_serve(args) -> int:
         from majiang.server.slow_clients import KEEP_ALIVE_SECONDS, with_head_timeout
     except ImportError as exc:
         raise MajiangError(f"the web game needs its extra: pip install 'majiang[web]' ({exc.name} missing)") from None
+    if args.review_budget is not None and not 2 <= args.review_budget <= MAX_BUDGET:
+        raise MajiangError(f"--review-budget must be 2 to {MAX_BUDGET:,} samples a decision, got {args.review_budget}")
+    from majiang.server.reviews import REVIEWS_PER_MINUTE
+
+    if args.reviews_per_minute is None:
+        args.reviews_per_minute = REVIEWS_PER_MINUTE
+    if args.reviews_per_minute < 1:
+        raise MajiangError(f"--reviews-per-minute must be 1 or more, got {args.reviews_per_minute}")
     if not 1 <= args.port <= 65535:
         raise MajiangError(f"--port must be 1-65535, got {args.port}")
     url = args.db or default_db_url()
@@ -38,7 +47,8 @@ def cmd_serve(args) -> int:
         app = create_app(url, bot_delay=args.bot_delay, share_urls=share, new_players_per_10min=args.new_players,
                          sockets_per_address=args.sockets_per_address,
                          bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
-                         lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None)
+                         lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None,
+                         review_budget=args.review_budget, reviews_per_minute=args.reviews_per_minute)
     except SQLAlchemyError as exc:
         raise open_error(url, exc) from None
     print(f"majiang: database {url.split('@')[-1]}")
@@ -82,6 +92,11 @@ def register(sub) -> None:
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="processes that run the bots' decisions, off the event loop (default: one per core; "
                    "0: a thread of the server process)")
+    p.add_argument("--review-budget", type=int, default=None, metavar="N",
+                   help=f"samples a decision of a 复盘, computed in the bot workers (default {DEFAULT_BUDGET}, "
+                   "8 without the native engine: a hand in a few seconds of one core; more is deeper and slower)")
+    p.add_argument("--reviews-per-minute", type=int, default=None, metavar="N",
+                   help="复盘 one person may start a minute (default 3; asking for a stored one costs nothing)")
     p.add_argument("--allowed-host", action="append", metavar="NAME",
                    help="a host name browsers may use to reach this server, besides its own addresses "
                    "(repeatable; e.g. the public name behind a proxy; '*' allows any)")

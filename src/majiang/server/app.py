@@ -25,6 +25,8 @@ HTTP (JSON; bodies of at most 16 KB):
   GET  /api/history?before=&limit=           -> a page of your matches (战绩), newest first
   GET  /api/rooms/{code}/games               -> finished hands' logs (replays)
   GET  /api/rooms/{code}/games/{hand}/frames -> a finished hand step by step
+  POST /api/rooms/{code}/games/{hand}/review -> 复盘 of your own seat in that finished hand: queued (202),
+                                                then polled with GET until {"status": "done", "review"}
   GET  /api/analyze?hand=…&variant=…         -> the analysis core's answer
   GET  /api/server                           -> addresses friends on the same network can open
   GET  /api/rules-schema                     -> each variant's presets and options (the room form)
@@ -56,8 +58,9 @@ from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
 from majiang.server.errors import InfrastructureError, Refusal, RefusalCode, http_body, unavailable
 from majiang.server.protocol import MAX_MESSAGE  # noqa: F401 - its old home
 from majiang.server.requests import BOT_LEVELS, whole  # noqa: F401 - their old home
+from majiang.server.reviews import REVIEWS_PER_MINUTE, Reviews
 from majiang.server.rooms import MAX_OPEN_ROOMS, MAX_ROOMS_PER_HOUR  # noqa: F401 - their old home
-from majiang.server.routes import history, players, rooms, site, tables
+from majiang.server.routes import history, players, reviews, rooms, site, tables
 from majiang.server.security import Guard, RateLimit
 from majiang.server.state import MAX_SOCKETS_PER_ADDRESS, REPLAY_BUILDS_PER_MINUTE, AppState, Limits  # noqa: F401 - REPLAY_BUILDS_PER_MINUTE: its old home
 from majiang.server.store import LEASE_SECONDS, Store
@@ -114,7 +117,8 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                bot_workers: int = 0, allowed_hosts: list[str] | None = None, worker_id: str | None = None,
                lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None,
                sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS, full_gc_seconds: float | None = None,
-               code_misses_per_10min: int = 60) -> FastAPI:
+               code_misses_per_10min: int = 60, review_budget: int | None = None,
+               reviews_per_minute: int = REVIEWS_PER_MINUTE) -> FastAPI:
     """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
     ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them).
     ``worker_id``: this worker's name among many on one database (tables are then leased, see
@@ -123,7 +127,9 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     ``sockets_per_address``: open websockets one client address may hold (a load test from one
     machine raises it). ``full_gc_seconds``: take the server process's garbage collection in hand
     (``majiang serve`` does; see ``collector``). ``code_misses_per_10min``: unknown room codes an
-    address may ask for before it is refused every room for a while (docs/SECURITY.md)."""
+    address may ask for before it is refused every room for a while (docs/SECURITY.md).
+    ``review_budget``: samples a decision of a 复盘 (None: ``review_hand``'s default);
+    ``reviews_per_minute``: 复盘 one person may start a minute (``reviews``)."""
     url = db_url or default_db_url()
     if worker_id is None and not url.startswith("sqlite"):
         worker_id = new_worker_id()
@@ -134,11 +140,13 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     limits = Limits(new_players=RateLimit(new_players_per_10min, 600.0),
                     code_misses=RateLimit(code_misses_per_10min, 600.0))
     state = AppState(store, live, limits, share_urls=list(share_urls or []), sockets_per_address=sockets_per_address)
-    app = FastAPI(title="majiang", docs_url=None, redoc_url=None, lifespan=_lifespan(live, full_gc_seconds))
+    state.reviews = Reviews(store, live.runner, budget=review_budget, per_minute=reviews_per_minute)
+    app = FastAPI(title="majiang", docs_url=None, redoc_url=None,
+                  lifespan=_lifespan(live, full_gc_seconds, state.reviews))
     app.state.server = state
     app.state.store, app.state.tables, app.state.worker = store, live, worker_id
     app.state.code_misses = limits.code_misses
-    for router in (players.router, rooms.router, tables.router, history.router, site.router):
+    for router in (players.router, rooms.router, tables.router, history.router, reviews.router, site.router):
         app.include_router(router)
     _answer_refusals(app)
     # plain ASGI middleware (no BaseHTTPMiddleware: an exception inside one escapes as a 500)
@@ -147,7 +155,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     return app
 
 
-def _lifespan(tables: Tables, full_gc_seconds: float | None):
+def _lifespan(tables: Tables, full_gc_seconds: float | None, reviews: Reviews | None = None):
     @contextlib.asynccontextmanager
     async def lifespan(app):
         async def sweep():  # tables nobody is at leave memory (they come back from the store)
@@ -165,6 +173,8 @@ def _lifespan(tables: Tables, full_gc_seconds: float | None):
         yield
         for task in tasks:
             task.cancel()
+        if reviews is not None:
+            reviews.close()
         tables.close()
         tables.store.close()
     return lifespan

@@ -69,6 +69,17 @@ game_lines = Table(
     Column("line", Text, nullable=False),
 )
 
+# 复盘: a finished hand's review of one seat, computed once (``server/reviews.py``) and served from here
+# after that; a hand never changes once finished, so neither does its review (revision 0008)
+hand_reviews = Table(
+    "hand_reviews", metadata,
+    Column("game", Integer, primary_key=True),  # games.id
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),  # JSON: ``HandReview.to_json`` with each decision's frame
+    Column("budget", Integer, nullable=False),  # samples a decision it was computed with
+    Column("created", Float, nullable=False),
+)
+
 
 def room_code(digits: int = 6) -> str:
     """A room code of ``digits`` decimal digits, from the OS's randomness (docs/SECURITY.md says why

@@ -48,9 +48,10 @@ RefusalCode = Literal[
     "message.binary", "message.too_large", "message.not_object", "message.unknown_type", "message.invalid",
     # limits
     "rate.too_many_messages", "rate.new_players", "rate.room_code_misses", "rate.rooms_hosted", "rate.replays",
-    "rate.costly",
+    "rate.costly", "rate.reviews",
     # history, replays, tools, files
-    "history.bad_before", "replay.not_found", "analyze.bad_request", "file.not_found",
+    "history.bad_before", "replay.not_found", "review.hand_not_finished", "review.not_your_seat",
+    "review.not_requested", "review.failed", "analyze.bad_request", "file.not_found",
     # the server itself
     "table.moving", "table.moving_reconnect", "store.unavailable", "store.not_stored",
 ]
@@ -136,9 +137,14 @@ CATALOGUE: dict[RefusalCode, str] = {
                          "finish one first",
     "rate.replays": "too many replays from this address: try again in a minute",
     "rate.costly": "too many replays or analyses from this address: try again in a minute",
+    "rate.reviews": "you may ask for {per_minute} new reviews a minute: try again in a minute",
     # history, replays, tools, files
     "history.bad_before": "before is the created time of the last row you have",
     "replay.not_found": "no such finished hand in this room",
+    "review.hand_not_finished": "this hand has not ended: only a finished hand is reviewed",
+    "review.not_your_seat": "a review is only for a player of that hand, of their own seat",
+    "review.not_requested": "nobody has asked for this review yet (POST to ask for it)",
+    "review.failed": "the review could not be made: ask again",
     "analyze.bad_request": "hand is up to 64 characters, variant {choices}, void m, p or s",
     "file.not_found": "no such file",
     # the server itself

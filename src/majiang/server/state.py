@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 
 from majiang.server.errors import Refusal
 from majiang.server.replays import Replays
+from majiang.server.reviews import Reviews
 from majiang.server.security import COOKIE, RateLimit, same_origin
 from majiang.server.store import Store
 from majiang.server.store_async import AsyncStore
@@ -39,6 +40,7 @@ class AppState:
     sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS
     open_sockets: dict[str, int] = field(default_factory=dict)  # client address -> open websockets
     replays: Replays = field(default_factory=lambda: Replays(RateLimit(REPLAY_BUILDS_PER_MINUTE, 60.0)))
+    reviews: Reviews | None = None  # 复盘 (set by ``create_app``: it needs the bot runner)
 
 
     @property

@@ -81,6 +81,7 @@ const M = {
     // the table: 换三张's received tiles
     recv_clockwise: "顺", recv_counterclockwise: "逆", recv_across: "对家",
     recv_clockwise_long: "顺时针换入 (来自下家)", recv_counterclockwise_long: "逆时针换入 (来自上家)", recv_across_long: "对家换入",
+    review: "复盘",  // the rest of its words: review-words.js
   },
   en: {
     title: "Kawuxing · Blood battle", lobby_title: "Lobby", lang: "中文", lang_label: "切换到中文", mute: "Mute", unmute: "Sound",
@@ -157,6 +158,7 @@ const M = {
     // the table: the tiles received by the exchange
     recv_clockwise: "CW", recv_counterclockwise: "CCW", recv_across: "across",
     recv_clockwise_long: "passed clockwise (from the next seat)", recv_counterclockwise_long: "passed counter-clockwise (from the previous seat)", recv_across_long: "passed across",
+    review: "Review",
   },
 };
 // Rule options, their choices and presets are said from the games' declarations (games.js), which
@@ -250,8 +252,13 @@ const ERROR_CODES = {
   "rate.rooms_hosted": ["你开的未结束房间太多 ({unfinished}), 先打完一个", "You host {unfinished} unfinished rooms: finish one first"],
   "rate.replays": ["回放看得太快了, 请稍后再试", "Too many replays: try again in a minute"],
   "rate.costly": ["请求太频繁了, 请稍后再试", "Too many replays or analyses: try again in a minute"],
+  "rate.reviews": ["每分钟最多复盘 {per_minute} 局", "At most {per_minute} reviews a minute"],
   "history.bad_before": ["战绩翻页有误", "Bad page of the history"],
   "replay.not_found": ["没有这一局的回放", "No replay of that hand"],
+  "review.hand_not_finished": ["这一局结束后才能复盘", "A hand is reviewed once it ends"],
+  "review.not_your_seat": ["只有这一局的玩家能复盘自己的座位", "Only a player of this hand reviews it, their own seat"],
+  "review.not_requested": ["还没有复盘", "Not asked for yet"],
+  "review.failed": ["复盘没能完成, 请再试", "The review failed: try again"],
   "analyze.bad_request": ["分析请求有误", "Bad analysis request"],
   "file.not_found": ["没有这个文件", "No such file"],
   "table.moving": ["牌桌正在换服务器, 请稍候再试", "The table is moving between servers: try again in a moment"],

@@ -10,6 +10,8 @@ import { CODE_RE, botName, replayStep } from "./words.js";
 const REDRAW = "majiang:redraw-replay";
 /** Draw the open replay's current frame again (after a language change). */
 export function redrawReplay() { window.dispatchEvent(new Event(REDRAW)); }
+/** review.js, loaded when first asked for (with this module's fingerprint) */
+const loaded = /** @type {{ review: any }} */ ({ review: null });
 
 const svgIcon = (/** @type {string} */ d) => `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 /** @type {Record<string, string>} */
@@ -28,6 +30,8 @@ export async function openReplay(code, hand, showError) {
   let data;
   try { data = await api(`/api/rooms/${encodeURIComponent(code)}/games/${hand}/frames`); } catch (e) { showError(e); return; }
   let i = 0, speed = 1;
+  /** @type {any} 复盘: the server's answer (progress, the review) or a refusal */
+  let review = null;
   /** @type {any} */
   let timer = null;
   $("auto").hidden = true; $("hint-toggle").hidden = true;
@@ -47,7 +51,8 @@ export async function openReplay(code, hand, showError) {
     const f = data.frames[i], v = f.view;
     // the step and what it shows first (a phone's width cuts the end), then which replay this is
     setHTML($("room-head"), h`<span class="step">${t("step", { i, n: last })}</span>: ${label(f)} · <b>${t("replay_title")}</b> · ${t("room")} <code>${code}</code> · ${t("hand_n", { n: hand + 1 })}`);
-    renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: 0, live: false, legal: [] });
+    const seat = review && review.seat || 0;
+    renderBoard({ view: v, names: names(), totals: v.totals, mySeat: null, bottom: seat, live: false, legal: [] });
     sync($("actions"), [
       { key: "first", id: "rp-first", text: "|◀", aria: t("first"), run: () => { i = 0; show(); } },
       { key: "prev", id: "rp-prev", text: "◀", aria: t("prev"), run: () => { i = Math.max(0, i - 1); show(); } },
@@ -55,10 +60,11 @@ export async function openReplay(code, hand, showError) {
       { key: "next", id: "rp-next", text: "▶|", aria: t("next"), run: () => { i = Math.min(last, i + 1); show(); } },
       { key: "last", id: "rp-last", text: "⇥", aria: t("last"), run: () => { i = last; show(); } },
       { key: "speed", id: "rp-speed", text: `×${speed}`, aria: t("speed"), run: () => { speed = speed >= 4 ? 0.5 : speed * 2; if (timer) { stop(); play(); } show(); } },
+      { key: "review", id: "rp-review", text: t("review"), aria: t("review"), run: askReview },
     ], (it) => { const b = node("button", "btn rp"); b.type = "button"; b.onclick = () => b._item.run(); return b; },
     (b, it) => {
       b._item = it; b.id = it.id; b.setAttribute("aria-label", it.aria); b.title = it.aria;
-      if (it.key === "speed") setText(b, it.text);
+      if (it.key === "speed" || it.key === "review") setText(b, it.text);
       else { const icon = ICONS[it.key === "play" && timer ? "pause" : it.key]; if (b.dataset.icon !== icon) { b.dataset.icon = icon; b.innerHTML = icon; } }
     });
     let slider = $("rp-slider");
@@ -69,11 +75,25 @@ export async function openReplay(code, hand, showError) {
     }
     slider.max = String(last); slider.value = String(i);
     $("hints").textContent = i === last ? data.settlement.payments.map((/** @type {{from: number, to: number, amount: number, reason: string}} */ p) => `${names()[p.from]} → ${names()[p.to]} ${p.amount} ${I18N.reasonName(p.reason)}`).join(" · ") || t("drawn_hand") : "";
+    if (review && loaded.review) loaded.review.draw(review, i, last, names()[seat], { jump: (/** @type {number} */ f) => { stop(); i = f; show(); }, retry: askReview });
     placeDock();  // the controls above the bottom seat, as a player's buttons are: never over its discards
+  };
+  const askReview = async () => {
+    if (review && /done|queued|running/.test(review.status)) return;
+    review = { status: "queued" };
+    try {
+      loaded.review = loaded.review || await import("./review.js" + new URL(import.meta.url).search);
+      show();
+      review = await loaded.review.fetchReview(code, hand, (/** @type {any} */ p) => { review = p; show(); });
+      if (review.review && review.review.decisions.length) { stop(); i = review.review.decisions[0].frame; }
+    } catch (e) { review = { status: "refused", refusal: e }; if (!loaded.review) showError(e); }
+    show();
   };
   const stop = () => { clearInterval(timer); timer = null; };
   const play = () => { timer = setInterval(() => { if (i >= last) { stop(); show(); return; } i += 1; show(); }, 900 / speed); };
   window.addEventListener(REDRAW, show);
+  if (loaded.review) loaded.review.hideReview();
   show();
+  if (/[?&]review=1/.test(location.search)) askReview();
   addEventListener("resize", () => placeDock());
 }

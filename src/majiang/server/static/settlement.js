@@ -99,7 +99,9 @@ export function showSettlement(state) {
   const rest = r.resting ? h`<p class="rest-line">${t("resting", { n: r.resting.name, s: signed(r.resting.total) })}</p>` : "";
   // the first line names the winner(s): who won is what a player looks for first
   const head = winners.length ? t("settle_won", { who: winners.map((i) => names[i]).join(", ") }) : t("settle_drawn");
-  setHTML($("settlement-body"), h`<h2 id="settle-h">${head}</h2><p class="settle-sub">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</p>${rest}${wins}
+  // 复盘 of one's seat, in a tab of its own (the next hand may start meanwhile)
+  const review = snap.seat != null ? h`<a class="rv-link" id="review-link" target="_blank" rel="noopener" href="/?replay=${r.code}&amp;hand=${r.hand_index}&amp;review=1">${t("review")}</a>` : "";
+  setHTML($("settlement-body"), h`<h2 id="settle-h">${head}</h2><p class="settle-sub">${s.result === "draw" ? t("drawn_hand") : t("settlement")} · ${t("hand_of", { i: r.hand_index + 1, n: r.hands })}</p>${review}${rest}${wins}
     ${drawCheck(s, snap, names)}${pays.length ? h`<table class="pay">${pays}</table>` : ""}${scoreRows(names, s.totals, r.match_totals, winners)}
     ${r.match_over ? h`<div id="summary"><h3>${t("match_over")}</h3></div>` : h`<p>${t("ready_list", { l: ready.join(", ") || "—" })} <span class="clock" data-clock="1"></span></p>`}`);
   if (r.match_over) loadSummary(state);
