@@ -84,6 +84,7 @@ function render() {
   $("dissolve").hidden = watching || r.status !== "playing" || !!r.dissolve;
   if ($("chat-btn").hidden) $("chat-menu").hidden = true;
   renderVote(r, mySeat);
+  keepAwake(r.status === "playing" && !!v && !snap.settlement && !r.match_over);  // the screen stays on during a hand
   if (r.status === "lobby" || !v) {
     if (r.status === "lobby") renderLobbyRoom(state, r, mySeat, () => { if (state.snap) render(); });
     $("table").hidden = true; $("actions").textContent = ""; $("hints").textContent = ""; $("prompt").textContent = "";
@@ -307,6 +308,34 @@ $("share-btn").onclick = async () => {
   }
   setText($("share-done"), t("share_copied")); clearTimeout($("share-done")._t); $("share-done")._t = setTimeout(() => setText($("share-done"), ""), 3000);
 };
+
+// ---------------------------------------------------------------- an app on the home screen
+// The service worker keeps the page's files for a repeat visit (sw.js). Browsers give one only to a
+// secure context (https, localhost): over plain http on a LAN the page works the same without it.
+if (window.isSecureContext && navigator.serviceWorker) {
+  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(() => { document.documentElement.dataset.worker = "registered"; }, () => {}), { once: true });
+}
+// The screen stays awake while a hand is played; the browser lets go when the page is hidden, and
+// the lock is taken again when it is seen again.
+/** @type {any} the held WakeLockSentinel */
+let wakeLock = null, asking = false, awake = false;
+/** @param {boolean} on */
+function keepAwake(on) {
+  awake = on;
+  const mark = document.documentElement.dataset;  // for tests: whether the lock is held
+  if (!on && wakeLock) { wakeLock.release().catch(() => {}); wakeLock = null; delete mark.wakeLock; }
+  const wl = /** @type {any} */ (navigator).wakeLock;
+  if (!on || wakeLock || asking || !wl || document.visibilityState !== "visible") return;
+  asking = true;
+  wl.request("screen").then((/** @type {any} */ held) => {
+    asking = false;
+    if (!awake) { held.release(); return; }
+    wakeLock = held; mark.wakeLock = "held";
+    held.addEventListener("release", () => { if (wakeLock === held) { wakeLock = null; delete mark.wakeLock; } });
+  }, () => { asking = false; });  // refused (battery saver): the screen sleeps as it would
+}
+document.addEventListener("visibilitychange", () => keepAwake(awake));
 
 // ---------------------------------------------------------------- start
 initLobby({ state: () => state, dispatch, openRoom, joinAndOpen, showLobbyError, showJoinError });
