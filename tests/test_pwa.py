@@ -81,6 +81,17 @@ def test_the_manifest_names_the_game_in_both_languages_and_opens_full_screen_sid
     assert {192, 512} <= sizes
 
 
+def test_the_page_s_icon_is_favicon_svg_inline():
+    """The page names its icon inline (one request fewer on a first visit, tests/test_page_weight.py):
+    the same picture as favicon.svg, which /favicon.ico serves to whoever asks for it."""
+    import re
+    from urllib.parse import unquote
+    with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as f:
+        href = re.search(r'<link rel="icon" href="data:image/svg\+xml;charset=utf-8,([^"]+)"', f.read())[1]
+    with open(os.path.join(STATIC, "favicon.svg"), encoding="utf-8") as f:
+        assert unquote(href) == f.read().strip().replace('"', "'")
+
+
 def test_a_new_fingerprint_is_a_new_worker():
     raw = assets.sources()
     before = assets.build(raw)

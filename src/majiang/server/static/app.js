@@ -88,6 +88,7 @@ function render() {
   if (r.status === "lobby" || !v) {
     if (r.status === "lobby") renderLobbyRoom(state, r, mySeat, () => { if (state.snap) render(); });
     $("table").hidden = true; $("actions").textContent = ""; $("hints").textContent = ""; $("prompt").textContent = "";
+    placeTurnNote();
     return;
   }
   const legal = v.legal || [];
@@ -99,9 +100,35 @@ function render() {
   if (snap.settlement || r.match_over) showSettlement(state); else hideSettlement();
   renderDock(state, v, legal, r, dockActions);
   placeDock();
+  placeTurnNote();
   tick();
 }
-window.addEventListener("resize", () => { if (state.snap && !state.replaying) placeDock(); });
+window.addEventListener("resize", () => { if (state.snap && !state.replaying) { placeDock(); placeTurnNote(); } });
+
+// An upright phone: the felt left empty above the side seats asks for the phone to be turned, as the
+// apps are played; a tap turns it where the browser can (full screen, orientation locked) and hides it.
+const upright = matchMedia("(max-width: 600px) and (orientation: portrait)");
+function placeTurnNote() {
+  const note = $("turn-note"), board = $("table");
+  let show = false;
+  if (!board.hidden && upright.matches && !state.replaying && localStorage.getItem("majiang.turnNote") !== "0") {
+    const room = $("room").getBoundingClientRect(), top = board.querySelector(".pos-top");
+    const from = top ? top.getBoundingClientRect().bottom : board.getBoundingClientRect().top;
+    const to = Math.min(...[...board.querySelectorAll(".pos-left, .pos-right, .center")].map((e) => e.getBoundingClientRect().top));
+    note.hidden = false;  // measured before anything is painted
+    const h = note.getBoundingClientRect().height;
+    show = Number.isFinite(to) && to - from >= h + 16;
+    if (show) note.style.top = `${Math.round((from + to - h) / 2 - room.top)}px`;
+  }
+  note.hidden = !show;
+}
+$("turn-note").onclick = async () => {
+  localStorage.setItem("majiang.turnNote", "0"); $("turn-note").hidden = true;
+  try {
+    await document.documentElement.requestFullscreen();
+    await /** @type {any} */ (screen.orientation).lock("landscape");
+  } catch (e) { /* an iPhone cannot: the note said how */ }
+};
 
 // ---------------------------------------------------------------- clocks
 function tick() {
@@ -310,20 +337,18 @@ $("share-btn").onclick = async () => {
 };
 
 // ---------------------------------------------------------------- an app on the home screen
-// The service worker keeps the page's files for a repeat visit (sw.js). Browsers give one only to a
-// secure context (https, localhost): over plain http on a LAN the page works the same without it.
+// The service worker (sw.js) keeps the page's files; only a secure context (https, localhost) has one.
 if (window.isSecureContext && navigator.serviceWorker) {
   window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js", { scope: "/" })
     .then(() => { document.documentElement.dataset.worker = "registered"; }, () => {}), { once: true });
 }
-// The screen stays awake while a hand is played; the browser lets go when the page is hidden, and
-// the lock is taken again when it is seen again.
+// The screen stays awake during a hand; the lock lost while the page was hidden is taken again.
 /** @type {any} the held WakeLockSentinel */
 let wakeLock = null, asking = false, awake = false;
 /** @param {boolean} on */
 function keepAwake(on) {
   awake = on;
-  const mark = document.documentElement.dataset;  // for tests: whether the lock is held
+  const mark = document.documentElement.dataset;  // for tests
   if (!on && wakeLock) { wakeLock.release().catch(() => {}); wakeLock = null; delete mark.wakeLock; }
   const wl = /** @type {any} */ (navigator).wakeLock;
   if (!on || wakeLock || asking || !wl || document.visibilityState !== "visible") return;
@@ -333,7 +358,7 @@ function keepAwake(on) {
     if (!awake) { held.release(); return; }
     wakeLock = held; mark.wakeLock = "held";
     held.addEventListener("release", () => { if (wakeLock === held) { wakeLock = null; delete mark.wakeLock; } });
-  }, () => { asking = false; });  // refused (battery saver): the screen sleeps as it would
+  }, () => { asking = false; });  // refused: the screen sleeps as it would
 }
 document.addEventListener("visibilitychange", () => keepAwake(awake));
 
