@@ -10,9 +10,21 @@ const CACHE = PREFIX + BUILD.version;
 /** @type {any} the worker's global scope (the page's types know only a window) */
 const worker = self;
 
+/**
+ * Whether an answer is this fingerprint's file: the server keeps a file a year only when asked for by
+ * its current fingerprint (during a rolling update another release may answer with its own bytes).
+ * @param {Response} answer
+ */
+const thisVersion = (answer) => answer.ok && (answer.headers.get("cache-control") || "").includes("immutable");
+
 worker.addEventListener("install", (/** @type {any} */ event) => {
-  // the files come from the browser's HTTP cache where the page has just loaded them
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUILD.files)).then(() => worker.skipWaiting()));
+  // the files come from the browser's HTTP cache where the page has just loaded them; one that is
+  // not this version's fails the install, which the browser tries again on a later visit
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(BUILD.files.map(async (url) => {
+    const answer = await fetch(url);
+    if (!thisVersion(answer)) throw new Error(`${url} is not this version's file`);
+    await cache.put(url, answer);
+  }))).then(() => worker.skipWaiting()));
 });
 
 worker.addEventListener("activate", (/** @type {any} */ event) => {
@@ -32,7 +44,7 @@ worker.addEventListener("fetch", (/** @type {any} */ event) => {
     const kept = await cache.match(request);
     if (kept) return kept;
     const answer = await fetch(request);
-    if (answer.ok) cache.put(request, answer.clone());
+    if (thisVersion(answer)) cache.put(request, answer.clone());
     return answer;
   }));
 });
