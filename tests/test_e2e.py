@@ -1112,6 +1112,126 @@ def test_late_in_a_hand_nothing_overlaps_nor_is_cut_off_at_four_sizes(server, br
     page.context.close()
 
 
+# Issue 47.3: a declared (亮倒) hand beside its melds, drawn on both side seats at once over a live table at
+# one's turn: each of the shapes a hand can have after 亮倒 (one to three melds, a kong among them; a
+# hidden triplet standing as backs); the melds on the same line as the face-up tiles only where they fit.
+DECLARED_BESIDE_MELDS = """async ([melds, shown, hidden]) => {
+    const v_ = new URL(document.querySelector('script[type=module]').src).search;  // the page's own modules
+    const table = await import('/static/table.js' + v_);
+    const v = JSON.parse(JSON.stringify(table.lastView())), n = v.players.length, me = v.seat;
+    const names = [...Array(n).keys()].map((s) => document.querySelector(`.seat[data-seat="${s}"] .name`).textContent);
+    for (const s of [(me + 1) % n, (me + n - 1) % n]) {
+        const p = v.players[s];
+        p.melds = ['kong', 'concealed_kong', 'pong'].slice(0, melds).map((kind, i) => ({kind, tile: `${i + 1}p`}));
+        p.tiles = 13 - 3 * melds; p.declared = 'liangdao'; p.out = false; p.hand = null;
+        p.revealed = {tiles: shown, hidden_triplets: hidden, waits: ['6s', '9s']};
+    }
+    const ctx = {view: v, names, totals: names.map(() => 0), mySeat: me, bottom: me, live: false, legal: v.legal,
+        humans: names.map((_, s) => s === me), connected: names.map(() => true), dice: [3, 5]};
+    table.renderBoard(ctx);
+    table.renderBoard({...ctx, live: true});
+    window.dispatchEvent(new Event('resize'));
+}"""
+# Every tile of a seat's hand, drawn tile, melds and won tiles apart from the tiles of the others (a box can
+# be narrower than what it holds: its tiles then lie over its neighbour's).
+SEAT_TILES_APART = """() => {
+    const out = [];
+    document.querySelectorAll('.board .seat').forEach((seat) => {
+        const tiles = [...seat.querySelectorAll('.concealed .tile, .drawn .tile, .melds .tile, .wins .tile')]
+            .map((e) => [e.parentElement.closest('.concealed, .drawn, .melds, .wins').className.split(' ')[0], e.dataset.tile || 'back', e.getBoundingClientRect()]);
+        for (let i = 0; i < tiles.length; i++) for (let j = i + 1; j < tiles.length; j++) {
+            const [ap, at, a] = tiles[i], [cp, ct, c] = tiles[j];
+            if (ap === cp) continue;
+            const x = Math.min(a.right, c.right) - Math.max(a.left, c.left), y = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+            if (x > 1 && y > 1) out.push(`${[...seat.classList].find((k) => k.startsWith('pos-'))}: its ${cp} ${ct} over its ${ap} ${at} by ${x.toFixed(0)}×${y.toFixed(0)}`);
+        }
+    });
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_a_declared_hand_and_its_melds_never_lie_over_each_other(server, browser, size):
+    """Issue 47.3: at 390×844 a seat's kong lay over three tiles of its own 亮倒 hand (the melds shared the
+    line, squeezed narrower than one meld). Each shape of a declared hand on both side seats: no tile of
+    the melds over a tile of the hand, and the table's boxes apart and inside the screen."""
+    page = new_player(browser, server, f"Declared-{size[0]}", size)
+    for attempt in range(3):
+        if _reach_own_turn(page, server, "kawuxing"):
+            break
+    else:
+        raise AssertionError("three hands ended before this seat's turn")
+    problems = []
+    for melds, shown, hidden in [(1, "234p456p7899s", 0), (2, "2347899s", 0), (2, "2344s", 1), (3, "4599s", 0)]:
+        page.evaluate(DECLARED_BESIDE_MELDS, [melds, shown, hidden])
+        wait_until(page, "![...document.querySelectorAll('.board .tile, .board .meld')].some((e) => e.getAnimations().length)")
+        page.wait_for_timeout(50)
+        shape = f"{melds} melds, {shown}" + (" and a hidden triplet" if hidden else "")
+        problems += [f"{shape}: {x}" for x in page.evaluate(SEAT_TILES_APART) + page.evaluate(TABLE_BOXES)["problems"]]
+        assert page.locator(".seat:not(.me) .concealed .tile.shown").count() == 2 * sum(ch.isdigit() for ch in shown)
+        page.screenshot(path=os.path.join(SHOTS, f"declared_{melds}_{len(shown)}_{size[0]}x{size[1]}.png"))
+    assert not problems, "\n".join(problems)
+    page.context.close()
+
+
+TURN_NOTE_APART = """() => {
+    const note = document.getElementById('turn-note');
+    if (note.hidden) return {shown: false, problems: []};
+    const n = note.getBoundingClientRect(), out = [];
+    if (n.left < 0 || n.top < 0 || n.right > innerWidth || n.bottom > innerHeight) out.push('the note outside the screen');
+    const words = note.querySelector('span');
+    if (words.scrollWidth > words.clientWidth + 1 || n.height > 80) out.push(`the note's words cut or squeezed: ${n.width.toFixed(0)}×${n.height.toFixed(0)}`);
+    for (const e of document.querySelectorAll('.board .seat, .board .center, #prompt, #hints, #actions, #room-bar')) {
+        const r = e.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) continue;
+        const x = Math.min(n.right, r.right) - Math.max(n.left, r.left), y = Math.min(n.bottom, r.bottom) - Math.max(n.top, r.top);
+        if (x > 0 && y > 0) out.push(`the note over ${e.id || e.className}`);
+    }
+    return {shown: true, top: n.top, problems: out};
+}"""
+
+
+@pytest.mark.parametrize("variant, locale", [("kawuxing", "zh-CN"), ("sichuan", "en-US")])
+def test_an_upright_phone_asks_to_be_turned_in_the_felt_it_leaves_empty(server, browser, variant, locale):
+    """Issue 47.4: early in a hand an upright phone's table left the top ~40 % of the screen as empty felt.
+    There, in either language, a note asks for the phone to be turned (the apps are played sideways),
+    apart from every seat, the centre, the dock and the bar; late in a hand, where the seats need the
+    felt, it gives way; on a phone on its side there is none; once tapped it is not shown again."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server)
+    page.fill("#name", f"Turn-{variant[:3]}")
+    page.click("#save-name")
+    wait_until(page, f"document.querySelector('#me').textContent === 'Turn-{variant[:3]}'")
+    for attempt in range(3):
+        if _reach_own_turn(page, server, variant):
+            break
+    else:
+        raise AssertionError("three hands ended before this seat's turn")
+    wait_until(page, "!document.getElementById('turn-note').hidden")
+    note = page.evaluate(TURN_NOTE_APART)
+    assert note["shown"] and not note["problems"], note
+    assert page.locator("#turn-note").inner_text() == ("把手机横过来, 牌桌更大" if locale == "zh-CN" else "Turn your phone sideways for a bigger table")
+    assert not page.evaluate(TABLE_BOXES)["problems"]
+    page.screenshot(path=os.path.join(SHOTS, f"turn_note_{variant}_390x844.png"))
+    page.set_viewport_size({"width": 844, "height": 390})  # turned: no note
+    wait_until(page, "document.getElementById('turn-note').hidden")
+    page.set_viewport_size({"width": 390, "height": 844})
+    wait_until(page, "!document.getElementById('turn-note').hidden")
+    page.evaluate(LATE_HAND, [False, None])  # late in a hand: the seats take the felt, the note gives way or stays apart
+    page.wait_for_timeout(200)
+    late = page.evaluate(TURN_NOTE_APART)
+    assert not late["problems"], late
+    if late["shown"]:
+        page.click("#turn-note")
+    else:
+        page.evaluate("document.getElementById('turn-note').click()")
+    page.wait_for_timeout(100)
+    page.evaluate("window.dispatchEvent(new Event('resize'))")
+    assert page.evaluate("document.getElementById('turn-note').hidden && localStorage.getItem('majiang.turnNote') === '0'")
+    context.close()
+
+
 def test_a_rematch_brings_the_other_player_back_to_the_same_seats(server, browser):
     """再来一局 after the match: the first to ask opens the room; the other sees the offer on the
     summary and joins it, each in the seat they had; the bot keeps the bot's seat."""

@@ -6,23 +6,32 @@ Every reference the page makes to its own files (``/static/NAME`` in index.html,
 asked for with the current fingerprint never changes and is cached for a year (``immutable``);
 index.html and a file asked for without it are revalidated (``no-cache``) by their ETag, a 304
 when nothing changed. Text is gzip-compressed once, at start, for a client that accepts it.
+
+The service worker (``sw.js``, served at ``/sw.js`` so that its scope is the whole page) is no file of
+the page: it is written for each fingerprint with that fingerprint and the files' versioned URLs, so
+a new fingerprint is a new worker, which keeps the new files and drops the old (docs/PLAYING.md).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass
 from importlib import resources
 
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-                ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
+                ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8", ".png": "image/png",
+                ".webmanifest": "application/manifest+json; charset=utf-8"}
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 _MODULE_REF = re.compile(r"""((?:\bfrom|^import)\s*["'])\./([\w.-]+\.js)(["'])""", re.M)
 _PAGE_REF = re.compile(r"""(["'])/static/([\w.-]+)(["'])""")
+SERVICE_WORKER = "sw.js"
+# the one line of sw.js the server writes: the fingerprint and the files to keep under it
+_WORKER_BUILD = re.compile(r"^const BUILD = .*$", re.M)
 
 
 @dataclass(frozen=True)
@@ -36,7 +45,7 @@ class Asset:
 
 
 def prepare(data: bytes, kind: str) -> Asset:
-    compressible = kind.startswith(("text/", "image/svg", "application/json"))
+    compressible = kind.startswith(("text/", "image/svg", "application/"))  # JSON, the manifest, scripts
     packed = gzip.compress(data, compresslevel=9, mtime=0) if compressible else None
     if packed is not None and len(packed) >= len(data):
         packed = None
@@ -61,25 +70,59 @@ def fingerprinted(files: dict[str, bytes], version: str) -> dict[str, bytes]:
     for name, data in files.items():
         if name.endswith(".js"):
             data = _MODULE_REF.sub(module, data.decode("utf-8")).encode("utf-8")
-        elif name.endswith(".html"):
+        elif name.endswith((".html", ".webmanifest")):
             data = _PAGE_REF.sub(page, data.decode("utf-8")).encode("utf-8")
         out[name] = data
     return out
 
 
-def load() -> tuple[dict[str, Asset], str]:
-    """The page's files (name -> Asset) and their fingerprint."""
-    static = resources.files("majiang").joinpath("server/static")
-    raw = {}
-    for f in sorted(static.iterdir(), key=lambda f: f.name):
-        if os.path.splitext(f.name)[1] in STATIC_TYPES and f.is_file():
-            raw[f.name] = f.read_bytes()
+@dataclass(frozen=True)
+class Build:
+    """The page's files as served (name -> Asset), their fingerprint, and the service worker that keeps them."""
+
+    files: dict[str, Asset]
+    version: str
+    worker: Asset
+
+
+def worker_script(template: bytes, version: str, urls: list[str]) -> bytes:
+    """sw.js with its BUILD line written: this fingerprint and the URLs its cache keeps.
+
+    >>> worker_script(b'const BUILD = {"version": "", "files": []};\\nrest', "v1", ["/static/a.js?v=v1"])
+    b'const BUILD = {"version": "v1", "files": ["/static/a.js?v=v1"]};\\nrest'
+    """
+    line = "const BUILD = " + json.dumps({"version": version, "files": urls}) + ";"
+    text, found = _WORKER_BUILD.subn(lambda _: line, template.decode("utf-8"), count=1)
+    if not found:
+        raise ValueError("sw.js has no 'const BUILD = ...' line for the server to write")
+    return text.encode("utf-8")
+
+
+def build(raw: dict[str, bytes]) -> Build:
+    """The page's files and its service worker from their sources (name -> bytes, sw.js among them)."""
     digest = hashlib.sha256()
-    for name, data in raw.items():
+    for name, data in sorted(raw.items()):
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     version = digest.hexdigest()[:12]
-    ready = fingerprinted(raw, version)
-    return {n: prepare(d, STATIC_TYPES[os.path.splitext(n)[1]]) for n, d in ready.items()}, version
+    page = {n: d for n, d in raw.items() if n != SERVICE_WORKER}
+    ready = fingerprinted(page, version)
+    files = {n: prepare(d, STATIC_TYPES[os.path.splitext(n)[1]]) for n, d in ready.items()}
+    # every file but the page itself (which is revalidated at "/", never kept by the worker)
+    urls = [f"/static/{n}?v={version}" for n in sorted(page) if n != "index.html"]
+    worker = prepare(worker_script(raw[SERVICE_WORKER], version, urls), STATIC_TYPES[".js"])
+    return Build(files, version, worker)
+
+
+def sources() -> dict[str, bytes]:
+    """The page's files as they lie in the package (name -> bytes)."""
+    static = resources.files("majiang").joinpath("server/static")
+    return {f.name: f.read_bytes() for f in sorted(static.iterdir(), key=lambda f: f.name)
+            if os.path.splitext(f.name)[1] in STATIC_TYPES and f.is_file()}
+
+
+def load() -> Build:
+    """The page's files, their fingerprint and their service worker, read from the package."""
+    return build(sources())
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:

@@ -13,12 +13,16 @@ from majiang.server.state import AppState, app_state
 
 router = APIRouter()
 MAX_ANALYZED_HAND = 64  # characters
-ASSETS, VERSION = assets.load()  # read and compressed once (``assets``)
+BUILD = assets.load()  # read and compressed once (``assets``)
+ASSETS, VERSION = BUILD.files, BUILD.version
 FILES = {n: (a.data, a.kind) for n, a in ASSETS.items()}  # name -> (bytes, content type): its old shape
 
 
 def _serve(request: Request, name: str, cache: str) -> Response:
-    a = ASSETS[name]
+    return _send(request, BUILD.files[name], cache)
+
+
+def _send(request: Request, a: assets.Asset, cache: str) -> Response:
     status, body, headers = assets.encoded(a.data, a.gzipped, a.kind, a.etag, cache, request.headers)
     kind = headers.pop("content-type", None)
     return Response(body, status_code=status, media_type=kind, headers=headers)
@@ -34,12 +38,20 @@ async def favicon(request: Request):
     return _serve(request, "favicon.svg", assets.REVALIDATE)
 
 
+@router.get("/sw.js")
+async def service_worker(request: Request):
+    """The service worker, at the root so that its scope is the whole page; revalidated, never kept
+    long: the browser compares it on each visit, and a new fingerprint in it is the page's update."""
+    return _send(request, BUILD.worker, assets.REVALIDATE)
+
+
 @router.get("/static/{name}")
 async def static_file(name: str, request: Request, v: str | None = None):
     """A file of the page: kept a year when asked for by the current fingerprint, else revalidated."""
-    if name not in ASSETS:
+    build = BUILD
+    if name not in build.files:
         raise Refusal("file.not_found", status=404)
-    return _serve(request, name, assets.IMMUTABLE if v == VERSION else assets.REVALIDATE)
+    return _serve(request, name, assets.IMMUTABLE if v == build.version else assets.REVALIDATE)
 
 
 @router.get("/api/analyze")

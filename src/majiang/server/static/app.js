@@ -95,9 +95,11 @@ function render() {
   $("dissolve").hidden = watching || r.status !== "playing" || !!r.dissolve;
   if ($("chat-btn").hidden) $("chat-menu").hidden = true;
   renderVote(r, mySeat);
+  keepAwake(r.status === "playing" && !!v && !snap.settlement && !r.match_over);  // the screen stays on during a hand
   if (r.status === "lobby" || !v) {
     if (r.status === "lobby") renderLobbyRoom(page.state, r, mySeat, () => { if (page.state.snap) render(); });
     $("table").hidden = true; $("actions").textContent = ""; $("hints").textContent = ""; $("prompt").textContent = "";
+    placeTurnNote();
     return;
   }
   const legal = v.legal || [];
@@ -110,9 +112,35 @@ function render() {
   else { hideSettlement(); dispatch({ type: "settlement-closed", key: null }); }  // the next one opens
   renderDock(page.state, v, legal, r, dockActions);
   placeDock();
+  placeTurnNote();
   tick();
 }
-window.addEventListener("resize", () => { if (page.state.snap && !page.state.replaying) placeDock(); });
+window.addEventListener("resize", () => { if (page.state.snap && !page.state.replaying) { placeDock(); placeTurnNote(); } });
+
+// An upright phone: the felt left empty above the side seats asks for the phone to be turned, as the
+// apps are played; a tap turns it where the browser can (full screen, orientation locked) and hides it.
+const upright = matchMedia("(max-width: 600px) and (orientation: portrait)");
+function placeTurnNote() {
+  const note = $("turn-note"), board = $("table");
+  let show = false;
+  if (!board.hidden && upright.matches && !page.state.replaying && localStorage.getItem("majiang.turnNote") !== "0") {
+    const room = $("room").getBoundingClientRect(), top = board.querySelector(".pos-top");
+    const from = top ? top.getBoundingClientRect().bottom : board.getBoundingClientRect().top;
+    const to = Math.min(...[...board.querySelectorAll(".pos-left, .pos-right, .center")].map((e) => e.getBoundingClientRect().top));
+    note.hidden = false;  // measured before anything is painted
+    const h = note.getBoundingClientRect().height;
+    show = Number.isFinite(to) && to - from >= h + 16;
+    if (show) note.style.top = `${Math.round((from + to - h) / 2 - room.top)}px`;
+  }
+  note.hidden = !show;
+}
+$("turn-note").onclick = async () => {
+  localStorage.setItem("majiang.turnNote", "0"); $("turn-note").hidden = true;
+  try {
+    await document.documentElement.requestFullscreen();
+    await /** @type {any} */ (screen.orientation).lock("landscape");
+  } catch (e) { /* an iPhone cannot: the note said how */ }
+};
 
 // ---------------------------------------------------------------- clocks
 function tick() {
@@ -324,6 +352,32 @@ $("share-btn").onclick = async () => {
   }
   setText($("share-done"), t("share_copied")); clearTimeout($("share-done")._t); $("share-done")._t = setTimeout(() => setText($("share-done"), ""), 3000);
 };
+
+// ---------------------------------------------------------------- an app on the home screen
+// The service worker (sw.js) keeps the page's files; only a secure context (https, localhost) has one.
+if (window.isSecureContext && navigator.serviceWorker) {
+  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(() => { document.documentElement.dataset.worker = "registered"; }, () => {}), { once: true });
+}
+// The screen stays awake during a hand; the lock lost while the page was hidden is taken again.
+/** the held WakeLockSentinel, whether one is being asked for, and whether a hand wants one */
+const wake = /** @type {{ lock: any, asking: boolean, on: boolean }} */ ({ lock: null, asking: false, on: false });
+/** @param {boolean} on */
+function keepAwake(on) {
+  wake.on = on;
+  const mark = document.documentElement.dataset;  // for tests
+  if (!on && wake.lock) { wake.lock.release().catch(() => {}); wake.lock = null; delete mark.wakeLock; }
+  const wl = /** @type {any} */ (navigator).wakeLock;
+  if (!on || wake.lock || wake.asking || !wl || document.visibilityState !== "visible") return;
+  wake.asking = true;
+  wl.request("screen").then((/** @type {any} */ held) => {
+    wake.asking = false;
+    if (!wake.on) { held.release(); return; }
+    wake.lock = held; mark.wakeLock = "held";
+    held.addEventListener("release", () => { if (wake.lock === held) { wake.lock = null; delete mark.wakeLock; } });
+  }, () => { wake.asking = false; });  // refused: the screen sleeps as it would
+}
+document.addEventListener("visibilitychange", () => keepAwake(wake.on));
 
 // ---------------------------------------------------------------- start
 initLobby(lobby);
