@@ -36,7 +36,8 @@ def picture() -> Image.Image:
     # 中: a wide box, and one stroke down through it
     cx, cy = s / 2, y0 + h / 2
     bw, bh, stroke = w * 0.64, h * 0.32, s * 0.06
-    d.rectangle((cx - bw / 2, cy - bh / 2 - h * 0.04, cx + bw / 2, cy + bh / 2 - h * 0.04), outline=RED, width=int(stroke))
+    lift = h * 0.04
+    d.rectangle((cx - bw / 2, cy - bh / 2 - lift, cx + bw / 2, cy + bh / 2 - lift), outline=RED, width=int(stroke))
     d.rectangle((cx - stroke / 2, cy - h * 0.36, cx + stroke / 2, cy + h * 0.36), fill=RED)
     return img
 
