@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from majiang.core import analysis
 from majiang.core.hand import Hand, Meld
 from majiang.core.variants import Variant
+from majiang.games.kawuxing.tiles import KAWUXING
 from test_speedups import VARIANTS, _outcome, random_hand, voids_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,8 @@ def rust(tmp_path_factory):
 
 
 def test_the_hot_path_reads_in_place(rust):
-    assert rust.layout() == 3  # tuples read in place, counts by address: this interpreter is laid out as expected
+    # tuples and lists read in place, counts by address: this interpreter is laid out as expected
+    assert rust.layout() == 7
 
 
 @given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
@@ -80,3 +82,71 @@ def test_bad_input_raises_as_the_python_path(rust, text, melds, variant, void):
     hand = Hand.parse(text, list(melds))
     assert _outcome(rust.shanten, hand, variant, void) == _outcome(analysis._shanten_python, hand, variant, void)
     assert _outcome(rust.waits, hand, variant, void) == _outcome(analysis._waits_python, hand, variant, void)
+
+
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_rust_shanten_counts_equals_python(rust, seed, which):
+    """shanten_counts, the engine's and bots' fast path: every hand size, with and without caps
+    (melds), seven pairs on or off, meld suits, lists and tuples, by position and by name; all
+    answered in Rust."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    for _ in range(6):
+        hand = random_hand(rnd, resolved)
+        counts = list(hand.counts) + ([0] * 4 if rnd.random() < 0.3 else [])  # 34-kind vectors too
+        caps = analysis._caps(hand)
+        sets = hand.sets_needed
+        meld_suits = analysis._meld_suits(hand, resolved)
+        for void in voids_of(resolved):
+            for seven in (None, True, False):
+                args = (counts, variant, sets, void, caps, seven, meld_suits)
+                before = rust.forwarded()
+                assert rust.shanten_counts(*args) == analysis._shanten_counts_python(*args), args
+                kwargs = {"sets": sets, "void": void, "caps": caps, "seven_pairs": seven, "meld_suits": meld_suits}
+                assert rust.shanten_counts(tuple(counts), variant, **kwargs) == \
+                    analysis._shanten_counts_python(counts, variant, **kwargs)
+                assert rust.forwarded() == before
+
+
+def test_rust_shanten_counts_hands_odd_input_to_python(rust):
+    counts = list(Hand.parse("1112345678999m").counts)
+    before = rust.forwarded()
+    assert rust.shanten_counts(counts, "sichuan") == 0
+    assert rust.forwarded() == before
+    assert rust.shanten_counts(counts, "sichuan", meld_suits="z") == \
+        analysis._shanten_counts_python(counts, "sichuan", meld_suits="z")
+    assert rust.shanten_counts(counts, "sichuan", seven_pairs=1) == 0  # not a bool: Python answers
+    riichi = (counts, "riichi")
+    assert _outcome(rust.shanten_counts, *riichi) == _outcome(analysis._shanten_counts_python, *riichi)
+    assert rust.forwarded() == before + 3
+
+
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1))
+@settings(max_examples=300, deadline=None)
+def test_rust_waits_counts_equals_python(rust, seed, which):
+    """waits_counts, the engine's fast path: every 3n+1 hand, open and closed, every void."""
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    for _ in range(8):
+        hand = random_hand(rnd, resolved)
+        if hand.concealed_count % 3 != 1:
+            continue
+        counts, totals = list(hand.counts), hand.all_counts()
+        for void in voids_of(resolved):
+            for closed in (True, False):
+                before = rust.forwarded()
+                got = rust.waits_counts(counts, totals, resolved, void, closed)
+                assert got == analysis._waits_counts_python(counts, totals, resolved, void, closed)
+                assert rust.waits_counts(tuple(counts), totals, resolved, void=void, closed=closed) == got
+                assert rust.forwarded() == before
+
+
+def test_rust_waits_counts_hands_odd_input_to_python(rust):
+    counts = list(Hand.parse("1112345678999p").counts)
+    with pytest.raises(AttributeError):  # a name, not a Variant: the Python function's own error
+        rust.waits_counts(counts, counts, "kawuxing")
+    assert rust.waits_counts(counts, counts, KAWUXING, closed=1) == \
+        analysis._waits_counts_python(counts, counts, KAWUXING, closed=1)

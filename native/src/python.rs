@@ -7,8 +7,8 @@
 //! its small int's address. Built only with the cargo feature ``python`` (the library then needs
 //! the interpreter's symbols at load, which a plain ``cargo test`` binary does not have).
 //!
-//! So far ``shanten(hand, variant, void=None)`` and ``waits(hand, variant, void=None)``, as
-//! ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
+//! So far ``shanten(hand, variant, void=None)``, ``waits(hand, variant, void=None)``,
+//! ``shanten_counts`` and ``waits_counts``, as ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
 //! does not fit the variant, a void the variant does not allow) is handed, as called, to the
 //! Python reference, which answers or raises its usual error.
 
@@ -75,6 +75,10 @@ extern "C" {
     fn PyUnicode_InternFromString(s: *const c_char) -> *mut PyObject;
     fn PyUnicode_AsUTF8AndSize(o: *mut PyObject, size: *mut isize) -> *const c_char;
     fn PyTuple_New(n: isize) -> *mut PyObject;
+    fn PyList_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
+    fn PyList_Size(o: *mut PyObject) -> isize;
+    fn PyType_GetFlags(t: *mut c_void) -> std::os::raw::c_ulong;
+    fn PyUnicode_Compare(a: *mut PyObject, b: *mut PyObject) -> c_int;
     fn PyTuple_Size(o: *mut PyObject) -> isize;
     fn PyTuple_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
     fn PyTuple_SetItem(o: *mut PyObject, i: isize, v: *mut PyObject) -> c_int;
@@ -90,6 +94,8 @@ extern "C" {
     fn Py_IncRef(o: *mut PyObject);
     fn Py_DecRef(o: *mut PyObject);
     static mut _Py_NoneStruct: PyObject;
+    static mut _Py_TrueStruct: PyObject;
+    static mut _Py_FalseStruct: PyObject;
     static mut PyExc_ValueError: *mut PyObject;
 }
 
@@ -101,21 +107,34 @@ unsafe fn none() -> *mut PyObject {
 struct State {
     shanten: *mut PyObject, // the Python functions, for what is not decided here
     waits: *mut PyObject,
-    resolver: *mut PyObject,    // variant -> (kinds mask, suits mask, dragons, two-suit rule)
-    small: [*mut PyObject; 5],  // the interpreter's cached 0..4: counts are read by identity
-    names: [*mut PyObject; 7],  // "counts", "melds", "tile", "kind", "hand", "variant", "void"
-    pong: *mut PyObject,        // MeldKind.PONG
-    tiles: [*mut PyObject; 30], // ALL_TILES, what waits answers with
+    resolver: *mut PyObject,       // variant -> (kinds mask, suits mask, dragons, two-suit rule)
+    shanten_counts: *mut PyObject, // the Python shanten_counts and waits_counts, likewise
+    waits_counts: *mut PyObject,
+    counts_names: [*mut PyObject; 7], // shanten_counts' parameters: counts, variant, sets, void, caps, seven_pairs, meld_suits
+    waits_names: [*mut PyObject; 5],  // waits_counts': counts, totals, variant, void, closed
+    list_type: *mut c_void,           // the type of a plain list
+    direct_list: bool,                // a list's items lie where its header points (checked at load)
+    small: [*mut PyObject; 5],        // the interpreter's cached 0..4: counts are read by identity
+    names: [*mut PyObject; 7],        // "counts", "melds", "tile", "kind", "hand", "variant", "void"
+    pong: *mut PyObject,              // MeldKind.PONG
+    tiles: [*mut PyObject; 30],       // ALL_TILES, what waits answers with
     layouts: Vec<(*mut PyObject, u32, Layout)>, // per variant object (owned): its kinds and groups
-    direct: bool,               // a tuple's items lie after its header (checked at load)
-    tuple_type: *mut c_void,    // the type of a plain tuple (for the in-place reads)
-    shift: u32,                 // log2 of the distance between the small ints 0..4, when even; else 0
+    direct: bool,                     // a tuple's items lie after its header (checked at load)
+    tuple_type: *mut c_void,          // the type of a plain tuple (for the in-place reads)
+    forwarded: u64,                   // calls handed to Python (for the tests)
+    shift: u32,                       // log2 of the distance between the small ints 0..4, when even; else 0
 }
 
 static mut STATE: State = State {
     shanten: null_mut(),
     waits: null_mut(),
     resolver: null_mut(),
+    shanten_counts: null_mut(),
+    waits_counts: null_mut(),
+    counts_names: [null_mut(); 7],
+    waits_names: [null_mut(); 5],
+    list_type: null_mut(),
+    direct_list: false,
     small: [null_mut(); 5],
     names: [null_mut(); 7],
     pong: null_mut(),
@@ -123,6 +142,7 @@ static mut STATE: State = State {
     layouts: Vec::new(),
     direct: false,
     tuple_type: null_mut(),
+    forwarded: 0,
     shift: 0,
 };
 
@@ -178,6 +198,7 @@ unsafe fn forward(
         PyErr_SetString(PyExc_ValueError, c"majiang.core._analysis is not configured".as_ptr());
         return null_mut();
     }
+    state().forwarded += 1;
     let nkw = if kwnames.is_null() { 0 } else { PyTuple_Size(kwnames) };
     let positional = PyTuple_New(nargs);
     if positional.is_null() {
@@ -470,14 +491,278 @@ unsafe extern "C" fn py_waits(
     list
 }
 
-/// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles)``: the Python reference
-/// functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
+/// A list as CPython lays it out (``PyListObject``): the header, then a pointer to the items.
+#[repr(C)]
+struct ListHead {
+    ob_refcnt: isize,
+    ob_type: *mut c_void,
+    ob_size: isize,
+    ob_item: *mut *mut PyObject,
+}
+
+/// A count vector given as a list or tuple of at least 30 counts 0..4 (the interpreter's cached
+/// small ints, compared by address); None: let Python answer.
+unsafe fn read_vector(s: &State, seq: *mut PyObject) -> Option<Counts> {
+    let ty = (*seq).ob_type;
+    let mut out: Counts = [0; 30];
+    if ty == s.tuple_type || ty == s.list_type {
+        let is_tuple = ty == s.tuple_type;
+        if (is_tuple && s.direct) || (!is_tuple && s.direct_list) {
+            let (size, items) = if is_tuple {
+                ((*(seq as *mut TupleHead)).ob_size, (*(seq as *mut TupleHead)).ob_item.as_ptr())
+            } else {
+                ((*(seq as *mut ListHead)).ob_size, (*(seq as *mut ListHead)).ob_item as *const *mut PyObject)
+            };
+            if size < 30 {
+                return None;
+            }
+            for (k, c) in out.iter_mut().enumerate() {
+                *c = count_of(s, *items.add(k))?;
+            }
+            return Some(out);
+        }
+        let size = if is_tuple { PyTuple_Size(seq) } else { PyList_Size(seq) };
+        if size < 30 {
+            PyErr_Clear();
+            return None;
+        }
+        for (k, c) in out.iter_mut().enumerate() {
+            let x = if is_tuple { PyTuple_GetItem(seq, k as isize) } else { PyList_GetItem(seq, k as isize) };
+            *c = count_of(s, x)?;
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Positional and keyword arguments into their slots by parameter name (interned: identity
+/// first, then by value); false when one is unknown, given twice or too many are given.
+unsafe fn gather(
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+    names: &[*mut PyObject],
+    slots: &mut [*mut PyObject],
+) -> bool {
+    if nargs < 0 || nargs as usize > names.len() {
+        return false;
+    }
+    let mut given = [false; 8];
+    for i in 0..nargs as usize {
+        slots[i] = *args.add(i);
+        given[i] = true;
+    }
+    if !kwnames.is_null() {
+        for i in 0..PyTuple_Size(kwnames) {
+            let name = PyTuple_GetItem(kwnames, i);
+            let at = match names.iter().position(|&n| n == name) {
+                Some(at) => at,
+                None => match names.iter().position(|&n| PyUnicode_Compare(n, name) == 0) {
+                    Some(at) => at,
+                    None => {
+                        PyErr_Clear();
+                        return false;
+                    }
+                },
+            };
+            if given[at] {
+                return false;
+            }
+            slots[at] = *args.offset(nargs + i);
+            given[at] = true;
+        }
+    }
+    true
+}
+
+/// A void: -1 for None, 0-2 for "m", "p", "s"; None for anything else.
+unsafe fn void_of(v: *mut PyObject) -> Option<i8> {
+    if v.is_null() || v == none() {
+        return Some(-1);
+    }
+    let mut n = 0isize;
+    let text = PyUnicode_AsUTF8AndSize(v, &mut n);
+    if text.is_null() || n != 1 {
+        PyErr_Clear();
+        return None;
+    }
+    match *text as u8 {
+        b'm' => Some(0),
+        b'p' => Some(1),
+        b's' => Some(2),
+        _ => None,
+    }
+}
+
+/// A void the variant takes (its two-suit rule and the suit in it), or none.
+fn void_allowed(lay: &Layout, void: i8) -> bool {
+    void < 0 || (lay.two_suit_rule && lay.suits[void as usize])
+}
+
+unsafe fn true_() -> *mut PyObject {
+    std::ptr::addr_of_mut!(_Py_TrueStruct)
+}
+
+unsafe fn false_() -> *mut PyObject {
+    std::ptr::addr_of_mut!(_Py_FalseStruct)
+}
+
+/// ``shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None,
+/// meld_suits="")``, as ``majiang.core.analysis.shanten_counts``, on counts and caps given as
+/// lists or tuples; anything else goes to the Python function.
+unsafe extern "C" fn py_shanten_counts(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    match shanten_counts_of(s, args, nargs, kwnames) {
+        Some(d) => PyLong_FromLong(d as c_long),
+        None => forward(s.shanten_counts, args, nargs, kwnames),
+    }
+}
+
+unsafe fn shanten_counts_of(
+    s: &State,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> Option<i32> {
+    if s.resolver.is_null() {
+        return None;
+    }
+    let mut a: [*mut PyObject; 7] = [null_mut(); 7];
+    if !gather(args, nargs, kwnames, &s.counts_names, &mut a) || a[0].is_null() || a[1].is_null() {
+        return None;
+    }
+    let sets = if a[2].is_null() {
+        4
+    } else {
+        (0..5).find(|&v| s.small[v] == a[2])? // an int 0..4, by identity
+    };
+    let void = void_of(a[3])?;
+    let counts = read_vector(s, a[0])?;
+    let caps = if a[4].is_null() || a[4] == none() { None } else { Some(read_vector(s, a[4])?) };
+    let seven = if a[5].is_null() || a[5] == none() {
+        sets == 4 && caps.is_none()
+    } else if a[5] == true_() {
+        true
+    } else if a[5] == false_() {
+        false
+    } else {
+        return None;
+    };
+    let mut meld_suits = 0u8;
+    if !a[6].is_null() {
+        let mut n = 0isize;
+        let text = PyUnicode_AsUTF8AndSize(a[6], &mut n);
+        if text.is_null() {
+            PyErr_Clear();
+            return None;
+        }
+        for &ch in std::slice::from_raw_parts(text as *const u8, n as usize) {
+            meld_suits |= match ch {
+                b'm' => 1,
+                b'p' => 2,
+                b's' => 4,
+                _ => return None,
+            };
+        }
+    }
+    let (_, lay) = layout_of(a[1])?;
+    if !void_allowed(&lay, void) {
+        return None;
+    }
+    Some(shanten::shanten(&lay, &counts, sets, void, caps.as_ref(), seven, meld_suits))
+}
+
+/// ``waits_counts(counts, totals, variant, void=None, closed=True)``, as
+/// ``majiang.core.analysis.waits_counts``, on a closed 3n+1 count vector of the variant's tiles
+/// (lists or tuples); anything else goes to the Python function. A list of kinds.
+unsafe extern "C" fn py_waits_counts(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    let Some(found) = waits_counts_of(s, args, nargs, kwnames) else {
+        return forward(s.waits_counts, args, nargs, kwnames);
+    };
+    let list = PyList_New(found.len() as isize);
+    if list.is_null() {
+        return null_mut();
+    }
+    for (i, &k) in found.iter().enumerate() {
+        let x = PyLong_FromLong(k as c_long);
+        if x.is_null() {
+            Py_DecRef(list);
+            return null_mut();
+        }
+        PyList_SetItem(list, i as isize, x);
+    }
+    list
+}
+
+unsafe fn waits_counts_of(
+    s: &State,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> Option<crate::seats::Kinds> {
+    if s.resolver.is_null() {
+        return None;
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    if !gather(args, nargs, kwnames, &s.waits_names, &mut a) || a[0].is_null() || a[1].is_null() || a[2].is_null() {
+        return None;
+    }
+    let closed = if a[4].is_null() || a[4] == true_() {
+        true
+    } else if a[4] == false_() {
+        false
+    } else {
+        return None;
+    };
+    let void = void_of(a[3])?;
+    let counts = read_vector(s, a[0])?;
+    let totals = read_vector(s, a[1])?;
+    if PyType_GetFlags((*a[2]).ob_type) & (1 << 28) != 0 {
+        return None; // a variant's name: the Python function takes only a Variant here, and says so
+    }
+    let (kinds_mask, lay) = layout_of(a[2])?;
+    if !void_allowed(&lay, void) {
+        return None;
+    }
+    let mut held = 0u32;
+    let mut n = 0u32;
+    for k in 0..30 {
+        held |= ((counts[k] != 0) as u32) << k;
+        n += counts[k] as u32;
+    }
+    if held & !kinds_mask != 0 || n % 3 != 1 || n > 13 {
+        return None;
+    }
+    let mut kinds = [0u8; 30];
+    let mut nk = 0;
+    for k in 0..30 {
+        if kinds_mask >> k & 1 == 1 {
+            kinds[nk] = k as u8;
+            nk += 1;
+        }
+    }
+    Some(hand::waits_inline(&counts, &totals, &kinds[..nk], lay.two_suit_rule, void, closed))
+}
+
+/// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,
+/// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
 /// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
 unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
-    let mut o: [*mut PyObject; 8] = [null_mut(); 8];
+    let mut o: [*mut PyObject; 10] = [null_mut(); 10];
     if PyArg_ParseTuple(
         args,
-        c"OOOSSSOO".as_ptr(),
+        c"OOOSSSOO|OO".as_ptr(),
         &mut o[0] as *mut *mut PyObject,
         &mut o[1] as *mut *mut PyObject,
         &mut o[2] as *mut *mut PyObject,
@@ -486,6 +771,8 @@ unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -
         &mut o[5] as *mut *mut PyObject,
         &mut o[6] as *mut *mut PyObject,
         &mut o[7] as *mut *mut PyObject,
+        &mut o[8] as *mut *mut PyObject,
+        &mut o[9] as *mut *mut PyObject,
     ) == 0
     {
         return null_mut();
@@ -511,10 +798,11 @@ unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -
     }
     hand::prepare(); // the waits' table too: no first call that costs milliseconds
     let s = state();
-    for &x in &o {
+    for &x in o.iter().filter(|x| !x.is_null()) {
         Py_IncRef(x); // kept for the module's life
     }
     (s.shanten, s.waits, s.resolver, s.pong) = (o[0], o[1], o[2], o[6]);
+    (s.shanten_counts, s.waits_counts) = (o[8], o[9]);
     for k in 0..30 {
         s.tiles[k] = PyTuple_GetItem(o[7], k as isize);
     }
@@ -542,19 +830,61 @@ unsafe fn probe_layout(s: &mut State) {
     s.direct = (*(probe as *mut TupleHead)).ob_size == 30
         && (0..30).all(|k| *(*(probe as *mut TupleHead)).ob_item.as_ptr().add(k) == PyTuple_GetItem(probe, k as isize));
     Py_DecRef(probe);
+    let list = PyList_New(30);
+    if list.is_null() {
+        PyErr_Clear();
+    } else {
+        for k in 0..30 {
+            let x = s.small[k % 5];
+            Py_IncRef(x);
+            PyList_SetItem(list, k as isize, x);
+        }
+        s.list_type = (*list).ob_type;
+        let head = list as *mut ListHead;
+        s.direct_list = (*head).ob_size == 30
+            && !(*head).ob_item.is_null()
+            && (0..30).all(|k| *(*head).ob_item.add(k) == PyList_GetItem(list, k as isize));
+        Py_DecRef(list);
+    }
     let step = (s.small[1] as usize).wrapping_sub(s.small[0] as usize);
     if step.is_power_of_two() && step >= 16 && (0..5).all(|v| s.small[v] as usize == s.small[0] as usize + v * step) {
         s.shift = step.trailing_zeros();
     }
 }
 
-/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address.
+/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address, bit 2
+/// lists read in place.
 unsafe extern "C" fn py_layout(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
     let s = state();
-    PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1)
+    PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1 | (s.direct_list as c_long) << 2)
 }
 
-static mut METHODS: [PyMethodDef; 5] = [
+/// ``forwarded()``, for the tests: how many calls were handed to the Python functions.
+unsafe extern "C" fn py_forwarded(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
+    PyLong_FromLong(state().forwarded as c_long)
+}
+
+static mut METHODS: [PyMethodDef; 8] = [
+    PyMethodDef {
+        ml_name: c"forwarded".as_ptr(),
+        ml_meth: py_forwarded as VarArgs as *const c_void,
+        ml_flags: METH_NOARGS,
+        ml_doc: c"forwarded(): how many calls were handed to the Python functions (for tests).".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"shanten_counts".as_ptr(),
+        ml_meth: py_shanten_counts as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc:
+            c"shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits=''): in Rust."
+                .as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"waits_counts".as_ptr(),
+        ml_meth: py_waits_counts as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"waits_counts(counts, totals, variant, void=None, closed=True): in Rust.".as_ptr(),
+    },
     PyMethodDef {
         ml_name: c"shanten".as_ptr(),
         ml_meth: py_shanten as FastWithKeywords as *const c_void,
@@ -604,6 +934,14 @@ pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
     let s = state();
     for (i, name) in [c"counts", c"melds", c"tile", c"kind", c"hand", c"variant", c"void"].iter().enumerate() {
         s.names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in
+        [c"counts", c"variant", c"sets", c"void", c"caps", c"seven_pairs", c"meld_suits"].iter().enumerate()
+    {
+        s.counts_names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in [c"counts", c"totals", c"variant", c"void", c"closed"].iter().enumerate() {
+        s.waits_names[i] = PyUnicode_InternFromString(name.as_ptr());
     }
     probe_layout(s);
     let module = std::ptr::addr_of_mut!(MODULE);
