@@ -150,3 +150,50 @@ def test_rust_waits_counts_hands_odd_input_to_python(rust):
         rust.waits_counts(counts, counts, "kawuxing")
     assert rust.waits_counts(counts, counts, KAWUXING, closed=1) == \
         analysis._waits_counts_python(counts, counts, KAWUXING, closed=1)
+
+
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1),
+       dtype=st.sampled_from(["int8", "uint8", "int16", "int32", "int64", "uint64"]))
+@settings(max_examples=60, deadline=None)
+def test_rust_shanten_rows_equal_numpy(rust, seed, which, dtype):
+    """shanten_rows (the batch's one call) gives what batch_shanten's numpy path gives, for every
+    closed size, every void and number of sets, 30- and 27-wide rows; a variant whose win is one
+    group is left to numpy, as the C path leaves it."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    closed = np.array([h.counts for h in (random_hand(rnd, resolved) for _ in range(40)) if not h.melds], dtype=dtype)
+    if not len(closed):
+        return
+    one_group = resolved.capabilities.two_suits and len(resolved.suits) + any(int(t) >= 27 for t in resolved.kinds) < 3
+    for void in voids_of(resolved):
+        for sets in (1, 3, 4):
+            out = np.full(len(closed), 77, dtype=np.int8)
+            done = rust.shanten_rows(closed, out, resolved, void, sets)
+            assert done == (not one_group)
+            if done:
+                assert out.tolist() == batch._batch_shanten_numpy(closed, resolved, void, sets).tolist()
+    if not any(int(t) >= 27 for t in resolved.kinds) and not one_group:
+        narrow = np.ascontiguousarray(closed[:, :27])
+        out = np.empty(len(closed), dtype=np.int8)
+        assert rust.shanten_rows(narrow, out, resolved, None, 4)
+        assert out.tolist() == batch._batch_shanten_numpy(narrow, resolved, None, 4).tolist()
+
+
+def test_rust_shanten_rows_leaves_odd_arrays_to_numpy(rust):
+    np = pytest.importorskip("numpy")
+    five = np.zeros((1, 30), dtype=np.int8)
+    five[0, 0] = 5  # not a count
+    assert not rust.shanten_rows(five, np.empty(1, dtype=np.int8), "sichuan", None, 4)
+    floats = np.zeros((2, 30), dtype=np.float64)
+    assert not rust.shanten_rows(floats, np.empty(2, dtype=np.int8), "sichuan", None, 4)
+    rows = np.zeros((2, 30), dtype=np.int8)
+    assert not rust.shanten_rows(rows[:, ::2], np.empty(2, dtype=np.int8), "sichuan", None, 4)  # not contiguous
+    assert not rust.shanten_rows(rows, np.empty(3, dtype=np.int8), "sichuan", None, 4)  # the wrong length
+    assert not rust.shanten_rows(rows, np.empty(2, dtype=np.int16), "sichuan", None, 4)  # not int8
+    assert not rust.shanten_rows(rows, np.empty(2, dtype=np.int8), "kawuxing", "m", 4)  # no void there
+    assert not rust.shanten_rows(rows, np.empty(2, dtype=np.int8), "sichuan", None, 5)
+    assert not rust.shanten_rows(rows[:, :27], np.empty(2, dtype=np.int8), "kawuxing", None, 4)  # dragons cut off
+    assert rust.shanten_rows(rows, np.empty(2, dtype=np.int8), "sichuan", None, 4)

@@ -78,6 +78,9 @@ extern "C" {
     fn PyList_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
     fn PyList_Size(o: *mut PyObject) -> isize;
     fn PyType_GetFlags(t: *mut c_void) -> std::os::raw::c_ulong;
+    fn PyObject_GetBuffer(o: *mut PyObject, view: *mut Py_buffer, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut Py_buffer);
+    fn PyBool_FromLong(v: c_long) -> *mut PyObject;
     fn PyUnicode_Compare(a: *mut PyObject, b: *mut PyObject) -> c_int;
     fn PyTuple_Size(o: *mut PyObject) -> isize;
     fn PyTuple_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
@@ -755,6 +758,139 @@ unsafe fn waits_counts_of(
     Some(hand::waits_inline(&counts, &totals, &kinds[..nk], lay.two_suit_rule, void, closed))
 }
 
+/// ``Py_buffer``, as the limited API of 3.11 lays it out.
+#[repr(C)]
+pub struct Py_buffer {
+    buf: *mut c_void,
+    obj: *mut PyObject,
+    len: isize,
+    itemsize: isize,
+    readonly: c_int,
+    ndim: c_int,
+    format: *mut c_char,
+    shape: *mut isize,
+    strides: *mut isize,
+    suboffsets: *mut isize,
+    internal: *mut c_void,
+}
+
+const PYBUF_WRITABLE: c_int = 0x0001;
+const PYBUF_FORMAT: c_int = 0x0004;
+const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | 0x0008; // PyBUF_STRIDES | C order
+
+/// ``shanten_rows(counts, out, variant, void, sets)``: ``batch.batch_shanten`` over a C-contiguous
+/// (N, 27 or 30) integer array of closed hands' counts into ``out`` (N int8); True when done,
+/// False when the numpy path must answer (a variant or void it does not take, a win from a
+/// single group, a count out of 0-4, a group of more than 14 tiles, an array of another shape).
+unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 4] = [null_mut(); 4];
+    let mut sets: c_int = 0;
+    if PyArg_ParseTuple(
+        args,
+        c"OOOOi".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut sets as *mut c_int,
+    ) == 0
+    {
+        return null_mut();
+    }
+    PyBool_FromLong(shanten_rows(o, sets) as c_long)
+}
+
+unsafe fn shanten_rows(o: [*mut PyObject; 4], sets: c_int) -> bool {
+    if state().resolver.is_null() || !(0..=4).contains(&sets) {
+        return false;
+    }
+    let Some(void) = void_of(o[3]) else { return false };
+    let Some((_, lay)) = layout_of(o[2]) else { return false };
+    if !void_allowed(&lay, void) {
+        return false;
+    }
+    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
+    let per_win = if lay.two_suit_rule { groups - 1 } else { groups };
+    if per_win < 2 {
+        return false; // the numpy path refuses a single group, so this one does too
+    }
+    let mut cb: Py_buffer = std::mem::zeroed();
+    let mut ob: Py_buffer = std::mem::zeroed();
+    if PyObject_GetBuffer(o[0], &mut cb, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) < 0 {
+        PyErr_Clear();
+        return false;
+    }
+    if PyObject_GetBuffer(o[1], &mut ob, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) < 0 {
+        PyBuffer_Release(&mut cb);
+        PyErr_Clear();
+        return false;
+    }
+    let done = fill_rows(&cb, &ob, &lay, void, sets as usize);
+    PyBuffer_Release(&mut cb);
+    PyBuffer_Release(&mut ob);
+    done
+}
+
+/// The rows' shanten into ``out``; false (``out`` part written) at the first row the numpy path must take.
+unsafe fn fill_rows(cb: &Py_buffer, ob: &Py_buffer, lay: &Layout, void: i8, sets: usize) -> bool {
+    // the integer type: a native-order format letter, after an optional byte-order mark
+    let letter = |b: &Py_buffer| -> u8 {
+        if b.format.is_null() {
+            return 0;
+        }
+        let f = b.format as *const u8;
+        if matches!(*f, b'<' | b'=' | b'@') {
+            *f.add(1)
+        } else {
+            *f
+        }
+    };
+    let kind = letter(cb);
+    if cb.ndim != 2 || ob.ndim != 1 || ob.itemsize != 1 || !matches!(letter(ob), b'b' | b'c') {
+        return false;
+    }
+    let (n, width) = (*cb.shape, *cb.shape.add(1));
+    if !(width == 30 || (width == 27 && !lay.dragons)) || *ob.shape != n {
+        return false;
+    }
+    let signed = match kind {
+        b'b' | b'h' | b'i' | b'l' | b'q' => true,
+        b'B' | b'H' | b'I' | b'L' | b'Q' => false,
+        _ => return false,
+    };
+    if !matches!(cb.itemsize, 1 | 2 | 4 | 8) {
+        return false;
+    }
+    let w = width as usize;
+    let dst = ob.buf as *mut i8;
+    for i in 0..n as usize {
+        let mut counts: Counts = [0; 30];
+        let mut bad = false;
+        for k in 0..w {
+            let at = i * w + k;
+            let x: i64 = match (cb.itemsize, signed) {
+                (1, true) => *(cb.buf as *const i8).add(at) as i64,
+                (1, false) => *(cb.buf as *const u8).add(at) as i64,
+                (2, true) => *(cb.buf as *const i16).add(at) as i64,
+                (2, false) => *(cb.buf as *const u16).add(at) as i64,
+                (4, true) => *(cb.buf as *const i32).add(at) as i64,
+                (4, false) => *(cb.buf as *const u32).add(at) as i64,
+                _ => *(cb.buf as *const i64).add(at),
+            };
+            bad |= !(0..=4).contains(&x);
+            counts[k] = (x & 7) as u8;
+        }
+        for g in 0..3 {
+            bad |= counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14;
+        }
+        if bad {
+            return false;
+        }
+        *dst.add(i) = shanten::shanten(lay, &counts, sets, void, None, sets == 4, 0) as i8;
+    }
+    true
+}
+
 /// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,
 /// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
 /// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
@@ -864,7 +1000,14 @@ unsafe extern "C" fn py_forwarded(_module: *mut PyObject, _unused: *mut PyObject
     PyLong_FromLong(state().forwarded as c_long)
 }
 
-static mut METHODS: [PyMethodDef; 8] = [
+static mut METHODS: [PyMethodDef; 9] = [
+    PyMethodDef {
+        ml_name: c"shanten_rows".as_ptr(),
+        ml_meth: py_shanten_rows as VarArgs as *const c_void,
+        ml_flags: METH_VARARGS,
+        ml_doc: c"shanten_rows(counts, out, variant, void, sets): batch shanten of closed rows; False: numpy answers."
+            .as_ptr(),
+    },
     PyMethodDef {
         ml_name: c"forwarded".as_ptr(),
         ml_meth: py_forwarded as VarArgs as *const c_void,
