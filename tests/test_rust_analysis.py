@@ -197,3 +197,65 @@ def test_rust_shanten_rows_leaves_odd_arrays_to_numpy(rust):
     assert not rust.shanten_rows(rows, np.empty(2, dtype=np.int8), "sichuan", None, 5)
     assert not rust.shanten_rows(rows[:, :27], np.empty(2, dtype=np.int8), "kawuxing", None, 4)  # dragons cut off
     assert rust.shanten_rows(rows, np.empty(2, dtype=np.int8), "sichuan", None, 4)
+
+
+def _native_runs():
+    """An AEC hand loop (stepper, encoder) and a self-play batch (batch_step_at) on the native
+    engine, as bytes to compare."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from majiang.rl import BatchEnv, make
+    env = make("sichuan", backend="native", obs_dtype="uint8")
+    rng = random.Random(5)
+    out = []
+    for hand in range(3):
+        env.reset(seed=11 if hand == 0 else None)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            other = env.observe(f"player_{(int(agent[7:]) + 1) % 4}")["observation"].tobytes()  # the encoder
+            out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, other))
+            env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    batch = BatchEnv("sichuan", 6, opponents=None, seed=9, backend="native")
+    obs, masks = batch.reset()
+    choose = np.random.default_rng(3)
+    for _ in range(300):
+        actions = np.argmax(np.where(masks > 0, choose.random(masks.shape), -1.0), axis=1)
+        obs, masks, rewards, dones = batch.step(actions)
+        out.append((obs.tobytes(), masks.tobytes(), rewards.tobytes(), dones.tobytes()))
+    return out
+
+
+def test_rust_stepper_encoder_and_batch_step_play_as_the_c_ones(rust, monkeypatch):
+    """``stepper``, ``encoder`` and ``batch_step_at`` (calls into the ctypes-loaded native library
+    through its functions' addresses) play the same hands as the C extension's or ctypes."""
+    from majiang import native
+    if not native.available():
+        pytest.skip(str(native.unavailable_reason()))
+    native._direct_calls.cache_clear()
+    before = _native_runs()
+    calls = {"steps": 0}
+
+    class RustOnly:  # the Rust module's RL calls, counted, and nothing of the C module
+        def stepper(self, *args):
+            calls["steps"] += 1
+            return rust.stepper(*args)
+
+        encoder = staticmethod(rust.encoder)
+
+        def batch_step_at(self, *args):
+            calls["steps"] += 1
+            return rust.batch_step_at(*args)
+
+    monkeypatch.setattr(analysis, "speedups", RustOnly())
+    native._direct_calls.cache_clear()
+    try:
+        assert _native_runs() == before
+    finally:
+        native._direct_calls.cache_clear()
+    assert calls["steps"] > 300  # both went through the Rust module
+    with pytest.raises(TypeError):
+        rust.stepper(1, 2)
+    with pytest.raises(ValueError):
+        rust.encoder(0, 0, 0, 0)
+    with pytest.raises(TypeError):
+        rust.batch_step_at(*range(13))

@@ -81,6 +81,14 @@ extern "C" {
     fn PyObject_GetBuffer(o: *mut PyObject, view: *mut Py_buffer, flags: c_int) -> c_int;
     fn PyBuffer_Release(view: *mut Py_buffer);
     fn PyBool_FromLong(v: c_long) -> *mut PyObject;
+    fn PyLong_AsLongLong(o: *mut PyObject) -> i64;
+    fn PyLong_FromLongLong(v: i64) -> *mut PyObject;
+    fn PyBytes_FromStringAndSize(s: *const c_char, n: isize) -> *mut PyObject;
+    fn PyBytes_AsString(o: *mut PyObject) -> *mut c_char;
+    fn PyCFunction_NewEx(ml: *mut PyMethodDef, slf: *mut PyObject, module: *mut PyObject) -> *mut PyObject;
+    fn PyEval_SaveThread() -> *mut c_void;
+    fn PyEval_RestoreThread(t: *mut c_void);
+    static mut PyExc_TypeError: *mut PyObject;
     fn PyUnicode_Compare(a: *mut PyObject, b: *mut PyObject) -> c_int;
     fn PyTuple_Size(o: *mut PyObject) -> isize;
     fn PyTuple_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
@@ -891,6 +899,152 @@ unsafe fn fill_rows(cb: &Py_buffer, ob: &Py_buffer, lay: &Layout, void: i8, sets
     true
 }
 
+// The RL hot path: calls into the native library that ``majiang.native`` loaded with ctypes,
+// through the addresses of its functions, without ctypes' conversion of every argument (about
+// ten times the call). Through the addresses rather than this crate's own functions: the games
+// live in that library's copy of the crate, which this module's copy must not assume it shares.
+
+type StepObs = unsafe extern "C" fn(*mut c_void, i64, i64, *mut c_void, *mut c_void, *mut c_void, i64) -> i64;
+type EncodeObs = unsafe extern "C" fn(*mut c_void, i64, *mut c_void, i64) -> i64;
+type BatchStepDeal = unsafe extern "C" fn(
+    *mut c_void,
+    usize,
+    *mut c_void,
+    *mut c_void,
+    *mut c_void,
+    i64,
+    *mut c_void,
+    *mut c_void,
+    usize,
+    *mut c_void,
+    usize,
+    *mut c_void,
+    *mut c_void,
+) -> i64;
+type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
+
+/// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
+unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &std::ffi::CStr) -> Option<[i64; N]> {
+    if nargs != N as isize {
+        PyErr_SetString(PyExc_TypeError, what.as_ptr());
+        return None;
+    }
+    let mut v = [0i64; N];
+    for (i, x) in v.iter_mut().enumerate() {
+        *x = PyLong_AsLongLong(*args.add(i));
+        if *x == -1 && !PyErr_Occurred().is_null() {
+            return None;
+        }
+    }
+    Some(v)
+}
+
+/// A callable with ``bound`` kept in a bytes object as its ``self``, called through ``def``.
+unsafe fn bind(def: *mut PyMethodDef, bound: &[i64]) -> *mut PyObject {
+    if bound[0] == 0 || bound[1] == 0 {
+        PyErr_SetString(PyExc_ValueError, c"no function or game".as_ptr());
+        return null_mut();
+    }
+    let holder = PyBytes_FromStringAndSize(bound.as_ptr() as *const c_char, std::mem::size_of_val(bound) as isize);
+    if holder.is_null() {
+        return null_mut();
+    }
+    let f = PyCFunction_NewEx(def, holder, null_mut());
+    Py_DecRef(holder);
+    f
+}
+
+unsafe fn bound_of<const N: usize>(holder: *mut PyObject) -> [i64; N] {
+    std::ptr::read_unaligned(PyBytes_AsString(holder) as *const [i64; N])
+}
+
+/// ``(seat, action) -> code``: ``mj_step_obs`` with the game, its buffers and the kind bound.
+unsafe extern "C" fn stepper_call(holder: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    let Some([seat, action]) = ints::<2>(args, nargs, c"a stepper takes 2 arguments (seat, action)") else {
+        return null_mut();
+    };
+    let b = bound_of::<6>(holder);
+    let f: StepObs = std::mem::transmute::<usize, StepObs>(b[0] as usize);
+    let p = |x: i64| x as usize as *mut c_void;
+    PyLong_FromLongLong(f(p(b[1]), seat, action, p(b[2]), p(b[3]), p(b[4]), b[5]))
+}
+
+/// ``(seat) -> code``: ``mj_encode_obs`` with the game, its buffer and the kind bound.
+unsafe extern "C" fn encoder_call(holder: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    let Some([seat]) = ints::<1>(args, nargs, c"an encoder takes 1 argument (seat)") else {
+        return null_mut();
+    };
+    let b = bound_of::<4>(holder);
+    let f: EncodeObs = std::mem::transmute::<usize, EncodeObs>(b[0] as usize);
+    PyLong_FromLongLong(f(b[1] as usize as *mut c_void, seat, b[2] as usize as *mut c_void, b[3]))
+}
+
+static mut STEPPER_DEF: PyMethodDef = PyMethodDef {
+    ml_name: c"stepper".as_ptr(),
+    ml_meth: stepper_call as FastCall as *const c_void,
+    ml_flags: METH_FASTCALL,
+    ml_doc: c"(seat, action) -> code: mj_step_obs with one hand's game and buffers bound.".as_ptr(),
+};
+
+static mut ENCODER_DEF: PyMethodDef = PyMethodDef {
+    ml_name: c"encoder".as_ptr(),
+    ml_meth: encoder_call as FastCall as *const c_void,
+    ml_flags: METH_FASTCALL,
+    ml_doc: c"(seat) -> code: mj_encode_obs with one hand's game and buffer bound.".as_ptr(),
+};
+
+/// ``stepper(address of mj_step_obs, game, mask, rewards, obs, kind)``, every pointer an address.
+unsafe extern "C" fn py_stepper(_module: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    match ints::<6>(args, nargs, c"stepper takes 6 arguments") {
+        Some(v) => bind(std::ptr::addr_of_mut!(STEPPER_DEF), &v),
+        None => null_mut(),
+    }
+}
+
+/// ``encoder(address of mj_encode_obs, game, obs, kind)``, every pointer an address.
+unsafe extern "C" fn py_encoder(_module: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    match ints::<4>(args, nargs, c"encoder takes 4 arguments") {
+        Some(v) => bind(std::ptr::addr_of_mut!(ENCODER_DEF), &v),
+        None => null_mut(),
+    }
+}
+
+/// ``batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers)``: the GIL let
+/// go during the call, as ctypes does (a batch can take milliseconds).
+unsafe extern "C" fn py_batch_step_at(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+) -> *mut PyObject {
+    let Some(v) = ints::<14>(args, nargs, c"batch_step_at takes 14 arguments") else {
+        return null_mut();
+    };
+    if v[0] == 0 || v[1] == 0 {
+        PyErr_SetString(PyExc_ValueError, c"batch_step_at: no function or games".as_ptr());
+        return null_mut();
+    }
+    let f: BatchStepDeal = std::mem::transmute::<usize, BatchStepDeal>(v[0] as usize);
+    let p = |x: i64| x as usize as *mut c_void;
+    let saved = PyEval_SaveThread();
+    let code = f(
+        p(v[1]),
+        v[2] as usize,
+        p(v[3]),
+        p(v[4]),
+        p(v[5]),
+        v[6],
+        p(v[7]),
+        p(v[8]),
+        v[9] as usize,
+        p(v[10]),
+        v[11] as usize,
+        p(v[12]),
+        p(v[13]),
+    );
+    PyEval_RestoreThread(saved);
+    PyLong_FromLongLong(code)
+}
+
 /// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,
 /// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
 /// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
@@ -1000,7 +1154,25 @@ unsafe extern "C" fn py_forwarded(_module: *mut PyObject, _unused: *mut PyObject
     PyLong_FromLong(state().forwarded as c_long)
 }
 
-static mut METHODS: [PyMethodDef; 9] = [
+static mut METHODS: [PyMethodDef; 12] = [
+    PyMethodDef {
+        ml_name: c"stepper".as_ptr(),
+        ml_meth: py_stepper as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"stepper(address of mj_step_obs, game, mask, rewards, obs, kind) -> (seat, action) -> code.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"encoder".as_ptr(),
+        ml_meth: py_encoder as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"encoder(address of mj_encode_obs, game, obs, kind) -> (seat) -> code.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"batch_step_at".as_ptr(),
+        ml_meth: py_batch_step_at as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers) -> code.".as_ptr(),
+    },
     PyMethodDef {
         ml_name: c"shanten_rows".as_ptr(),
         ml_meth: py_shanten_rows as VarArgs as *const c_void,
