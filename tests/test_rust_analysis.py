@@ -259,3 +259,73 @@ def test_rust_stepper_encoder_and_batch_step_play_as_the_c_ones(rust, monkeypatc
         rust.encoder(0, 0, 0, 0)
     with pytest.raises(TypeError):
         rust.batch_step_at(*range(13))
+
+
+@pytest.fixture(scope="module")
+def rust_batch(rust):
+    """The Rust module with the batch calls configured as batch.py configures the C ones."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    rust.configure_batch(batch._python_batch_shanten, batch._python_batch_waits, np.empty, np.dtype(np.int8),
+                         np.dtype(np.uint8), np.dtype(np.bool_), None, None)
+    return rust
+
+
+@given(seed=st.integers(0, 2 ** 32), which=st.integers(0, len(VARIANTS) - 1),
+       dtype=st.sampled_from(["int8", "uint8", "int16", "int32", "int64"]))
+@settings(max_examples=60, deadline=None)
+def test_rust_batches_equal_the_references(rust_batch, seed, which, dtype):
+    """batch_shanten gives what the numpy path gives and batch_waits marks what waits_counts
+    lists, row by row: ready hands, seven pairs, random closed hands, every void and sets."""
+    np = pytest.importorskip("numpy")
+    from majiang.core import batch
+    from test_speedups import ready_rows
+    variant = VARIANTS[which]
+    resolved = variant if isinstance(variant, Variant) else analysis.get_variant(variant)
+    rnd = random.Random(seed)
+    rows = ready_rows(rnd, resolved, 30) + [list(h.counts) for h in (random_hand(rnd, resolved) for _ in range(20))
+                                            if not h.melds]
+    counts = np.array(rows, dtype=dtype)
+    for void in voids_of(resolved):
+        for sets in (1, 3, 4):
+            try:
+                expected = batch._batch_shanten_numpy(counts, resolved, void, sets).tolist()
+            except ValueError:  # a single-group variant: not in batch mode, either way
+                with pytest.raises(ValueError):
+                    rust_batch.batch_shanten(counts, variant, void, sets)
+                continue
+            assert rust_batch.batch_shanten(counts, variant, void, sets).tolist() == expected
+            assert rust_batch.batch_shanten(counts, variant, void=void, sets=sets).tolist() == expected
+        got = rust_batch.batch_waits(counts, variant, void)
+        assert got.dtype == np.bool_ and got.shape == counts.shape
+        for row, marks in zip(rows, got):
+            assert np.flatnonzero(marks).tolist() == analysis._waits_counts_python(row, row, resolved, void)
+
+
+def test_rust_batches_of_one_into_given_arrays_and_odd_input(rust_batch):
+    np = pytest.importorskip("numpy")
+    from majiang.core.errors import HandError
+    counts = np.array([Hand.parse("1112345678999m").counts, Hand.parse("123m456p789s11m23p").counts], dtype=np.int8)
+    ready = counts.copy()
+    ready[:, 0] -= 1
+    out = np.full(2, 7, dtype=np.int8)
+    before = rust_batch.forwarded()
+    assert rust_batch.batch_shanten(counts, "sichuan", out=out) is out and out.tolist() == [0, 3]
+    assert rust_batch.batch_shanten(counts[:1], "sichuan").tolist() == [0]
+    assert rust_batch.batch_shanten(counts[:0], "sichuan").tolist() == []
+    marks = np.zeros((2, 30), dtype=np.bool_)
+    assert rust_batch.batch_waits(ready, "sichuan", None, marks) is marks
+    assert marks.tolist() == rust_batch.batch_waits(ready, "sichuan").tolist()
+    assert rust_batch.batch_waits(np.ascontiguousarray(ready[:, :27]), "sichuan").shape == (2, 27)
+    assert rust_batch.forwarded() == before  # all in Rust
+    with pytest.raises(ValueError):
+        rust_batch.batch_shanten(counts, "sichuan", out=np.zeros(3, dtype=np.int8))  # the wrong shape
+    with pytest.raises(ValueError):
+        rust_batch.batch_waits(ready, "sichuan", out=np.zeros((2, 30), dtype=np.int8))  # not bool
+    five = counts.copy()
+    five[0, 0] = 5
+    with pytest.raises(HandError):
+        rust_batch.batch_shanten(five, "sichuan")  # handed to Python, which says why
+    with pytest.raises(HandError):
+        rust_batch.batch_waits(five, "sichuan")
+    assert rust_batch.batch_shanten(counts[:, ::1].T.copy().T, "sichuan").tolist() == [0, 3]  # Fortran order

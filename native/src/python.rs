@@ -133,6 +133,9 @@ struct State {
     direct: bool,                     // a tuple's items lie after its header (checked at load)
     tuple_type: *mut c_void,          // the type of a plain tuple (for the in-place reads)
     forwarded: u64,                   // calls handed to Python (for the tests)
+    batch: [*mut PyObject; 4],        // batch.py's batch_shanten and batch_waits, np.empty, dtype int8
+    bool_dtype: *mut PyObject,        // np.dtype(bool)
+    batch_names: [*mut PyObject; 5],  // counts, variant, void, sets, out
     shift: u32,                       // log2 of the distance between the small ints 0..4, when even; else 0
 }
 
@@ -154,6 +157,9 @@ static mut STATE: State = State {
     direct: false,
     tuple_type: null_mut(),
     forwarded: 0,
+    batch: [null_mut(); 4],
+    bool_dtype: null_mut(),
+    batch_names: [null_mut(); 5],
     shift: 0,
 };
 
@@ -1045,6 +1051,312 @@ unsafe extern "C" fn py_batch_step_at(
     PyLong_FromLongLong(code)
 }
 
+/// A held buffer, released when dropped.
+struct View(Py_buffer);
+
+impl View {
+    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<View> {
+        let mut v = View(std::mem::zeroed());
+        if PyObject_GetBuffer(o, &mut v.0, flags) < 0 {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// The format's type letter, after an optional byte-order mark of native order.
+    unsafe fn letter(&self) -> u8 {
+        if self.0.format.is_null() {
+            return 0;
+        }
+        let f = self.0.format as *const u8;
+        let at = if matches!(*f, b'<' | b'=' | b'@') { f.add(1) } else { f };
+        if *at != 0 && *at.add(1) != 0 {
+            return 0; // more than one letter: not a plain integer type
+        }
+        *at
+    }
+}
+
+impl Drop for View {
+    fn drop(&mut self) {
+        unsafe { PyBuffer_Release(&mut self.0) }
+    }
+}
+
+/// Rows of counts: a C-contiguous (N, 27 or 30) integer buffer.
+struct Rows {
+    view: View,
+    n: usize,
+    width: usize,
+    signed: bool,
+}
+
+impl Rows {
+    unsafe fn of(o: *mut PyObject, lay: &Layout) -> Option<Rows> {
+        let Some(view) = View::of(o, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) else {
+            PyErr_Clear();
+            return None;
+        };
+        let signed = match view.letter() {
+            b'b' | b'h' | b'i' | b'l' | b'q' => true,
+            b'B' | b'H' | b'I' | b'L' | b'Q' => false,
+            _ => return None,
+        };
+        let b = &view.0;
+        if b.ndim != 2 || !matches!(b.itemsize, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        let (n, width) = (*b.shape as usize, *b.shape.add(1) as usize);
+        if !(width == 30 || (width == 27 && !lay.dragons)) {
+            return None;
+        }
+        Some(Rows { view, n, width, signed })
+    }
+
+    /// Row ``i``'s counts (zero past the width), or None for a count out of 0-4.
+    #[inline(always)]
+    unsafe fn row(&self, i: usize) -> Option<Counts> {
+        let b = &self.view.0;
+        let mut counts: Counts = [0; 30];
+        let mut bad = false;
+        let base = i * self.width;
+        if b.itemsize == 1 {
+            let src = std::slice::from_raw_parts((b.buf as *const u8).add(base), self.width);
+            for (c, &x) in counts.iter_mut().zip(src) {
+                bad |= x > 4; // a negative int8 is above 4 as a byte
+                *c = x;
+            }
+        } else {
+            for k in 0..self.width {
+                let at = base + k;
+                let x: i64 = match (b.itemsize, self.signed) {
+                    (2, true) => *(b.buf as *const i16).add(at) as i64,
+                    (2, false) => *(b.buf as *const u16).add(at) as i64,
+                    (4, true) => *(b.buf as *const i32).add(at) as i64,
+                    (4, false) => *(b.buf as *const u32).add(at) as i64,
+                    _ => *(b.buf as *const i64).add(at),
+                };
+                bad |= !(0..=4).contains(&x);
+                counts[k] = (x & 7) as u8;
+            }
+        }
+        if bad {
+            None
+        } else {
+            Some(counts)
+        }
+    }
+}
+
+/// The result array: ``out`` when given (checked), else a new one from ``np.empty``.
+unsafe fn batch_output(out: *mut PyObject, n: usize, width: usize) -> Option<(*mut PyObject, View)> {
+    let s = state();
+    let arr = if out.is_null() || out == none() {
+        let shape = if width == 0 {
+            PyLong_FromLong(n as c_long)
+        } else {
+            let t = PyTuple_New(2);
+            PyTuple_SetItem(t, 0, PyLong_FromLong(n as c_long));
+            PyTuple_SetItem(t, 1, PyLong_FromLong(width as c_long));
+            t
+        };
+        let dtype = if width == 0 { s.batch[3] } else { s.bool_dtype };
+        Py_IncRef(dtype);
+        let args = PyTuple_New(2);
+        PyTuple_SetItem(args, 0, shape);
+        PyTuple_SetItem(args, 1, dtype);
+        let arr = PyObject_Call(s.batch[2], args, null_mut());
+        Py_DecRef(args);
+        if arr.is_null() {
+            return None;
+        }
+        arr
+    } else {
+        Py_IncRef(out);
+        out
+    };
+    let wrong = || {
+        let text = if width == 0 {
+            format!("out must be a C-contiguous int8 array of shape ({n},)\0")
+        } else {
+            format!("out must be a C-contiguous bool array of shape ({n}, {width})\0")
+        };
+        PyErr_SetString(PyExc_ValueError, text.as_ptr() as *const c_char);
+    };
+    let Some(view) = View::of(arr, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) else {
+        Py_DecRef(arr);
+        return None;
+    };
+    let b = &view.0;
+    let shape_ok = if width == 0 {
+        b.ndim == 1 && *b.shape == n as isize
+    } else {
+        b.ndim == 2 && *b.shape == n as isize && *b.shape.add(1) == width as isize
+    };
+    let letter = if b.format.is_null() { 0 } else { *(b.format as *const u8) };
+    if !shape_ok || b.itemsize != 1 || letter != if width == 0 { b'b' } else { b'?' } {
+        drop(view);
+        Py_DecRef(arr);
+        wrong();
+        return None;
+    }
+    Some((arr, view))
+}
+
+/// ``batch.batch_shanten(counts, variant, void=None, sets=4, out=None)`` in one call; what it
+/// does not take (another shape or type, a count out of 0-4, a group of more than 14 tiles, a
+/// single-group win) goes to the Python function.
+unsafe extern "C" fn py_batch_shanten(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    if s.batch[0].is_null() || s.resolver.is_null() {
+        PyErr_SetString(PyExc_ValueError, c"batch_shanten before configure_batch".as_ptr());
+        return null_mut();
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    if !gather(args, nargs, kwnames, &s.batch_names, &mut a) || a[0].is_null() || a[1].is_null() {
+        return forward(s.batch[0], args, nargs, kwnames);
+    }
+    let sets = if a[3].is_null() { Some(4) } else { (0..5).find(|&v| s.small[v] == a[3]) };
+    let plan = match (sets, void_of(a[2])) {
+        (Some(sets), Some(void)) => layout_of(a[1]).map(|(_, lay)| (sets, void, lay)),
+        _ => None,
+    };
+    let Some((sets, void, lay)) = plan else {
+        return forward(s.batch[0], args, nargs, kwnames);
+    };
+    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
+    if !void_allowed(&lay, void) || (if lay.two_suit_rule { groups - 1 } else { groups }) < 2 {
+        return forward(s.batch[0], args, nargs, kwnames);
+    }
+    let Some(rows) = Rows::of(a[0], &lay) else {
+        return forward(s.batch[0], args, nargs, kwnames);
+    };
+    let Some((arr, out)) = batch_output(a[4], rows.n, 0) else {
+        return null_mut();
+    };
+    let dst = out.0.buf as *mut i8;
+    for i in 0..rows.n {
+        let Some(counts) = rows.row(i) else { break };
+        if (0..3).any(|g| counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14) {
+            break;
+        }
+        *dst.add(i) = shanten::shanten(&lay, &counts, sets, void, None, sets == 4, 0) as i8;
+        if i + 1 == rows.n {
+            return arr;
+        }
+    }
+    if rows.n == 0 {
+        return arr;
+    }
+    drop(out);
+    Py_DecRef(arr);
+    drop(rows);
+    forward(s.batch[0], args, nargs, kwnames)
+}
+
+/// ``batch.batch_waits(counts, variant, void=None, out=None)`` in one call; a batch with a row
+/// it does not take (not 3n+1 tiles of the variant, at most 13) goes to the Python function.
+unsafe extern "C" fn py_batch_waits(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    if s.batch[1].is_null() || s.resolver.is_null() {
+        PyErr_SetString(PyExc_ValueError, c"batch_waits before configure_batch".as_ptr());
+        return null_mut();
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    let names = [s.batch_names[0], s.batch_names[1], s.batch_names[2], s.batch_names[4]];
+    let mut four: [*mut PyObject; 4] = [null_mut(); 4];
+    if !gather(args, nargs, kwnames, &names, &mut four) || four[0].is_null() || four[1].is_null() {
+        return forward(s.batch[1], args, nargs, kwnames);
+    }
+    (a[0], a[1], a[2], a[4]) = (four[0], four[1], four[2], four[3]);
+    let plan = void_of(a[2]).and_then(|void| layout_of(a[1]).map(|(kinds, lay)| (void, kinds, lay)));
+    let Some((void, kinds_mask, lay)) = plan else {
+        return forward(s.batch[1], args, nargs, kwnames);
+    };
+    if !void_allowed(&lay, void) {
+        return forward(s.batch[1], args, nargs, kwnames);
+    }
+    let Some(rows) = Rows::of(a[0], &lay) else {
+        return forward(s.batch[1], args, nargs, kwnames);
+    };
+    let Some((arr, out)) = batch_output(a[4], rows.n, rows.width) else {
+        return null_mut();
+    };
+    let mut kinds = [0u8; 30];
+    let mut nk = 0;
+    for k in 0..30 {
+        if kinds_mask >> k & 1 == 1 {
+            kinds[nk] = k as u8;
+            nk += 1;
+        }
+    }
+    let dst = out.0.buf as *mut u8;
+    let mut done = 0;
+    while done < rows.n {
+        let Some(counts) = rows.row(done) else { break };
+        let (mut held, mut n) = (0u32, 0u32);
+        for k in 0..30 {
+            held |= ((counts[k] != 0) as u32) << k;
+            n += counts[k] as u32;
+        }
+        if held & !kinds_mask != 0 || n > 14 {
+            break;
+        }
+        let row = std::slice::from_raw_parts_mut(dst.add(done * rows.width), rows.width);
+        row.fill(0);
+        for &k in hand::waits_inline(&counts, &counts, &kinds[..nk], lay.two_suit_rule, void, true).iter() {
+            row[k as usize] = 1;
+        }
+        done += 1;
+    }
+    if done == rows.n {
+        return arr;
+    }
+    drop(out);
+    Py_DecRef(arr);
+    drop(rows);
+    forward(s.batch[1], args, nargs, kwnames)
+}
+
+/// ``configure_batch(batch_shanten, batch_waits, np.empty, int8, uint8, bool, api, probe)``: the
+/// Python batch functions (what is not taken here goes to them), numpy's ``empty`` and dtypes;
+/// the last two (numpy's C-API table and a probe array) are not used. Called once by batch.py.
+unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 8] = [null_mut(); 8];
+    if PyArg_ParseTuple(
+        args,
+        c"OOOOOOOO".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut o[4] as *mut *mut PyObject,
+        &mut o[5] as *mut *mut PyObject,
+        &mut o[6] as *mut *mut PyObject,
+        &mut o[7] as *mut *mut PyObject,
+    ) == 0
+    {
+        return null_mut();
+    }
+    let s = state();
+    for &x in &o[..6] {
+        Py_IncRef(x); // kept for the module's life
+    }
+    s.batch = [o[0], o[1], o[2], o[3]];
+    s.bool_dtype = o[5];
+    PyBool_FromLong(0)
+}
+
 /// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,
 /// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
 /// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
@@ -1154,7 +1466,26 @@ unsafe extern "C" fn py_forwarded(_module: *mut PyObject, _unused: *mut PyObject
     PyLong_FromLong(state().forwarded as c_long)
 }
 
-static mut METHODS: [PyMethodDef; 12] = [
+static mut METHODS: [PyMethodDef; 15] = [
+    PyMethodDef {
+        ml_name: c"batch_shanten".as_ptr(),
+        ml_meth: py_batch_shanten as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"batch_shanten(counts, variant, void=None, sets=4, out=None): majiang.core.batch's, in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"batch_waits".as_ptr(),
+        ml_meth: py_batch_waits as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"batch_waits(counts, variant, void=None, out=None): majiang.core.batch's, in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"configure_batch".as_ptr(),
+        ml_meth: py_configure_batch as VarArgs as *const c_void,
+        ml_flags: METH_VARARGS,
+        ml_doc: c"configure_batch(batch_shanten, batch_waits, empty, int8, uint8, bool, api, probe): by batch.py."
+            .as_ptr(),
+    },
     PyMethodDef {
         ml_name: c"stepper".as_ptr(),
         ml_meth: py_stepper as FastCall as *const c_void,
@@ -1257,6 +1588,9 @@ pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
     }
     for (i, name) in [c"counts", c"totals", c"variant", c"void", c"closed"].iter().enumerate() {
         s.waits_names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in [c"counts", c"variant", c"void", c"sets", c"out"].iter().enumerate() {
+        s.batch_names[i] = PyUnicode_InternFromString(name.as_ptr());
     }
     probe_layout(s);
     let module = std::ptr::addr_of_mut!(MODULE);
