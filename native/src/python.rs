@@ -7,8 +7,11 @@
 //! its small int's address. Built only with the cargo feature ``python`` (the library then needs
 //! the interpreter's symbols at load, which a plain ``cargo test`` binary does not have).
 //!
-//! So far ``shanten(hand, variant, void=None)``, ``waits(hand, variant, void=None)``,
-//! ``shanten_counts`` and ``waits_counts``, as ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
+//! ``shanten(hand, variant, void=None)``, ``waits(hand, variant, void=None)``,
+//! ``shanten_counts`` and ``waits_counts``, as ``majiang.core.analysis`` defines them; the batch
+//! calls of ``majiang.core.batch`` (``shanten_rows``, ``batch_shanten``, ``batch_waits``); and the
+//! RL calls into the native library (``stepper``, ``encoder``, ``batch_step_at``): what
+//! ``core/_speedups.c`` exports. What they cannot decide (an odd argument, a hand that
 //! does not fit the variant, a void the variant does not allow) is handed, as called, to the
 //! Python reference, which answers or raises its usual error.
 
