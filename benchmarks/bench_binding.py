@@ -1,4 +1,4 @@
-"""One call of shanten and waits through each compiled binding: the C extension
+"""One call of shanten, waits, shanten_counts and waits_counts through each compiled binding: the C extension
 (``majiang.core._speedups``, today's fast path) beside the Rust crate's CPython binding
 (``majiang.core._analysis``, ``native/src/python.rs``), on the same hands, in one process.
 
@@ -21,6 +21,7 @@ import importlib.util
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 from bench_analysis import (
@@ -35,8 +36,17 @@ from bench_analysis import (
 )
 
 from majiang.core import analysis
+from majiang.games.sichuan.tiles import SICHUAN
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def rate_waits_counts(fn, inputs: list, variant) -> float:
+    """Calls per second of ``fn(counts, counts, variant)``: closed hands, totals their counts."""
+    t = time.perf_counter()
+    for x in inputs:
+        fn(x, x, variant)
+    return len(inputs) / (time.perf_counter() - t)
 
 
 def rust_binding(path: Path):
@@ -64,17 +74,24 @@ def main() -> None:
     c = analysis.speedups
     rows = [("shanten/kawuxing", "kawuxing", kawuxing, c.shanten, rust.shanten, peers_shanten()),
             ("shanten/sichuan", "sichuan", sichuan, c.shanten, rust.shanten, peers_shanten()),
-            ("waits/sichuan", "sichuan", ready, c.waits, rust.waits, peers_waits())]
+            ("waits/sichuan", "sichuan", ready, c.waits, rust.waits, peers_waits()),
+            ("shanten_counts/sc", SICHUAN, sichuan, c.shanten_counts, rust.shanten_counts, peers_shanten()),
+            ("waits_counts/sc", SICHUAN, ready, c.waits_counts, rust.waits_counts, peers_waits())]
     for name, variant, counts, c_fn, rust_fn, peers in rows:
-        hands = [as_hand(x) for x in counts]
+        on_counts = name.split("/")[0].endswith("_counts")
+        hands = [list(x) for x in counts] if on_counts else [as_hand(x) for x in counts]
+        timer = rate_waits_counts if name.startswith("waits_counts") else rate
         for h in hands:  # the same answers, and every table built before timing
-            assert c_fn(h, variant) == rust_fn(h, variant), h
+            if timer is rate_waits_counts:
+                assert c_fn(h, h, variant) == rust_fn(h, h, variant), h
+            else:
+                assert c_fn(h, variant) == rust_fn(h, variant), h
         peer_inputs = [(fn, arg, [conv(x) for x in counts]) for conv, fn, arg in peers.values()]
         times: dict[str, list[float]] = {"C": [], "Rust": []}
         for round_ in range(args.rounds):
             at = round_ * args.chunk % (len(hands) - args.chunk + 1)
             for label, fn in (("C", c_fn), ("Rust", rust_fn)):
-                times[label].append(1e9 / rate(fn, hands[at:at + args.chunk], variant))
+                times[label].append(1e9 / timer(fn, hands[at:at + args.chunk], variant))
             for fn, arg, inputs in peer_inputs:  # the peers' calls, between ours (not timed)
                 rate(fn, inputs[at:at + args.chunk // 4], arg)
         median = {k: statistics.median(v) for k, v in times.items()}

@@ -7,8 +7,11 @@
 //! its small int's address. Built only with the cargo feature ``python`` (the library then needs
 //! the interpreter's symbols at load, which a plain ``cargo test`` binary does not have).
 //!
-//! So far ``shanten(hand, variant, void=None)`` and ``waits(hand, variant, void=None)``, as
-//! ``majiang.core.analysis`` defines them. What they cannot decide (an odd argument, a hand that
+//! ``shanten(hand, variant, void=None)``, ``waits(hand, variant, void=None)``,
+//! ``shanten_counts`` and ``waits_counts``, as ``majiang.core.analysis`` defines them; the batch
+//! calls of ``majiang.core.batch`` (``shanten_rows``, ``batch_shanten``, ``batch_waits``); and the
+//! RL calls into the native library (``stepper``, ``encoder``, ``batch_step_at``): what
+//! ``core/_speedups.c`` exports. What they cannot decide (an odd argument, a hand that
 //! does not fit the variant, a void the variant does not allow) is handed, as called, to the
 //! Python reference, which answers or raises its usual error.
 
@@ -75,6 +78,21 @@ extern "C" {
     fn PyUnicode_InternFromString(s: *const c_char) -> *mut PyObject;
     fn PyUnicode_AsUTF8AndSize(o: *mut PyObject, size: *mut isize) -> *const c_char;
     fn PyTuple_New(n: isize) -> *mut PyObject;
+    fn PyList_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
+    fn PyList_Size(o: *mut PyObject) -> isize;
+    fn PyType_GetFlags(t: *mut c_void) -> std::os::raw::c_ulong;
+    fn PyObject_GetBuffer(o: *mut PyObject, view: *mut Py_buffer, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut Py_buffer);
+    fn PyBool_FromLong(v: c_long) -> *mut PyObject;
+    fn PyLong_AsLongLong(o: *mut PyObject) -> i64;
+    fn PyLong_FromLongLong(v: i64) -> *mut PyObject;
+    fn PyBytes_FromStringAndSize(s: *const c_char, n: isize) -> *mut PyObject;
+    fn PyBytes_AsString(o: *mut PyObject) -> *mut c_char;
+    fn PyCFunction_NewEx(ml: *mut PyMethodDef, slf: *mut PyObject, module: *mut PyObject) -> *mut PyObject;
+    fn PyEval_SaveThread() -> *mut c_void;
+    fn PyEval_RestoreThread(t: *mut c_void);
+    static mut PyExc_TypeError: *mut PyObject;
+    fn PyUnicode_Compare(a: *mut PyObject, b: *mut PyObject) -> c_int;
     fn PyTuple_Size(o: *mut PyObject) -> isize;
     fn PyTuple_GetItem(o: *mut PyObject, i: isize) -> *mut PyObject;
     fn PyTuple_SetItem(o: *mut PyObject, i: isize, v: *mut PyObject) -> c_int;
@@ -90,6 +108,8 @@ extern "C" {
     fn Py_IncRef(o: *mut PyObject);
     fn Py_DecRef(o: *mut PyObject);
     static mut _Py_NoneStruct: PyObject;
+    static mut _Py_TrueStruct: PyObject;
+    static mut _Py_FalseStruct: PyObject;
     static mut PyExc_ValueError: *mut PyObject;
 }
 
@@ -101,21 +121,37 @@ unsafe fn none() -> *mut PyObject {
 struct State {
     shanten: *mut PyObject, // the Python functions, for what is not decided here
     waits: *mut PyObject,
-    resolver: *mut PyObject,    // variant -> (kinds mask, suits mask, dragons, two-suit rule)
-    small: [*mut PyObject; 5],  // the interpreter's cached 0..4: counts are read by identity
-    names: [*mut PyObject; 7],  // "counts", "melds", "tile", "kind", "hand", "variant", "void"
-    pong: *mut PyObject,        // MeldKind.PONG
-    tiles: [*mut PyObject; 30], // ALL_TILES, what waits answers with
+    resolver: *mut PyObject,       // variant -> (kinds mask, suits mask, dragons, two-suit rule)
+    shanten_counts: *mut PyObject, // the Python shanten_counts and waits_counts, likewise
+    waits_counts: *mut PyObject,
+    counts_names: [*mut PyObject; 7], // shanten_counts' parameters: counts, variant, sets, void, caps, seven_pairs, meld_suits
+    waits_names: [*mut PyObject; 5],  // waits_counts': counts, totals, variant, void, closed
+    list_type: *mut c_void,           // the type of a plain list
+    direct_list: bool,                // a list's items lie where its header points (checked at load)
+    small: [*mut PyObject; 5],        // the interpreter's cached 0..4: counts are read by identity
+    names: [*mut PyObject; 7],        // "counts", "melds", "tile", "kind", "hand", "variant", "void"
+    pong: *mut PyObject,              // MeldKind.PONG
+    tiles: [*mut PyObject; 30],       // ALL_TILES, what waits answers with
     layouts: Vec<(*mut PyObject, u32, Layout)>, // per variant object (owned): its kinds and groups
-    direct: bool,               // a tuple's items lie after its header (checked at load)
-    tuple_type: *mut c_void,    // the type of a plain tuple (for the in-place reads)
-    shift: u32,                 // log2 of the distance between the small ints 0..4, when even; else 0
+    direct: bool,                     // a tuple's items lie after its header (checked at load)
+    tuple_type: *mut c_void,          // the type of a plain tuple (for the in-place reads)
+    forwarded: u64,                   // calls handed to Python (for the tests)
+    batch: [*mut PyObject; 4],        // batch.py's batch_shanten and batch_waits, np.empty, dtype int8
+    bool_dtype: *mut PyObject,        // np.dtype(bool)
+    batch_names: [*mut PyObject; 5],  // counts, variant, void, sets, out
+    shift: u32,                       // log2 of the distance between the small ints 0..4, when even; else 0
 }
 
 static mut STATE: State = State {
     shanten: null_mut(),
     waits: null_mut(),
     resolver: null_mut(),
+    shanten_counts: null_mut(),
+    waits_counts: null_mut(),
+    counts_names: [null_mut(); 7],
+    waits_names: [null_mut(); 5],
+    list_type: null_mut(),
+    direct_list: false,
     small: [null_mut(); 5],
     names: [null_mut(); 7],
     pong: null_mut(),
@@ -123,6 +159,10 @@ static mut STATE: State = State {
     layouts: Vec::new(),
     direct: false,
     tuple_type: null_mut(),
+    forwarded: 0,
+    batch: [null_mut(); 4],
+    bool_dtype: null_mut(),
+    batch_names: [null_mut(); 5],
     shift: 0,
 };
 
@@ -178,6 +218,7 @@ unsafe fn forward(
         PyErr_SetString(PyExc_ValueError, c"majiang.core._analysis is not configured".as_ptr());
         return null_mut();
     }
+    state().forwarded += 1;
     let nkw = if kwnames.is_null() { 0 } else { PyTuple_Size(kwnames) };
     let positional = PyTuple_New(nargs);
     if positional.is_null() {
@@ -470,14 +511,834 @@ unsafe extern "C" fn py_waits(
     list
 }
 
-/// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles)``: the Python reference
-/// functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
-/// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
-unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+/// A list as CPython lays it out (``PyListObject``): the header, then a pointer to the items.
+#[repr(C)]
+struct ListHead {
+    ob_refcnt: isize,
+    ob_type: *mut c_void,
+    ob_size: isize,
+    ob_item: *mut *mut PyObject,
+}
+
+/// A count vector given as a list or tuple of at least 30 counts 0..4 (the interpreter's cached
+/// small ints, compared by address); None: let Python answer.
+unsafe fn read_vector(s: &State, seq: *mut PyObject) -> Option<Counts> {
+    let ty = (*seq).ob_type;
+    let mut out: Counts = [0; 30];
+    if ty == s.tuple_type || ty == s.list_type {
+        let is_tuple = ty == s.tuple_type;
+        if (is_tuple && s.direct) || (!is_tuple && s.direct_list) {
+            let (size, items) = if is_tuple {
+                ((*(seq as *mut TupleHead)).ob_size, (*(seq as *mut TupleHead)).ob_item.as_ptr())
+            } else {
+                ((*(seq as *mut ListHead)).ob_size, (*(seq as *mut ListHead)).ob_item as *const *mut PyObject)
+            };
+            if size < 30 {
+                return None;
+            }
+            for (k, c) in out.iter_mut().enumerate() {
+                *c = count_of(s, *items.add(k))?;
+            }
+            return Some(out);
+        }
+        let size = if is_tuple { PyTuple_Size(seq) } else { PyList_Size(seq) };
+        if size < 30 {
+            PyErr_Clear();
+            return None;
+        }
+        for (k, c) in out.iter_mut().enumerate() {
+            let x = if is_tuple { PyTuple_GetItem(seq, k as isize) } else { PyList_GetItem(seq, k as isize) };
+            *c = count_of(s, x)?;
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Positional and keyword arguments into their slots by parameter name (interned: identity
+/// first, then by value); false when one is unknown, given twice or too many are given.
+unsafe fn gather(
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+    names: &[*mut PyObject],
+    slots: &mut [*mut PyObject],
+) -> bool {
+    if nargs < 0 || nargs as usize > names.len() {
+        return false;
+    }
+    let mut given = [false; 8];
+    for i in 0..nargs as usize {
+        slots[i] = *args.add(i);
+        given[i] = true;
+    }
+    if !kwnames.is_null() {
+        for i in 0..PyTuple_Size(kwnames) {
+            let name = PyTuple_GetItem(kwnames, i);
+            let at = match names.iter().position(|&n| n == name) {
+                Some(at) => at,
+                None => match names.iter().position(|&n| PyUnicode_Compare(n, name) == 0) {
+                    Some(at) => at,
+                    None => {
+                        PyErr_Clear();
+                        return false;
+                    }
+                },
+            };
+            if given[at] {
+                return false;
+            }
+            slots[at] = *args.offset(nargs + i);
+            given[at] = true;
+        }
+    }
+    true
+}
+
+/// A void: -1 for None, 0-2 for "m", "p", "s"; None for anything else.
+unsafe fn void_of(v: *mut PyObject) -> Option<i8> {
+    if v.is_null() || v == none() {
+        return Some(-1);
+    }
+    let mut n = 0isize;
+    let text = PyUnicode_AsUTF8AndSize(v, &mut n);
+    if text.is_null() || n != 1 {
+        PyErr_Clear();
+        return None;
+    }
+    match *text as u8 {
+        b'm' => Some(0),
+        b'p' => Some(1),
+        b's' => Some(2),
+        _ => None,
+    }
+}
+
+/// A void the variant takes (its two-suit rule and the suit in it), or none.
+fn void_allowed(lay: &Layout, void: i8) -> bool {
+    void < 0 || (lay.two_suit_rule && lay.suits[void as usize])
+}
+
+unsafe fn true_() -> *mut PyObject {
+    std::ptr::addr_of_mut!(_Py_TrueStruct)
+}
+
+unsafe fn false_() -> *mut PyObject {
+    std::ptr::addr_of_mut!(_Py_FalseStruct)
+}
+
+/// ``shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None,
+/// meld_suits="")``, as ``majiang.core.analysis.shanten_counts``, on counts and caps given as
+/// lists or tuples; anything else goes to the Python function.
+unsafe extern "C" fn py_shanten_counts(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    match shanten_counts_of(s, args, nargs, kwnames) {
+        Some(d) => PyLong_FromLong(d as c_long),
+        None => forward(s.shanten_counts, args, nargs, kwnames),
+    }
+}
+
+unsafe fn shanten_counts_of(
+    s: &State,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> Option<i32> {
+    if s.resolver.is_null() {
+        return None;
+    }
+    let mut a: [*mut PyObject; 7] = [null_mut(); 7];
+    if !gather(args, nargs, kwnames, &s.counts_names, &mut a) || a[0].is_null() || a[1].is_null() {
+        return None;
+    }
+    let sets = if a[2].is_null() {
+        4
+    } else {
+        (0..5).find(|&v| s.small[v] == a[2])? // an int 0..4, by identity
+    };
+    let void = void_of(a[3])?;
+    let counts = read_vector(s, a[0])?;
+    let caps = if a[4].is_null() || a[4] == none() { None } else { Some(read_vector(s, a[4])?) };
+    let seven = if a[5].is_null() || a[5] == none() {
+        sets == 4 && caps.is_none()
+    } else if a[5] == true_() {
+        true
+    } else if a[5] == false_() {
+        false
+    } else {
+        return None;
+    };
+    let mut meld_suits = 0u8;
+    if !a[6].is_null() {
+        let mut n = 0isize;
+        let text = PyUnicode_AsUTF8AndSize(a[6], &mut n);
+        if text.is_null() {
+            PyErr_Clear();
+            return None;
+        }
+        for &ch in std::slice::from_raw_parts(text as *const u8, n as usize) {
+            meld_suits |= match ch {
+                b'm' => 1,
+                b'p' => 2,
+                b's' => 4,
+                _ => return None,
+            };
+        }
+    }
+    let (_, lay) = layout_of(a[1])?;
+    if !void_allowed(&lay, void) {
+        return None;
+    }
+    Some(shanten::shanten(&lay, &counts, sets, void, caps.as_ref(), seven, meld_suits))
+}
+
+/// ``waits_counts(counts, totals, variant, void=None, closed=True)``, as
+/// ``majiang.core.analysis.waits_counts``, on a closed 3n+1 count vector of the variant's tiles
+/// (lists or tuples); anything else goes to the Python function. A list of kinds.
+unsafe extern "C" fn py_waits_counts(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    let Some(found) = waits_counts_of(s, args, nargs, kwnames) else {
+        return forward(s.waits_counts, args, nargs, kwnames);
+    };
+    let list = PyList_New(found.len() as isize);
+    if list.is_null() {
+        return null_mut();
+    }
+    for (i, &k) in found.iter().enumerate() {
+        let x = PyLong_FromLong(k as c_long);
+        if x.is_null() {
+            Py_DecRef(list);
+            return null_mut();
+        }
+        PyList_SetItem(list, i as isize, x);
+    }
+    list
+}
+
+unsafe fn waits_counts_of(
+    s: &State,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> Option<crate::seats::Kinds> {
+    if s.resolver.is_null() {
+        return None;
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    if !gather(args, nargs, kwnames, &s.waits_names, &mut a) || a[0].is_null() || a[1].is_null() || a[2].is_null() {
+        return None;
+    }
+    let closed = if a[4].is_null() || a[4] == true_() {
+        true
+    } else if a[4] == false_() {
+        false
+    } else {
+        return None;
+    };
+    let void = void_of(a[3])?;
+    let counts = read_vector(s, a[0])?;
+    let totals = read_vector(s, a[1])?;
+    if PyType_GetFlags((*a[2]).ob_type) & (1 << 28) != 0 {
+        return None; // a variant's name: the Python function takes only a Variant here, and says so
+    }
+    let (kinds_mask, lay) = layout_of(a[2])?;
+    if !void_allowed(&lay, void) {
+        return None;
+    }
+    let mut held = 0u32;
+    let mut n = 0u32;
+    for k in 0..30 {
+        held |= ((counts[k] != 0) as u32) << k;
+        n += counts[k] as u32;
+    }
+    if held & !kinds_mask != 0 || n % 3 != 1 || n > 13 {
+        return None;
+    }
+    let mut kinds = [0u8; 30];
+    let mut nk = 0;
+    for k in 0..30 {
+        if kinds_mask >> k & 1 == 1 {
+            kinds[nk] = k as u8;
+            nk += 1;
+        }
+    }
+    Some(hand::waits_inline(&counts, &totals, &kinds[..nk], lay.two_suit_rule, void, closed))
+}
+
+/// ``Py_buffer``, as the limited API of 3.11 lays it out.
+#[repr(C)]
+pub struct Py_buffer {
+    buf: *mut c_void,
+    obj: *mut PyObject,
+    len: isize,
+    itemsize: isize,
+    readonly: c_int,
+    ndim: c_int,
+    format: *mut c_char,
+    shape: *mut isize,
+    strides: *mut isize,
+    suboffsets: *mut isize,
+    internal: *mut c_void,
+}
+
+const PYBUF_WRITABLE: c_int = 0x0001;
+const PYBUF_FORMAT: c_int = 0x0004;
+const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | 0x0008; // PyBUF_STRIDES | C order
+
+/// ``shanten_rows(counts, out, variant, void, sets)``: ``batch.batch_shanten`` over a C-contiguous
+/// (N, 27 or 30) integer array of closed hands' counts into ``out`` (N int8); True when done,
+/// False when the numpy path must answer (a variant or void it does not take, a win from a
+/// single group, a count out of 0-4, a group of more than 14 tiles, an array of another shape).
+unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 4] = [null_mut(); 4];
+    let mut sets: c_int = 0;
+    if PyArg_ParseTuple(
+        args,
+        c"OOOOi".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut sets as *mut c_int,
+    ) == 0
+    {
+        return null_mut();
+    }
+    PyBool_FromLong(shanten_rows(o, sets) as c_long)
+}
+
+unsafe fn shanten_rows(o: [*mut PyObject; 4], sets: c_int) -> bool {
+    if state().resolver.is_null() || !(0..=4).contains(&sets) {
+        return false;
+    }
+    let Some(void) = void_of(o[3]) else { return false };
+    let Some((_, lay)) = layout_of(o[2]) else { return false };
+    if !void_allowed(&lay, void) {
+        return false;
+    }
+    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
+    let per_win = if lay.two_suit_rule { groups - 1 } else { groups };
+    if per_win < 2 {
+        return false; // the numpy path refuses a single group, so this one does too
+    }
+    let mut cb: Py_buffer = std::mem::zeroed();
+    let mut ob: Py_buffer = std::mem::zeroed();
+    if PyObject_GetBuffer(o[0], &mut cb, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) < 0 {
+        PyErr_Clear();
+        return false;
+    }
+    if PyObject_GetBuffer(o[1], &mut ob, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) < 0 {
+        PyBuffer_Release(&mut cb);
+        PyErr_Clear();
+        return false;
+    }
+    let done = fill_rows(&cb, &ob, &lay, void, sets as usize);
+    PyBuffer_Release(&mut cb);
+    PyBuffer_Release(&mut ob);
+    done
+}
+
+/// The rows' shanten into ``out``; false (``out`` part written) at the first row the numpy path must take.
+unsafe fn fill_rows(cb: &Py_buffer, ob: &Py_buffer, lay: &Layout, void: i8, sets: usize) -> bool {
+    // the integer type: a native-order format letter, after an optional byte-order mark
+    let letter = |b: &Py_buffer| -> u8 {
+        if b.format.is_null() {
+            return 0;
+        }
+        let f = b.format as *const u8;
+        if matches!(*f, b'<' | b'=' | b'@') {
+            *f.add(1)
+        } else {
+            *f
+        }
+    };
+    let kind = letter(cb);
+    if cb.ndim != 2 || ob.ndim != 1 || ob.itemsize != 1 || !matches!(letter(ob), b'b' | b'c') {
+        return false;
+    }
+    let (n, width) = (*cb.shape, *cb.shape.add(1));
+    if !(width == 30 || (width == 27 && !lay.dragons)) || *ob.shape != n {
+        return false;
+    }
+    let signed = match kind {
+        b'b' | b'h' | b'i' | b'l' | b'q' => true,
+        b'B' | b'H' | b'I' | b'L' | b'Q' => false,
+        _ => return false,
+    };
+    if !matches!(cb.itemsize, 1 | 2 | 4 | 8) {
+        return false;
+    }
+    let w = width as usize;
+    let dst = ob.buf as *mut i8;
+    for i in 0..n as usize {
+        let mut counts: Counts = [0; 30];
+        let mut bad = false;
+        for k in 0..w {
+            let at = i * w + k;
+            let x: i64 = match (cb.itemsize, signed) {
+                (1, true) => *(cb.buf as *const i8).add(at) as i64,
+                (1, false) => *(cb.buf as *const u8).add(at) as i64,
+                (2, true) => *(cb.buf as *const i16).add(at) as i64,
+                (2, false) => *(cb.buf as *const u16).add(at) as i64,
+                (4, true) => *(cb.buf as *const i32).add(at) as i64,
+                (4, false) => *(cb.buf as *const u32).add(at) as i64,
+                _ => *(cb.buf as *const i64).add(at),
+            };
+            bad |= !(0..=4).contains(&x);
+            counts[k] = (x & 7) as u8;
+        }
+        for g in 0..3 {
+            bad |= counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14;
+        }
+        if bad {
+            return false;
+        }
+        *dst.add(i) = shanten::shanten(lay, &counts, sets, void, None, sets == 4, 0) as i8;
+    }
+    true
+}
+
+// The RL hot path: calls into the native library that ``majiang.native`` loaded with ctypes,
+// through the addresses of its functions, without ctypes' conversion of every argument (about
+// ten times the call). Through the addresses rather than this crate's own functions: the games
+// live in that library's copy of the crate, which this module's copy must not assume it shares.
+
+type StepObs = unsafe extern "C" fn(*mut c_void, i64, i64, *mut c_void, *mut c_void, *mut c_void, i64) -> i64;
+type EncodeObs = unsafe extern "C" fn(*mut c_void, i64, *mut c_void, i64) -> i64;
+type BatchStepDeal = unsafe extern "C" fn(
+    *mut c_void,
+    usize,
+    *mut c_void,
+    *mut c_void,
+    *mut c_void,
+    i64,
+    *mut c_void,
+    *mut c_void,
+    usize,
+    *mut c_void,
+    usize,
+    *mut c_void,
+    *mut c_void,
+) -> i64;
+type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
+
+/// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
+unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &std::ffi::CStr) -> Option<[i64; N]> {
+    if nargs != N as isize {
+        PyErr_SetString(PyExc_TypeError, what.as_ptr());
+        return None;
+    }
+    let mut v = [0i64; N];
+    for (i, x) in v.iter_mut().enumerate() {
+        *x = PyLong_AsLongLong(*args.add(i));
+        if *x == -1 && !PyErr_Occurred().is_null() {
+            return None;
+        }
+    }
+    Some(v)
+}
+
+/// A callable with ``bound`` kept in a bytes object as its ``self``, called through ``def``.
+unsafe fn bind(def: *mut PyMethodDef, bound: &[i64]) -> *mut PyObject {
+    if bound[0] == 0 || bound[1] == 0 {
+        PyErr_SetString(PyExc_ValueError, c"no function or game".as_ptr());
+        return null_mut();
+    }
+    let holder = PyBytes_FromStringAndSize(bound.as_ptr() as *const c_char, std::mem::size_of_val(bound) as isize);
+    if holder.is_null() {
+        return null_mut();
+    }
+    let f = PyCFunction_NewEx(def, holder, null_mut());
+    Py_DecRef(holder);
+    f
+}
+
+unsafe fn bound_of<const N: usize>(holder: *mut PyObject) -> [i64; N] {
+    std::ptr::read_unaligned(PyBytes_AsString(holder) as *const [i64; N])
+}
+
+/// ``(seat, action) -> code``: ``mj_step_obs`` with the game, its buffers and the kind bound.
+unsafe extern "C" fn stepper_call(holder: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    let Some([seat, action]) = ints::<2>(args, nargs, c"a stepper takes 2 arguments (seat, action)") else {
+        return null_mut();
+    };
+    let b = bound_of::<6>(holder);
+    let f: StepObs = std::mem::transmute::<usize, StepObs>(b[0] as usize);
+    let p = |x: i64| x as usize as *mut c_void;
+    PyLong_FromLongLong(f(p(b[1]), seat, action, p(b[2]), p(b[3]), p(b[4]), b[5]))
+}
+
+/// ``(seat) -> code``: ``mj_encode_obs`` with the game, its buffer and the kind bound.
+unsafe extern "C" fn encoder_call(holder: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    let Some([seat]) = ints::<1>(args, nargs, c"an encoder takes 1 argument (seat)") else {
+        return null_mut();
+    };
+    let b = bound_of::<4>(holder);
+    let f: EncodeObs = std::mem::transmute::<usize, EncodeObs>(b[0] as usize);
+    PyLong_FromLongLong(f(b[1] as usize as *mut c_void, seat, b[2] as usize as *mut c_void, b[3]))
+}
+
+static mut STEPPER_DEF: PyMethodDef = PyMethodDef {
+    ml_name: c"stepper".as_ptr(),
+    ml_meth: stepper_call as FastCall as *const c_void,
+    ml_flags: METH_FASTCALL,
+    ml_doc: c"(seat, action) -> code: mj_step_obs with one hand's game and buffers bound.".as_ptr(),
+};
+
+static mut ENCODER_DEF: PyMethodDef = PyMethodDef {
+    ml_name: c"encoder".as_ptr(),
+    ml_meth: encoder_call as FastCall as *const c_void,
+    ml_flags: METH_FASTCALL,
+    ml_doc: c"(seat) -> code: mj_encode_obs with one hand's game and buffer bound.".as_ptr(),
+};
+
+/// ``stepper(address of mj_step_obs, game, mask, rewards, obs, kind)``, every pointer an address.
+unsafe extern "C" fn py_stepper(_module: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    match ints::<6>(args, nargs, c"stepper takes 6 arguments") {
+        Some(v) => bind(std::ptr::addr_of_mut!(STEPPER_DEF), &v),
+        None => null_mut(),
+    }
+}
+
+/// ``encoder(address of mj_encode_obs, game, obs, kind)``, every pointer an address.
+unsafe extern "C" fn py_encoder(_module: *mut PyObject, args: *const *mut PyObject, nargs: isize) -> *mut PyObject {
+    match ints::<4>(args, nargs, c"encoder takes 4 arguments") {
+        Some(v) => bind(std::ptr::addr_of_mut!(ENCODER_DEF), &v),
+        None => null_mut(),
+    }
+}
+
+/// ``batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers)``: the GIL let
+/// go during the call, as ctypes does (a batch can take milliseconds).
+unsafe extern "C" fn py_batch_step_at(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+) -> *mut PyObject {
+    let Some(v) = ints::<14>(args, nargs, c"batch_step_at takes 14 arguments") else {
+        return null_mut();
+    };
+    if v[0] == 0 || v[1] == 0 {
+        PyErr_SetString(PyExc_ValueError, c"batch_step_at: no function or games".as_ptr());
+        return null_mut();
+    }
+    let f: BatchStepDeal = std::mem::transmute::<usize, BatchStepDeal>(v[0] as usize);
+    let p = |x: i64| x as usize as *mut c_void;
+    let saved = PyEval_SaveThread();
+    let code = f(
+        p(v[1]),
+        v[2] as usize,
+        p(v[3]),
+        p(v[4]),
+        p(v[5]),
+        v[6],
+        p(v[7]),
+        p(v[8]),
+        v[9] as usize,
+        p(v[10]),
+        v[11] as usize,
+        p(v[12]),
+        p(v[13]),
+    );
+    PyEval_RestoreThread(saved);
+    PyLong_FromLongLong(code)
+}
+
+/// A held buffer, released when dropped.
+struct View(Py_buffer);
+
+impl View {
+    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<View> {
+        let mut v = View(std::mem::zeroed());
+        if PyObject_GetBuffer(o, &mut v.0, flags) < 0 {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// The format's type letter, after an optional byte-order mark of native order.
+    unsafe fn letter(&self) -> u8 {
+        if self.0.format.is_null() {
+            return 0;
+        }
+        let f = self.0.format as *const u8;
+        let at = if matches!(*f, b'<' | b'=' | b'@') { f.add(1) } else { f };
+        if *at != 0 && *at.add(1) != 0 {
+            return 0; // more than one letter: not a plain integer type
+        }
+        *at
+    }
+}
+
+impl Drop for View {
+    fn drop(&mut self) {
+        unsafe { PyBuffer_Release(&mut self.0) }
+    }
+}
+
+/// Rows of counts: a C-contiguous (N, 27 or 30) integer buffer.
+struct Rows {
+    view: View,
+    n: usize,
+    width: usize,
+    signed: bool,
+}
+
+impl Rows {
+    unsafe fn of(o: *mut PyObject, lay: &Layout) -> Option<Rows> {
+        let Some(view) = View::of(o, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) else {
+            PyErr_Clear();
+            return None;
+        };
+        let signed = match view.letter() {
+            b'b' | b'h' | b'i' | b'l' | b'q' => true,
+            b'B' | b'H' | b'I' | b'L' | b'Q' => false,
+            _ => return None,
+        };
+        let b = &view.0;
+        if b.ndim != 2 || !matches!(b.itemsize, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        let (n, width) = (*b.shape as usize, *b.shape.add(1) as usize);
+        if !(width == 30 || (width == 27 && !lay.dragons)) {
+            return None;
+        }
+        Some(Rows { view, n, width, signed })
+    }
+
+    /// Row ``i``'s counts (zero past the width), or None for a count out of 0-4.
+    #[inline(always)]
+    unsafe fn row(&self, i: usize) -> Option<Counts> {
+        let b = &self.view.0;
+        let mut counts: Counts = [0; 30];
+        let mut bad = false;
+        let base = i * self.width;
+        if b.itemsize == 1 {
+            let src = std::slice::from_raw_parts((b.buf as *const u8).add(base), self.width);
+            for (c, &x) in counts.iter_mut().zip(src) {
+                bad |= x > 4; // a negative int8 is above 4 as a byte
+                *c = x;
+            }
+        } else {
+            for k in 0..self.width {
+                let at = base + k;
+                let x: i64 = match (b.itemsize, self.signed) {
+                    (2, true) => *(b.buf as *const i16).add(at) as i64,
+                    (2, false) => *(b.buf as *const u16).add(at) as i64,
+                    (4, true) => *(b.buf as *const i32).add(at) as i64,
+                    (4, false) => *(b.buf as *const u32).add(at) as i64,
+                    _ => *(b.buf as *const i64).add(at),
+                };
+                bad |= !(0..=4).contains(&x);
+                counts[k] = (x & 7) as u8;
+            }
+        }
+        if bad {
+            None
+        } else {
+            Some(counts)
+        }
+    }
+}
+
+/// The result array: ``out`` when given (checked), else a new one from ``np.empty``.
+unsafe fn batch_output(out: *mut PyObject, n: usize, width: usize) -> Option<(*mut PyObject, View)> {
+    let s = state();
+    let arr = if out.is_null() || out == none() {
+        let shape = if width == 0 {
+            PyLong_FromLong(n as c_long)
+        } else {
+            let t = PyTuple_New(2);
+            PyTuple_SetItem(t, 0, PyLong_FromLong(n as c_long));
+            PyTuple_SetItem(t, 1, PyLong_FromLong(width as c_long));
+            t
+        };
+        let dtype = if width == 0 { s.batch[3] } else { s.bool_dtype };
+        Py_IncRef(dtype);
+        let args = PyTuple_New(2);
+        PyTuple_SetItem(args, 0, shape);
+        PyTuple_SetItem(args, 1, dtype);
+        let arr = PyObject_Call(s.batch[2], args, null_mut());
+        Py_DecRef(args);
+        if arr.is_null() {
+            return None;
+        }
+        arr
+    } else {
+        Py_IncRef(out);
+        out
+    };
+    let wrong = || {
+        let text = if width == 0 {
+            format!("out must be a C-contiguous int8 array of shape ({n},)\0")
+        } else {
+            format!("out must be a C-contiguous bool array of shape ({n}, {width})\0")
+        };
+        PyErr_SetString(PyExc_ValueError, text.as_ptr() as *const c_char);
+    };
+    let Some(view) = View::of(arr, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) else {
+        Py_DecRef(arr);
+        return None;
+    };
+    let b = &view.0;
+    let shape_ok = if width == 0 {
+        b.ndim == 1 && *b.shape == n as isize
+    } else {
+        b.ndim == 2 && *b.shape == n as isize && *b.shape.add(1) == width as isize
+    };
+    let letter = if b.format.is_null() { 0 } else { *(b.format as *const u8) };
+    if !shape_ok || b.itemsize != 1 || letter != if width == 0 { b'b' } else { b'?' } {
+        drop(view);
+        Py_DecRef(arr);
+        wrong();
+        return None;
+    }
+    Some((arr, view))
+}
+
+/// ``batch.batch_shanten(counts, variant, void=None, sets=4, out=None)`` in one call; what it
+/// does not take (another shape or type, a count out of 0-4, a group of more than 14 tiles, a
+/// single-group win) goes to the Python function.
+unsafe extern "C" fn py_batch_shanten(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    if s.batch[0].is_null() || s.resolver.is_null() {
+        PyErr_SetString(PyExc_ValueError, c"batch_shanten before configure_batch".as_ptr());
+        return null_mut();
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    if !gather(args, nargs, kwnames, &s.batch_names, &mut a) || a[0].is_null() || a[1].is_null() {
+        return forward(s.batch[0], args, nargs, kwnames);
+    }
+    let sets = if a[3].is_null() { Some(4) } else { (0..5).find(|&v| s.small[v] == a[3]) };
+    let plan = match (sets, void_of(a[2])) {
+        (Some(sets), Some(void)) => layout_of(a[1]).map(|(_, lay)| (sets, void, lay)),
+        _ => None,
+    };
+    let Some((sets, void, lay)) = plan else {
+        return forward(s.batch[0], args, nargs, kwnames);
+    };
+    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
+    if !void_allowed(&lay, void) || (if lay.two_suit_rule { groups - 1 } else { groups }) < 2 {
+        return forward(s.batch[0], args, nargs, kwnames);
+    }
+    let Some(rows) = Rows::of(a[0], &lay) else {
+        return forward(s.batch[0], args, nargs, kwnames);
+    };
+    let Some((arr, out)) = batch_output(a[4], rows.n, 0) else {
+        return null_mut();
+    };
+    let dst = out.0.buf as *mut i8;
+    for i in 0..rows.n {
+        let Some(counts) = rows.row(i) else { break };
+        if (0..3).any(|g| counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14) {
+            break;
+        }
+        *dst.add(i) = shanten::shanten(&lay, &counts, sets, void, None, sets == 4, 0) as i8;
+        if i + 1 == rows.n {
+            return arr;
+        }
+    }
+    if rows.n == 0 {
+        return arr;
+    }
+    drop(out);
+    Py_DecRef(arr);
+    drop(rows);
+    forward(s.batch[0], args, nargs, kwnames)
+}
+
+/// ``batch.batch_waits(counts, variant, void=None, out=None)`` in one call; a batch with a row
+/// it does not take (not 3n+1 tiles of the variant, at most 13) goes to the Python function.
+unsafe extern "C" fn py_batch_waits(
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let s = state();
+    if s.batch[1].is_null() || s.resolver.is_null() {
+        PyErr_SetString(PyExc_ValueError, c"batch_waits before configure_batch".as_ptr());
+        return null_mut();
+    }
+    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
+    let names = [s.batch_names[0], s.batch_names[1], s.batch_names[2], s.batch_names[4]];
+    let mut four: [*mut PyObject; 4] = [null_mut(); 4];
+    if !gather(args, nargs, kwnames, &names, &mut four) || four[0].is_null() || four[1].is_null() {
+        return forward(s.batch[1], args, nargs, kwnames);
+    }
+    (a[0], a[1], a[2], a[4]) = (four[0], four[1], four[2], four[3]);
+    let plan = void_of(a[2]).and_then(|void| layout_of(a[1]).map(|(kinds, lay)| (void, kinds, lay)));
+    let Some((void, kinds_mask, lay)) = plan else {
+        return forward(s.batch[1], args, nargs, kwnames);
+    };
+    if !void_allowed(&lay, void) {
+        return forward(s.batch[1], args, nargs, kwnames);
+    }
+    let Some(rows) = Rows::of(a[0], &lay) else {
+        return forward(s.batch[1], args, nargs, kwnames);
+    };
+    let Some((arr, out)) = batch_output(a[4], rows.n, rows.width) else {
+        return null_mut();
+    };
+    let mut kinds = [0u8; 30];
+    let mut nk = 0;
+    for k in 0..30 {
+        if kinds_mask >> k & 1 == 1 {
+            kinds[nk] = k as u8;
+            nk += 1;
+        }
+    }
+    let dst = out.0.buf as *mut u8;
+    let mut done = 0;
+    while done < rows.n {
+        let Some(counts) = rows.row(done) else { break };
+        let (mut held, mut n) = (0u32, 0u32);
+        for k in 0..30 {
+            held |= ((counts[k] != 0) as u32) << k;
+            n += counts[k] as u32;
+        }
+        if held & !kinds_mask != 0 || n > 14 {
+            break;
+        }
+        let row = std::slice::from_raw_parts_mut(dst.add(done * rows.width), rows.width);
+        row.fill(0);
+        for &k in hand::waits_inline(&counts, &counts, &kinds[..nk], lay.two_suit_rule, void, true).iter() {
+            row[k as usize] = 1;
+        }
+        done += 1;
+    }
+    if done == rows.n {
+        return arr;
+    }
+    drop(out);
+    Py_DecRef(arr);
+    drop(rows);
+    forward(s.batch[1], args, nargs, kwnames)
+}
+
+/// ``configure_batch(batch_shanten, batch_waits, np.empty, int8, uint8, bool, api, probe)``: the
+/// Python batch functions (what is not taken here goes to them), numpy's ``empty`` and dtypes;
+/// the last two (numpy's C-API table and a probe array) are not used. Called once by batch.py.
+unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
     let mut o: [*mut PyObject; 8] = [null_mut(); 8];
     if PyArg_ParseTuple(
         args,
-        c"OOOSSSOO".as_ptr(),
+        c"OOOOOOOO".as_ptr(),
         &mut o[0] as *mut *mut PyObject,
         &mut o[1] as *mut *mut PyObject,
         &mut o[2] as *mut *mut PyObject,
@@ -486,6 +1347,37 @@ unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -
         &mut o[5] as *mut *mut PyObject,
         &mut o[6] as *mut *mut PyObject,
         &mut o[7] as *mut *mut PyObject,
+    ) == 0
+    {
+        return null_mut();
+    }
+    let s = state();
+    for &x in &o[..6] {
+        Py_IncRef(x); // kept for the module's life
+    }
+    s.batch = [o[0], o[1], o[2], o[3]];
+    s.bool_dtype = o[5];
+    PyBool_FromLong(0)
+}
+
+/// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,
+/// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
+/// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
+unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 10] = [null_mut(); 10];
+    if PyArg_ParseTuple(
+        args,
+        c"OOOSSSOO|OO".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut o[4] as *mut *mut PyObject,
+        &mut o[5] as *mut *mut PyObject,
+        &mut o[6] as *mut *mut PyObject,
+        &mut o[7] as *mut *mut PyObject,
+        &mut o[8] as *mut *mut PyObject,
+        &mut o[9] as *mut *mut PyObject,
     ) == 0
     {
         return null_mut();
@@ -511,10 +1403,11 @@ unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -
     }
     hand::prepare(); // the waits' table too: no first call that costs milliseconds
     let s = state();
-    for &x in &o {
+    for &x in o.iter().filter(|x| !x.is_null()) {
         Py_IncRef(x); // kept for the module's life
     }
     (s.shanten, s.waits, s.resolver, s.pong) = (o[0], o[1], o[2], o[6]);
+    (s.shanten_counts, s.waits_counts) = (o[8], o[9]);
     for k in 0..30 {
         s.tiles[k] = PyTuple_GetItem(o[7], k as isize);
     }
@@ -542,19 +1435,105 @@ unsafe fn probe_layout(s: &mut State) {
     s.direct = (*(probe as *mut TupleHead)).ob_size == 30
         && (0..30).all(|k| *(*(probe as *mut TupleHead)).ob_item.as_ptr().add(k) == PyTuple_GetItem(probe, k as isize));
     Py_DecRef(probe);
+    let list = PyList_New(30);
+    if list.is_null() {
+        PyErr_Clear();
+    } else {
+        for k in 0..30 {
+            let x = s.small[k % 5];
+            Py_IncRef(x);
+            PyList_SetItem(list, k as isize, x);
+        }
+        s.list_type = (*list).ob_type;
+        let head = list as *mut ListHead;
+        s.direct_list = (*head).ob_size == 30
+            && !(*head).ob_item.is_null()
+            && (0..30).all(|k| *(*head).ob_item.add(k) == PyList_GetItem(list, k as isize));
+        Py_DecRef(list);
+    }
     let step = (s.small[1] as usize).wrapping_sub(s.small[0] as usize);
     if step.is_power_of_two() && step >= 16 && (0..5).all(|v| s.small[v] as usize == s.small[0] as usize + v * step) {
         s.shift = step.trailing_zeros();
     }
 }
 
-/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address.
+/// ``layout()``, for the tests: bit 0 tuples read in place, bit 1 counts read by address, bit 2
+/// lists read in place.
 unsafe extern "C" fn py_layout(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
     let s = state();
-    PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1)
+    PyLong_FromLong((s.direct as c_long) | ((s.shift > 0) as c_long) << 1 | (s.direct_list as c_long) << 2)
 }
 
-static mut METHODS: [PyMethodDef; 5] = [
+/// ``forwarded()``, for the tests: how many calls were handed to the Python functions.
+unsafe extern "C" fn py_forwarded(_module: *mut PyObject, _unused: *mut PyObject) -> *mut PyObject {
+    PyLong_FromLong(state().forwarded as c_long)
+}
+
+static mut METHODS: [PyMethodDef; 15] = [
+    PyMethodDef {
+        ml_name: c"batch_shanten".as_ptr(),
+        ml_meth: py_batch_shanten as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"batch_shanten(counts, variant, void=None, sets=4, out=None): majiang.core.batch's, in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"batch_waits".as_ptr(),
+        ml_meth: py_batch_waits as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"batch_waits(counts, variant, void=None, out=None): majiang.core.batch's, in Rust.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"configure_batch".as_ptr(),
+        ml_meth: py_configure_batch as VarArgs as *const c_void,
+        ml_flags: METH_VARARGS,
+        ml_doc: c"configure_batch(batch_shanten, batch_waits, empty, int8, uint8, bool, api, probe): by batch.py."
+            .as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"stepper".as_ptr(),
+        ml_meth: py_stepper as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"stepper(address of mj_step_obs, game, mask, rewards, obs, kind) -> (seat, action) -> code.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"encoder".as_ptr(),
+        ml_meth: py_encoder as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"encoder(address of mj_encode_obs, game, obs, kind) -> (seat) -> code.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"batch_step_at".as_ptr(),
+        ml_meth: py_batch_step_at as FastCall as *const c_void,
+        ml_flags: METH_FASTCALL,
+        ml_doc: c"batch_step_at(address of mj_batch_step_deal, its 13 arguments as integers) -> code.".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"shanten_rows".as_ptr(),
+        ml_meth: py_shanten_rows as VarArgs as *const c_void,
+        ml_flags: METH_VARARGS,
+        ml_doc: c"shanten_rows(counts, out, variant, void, sets): batch shanten of closed rows; False: numpy answers."
+            .as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"forwarded".as_ptr(),
+        ml_meth: py_forwarded as VarArgs as *const c_void,
+        ml_flags: METH_NOARGS,
+        ml_doc: c"forwarded(): how many calls were handed to the Python functions (for tests).".as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"shanten_counts".as_ptr(),
+        ml_meth: py_shanten_counts as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc:
+            c"shanten_counts(counts, variant, sets=4, void=None, caps=None, seven_pairs=None, meld_suits=''): in Rust."
+                .as_ptr(),
+    },
+    PyMethodDef {
+        ml_name: c"waits_counts".as_ptr(),
+        ml_meth: py_waits_counts as FastWithKeywords as *const c_void,
+        ml_flags: METH_FASTCALL | METH_KEYWORDS,
+        ml_doc: c"waits_counts(counts, totals, variant, void=None, closed=True): in Rust.".as_ptr(),
+    },
     PyMethodDef {
         ml_name: c"shanten".as_ptr(),
         ml_meth: py_shanten as FastWithKeywords as *const c_void,
@@ -604,6 +1583,17 @@ pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
     let s = state();
     for (i, name) in [c"counts", c"melds", c"tile", c"kind", c"hand", c"variant", c"void"].iter().enumerate() {
         s.names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in
+        [c"counts", c"variant", c"sets", c"void", c"caps", c"seven_pairs", c"meld_suits"].iter().enumerate()
+    {
+        s.counts_names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in [c"counts", c"totals", c"variant", c"void", c"closed"].iter().enumerate() {
+        s.waits_names[i] = PyUnicode_InternFromString(name.as_ptr());
+    }
+    for (i, name) in [c"counts", c"variant", c"void", c"sets", c"out"].iter().enumerate() {
+        s.batch_names[i] = PyUnicode_InternFromString(name.as_ptr());
     }
     probe_layout(s);
     let module = std::ptr::addr_of_mut!(MODULE);

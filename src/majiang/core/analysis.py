@@ -576,7 +576,7 @@ def _configure_rust(module: Any) -> Any:
     t = tables()
     rows = array("H", (v for row in t.rows for v in row)).tobytes()
     module.configure(_shanten_python, _waits_python, _rust_plan, t.suit.tobytes(), t.honour.tobytes(), rows,
-                     MeldKind.PONG, tuple(ALL_TILES))
+                     MeldKind.PONG, tuple(ALL_TILES), _shanten_counts_python, _waits_counts_python)
     return module
 
 

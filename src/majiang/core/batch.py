@@ -164,6 +164,7 @@ def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np
     return out
 
 
+_python_batch_shanten, _python_batch_waits = batch_shanten, batch_waits  # what a compiled path hands on to
 if _speedups is not None:  # the C functions, which hand what they do not take to the ones above
     import importlib
 
