@@ -858,6 +858,9 @@ TABLE_BOXES = """() => {
     add('hand', document.querySelector('.seat.me .row.hand'));
     document.querySelectorAll('.board .seat:not(.me)').forEach((e) => add([...e.classList].find((c) => c.startsWith('pos-')), e));
     add('center', document.querySelector('.board .center'));
+    // the header's name and tools and the room bar's buttons (离开 beside a long name, issue 47)
+    add('me', document.getElementById('me'));
+    document.querySelectorAll('#top .tools button, #room-bar .bar-tools button').forEach((e) => add('tool ' + e.id, e));
     // the wall's rows: within the centre's box, apart from each other and from everything else
     const inner = (n) => n.startsWith('wall-') || n.startsWith('centre-');
     document.querySelectorAll('.board .center .wall-row').forEach((e) => add([...e.classList].find((c) => c.startsWith('wall-') && c !== 'wall-row'), e));
