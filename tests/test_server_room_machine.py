@@ -201,6 +201,11 @@ class RoomMachine(RuleBasedStateMachine):
         assert back.fields() == self.state.fields()  # what is stored is what a restart resumes
 
     @invariant()
+    def nobody_plays_for_anyone_after_the_match(self):
+        if self.state.match.over:
+            assert not any(self.state.auto) and not any(self.state.missed) and not self.state.ending
+
+    @invariant()
     def statuses_agree(self):
         assert self.state.seating.status == self.state.match.status
 

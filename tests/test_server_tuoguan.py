@@ -104,7 +104,7 @@ def test_one_missed_timer_plays_the_drawn_tile_and_warns_two_in_a_row_start_tuog
         deadline = time.monotonic() + 15  # (in a held claim window, once 托管 has answered it)
         while table.state.auto[0] and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert not table.state.auto[0] and table.state.missed[0] == 0
+        assert not table.state.auto[0] and table.state.missed[0] == 0, (table.fanout.holding, table.state.match)
 
 
 def test_an_action_resets_the_count_of_missed_timers(tmp_path):

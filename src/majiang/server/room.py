@@ -302,7 +302,10 @@ def advance(state: RoomState, new: MatchState) -> RoomState:
         raise IllegalTransition(f"the match cannot go from {state.match.value} to {new.value}")
     status = {MatchState.WAITING: "lobby", MatchState.READY_CHECK: "lobby"}.get(
         new, "playing" if new.in_play else "finished")
-    return replace(state, match=new, seating=replace(state.seating, status=status))
+    moved = replace(state, match=new, seating=replace(state.seating, status=status))
+    if new.over:  # nobody plays for anyone any more: 托管 and missed timers end with the match
+        moved = replace(moved, auto=(False,) * state.n, missed=(0,) * state.n, ending=frozenset())
+    return moved
 
 
 def _set(values: tuple, i: int, v: Any) -> tuple:
