@@ -302,10 +302,7 @@ def advance(state: RoomState, new: MatchState) -> RoomState:
         raise IllegalTransition(f"the match cannot go from {state.match.value} to {new.value}")
     status = {MatchState.WAITING: "lobby", MatchState.READY_CHECK: "lobby"}.get(
         new, "playing" if new.in_play else "finished")
-    moved = replace(state, match=new, seating=replace(state.seating, status=status))
-    if new.over:  # nobody plays for anyone any more: 托管 and missed timers end with the match
-        moved = replace(moved, auto=(False,) * state.n, missed=(0,) * state.n, ending=frozenset())
-    return moved
+    return replace(state, match=new, seating=replace(state.seating, status=status))
 
 
 def _set(values: tuple, i: int, v: Any) -> tuple:
@@ -323,8 +320,11 @@ def step(state: RoomState, command: Command, now: float) -> tuple[RoomState, tup
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise TypeError(f"not a room command: {command!r}")
-    if state.match.over and not isinstance(command, (OfferRematch, Join)):
-        raise Refusal("match.over", status=409)  # a finished or dissolved match accepts only a rematch
+    if state.match.over and not (isinstance(command, (OfferRematch, Join, Back, WindowClosed))
+                                 or (isinstance(command, SetAuto) and not command.on)):
+        # a finished or dissolved match accepts only a rematch (and the news that a player is back
+        # from 托管: a tap on the settlement, which changes nothing of the match)
+        raise Refusal("match.over", status=409)
     return handler(state, command, now)
 
 
