@@ -13,7 +13,8 @@ query (``waiting_for``, ``is_ready``, ``all_away``, ``vote_view``): pure functio
 interleavings of every command from several people and bots, and checks after every step that a seat
 holds at most one person per hand, a person at most one place, every hand exactly one lineup, each
 person's totals the sum over the hands they played, a finished or dissolved match accepts nothing but
-a rematch offer, and a kept rematch seat is its owner's.
+a rematch offer (and the news that a player is back from 托管, which changes nothing of the match),
+and a kept rematch seat is its owner's.
 
 The stored match state (``rooms.match_state``) is ``to_json``'s text, as before this module.
 """
