@@ -4,7 +4,7 @@ from real deals, exactly as an external bot receives it.
     python scripts/bot_prompts.py           # print the section
     python scripts/bot_prompts.py --write   # rewrite it in docs/BOTS.md (between its markers)
 
-tests/test_arena.py checks that the section in docs/BOTS.md is what this prints.
+tests/play/test_arena.py checks that the section in docs/BOTS.md is what this prints.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from majiang.engine import Game
 from majiang.games.rules import rules_for
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "BOTS.md"
-BEGIN = "<!-- prompts: written by scripts/bot_prompts.py --write; tests/test_arena.py checks them -->"
+BEGIN = "<!-- prompts: written by scripts/bot_prompts.py --write; tests/play/test_arena.py checks them -->"
 END = "<!-- end of prompts -->"
 # (game, preset, phases shown): Sichuan modern has 换三张 and 定缺; Kawuxing a turn that may declare 亮倒.
 # A rob prompt (抢杠) is rare in greedy deals; it has the shape of a claim (legal: win, pass)

@@ -5,7 +5,7 @@ rectangles (no font needed, so every machine draws the same pixels).
 
 Needs Pillow. The felt fills the whole square and the tile stays inside its middle 80 %, so one
 picture serves both as a plain icon and as a "maskable" one (the phone cuts it to a circle or a
-rounded square). tests/test_pwa.py checks the sizes.
+rounded square). tests/page/test_pwa.py checks the sizes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Play hands in the Python engine and the native one side by side and compare every legal-action
-mask, every seat's observation and every payment (the long form of ``tests/test_native.py``).
+mask, every seat's observation and every payment (the long form of ``tests/native/test_native.py``).
 
     python -m majiang.native build
     python scripts/native_check.py [--hands 200] [--json]

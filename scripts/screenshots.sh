@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || bash scripts/test.sh --co -q >/dev/null
-MAJIANG_SCREENSHOTS="$PWD/docs/screenshots" exec .venv/bin/python -m pytest tests/test_e2e.py -q "$@"
+MAJIANG_SCREENSHOTS="$PWD/docs/screenshots" exec .venv/bin/python -m pytest tests/page/test_e2e.py -q "$@"

@@ -8,7 +8,7 @@ the same walls, dealers and agent seeds, ``expert`` (with ``--options``) as entr
 ``strong`` in every other seat. Only the search's samples of the hidden tiles change (``--peek``):
 
 - ``none``: drawn as ``expert`` draws them (the fair agent: the same points as ``majiang arena``
-  with ``--bots expert:OPTIONS,strong,…``, deal for deal, which ``tests/test_search_ceiling.py``
+  with ``--bots expert:OPTIONS,strong,…``, deal for deal, which ``tests/bots/test_search_ceiling.py``
   checks);
 - ``wall``: which of the unseen tiles are in the wall (the wall's real tiles in a shuffled order;
   the undeclared opponents' real hidden tiles as one pool, dealt among them at random): what

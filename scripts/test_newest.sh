@@ -9,8 +9,8 @@ PY="${PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv-newest/bin/python ] || "$PY" -m venv .venv-newest
 .venv-newest/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[web]' pytest pytest-timeout hypothesis httpx
-exec .venv-newest/bin/python -m pytest -q -p no:cacheprovider tests/test_server_network.py \
-    tests/test_server_guards.py::test_http_bad_input_is_a_4xx_never_a_500 \
-    tests/test_server_guards.py::test_requests_must_name_this_server \
-    tests/test_server_guards.py::test_other_sites_cannot_use_the_cookie \
-    tests/test_server_guards.py::test_replies_never_echo_what_was_sent "$@"
+exec .venv-newest/bin/python -m pytest -q -p no:cacheprovider tests/server/test_server_network.py \
+    tests/server/test_server_guards.py::test_http_bad_input_is_a_4xx_never_a_500 \
+    tests/server/test_server_guards.py::test_requests_must_name_this_server \
+    tests/server/test_server_guards.py::test_other_sites_cannot_use_the_cookie \
+    tests/server/test_server_guards.py::test_replies_never_echo_what_was_sent "$@"

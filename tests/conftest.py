@@ -25,7 +25,7 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # helper programs run by the tests, not test modules
-collect_ignore_glob = ["bots/*"]
+collect_ignore_glob = ["bot_programs/*"]
 
 
 _SECRETS = {name: value for name, value in vars(secrets).items() if not name.startswith("_")}

@@ -53,6 +53,6 @@ def give_test_websockets_a_deadline(seconds: float = WEBSOCKET_DEADLINE) -> None
     def receive(self: Any) -> dict:
         return receive_within(self, seconds)
 
-    receive.deadline = seconds  # type: ignore[attr-defined]  (tests/test_deadlines.py checks it holds)
+    receive.deadline = seconds  # type: ignore[attr-defined]  (tests/house/test_deadlines.py checks it holds)
 
     WebSocketTestSession.receive = receive  # type: ignore[method-assign]

@@ -1,6 +1,6 @@
-//! The conformance corpus (``tests/conformance/*.jsonl``), replayed on this engine: each line is a
+//! The conformance corpus (``tests/engine/conformance/*.jsonl``), replayed on this engine: each line is a
 //! worked hand (the rules' ``config``, the wall, the actions) and the money it must settle. The
-//! Python suite replays the same files (``tests/test_conformance.py``).
+//! Python suite replays the same files (``tests/engine/test_conformance.py``).
 
 use crate::game::Game;
 use crate::games::testing::tile;
@@ -217,9 +217,9 @@ fn replay(hand: &Json) {
 
 #[test]
 fn the_corpus_settles_as_recorded() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/engine/conformance");
     let mut hands = 0;
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("tests/conformance").map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("tests/engine/conformance").map(|e| e.unwrap().path()).collect();
     paths.sort();
     for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
         for line in std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()) {

@@ -1,5 +1,5 @@
 //! One hand as a state machine: ``majiang.engine.Game``, asking its game's ``VariantPlay``
-//! (``games``) wherever the two games' rules part, step for step (the Python engine is the reference; ``tests/test_native.py`` plays both side
+//! (``games``) wherever the two games' rules part, step for step (the Python engine is the reference; ``tests/native/test_native.py`` plays both side
 //! by side). Actions are the RL env's indices (``majiang.env`` documents them).
 
 mod position;

@@ -1,6 +1,6 @@
 //! majiang's rules engine and RL observation encoder in Rust, behind a small C ABI that
 //! ``majiang.native`` loads with ctypes. Optional: the Python engine is the reference, and
-//! ``tests/test_native.py`` plays both side by side and compares every mask, observation and
+//! ``tests/native/test_native.py`` plays both side by side and compares every mask, observation and
 //! payment. Every entry point catches panics and reports them as an error code.
 //!
 //! The modules follow the Python package: ``game`` the state machine (``majiang.engine``),

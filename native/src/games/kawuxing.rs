@@ -243,7 +243,7 @@ fn score_win(r: &Rules, hand: &Counts, full: &Counts, melds: &[Meld], win: u8, c
     Score { win: true, multiplier: capped, uncapped: best_value, kan }
 }
 
-/// Worked hands of ``tests/test_engine_kawuxing.py``.
+/// Worked hands of ``tests/engine/test_engine_kawuxing.py``.
 #[cfg(test)]
 mod tests {
     use super::super::testing::{act, game_with, tile, KAWUXING};

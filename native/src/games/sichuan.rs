@@ -362,7 +362,7 @@ fn score_win(r: &Rules, full: &Counts, totals: &Counts, melds: &[Meld], ctx: &Ct
     Score { win: true, multiplier: 1i64 << fan, uncapped: best_total, kan: 0 }
 }
 
-/// Worked hands of ``tests/test_engine_sichuan.py``.
+/// Worked hands of ``tests/engine/test_engine_sichuan.py``.
 #[cfg(test)]
 mod tests {
     use super::super::testing::{act, game_with, sichuan_one_win, tile, SICHUAN};

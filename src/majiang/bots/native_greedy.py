@@ -6,7 +6,7 @@ observation; the native engine makes the same choice in microseconds from the ga
 ``GreedyAgent`` would read from the seat's observation (its own hand and melds, its void, the
 declared waits everyone sees, how many tiles are left): the choice is the one
 ``GreedyAgent(key)`` would make from that observation, ``key`` drawn from the agent's own
-generator for each decision (``tests/test_native_greedy.py`` checks this decision for decision).
+generator for each decision (``tests/native/test_native_greedy.py`` checks this decision for decision).
 Where a position cannot hold the moment (换三张, 定缺, a robbable kong) or the native engine is not
 built, the Python agent decides with the same key.
 """

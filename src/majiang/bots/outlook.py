@@ -14,7 +14,7 @@ Plans: the hand as it is (``all``), 清一色 in one suit (the other tiles are g
 table, so a plan that is slower but worth more wins when it should.
 
 This module is the reference; ``majiang.native.outlook`` computes the same numbers in the native
-library (one call per decision), sample for sample, and ``tests/test_outlook.py`` holds them equal.
+library (one call per decision), sample for sample, and ``tests/bots/test_outlook.py`` holds them equal.
 
 >>> from majiang.games.rules import rules_for
 >>> from majiang.core.tiles import parse_tiles, to_counts

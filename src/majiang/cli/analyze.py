@@ -190,7 +190,7 @@ def _too_long(where: str, line: int, max_line: int) -> UsageError:
 
 class _FastBatch:
     """The batch's fast path: closed 13- and 14-tile hands in the plain notation, answered as the
-    one-hand path answers them (tests/test_cli.py holds the two equal), many at a time."""
+    one-hand path answers them (tests/cli/test_cli.py holds the two equal), many at a time."""
 
     def __init__(self, variant, void, visible, shanten_only: bool) -> None:
         import numpy as np

@@ -72,7 +72,7 @@ def observation(game: Game, seat: int | None) -> dict:
 def _shared(game: Game) -> dict:
     """The part of every observation that does not depend on who looks, for this state of the deal.
     Every change of the deal appends an event, moves the phase, the turn or the wall, so that stamp
-    says when it must be worked out again (tests/test_observation.py checks it against the uncached
+    says when it must be worked out again (tests/engine/test_observation.py checks it against the uncached
     observation at every step of many deals)."""
     stamp = (len(game.events), game.phase, game.current, game.tiles_left, game.last_draw, game.over)
     cached = game.caches.get("observation_shared")

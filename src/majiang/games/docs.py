@@ -1,5 +1,5 @@
 """Rewrite the options tables of ``docs/RULES.md`` from the games' declarations (run from a
-checkout: ``python -m majiang.games.docs``; ``tests/test_rules_declared.py`` fails when stale)."""
+checkout: ``python -m majiang.games.docs``; ``tests/games/test_rules_declared.py`` fails when stale)."""
 
 from __future__ import annotations
 

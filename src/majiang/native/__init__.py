@@ -2,7 +2,7 @@
 environments that need many steps per second.
 
 It plays exactly the Python engine's hands (same wall from the same seed, same legal actions,
-same payments; ``tests/test_native.py`` plays both side by side and compares every mask,
+same payments; ``tests/native/test_native.py`` plays both side by side and compares every mask,
 observation and reward) but speaks only the RL env's action indices and arrays. It also plays the
 ``random`` and ``greedy`` bots (``Opponents``; greedy is ``majiang.agents.GreedyAgent`` decision
 for decision, with the package's shanten tables handed over at first use). The Python

@@ -4,7 +4,7 @@ layout, the rules array the library reads (generated from the games' declaration
 entry points' signatures (``FUNCTIONS``), and an ABI version derived from all of them.
 
 The crate's ``native/src/spec.rs`` and ``native/src/abi.rs`` are generated from this module
-(``python -m majiang.native spec``); ``tests/test_boundary.py`` fails when they are stale, and the
+(``python -m majiang.native spec``); ``tests/native/test_boundary.py`` fails when they are stale, and the
 library refuses to load when its ABI version is not this one. Every other constant below is a plain
 literal, defined once, in the order it is written to Rust; its Rust type follows from its name
 (``RUST_TYPES``).

@@ -16,7 +16,7 @@ build``), which is 5 to 100 times faster and plays the ``greedy`` and ``random``
 ``backend="auto"`` (the default) takes the native engine when it is built and the opponents allow
 it (``strong`` and external bots need Python games); ``"python"`` or ``"native"`` choose. Either way the same seed
 gives the same deals, masks, observations and
-rewards (``tests/test_native.py``); with the native engine ``info["settlement"]`` is a summary
+rewards (``tests/native/test_native.py``); with the native engine ``info["settlement"]`` is a summary
 (result, wins with their multipliers, totals, next dealer) and ``env.game`` replays the hand in
 the Python engine for its full event log.
 
@@ -51,7 +51,7 @@ held and tiles left unscaled, and the money as four little-endian int32 after th
 The AEC env's ``observe`` returns views of the env's own arrays (the next step overwrites them);
 ``BatchEnv(reuse_arrays=True)`` returns the same arrays from every step.
 
-It holds nothing the seat may not know (``tests/test_env.py`` shuffles every hidden tile and checks
+It holds nothing the seat may not know (``tests/rl/test_env.py`` shuffles every hidden tile and checks
 that the encoding does not change). Rewards are settlement points (kong money as it is paid,
 wins, the draw settlement), in units of the base.
 """

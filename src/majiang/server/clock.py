@@ -1,7 +1,7 @@
 """The table's clock: decision timers, their deadlines, and the fairness rules of who moves when.
 
 Every rule that decides *when* a seat's decision is taken for it lives here as a named function of
-plain values, so each is tested without a table or a socket (tests/test_server_match.py). The
+plain values, so each is tested without a table or a socket (tests/server/test_server_match.py). The
 table's driver asks ``seat_due`` for each seat that has a decision and acts on the earliest.
 """
 

@@ -9,7 +9,7 @@ the room finished). The driver (``live_table``) keeps the state it had until the
 stored, so a refusal (``Refusal``) or a failed store changes nothing. What is not a command is a
 query (``waiting_for``, ``is_ready``, ``all_away``, ``vote_view``): pure functions of the state.
 
-``tests/test_server_room_machine.py`` drives ``step`` with hypothesis's stateful testing over random
+``tests/server/test_server_room_machine.py`` drives ``step`` with hypothesis's stateful testing over random
 interleavings of every command from several people and bots, and checks after every step that a seat
 holds at most one person per hand, a person at most one place, every hand exactly one lineup, each
 person's totals the sum over the hands they played, a finished or dissolved match accepts nothing but

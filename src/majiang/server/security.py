@@ -23,7 +23,7 @@ BLANK_LOOKING = set("\u115f\u1160\u3164\uffa0\u2800")  # fillers and blanks that
 
 # default-src 'self' is also the policy of the service worker (worker-src falls back to script-src,
 # then to it) and of the manifest (manifest-src falls back to it): /sw.js and the manifest are allowed
-# without naming them, which would add bytes to every response (tests/test_page_weight.py).
+# without naming them, which would add bytes to every response (tests/page/test_page_weight.py).
 HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "

@@ -4,7 +4,7 @@
 // The audio starts only after the player's first tap or key: a context made or resumed before that is
 // refused, with a console warning for every sound (a page reloaded, a link opened at a table).
 // the mute switch: a setting of this browser's speaker, read wherever a sound is played (the one
-// module-level `let` of this module: tests/test_page_js.py lists it)
+// module-level `let` of this module: tests/page/test_page_js.py lists it)
 let muted = localStorage.getItem("majiang.mute") === "1";
 // the audio context, made at the first sound once the player has tapped (and kept: one per page)
 const speaker = (() => {

@@ -1,0 +1,140 @@
+"""复盘 on the server: a finished hand's review of your own seat only, stored once, rate-limited,
+refused while the hand is played; on SQLite and (where it is installed) PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from majiang.server.app import create_app  # noqa: E402
+from test_server import _OPEN, _close_clients, make_room, player, started_room  # noqa: E402, F401
+from test_server_room import two_hands_four_people  # noqa: E402
+
+
+def review_client(url: str, per_minute: int = 2) -> TestClient:
+    """A server whose reviews are cheap (2 samples a decision: the tests need their shape, not their depth)."""
+    c = TestClient(create_app(url, bot_delay=0.0, review_budget=2, reviews_per_minute=per_minute))
+    c.__enter__()
+    _OPEN.append(c)
+    return c
+
+
+def review(c, code, hand, who, method="get"):
+    return getattr(c, method)(f"/api/rooms/{code}/games/{hand}/review", headers={"X-Token": who["token"]})
+
+
+def until_done(c, code, hand, who, seconds=60.0):
+    end = time.monotonic() + seconds
+    while True:
+        r = review(c, code, hand, who)
+        if r.status_code == 200:
+            return r.json()
+        assert r.status_code == 202 and r.json()["status"] in ("queued", "running"), r.text
+        assert time.monotonic() < end, "the review never finished"
+        time.sleep(0.05)
+
+
+def check_reviews(c, url):
+    code, (a, b, cc, d) = two_hands_four_people(c)
+    stranger = player(c, "zed")
+    reviews = c.app.state.server.reviews
+    # nobody asked yet
+    r = review(c, code, 0, a)
+    assert r.status_code == 404 and r.json()["code"] == "review.not_requested"
+    # a played seat 0 of hand 1 (index 0): theirs to ask for
+    first = review(c, code, 0, a, "post")
+    assert first.status_code in (200, 202) and first.json()["seat"] == 0
+    done = until_done(c, code, 0, a)
+    assert done["status"] == "done" and done["seat"] == 0
+    got = done["review"]
+    assert got["seat"] == 0 and got["budget"] == 2 and 0 <= (got["match_rate"] or 0) <= 1 and got["total_loss"] >= 0
+    frames = c.get(f"/api/rooms/{code}/games/0/frames").json()["frames"]
+    for dec in got["decisions"]:
+        assert {"index", "played", "best", "loss", "severity", "options", "frame"} <= set(dec)
+        assert 0 <= dec["frame"] < len(frames)
+        assert frames[dec["frame"] + 1]["label"].startswith("seat 0: ")  # the action that followed is seat 0's
+    assert reviews.computed == 1
+    # stored once: asking again, or another worker on the same database, computes nothing
+    again = review(c, code, 0, a, "post")
+    assert again.status_code == 200 and again.json()["review"] == got
+    assert reviews.computed == 1
+    # a sat hand 2 out (rotate): no seat of theirs to review; d sat hand 1 out
+    for hand, who in ((1, a), (0, d)):
+        for method in ("get", "post"):
+            r = review(c, code, hand, who, method)
+            assert r.status_code == 403 and r.json()["code"] == "review.not_your_seat", (hand, method)
+    # a stranger (a spectator) sees nothing; b sees only their own seat's, never a's
+    for method in ("get", "post"):
+        r = review(c, code, 0, stranger, method)
+        assert r.status_code == 403 and r.json()["code"] == "review.not_your_seat"
+    r = review(c, code, 0, b)
+    assert r.status_code == 404 and r.json()["code"] == "review.not_requested"
+    assert c.get(f"/api/rooms/{code}/games/0/review").status_code == 401  # nobody: who are you?
+    # the rate: b may start 2 a minute (stored ones and ones under way cost nothing)
+    assert review(c, code, 0, b, "post").status_code in (200, 202)
+    assert review(c, code, 0, b, "post").status_code in (200, 202)  # the same one again: free
+    assert review(c, code, 1, b, "post").status_code in (200, 202)
+    until_done(c, code, 0, b)
+    mine = until_done(c, code, 1, b)
+    assert mine["seat"] == 1 and mine["review"]["seat"] == 1
+    reviews.jobs.clear()
+    with c.app.state.store.engine.begin() as conn:  # forget b's stored review of hand 2, to ask again
+        conn.exec_driver_sql("DELETE FROM hand_reviews WHERE seat = 1")
+    r = review(c, code, 1, b, "post")
+    assert r.status_code == 429 and r.json()["code"] == "rate.reviews" and r.json()["params"] == {"per_minute": 2}
+    # a second server on the same database answers from the store
+    other = review_client(url)
+    r = review(other, code, 0, a, "post")
+    assert r.status_code == 200 and r.json()["review"] == got and other.app.state.server.reviews.computed == 0
+    # a hand in play is never reviewed
+    live = make_room(c, a["token"], variant="sichuan")
+    c.post(f"/api/rooms/{live}/start", headers={"X-Token": a["token"]})
+    for method in ("get", "post"):
+        r = review(c, live, 0, a, method)
+        assert r.status_code == 409 and r.json()["code"] == "review.hand_not_finished"
+    r = review(c, live, 5, a, "post")
+    assert r.status_code == 404 and r.json()["code"] == "replay.not_found"
+    assert review(c, "000000", 0, a, "post").status_code == 404
+
+
+def test_reviews_of_own_seat_stored_once_and_limited(tmp_path):
+    url = f"sqlite:///{tmp_path / 'db'}.sqlite3"
+    check_reviews(review_client(url), url)
+
+
+def test_reviews_on_postgresql():
+    pytest.importorskip("psycopg")
+    import test_server_postgres as pg  # skips this module's test where PostgreSQL is not installed
+
+    with contextlib.contextmanager(pg.cluster)("54331") as url:
+        check_reviews(review_client(url), url)
+
+
+def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
+    """The process pool's path: the job and its answer cross to a worker and back (the same seed,
+    the same review)."""
+    import asyncio
+
+    from majiang import Game
+    from majiang.bots import GreedyAgent
+    from majiang.engine.log import game_records
+    from majiang.play.runner import play_hand
+    from majiang.server.bots import BotRunner
+    from majiang.server.reviews import Reviews, compute
+
+    records = game_records(play_hand(Game("sichuan", seed=7), [GreedyAgent(s) for s in range(4)]))
+    runner = BotRunner(1)
+    reviews = Reviews(None, runner, budget=2)
+    try:
+        pooled = asyncio.run(reviews._compute(records, 2, 5))
+        assert reviews.own is not None and reviews.at_once == 1  # one bot worker stays the bots'
+    finally:
+        reviews.close()
+        runner.close()
+    assert pooled == compute(records, 2, 2, 5) and pooled["seat"] == 2
