@@ -219,7 +219,8 @@ fn replay(hand: &Json) {
 fn the_corpus_settles_as_recorded() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/engine/conformance");
     let mut hands = 0;
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("tests/engine/conformance").map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> =
+        std::fs::read_dir(&dir).expect("tests/engine/conformance").map(|e| e.unwrap().path()).collect();
     paths.sort();
     for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
         for line in std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()) {

@@ -88,7 +88,8 @@ def test_node_unit_tests_of_the_page(patch_fixtures):
     with open(schema, "w", encoding="utf-8") as f:  # what /api/rules-schema serves: the games' declarations
         json.dump(rules_schema(), f, ensure_ascii=False)
     env = dict(os.environ, MAJIANG_PATCH_FIXTURES=patch_fixtures, MAJIANG_RULES_SCHEMA=schema)
-    files = sorted(os.path.join(ROOT, "tests", "js", f) for f in os.listdir(os.path.join(ROOT, "tests", "js"))
+    here = os.path.join(os.path.dirname(__file__), "js")
+    files = sorted(os.path.join(here, f) for f in os.listdir(here)
                    if f.endswith(".test.js"))
     r = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

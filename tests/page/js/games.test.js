@@ -3,11 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { I18N } from "../../src/majiang/server/static/i18n.js";
+import { I18N } from "../../../src/majiang/server/static/i18n.js";
 import {
   brokenConstraints, choiceName, declarationName, fanHelp, fansMultiply, gameIds, gameName, optionHelp, optionName, peopleChoices,
   presetIds, presetName, setGames,
-} from "../../src/majiang/server/static/games.js";
+} from "../../../src/majiang/server/static/games.js";
 
 const path = process.env.MAJIANG_RULES_SCHEMA;
 const schema = path ? JSON.parse(readFileSync(path, "utf-8")) : null;

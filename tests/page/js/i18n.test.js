@@ -2,12 +2,12 @@
 // both, and a refusal is read by its code and parameters, never by its English words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setGames } from "../../src/majiang/server/static/games.js";
+import { setGames } from "../../../src/majiang/server/static/games.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { I18N, errorCode, errorCodes, errorText, firstLang, isRulesError, setLang, t } from "../../src/majiang/server/static/i18n.js";
+import { I18N, errorCode, errorCodes, errorText, firstLang, isRulesError, setLang, t } from "../../../src/majiang/server/static/i18n.js";
 
-const SCHEMA = fileURLToPath(new URL("../../src/majiang/data/protocol.schema.json", import.meta.url));
+const SCHEMA = fileURLToPath(new URL("../../../src/majiang/data/protocol.schema.json", import.meta.url));
 
 /**
  * The error codes the server declares: protocol.schema.json's "errors" (code → its message and

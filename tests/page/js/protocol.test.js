@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { applyPatch, retryDelay } from "../../src/majiang/server/static/protocol.js";
+import { applyPatch, retryDelay } from "../../../src/majiang/server/static/protocol.js";
 
 const fixtures = process.env.MAJIANG_PATCH_FIXTURES;
 

@@ -2,8 +2,8 @@
 // unsaid; a review's actions are said in words, never as tile codes; the costliest come first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLang } from "../../src/majiang/server/static/i18n.js";
-import { WORDS, actionWords, costliest, pts, say } from "../../src/majiang/server/static/review-words.js";
+import { setLang } from "../../../src/majiang/server/static/i18n.js";
+import { WORDS, actionWords, costliest, pts, say } from "../../../src/majiang/server/static/review-words.js";
 
 test("the review's words have the same keys in Chinese and English", () => {
   assert.deepEqual(Object.keys(WORDS.en).sort(), Object.keys(WORDS.zh).sort());

@@ -1,7 +1,7 @@
 // The page's state (static/state.js): what a frame, a tap and the room's events change, with no DOM.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createStore, freeSeats, initialState, legalMoves, pickKey, reduce, restingMe, secondsLeft } from "../../src/majiang/server/static/state.js";
+import { createStore, freeSeats, initialState, legalMoves, pickKey, reduce, restingMe, secondsLeft } from "../../../src/majiang/server/static/state.js";
 
 /** A snapshot of seat `seat` with hand `hand` in phase `phase`. */
 function snapshot({ seat = 0, hand = "123m456p789s11z", phase = "turn", handIndex = 0, legal = [], now = 0 } = {}) {

@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { wallSides } from "../../src/majiang/server/static/wall.js";
-import { setGames, wallSize } from "../../src/majiang/server/static/games.js";
+import { wallSides } from "../../../src/majiang/server/static/wall.js";
+import { setGames, wallSize } from "../../../src/majiang/server/static/games.js";
 
 // what /api/rules-schema serves (tests/page/test_page_js.py writes it to MAJIANG_RULES_SCHEMA)
 const path = process.env.MAJIANG_RULES_SCHEMA;

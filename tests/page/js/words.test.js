@@ -1,8 +1,8 @@
 // The page's words without the DOM (static/words.js): tile lists, replay steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ACTION_KEYS, avatarsOf, botName, fanWorth, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles, winTotal } from "../../src/majiang/server/static/words.js";
-import { I18N } from "../../src/majiang/server/static/i18n.js";
+import { ACTION_KEYS, avatarsOf, botName, fanWorth, keyLabel, keyed, replayStep, shortcutRows, signed, splitTiles, winTotal } from "../../../src/majiang/server/static/words.js";
+import { I18N } from "../../../src/majiang/server/static/i18n.js";
 
 test("a hand's text as tiles, each keyed apart from its copies", () => {
   assert.deepEqual(splitTiles("123m55p7z"), ["1m", "2m", "3m", "5p", "5p", "7z"]);

@@ -181,15 +181,18 @@ async function loadSummary(state) {
   const top = finals.indexOf(Math.max(...finals));
   const lo = Math.min(0, ...run.flat()), hi = Math.max(1, ...run.flat());
   const W = 300, H = 120, X = (/** @type {number} */ i) => 10 + (i * (W - 20)) / Math.max(1, games.length), Y = (/** @type {number} */ x) => H - 10 - ((x - lo) * (H - 20)) / (hi - lo || 1);
-  const COLORS = ["#f0c75e", "#5cc8ff", "#ff8a5c", "#b7e36b"];
+  // a colour per person, line and key alike: a match can have more people than seats (a friend who
+  // relieved a bot has a row of their own beside the bot's)
+  const COLORS = ["#f0c75e", "#5cc8ff", "#ff8a5c", "#b7e36b", "#c792ea", "#f48fb1", "#4dd0c0", "#e0e0e0"];
+  const colour = (/** @type {number} */ s) => COLORS[s % COLORS.length];
   // each line a little apart from the others, so two players with the same scores show both lines
   const apart = (/** @type {number} */ s) => (s - (run.length - 1) / 2) * 2.5;
-  const lines = run.map((xs, s) => `<polyline fill="none" stroke="${COLORS[s % 4]}" stroke-width="2.5" points="${xs.map((x, i) => `${X(i).toFixed(1)},${(Y(x) + apart(s)).toFixed(1)}`).join(" ")}"/>`).join("");
+  const lines = run.map((xs, s) => `<polyline fill="none" stroke="${colour(s)}" stroke-width="2.5" points="${xs.map((x, i) => `${X(i).toFixed(1)},${(Y(x) + apart(s)).toFixed(1)}`).join(" ")}"/>`).join("");
   const chart = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("summary"))}"><line x1="10" x2="${W - 10}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999" stroke-dasharray="3 3"/>${lines}</svg>`;
   // one row per person (a name and an avatar, one line), a column per hand, the total last: the
   // names never squeeze into narrow column heads on a phone; many hands scroll sideways
   setHTML(box, h`<h3>${t("summary")}: ${t("winner", { who: cols[top] })}</h3>
     <div class="scroll-x"><table class="totals summary-table"><tr><th>${t("players_col")}</th>${games.map((g) => h`<th class="num">${g.hand_index + 1}</th>`)}<th class="num">${t("total_col")}</th></tr>
-    ${cols.map((n, c) => h`<tr class="${c === top ? "won" : ""}"><td><span class="key k${c}"></span>${who(n, c)}</td>${games.map((g) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t(r.four ? "rest_cell" : "absent_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}<td class="num sum ${finals[c] >= 0 ? "pos" : "neg"}">${signed(finals[c])}</td></tr>`)}</table></div>${raw(chart)}`);
+    ${cols.map((n, c) => h`<tr class="${c === top ? "won" : ""}"><td>${raw(`<svg class="key" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" rx="2" fill="${colour(c)}"/></svg>`)}${who(n, c)}</td>${games.map((g) => { const x = cell(g, c); return x == null ? h`<td class="num rest">${t(r.four ? "rest_cell" : "absent_cell")}</td>` : h`<td class="num">${signed(x)}</td>`; })}<td class="num sum ${finals[c] >= 0 ? "pos" : "neg"}">${signed(finals[c])}</td></tr>`)}</table></div>${raw(chart)}`);
   tipDialogButtons();
 }
