@@ -29,9 +29,6 @@ class PlayerCommands:
     def view(self, seat: int | None) -> dict:
         return snapshot(self, seat)
 
-    def _frames(self) -> dict:
-        return self.fanout.frames()
-
     async def broadcast(self) -> None:
         await self.fanout.broadcast()
 

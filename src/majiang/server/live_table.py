@@ -153,11 +153,6 @@ class LiveTable(PlayerCommands, TableDriver):
         return self.state.dissolved
 
     @property
-    def finished_totals(self) -> list[int]:
-        """The points over the finished hands of whoever sits in each seat now."""
-        return [self.ledger.of(k) for k in self.seat_keys()]
-
-    @property
     def by_person(self) -> dict[str, int]:
         """Each person's (and each seat's bot's) points over the finished hands they played."""
         return self.ledger.by_person

@@ -224,12 +224,6 @@ class RateLimit:
         self.window = window
         self.seen: dict[str, deque] = {}
 
-    def exhausted(self, key: str, now: float | None = None) -> bool:
-        """Whether ``key`` used its budget up (nothing counted)."""
-        now = time.monotonic() if now is None else now
-        q = self.seen.get(key)
-        return bool(q) and len([t for t in q if now - t <= self.window]) >= self.count
-
     def take(self, key: str, now: float | None = None) -> float | None:
         """Counts one event now and returns its time (to ``give_back``), or None past the budget.
 

@@ -241,14 +241,6 @@ class Store(LeaseStore, AppendStore):
             created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
             conn.execute(insert(room_players).values(room=code, player=player["id"], seat=seat, created=created))
 
-    def take_bench(self, code: str, player: dict, settings: dict, lease: str | None = None) -> None:
-        """A four-person room's fourth player: the bench (in the room's settings) and the history
-        index (seat 3) in one transaction."""
-        with self._write(lease) as conn:
-            conn.execute(update(rooms).where(rooms.c.code == code).values(settings=json.dumps(settings)))
-            created = conn.execute(select(rooms.c.created).where(rooms.c.code == code)).scalar_one()
-            conn.execute(insert(room_players).values(room=code, player=player["id"], seat=3, created=created))
-
     # games -------------------------------------------------------------------------------
 
     def start_hand(self, room: str, hand_index: int, lines: list[str], lease: str | None = None,
