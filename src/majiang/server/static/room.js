@@ -42,7 +42,7 @@ export function renderInvite(state, r, show) {
     const open = free.includes(it.i), kept = nextSeat === it.i;
     e.classList.toggle("free", open); e.classList.toggle("kept", kept);
     const tags = [it.i === r.host_seat ? t("host") : "", r.joining && r.joining[it.i] ? t("joining_tag", { n: r.joining[it.i] }) : ""].filter(Boolean).join(" · ");
-    setText(e, `${t("seat_n", { n: it.i + 1 })} · ${open ? t("invite_free") : it.n}${tags ? " (" + tags + ")" : ""}`);
+    setText(e, `${t("seat_n", { n: it.i + 1 })} · ${open ? t("invite_free") : it.n}${tags ? " · " + tags : ""}`);  // a bot's name has its level in brackets already
   });
   const waitingSeat = nextSeat != null;
   const benchFree = r.four && !r.resting && !free.length;  // four friends: the fourth sits out first
@@ -85,7 +85,7 @@ export function renderLobbyRoom(state, r, mySeat, redraw) {
   sync($("seats"), namesOf(r).map((n, i) => ({ key: String(i), n, i })), () => node("div", "seat-line"), (e, it) => {
     const ready = r.ready && r.ready[it.i] && r.humans[it.i] && it.i !== r.host_seat;
     const tags = [it.i === r.host_seat ? t("host") : "", it.i === mySeat ? t("you") : "", r.humans[it.i] ? "" : t("bot"), ready ? t("ready_tag") : ""].filter(Boolean).join(" · ");
-    setText(e, `${t("seat_n", { n: it.i + 1 })}: ${it.n}${tags ? " (" + tags + ")" : ""}`);
+    setText(e, `${t("seat_n", { n: it.i + 1 })}: ${it.n}${tags ? " · " + tags : ""}`);  // a bot's name has its level in brackets already
   });
   $("bench-line").hidden = !r.four;
   if (r.four) setText($("bench-line"), r.resting ? t("bench_line", { n: r.resting.name }) : t("bench_free"));
