@@ -16,20 +16,20 @@ pub type Row = [i32; 10];
 
 pub struct Tables {
     suit: Vec<u16>,
-    honour: Vec<u16>,
-    rows: Vec<Row>,
+    pub(crate) honour: Vec<u16>,
+    pub(crate) rows: Vec<Row>,
     // a suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
     // 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not)
-    suit_class: Vec<u8>,
-    rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
+    pub(crate) suit_class: Vec<u8>,
+    pub(crate) rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
     // the rows as bytes (1.4 kB, always in cache), and min-plus worked out once for every pair of
     // classes: a win from three groups is the first two's combined row (one read) and the third's
     // (a table of two-group answers would be faster alone, but falls out of cache between calls)
-    small_rows: Vec<[u8; 10]>,
-    pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
+    pub(crate) small_rows: Vec<[u8; 10]>,
+    pub(crate) pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
 }
 
-const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
+pub(crate) const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
 
 fn rank_steps() -> [[[u32; 5]; 15]; 9] {
     // fit[k][s]: vectors of k counts (0-4) holding at most s tiles
@@ -68,7 +68,7 @@ fn suit_classes(suit: &[u16], step: &[[[u32; 5]; 15]; 9]) -> Vec<u8> {
 }
 
 #[inline(always)]
-fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
+pub(crate) fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
     let (mut r, mut before) = (0u32, 0usize);
     for i in 0..9 {
         r += step[i][before][c[i] as usize];
@@ -110,7 +110,7 @@ impl Tables {
 
 /// ``sets`` sets and one pair from two rows (the pair in either), at most INF.
 #[inline(always)]
-fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
+pub(crate) fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
     let mut best = INF;
     for s0 in 0..=sets {
         let s1 = sets - s0;
