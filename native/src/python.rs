@@ -21,6 +21,7 @@
 use std::os::raw::{c_char, c_int, c_long, c_void};
 use std::ptr::{null, null_mut};
 
+use crate::abi::{MjBatchStepDeal, MjEncodeObs, MjStepObs};
 use crate::batch;
 use crate::hand::{self, Counts};
 use crate::shanten::{self, Layout};
@@ -781,23 +782,40 @@ unsafe fn waits_counts_of(
 // ten times the call). Through the addresses rather than this crate's own functions: the games
 // live in that library's copy of the crate, which this module's copy must not assume it shares.
 
-type StepObs = unsafe extern "C" fn(*mut c_void, i64, i64, *mut c_void, *mut c_void, *mut c_void, i64) -> i64;
-type EncodeObs = unsafe extern "C" fn(*mut c_void, i64, *mut c_void, i64) -> i64;
-type BatchStepDeal = unsafe extern "C" fn(
-    *mut c_void,
-    usize,
-    *mut c_void,
-    *mut c_void,
-    *mut c_void,
-    i64,
-    *mut c_void,
-    *mut c_void,
-    usize,
-    *mut c_void,
-    usize,
-    *mut c_void,
-    *mut c_void,
-) -> i64;
+/// An integer from Python as an entry point's declared argument type (an address or a number):
+/// the types come from ``crate::abi``, generated from ``majiang.native.spec.FUNCTIONS``.
+trait FromInt {
+    fn from_int(x: i64) -> Self;
+}
+
+impl<T> FromInt for *mut T {
+    fn from_int(x: i64) -> Self {
+        x as usize as *mut T
+    }
+}
+
+impl<T> FromInt for *const T {
+    fn from_int(x: i64) -> Self {
+        x as usize as *const T
+    }
+}
+
+impl FromInt for i64 {
+    fn from_int(x: i64) -> Self {
+        x
+    }
+}
+
+impl FromInt for usize {
+    fn from_int(x: i64) -> Self {
+        x as usize
+    }
+}
+
+fn arg<T: FromInt>(x: i64) -> T {
+    T::from_int(x)
+}
+
 type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
 
 /// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
@@ -841,9 +859,8 @@ unsafe extern "C" fn stepper_call(holder: *mut PyObject, args: *const *mut PyObj
         return null_mut();
     };
     let b = bound_of::<6>(holder);
-    let f: StepObs = std::mem::transmute::<usize, StepObs>(b[0] as usize);
-    let p = |x: i64| x as usize as *mut c_void;
-    PyLong_FromLongLong(f(p(b[1]), seat, action, p(b[2]), p(b[3]), p(b[4]), b[5]))
+    let f = std::mem::transmute::<usize, MjStepObs>(b[0] as usize);
+    PyLong_FromLongLong(f(arg(b[1]), seat, action, arg(b[2]), arg(b[3]), arg(b[4]), b[5]))
 }
 
 /// ``(seat) -> code``: ``mj_encode_obs`` with the game, its buffer and the kind bound.
@@ -852,8 +869,8 @@ unsafe extern "C" fn encoder_call(holder: *mut PyObject, args: *const *mut PyObj
         return null_mut();
     };
     let b = bound_of::<4>(holder);
-    let f: EncodeObs = std::mem::transmute::<usize, EncodeObs>(b[0] as usize);
-    PyLong_FromLongLong(f(b[1] as usize as *mut c_void, seat, b[2] as usize as *mut c_void, b[3]))
+    let f = std::mem::transmute::<usize, MjEncodeObs>(b[0] as usize);
+    PyLong_FromLongLong(f(arg(b[1]), seat, arg(b[2]), b[3]))
 }
 
 static mut STEPPER_DEF: PyMethodDef = PyMethodDef {
@@ -900,23 +917,22 @@ unsafe extern "C" fn py_batch_step_at(
         PyErr_SetString(PyExc_ValueError, c"batch_step_at: no function or games".as_ptr());
         return null_mut();
     }
-    let f: BatchStepDeal = std::mem::transmute::<usize, BatchStepDeal>(v[0] as usize);
-    let p = |x: i64| x as usize as *mut c_void;
+    let f = std::mem::transmute::<usize, MjBatchStepDeal>(v[0] as usize);
     let saved = PyEval_SaveThread();
     let code = f(
-        p(v[1]),
-        v[2] as usize,
-        p(v[3]),
-        p(v[4]),
-        p(v[5]),
+        arg(v[1]),
+        arg(v[2]),
+        arg(v[3]),
+        arg(v[4]),
+        arg(v[5]),
         v[6],
-        p(v[7]),
-        p(v[8]),
-        v[9] as usize,
-        p(v[10]),
-        v[11] as usize,
-        p(v[12]),
-        p(v[13]),
+        arg(v[7]),
+        arg(v[8]),
+        arg(v[9]),
+        arg(v[10]),
+        arg(v[11]),
+        arg(v[12]),
+        arg(v[13]),
     );
     PyEval_RestoreThread(saved);
     PyLong_FromLongLong(code)
