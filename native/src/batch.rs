@@ -292,9 +292,9 @@ fn suit_entry<T: Copy>(table: &[T], rank: usize) -> T {
 
 #[derive(Clone, Copy)]
 struct Keys {
-    key: [usize; 3], // a suit's rank, the honours' counts in base 5
-    tiles: [u32; 3],
-    pairs: [u32; 3],
+    key: [u32; 3], // a suit's rank, the honours' counts in base 5
+    tiles: [u8; 3],
+    pairs: [u8; 3],
 }
 
 /// The keys of the rows in ``src`` (at most ``CHUNK_ROWS``), written to the start of ``keys`` (left
@@ -317,21 +317,23 @@ fn keys_of_rows<'k, const THIRD_SUIT: bool>(
         let mut k = Keys { key: [0; 3], tiles: [0; 3], pairs: [0; 3] };
         let row = &src[i * width..i * width + width];
         for g in 0..2 {
-            (k.key[g], k.tiles[g], k.pairs[g]) = block_rank(b, &row[p.start[g]..p.start[g] + 9]);
+            let (rank, tiles, pairs) = block_rank(b, &row[p.start[g]..p.start[g] + 9]);
+            (k.key[g], k.tiles[g], k.pairs[g]) = (rank as u32, tiles as u8, pairs as u8);
         }
         let x = &row[p.start[2]..];
         if THIRD_SUIT {
-            (k.key[2], k.tiles[2], k.pairs[2]) = block_rank(b, &x[..9]);
+            let (rank, tiles, pairs) = block_rank(b, &x[..9]);
+            (k.key[2], k.tiles[2], k.pairs[2]) = (rank as u32, tiles as u8, pairs as u8);
         } else {
-            k.key[2] = (x[0] as usize * 5 + x[1] as usize) * 5 + x[2] as usize;
-            k.tiles[2] = (x[0] + x[1] + x[2]) as u32;
-            k.pairs[2] = ((x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1)) as u32;
+            k.key[2] = (x[0] as u32 * 5 + x[1] as u32) * 5 + x[2] as u32;
+            k.tiles[2] = x[0] + x[1] + x[2];
+            k.pairs[2] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
         }
         over |= k.tiles.iter().any(|&t| t > 14);
-        prefetch(table.wrapping_add(k.key[0] * item));
-        prefetch(table.wrapping_add(k.key[1] * item));
+        prefetch(table.wrapping_add(k.key[0] as usize * item));
+        prefetch(table.wrapping_add(k.key[1] as usize * item));
         if THIRD_SUIT {
-            prefetch(table.wrapping_add(k.key[2] * item));
+            prefetch(table.wrapping_add(k.key[2] as usize * item));
         }
         slot.write(k);
     }
@@ -396,22 +398,28 @@ fn shanten_chunk<const THIRD_SUIT: bool, const TRIPLE: bool>(
         return false;
     }
     for (k, out) in keys.iter().zip(dst.iter_mut()) {
-        let third = if THIRD_SUIT { suit_entry(&t.suit_class, k.key[2]) } else { b.honour_class[k.key[2] & 127] };
+        let third = if THIRD_SUIT {
+            suit_entry(&t.suit_class, k.key[2] as usize)
+        } else {
+            b.honour_class[k.key[2] as usize & 127]
+        };
         let cls = [
-            suit_entry(&t.suit_class, k.key[0]) as usize,
-            suit_entry(&t.suit_class, k.key[1]) as usize,
+            suit_entry(&t.suit_class, k.key[0] as usize) as usize,
+            suit_entry(&t.suit_class, k.key[1] as usize) as usize,
             third as usize,
         ];
         let best = if TRIPLE {
             let d = fin3[b.pair_class[cls[0] * nc + cls[1]] as usize * nc + cls[2]] as i32;
-            let d7 = seven_pairs_flat(k.pairs.iter().sum(), k.tiles.iter().sum()) + seven_off;
+            let d7 = seven_pairs_flat(k.pairs.iter().map(|&x| x as u32).sum(), k.tiles.iter().map(|&x| x as u32).sum())
+                + seven_off;
             d.min(d7)
         } else {
             let mut best = NO_WIN + 1;
             for c in 0..p.choices {
                 let (x, y) = (p.choice[c][0], p.choice[c][1]);
                 let d = fin[cls[x] * nc + cls[y]] as i32;
-                let d7 = seven_pairs_flat(k.pairs[x] + k.pairs[y], k.tiles[x] + k.tiles[y]) + seven_off;
+                let d7 = seven_pairs_flat(k.pairs[x] as u32 + k.pairs[y] as u32, k.tiles[x] as u32 + k.tiles[y] as u32)
+                    + seven_off;
                 best = best.min(d.min(d7));
             }
             best
@@ -472,9 +480,11 @@ fn waits_chunk<const THIRD_SUIT: bool>(
     let (keys, mut over) = keys_of_rows::<THIRD_SUIT>(b, src, width, p, &mut keys, w.suit.as_ptr() as *const u8, 2);
     for (i, k) in keys.iter().enumerate() {
         let row = &src[i * width..i * width + width];
-        let n = k.tiles;
-        let third = if THIRD_SUIT { suit_entry(&w.suit, k.key[2]) } else { w.honour[k.key[2] & 127] } as u32;
-        let info = [suit_entry(&w.suit, k.key[0]) as u32, suit_entry(&w.suit, k.key[1]) as u32, third];
+        let n = k.tiles.map(u32::from);
+        let third =
+            if THIRD_SUIT { suit_entry(&w.suit, k.key[2] as usize) } else { w.honour[k.key[2] as usize & 127] } as u32;
+        let info =
+            [suit_entry(&w.suit, k.key[0] as usize) as u32, suit_entry(&w.suit, k.key[1] as usize) as u32, third];
         over |= n.iter().any(|&x| x > 13);
         // the two-suit rule: tiles of three suits, or of the void suit, never win
         let present = (n[0] > 0) as u32 + (n[1] > 0) as u32 + (THIRD_SUIT && n[2] > 0) as u32;
