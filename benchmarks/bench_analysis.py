@@ -211,7 +211,8 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=500, help="most calls in one timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--only", metavar="PREFIX", help="time only the rows whose name starts so (e.g. batch-text)")
+    ap.add_argument("--only", metavar="PREFIX",
+                    help="time only the rows whose name starts so (e.g. batch-text; several: a,b)")
     ap.add_argument("--ours-only", action="store_true", help="leave the peers out")
     ap.add_argument("--baseline", metavar="REV", help="time this tree beside git revision REV (see above)")
     ap.add_argument("--rounds", type=int, default=7, help="with --baseline: pairs of runs")
@@ -260,7 +261,7 @@ def main() -> None:
         pass
 
     if args.only:
-        rows = [r for r in rows if r[0].startswith(args.only)]
+        rows = [r for r in rows if r[0].startswith(tuple(args.only.split(",")))]
     # calls in one timing: about 2 ms of them (from a first short run), at most --chunk
     sized = []
     for name, impls in rows:

@@ -1,9 +1,9 @@
 //! Shanten and waits of many closed hands at once (``majiang.core.batch``), on rows of 1-byte
 //! counts: a row is a few table reads. A suit's class comes from the rank of its nine counts
 //! (three reads of a table by blocks of three kinds); for a win from two groups the shanten of
-//! the two classes is one read of ``final2``, for a win from all three the first two classes'
-//! combined row has a number among few (``pair_class``) and ``final3`` answers from it and the
-//! third class. Waits read, per group, which drawn kinds complete it (``suit_wait``). Laid out
+//! the two classes is one read of ``Tables::final2``, for a win from all three the first two classes'
+//! combined row has a number among few (``Tables::pair_class``) and ``Tables::final3`` answers
+//! from it and the third class. Waits read, per group, which drawn kinds complete it (``suit_wait``). Laid out
 //! once from the shanten tables Python handed over (``shanten::set_tables``).
 //!
 //! The common layouts (three groups, the first two suits, the third a suit or the honours: every
@@ -13,7 +13,7 @@
 use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
-use crate::shanten::{final_two, suit_rank, Layout, Tables, INF, NO_WIN, SUIT_VECTORS, TABLES};
+use crate::shanten::{suit_rank, Layout, Tables, INF, NO_WIN, SUIT_VECTORS, TABLES};
 
 /// Rows done at a time: their keys fit the first-level cache, wider counts are converted so.
 pub const CHUNK_ROWS: usize = 256;
@@ -26,10 +26,6 @@ struct Batch {
     // 5, with the block's pairs in the top byte (the parts add up to below 2**24)
     rank_block: Box<[[[u32; 128]; 16]; 3]>, // 125 and 15 used: the indices are masked, no bounds tests
     honour_class: [u8; 128],
-    final2: Vec<u8>,     // [sets][a * classes + b]: shanten + 1 of sets sets and a pair from classes a, b
-    pair_class: Vec<u8>, // [a * classes + b]: the number of the distinct row pair_rows[a, b]
-    final3: Vec<u8>,     // [sets][pair class * classes + c]
-    pair_classes: usize, // 0: final3 not laid out (more than 256 distinct rows)
 }
 
 /// Waits by group: for a suit by rank, an honour group by its counts in base 5, bits 0-8 the
@@ -68,37 +64,7 @@ fn batch(t: &Tables) -> &'static Batch {
             *c = (t.honour[k] & 255) as u8;
         }
         let nc = t.small_rows.len();
-        let mut final2 = vec![0u8; 5 * nc * nc];
-        for sets in 0..5 {
-            for a in 0..nc {
-                for b in 0..nc {
-                    final2[(sets * nc + a) * nc + b] = final_two(&t.small_rows[a], &t.small_rows[b], sets) as u8;
-                }
-            }
-        }
-        // the distinct combined rows of two classes (180 of 146 * 146 with the shipped tables)
-        let mut distinct: Vec<[u8; 10]> = Vec::new();
-        let mut seen = std::collections::HashMap::new();
-        let mut pair_class = vec![0u8; nc * nc];
-        let mut fits = true;
-        for (ab, row) in t.pair_rows.iter().enumerate() {
-            let id = *seen.entry(*row).or_insert_with(|| {
-                distinct.push(*row);
-                distinct.len() - 1
-            });
-            fits &= id < 256;
-            pair_class[ab] = id as u8;
-        }
-        let pc = if fits { distinct.len() } else { 0 };
-        let mut final3 = vec![0u8; 5 * pc * nc];
-        for sets in 0..5 {
-            for (p, row) in distinct.iter().enumerate().take(pc) {
-                for c in 0..nc {
-                    final3[(sets * pc + p) * nc + c] = final_two(row, &t.small_rows[c], sets) as u8;
-                }
-            }
-        }
-        Batch { classes: nc, rank_block, honour_class, final2, pair_class, final3, pair_classes: pc }
+        Batch { classes: nc, rank_block, honour_class }
     })
 }
 
@@ -389,9 +355,9 @@ fn shanten_chunk<const THIRD_SUIT: bool, const TRIPLE: bool>(
 ) -> bool {
     let nc = b.classes;
     let seven_off = if sets == 4 { 0 } else { INF };
-    let fin = &b.final2[sets * nc * nc..(sets + 1) * nc * nc];
-    let pc = b.pair_classes;
-    let fin3 = &b.final3[sets * pc * nc..(sets + 1) * pc * nc];
+    let fin = &t.final2[sets * nc * nc..(sets + 1) * nc * nc];
+    let pc = t.pair_classes;
+    let fin3 = &t.final3[sets * pc * nc..(sets + 1) * pc * nc];
     let mut keys = [MaybeUninit::uninit(); CHUNK_ROWS];
     let (keys, over) = keys_of_rows::<THIRD_SUIT>(b, src, width, p, &mut keys, t.suit_class.as_ptr(), 1);
     if over {
@@ -409,7 +375,7 @@ fn shanten_chunk<const THIRD_SUIT: bool, const TRIPLE: bool>(
             third as usize,
         ];
         let best = if TRIPLE {
-            let d = fin3[b.pair_class[cls[0] * nc + cls[1]] as usize * nc + cls[2]] as i32;
+            let d = fin3[t.pair_class[cls[0] * nc + cls[1]] as usize * nc + cls[2]] as i32;
             let d7 = seven_pairs_flat(k.pairs.iter().map(|&x| x as u32).sum(), k.tiles.iter().map(|&x| x as u32).sum())
                 + seven_off;
             d.min(d7)
@@ -436,7 +402,7 @@ pub fn shanten_rows(lay: &Layout, void: i8, src: &[u8], width: usize, sets: usiz
     let t = TABLES.get().expect("shanten tables not loaded");
     let b = batch(t);
     let p = Plan::of(lay, void);
-    let triple = p.choices == 1 && p.choice_size[0] == 3 && b.pair_classes > 0;
+    let triple = p.choices == 1 && p.choice_size[0] == 3 && t.pair_classes > 0;
     let pairs_only = p.choice_size[..p.choices].iter().all(|&k| k == 2);
     for (rows, out) in src.chunks(CHUNK_ROWS * width).zip(dst.chunks_mut(CHUNK_ROWS)) {
         if any_over_four(rows) {
