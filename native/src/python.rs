@@ -247,6 +247,7 @@ unsafe fn forward(
 }
 
 /// The variant's kinds (bit k: kind k is a tile of it) and groups, asked of Python once per object.
+#[inline(always)]
 unsafe fn layout_of(variant: *mut PyObject) -> Option<(u32, Layout)> {
     let s = state();
     for &(key, kinds, lay) in s.layouts.iter() {
@@ -997,6 +998,7 @@ unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject
 /// The variant's groups and the void of a batch call, or None when the Python function must
 /// answer (a variant it does not know, a void it does not take, a win from a single group: the
 /// numpy path refuses those).
+#[inline(always)]
 unsafe fn batch_plan(variant: *mut PyObject, void: *mut PyObject) -> Option<(Layout, i8)> {
     if state().resolver.is_null() || !shanten::tables_loaded() {
         return None;
@@ -1117,6 +1119,7 @@ struct Rows {
 }
 
 impl Rows {
+    #[inline(always)]
     unsafe fn of(o: *mut PyObject, lay: &Layout) -> Option<Rows> {
         let np = numpy();
         let fits = |width: usize| width == 30 || (width == 27 && !lay.dragons);
@@ -1185,6 +1188,7 @@ struct Output {
 
 impl Output {
     /// A new array (a recycled small one when nothing else holds it any more).
+    #[inline(always)]
     unsafe fn new(n: usize, width: usize) -> Option<Output> {
         let np = numpy();
         let boolean = width != 0;
@@ -1202,7 +1206,8 @@ impl Output {
                         && (!boolean || *(*f).dimensions.add(1) == width as isize)
                         && (*f).flags & ARRAY_WRITEABLE != 0
                     {
-                        Py_IncRef(arr);
+                        // a new reference, as Py_INCREF does it inline (an array is never immortal)
+                        (*(arr as *mut ArrayFields)).ob_refcnt += 1;
                         return Some(Output { arr, buf: (*f).data, n, len, _view: None });
                     }
                 }
@@ -1280,6 +1285,7 @@ impl Output {
     }
 
     /// ``out`` when given (checked against n rows), else a new array.
+    #[inline(always)]
     unsafe fn for_call(out: *mut PyObject, n: usize, width: usize) -> Option<Output> {
         if out.is_null() || out == none() {
             return Output::new(n, width);
@@ -1315,10 +1321,12 @@ impl Output {
         std::slice::from_raw_parts_mut(self.buf, self.len)
     }
 
-    /// The array, handed to the caller (its buffer released).
-    unsafe fn take(self) -> *mut PyObject {
-        Py_IncRef(self.arr);
-        self.arr
+    /// The array, handed to the caller with this output's reference (its buffer released).
+    fn take(mut self) -> *mut PyObject {
+        let arr = self.arr;
+        drop(self._view.take());
+        std::mem::forget(self);
+        arr
     }
 }
 
