@@ -4,22 +4,19 @@ The native engine (``native/``, Rust, no crates.io dependencies): a wheel or a n
 (``pip wheel .``, ``pip install .``) builds it with ``cargo --frozen`` (offline, from the crate's
 own lock file) when cargo is found (``CARGO``, on PATH, or ``~/.cargo/bin``) and ships it inside
 the package, so a wheel made where cargo is installed gives its users the fast ``expert`` bot and
-RL backend with no Rust toolchain. Without cargo, or when the build fails, the install goes on
-(a warning says why) and the Python engine answers. ``MAJIANG_NATIVE=1`` makes the build
-required (no cargo or a failure stops the install), ``MAJIANG_NATIVE=0`` skips it. Editable
-installs (the README's first command) build it the same way and put it in ``src/majiang/``, so a
-checkout with cargo plays on it from the first command; ``python -m majiang.native build``
-rebuilds it after the crate changes.
+RL backend with no Rust toolchain. The same build (cargo feature ``python``) is the hand
+analysis' compiled path, the extension module ``majiang/core/_analysis.abi3.so`` (the stable ABI:
+one file for every Python from 3.11). Without cargo, or when the build fails, the install goes on
+(one warning says why) and the Python engine and analysis answer. ``MAJIANG_NATIVE=1`` makes the
+build required (no cargo or a failure stops the install), ``MAJIANG_NATIVE=0`` skips it.
+Editable installs (the README's first command) build it the same way and put both files in
+``src/majiang/``, so a checkout with cargo plays on it from the first command;
+``python -m majiang.native build`` rebuilds them after the crate changes.
 
 ``MAJIANG_COMPILE=1 pip install --no-build-isolation .`` (with ``mypy`` installed) compiles the
 rules engine and hand analysis with mypyc: the same behaviour (``scripts/engine_fingerprint.py``
 gives the same hash), about twice the engine speed. Without the variable nothing is compiled.
 Not for editable installs: compiled modules would shadow the edited sources.
-
-Always, when a C compiler is there: the hand analysis' hot path (``src/majiang/core/_speedups.c``,
-shanten and waits of one hand per call) as an extension module. It is optional: if it does not
-compile, the install goes on and the pure-Python analysis (the reference) answers. Editable
-installs build it in place; ``python setup.py build_ext --inplace`` rebuilds it in a checkout.
 """
 
 import os
@@ -28,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import Distribution, Extension, setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 COMPILED = ["core/hand", "core/analysis", "engine/game", "engine/claims", "engine/settlement", "games/scoring",
@@ -36,6 +33,9 @@ COMPILED = ["core/hand", "core/analysis", "engine/game", "engine/claims", "engin
 HERE = Path(__file__).resolve().parent
 NATIVE_LIB = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
                                                                                        "libmajiang_native.so")
+# the binding needs the interpreter's symbols at load: not on Windows (see majiang.native.PYTHON_FEATURE)
+PYTHON_FEATURE = sys.platform != "win32"
+ANALYSIS_MODULE = Path("majiang") / "core" / "_analysis.abi3.so"
 
 
 def native_choice() -> str:
@@ -53,14 +53,28 @@ def find_cargo() -> str | None:
 
 
 def build_native(cargo: str) -> Path:
-    """The crate built in release mode, offline and from its lock file; returns the library."""
+    """The crate built in release mode, offline and from its lock file, with the CPython binding
+    where it is built (as ``majiang.native.cargo_command``); returns the library."""
     crate = HERE / "native"
     target = Path(os.environ.get("CARGO_TARGET_DIR") or crate / "target")  # cargo's own variable, if set
     env = dict(os.environ)
     env["PATH"] = str(Path(cargo).parent) + os.pathsep + env.get("PATH", "")  # rustc beside cargo
-    subprocess.run([cargo, "build", "--release", "--frozen", "--quiet", "--manifest-path", str(crate / "Cargo.toml"),
-                    "--target-dir", str(target)], check=True, env=env)
+    darwin = sys.platform == "darwin" and PYTHON_FEATURE
+    cmd = [cargo, "rustc" if darwin else "build", "--lib", "--release", "--frozen", "--quiet", "--manifest-path",
+           str(crate / "Cargo.toml"), "--target-dir", str(target)]
+    if PYTHON_FEATURE:
+        cmd += ["--features", "python"]
+    if darwin:  # the interpreter's symbols are looked up when the module loads
+        cmd += ["--", "-C", "link-arg=-undefined", "-C", "link-arg=dynamic_lookup"]
+    subprocess.run(cmd, check=True, env=env)
     return target / "release" / NATIVE_LIB
+
+
+def put(built: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_suffix(".tmp")
+    shutil.copyfile(built, tmp)
+    os.replace(tmp, dest)  # a library already loaded keeps its old file
 
 
 class BuildWithNative(build_py):
@@ -80,27 +94,29 @@ class BuildWithNative(build_py):
         except (OSError, subprocess.CalledProcessError) as exc:
             if choice == "1":
                 raise
-            self.warn(f"the native engine is not built ({exc}): this install plays on the Python engine")
+            self.warn(f"the native engine is not built ({exc}): this install plays on the Python engine "
+                      "and analyses hands in Python")
             return
-        dest = (HERE / "src" if editable else Path(self.build_lib)) / "majiang" / NATIVE_LIB
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_suffix(".tmp")
-        shutil.copyfile(built, tmp)
-        os.replace(tmp, dest)  # a library already loaded keeps its old file
+        root = HERE / "src" if editable else Path(self.build_lib)
+        put(built, root / "majiang" / NATIVE_LIB)
+        if PYTHON_FEATURE:
+            put(built, root / ANALYSIS_MODULE)
 
 
 class MaybeBinaryDistribution(Distribution):
-    """A wheel that may hold the native library is for one platform (so is the C extension's)."""
+    """A wheel that may hold the native library is for one platform."""
 
     def has_ext_modules(self) -> bool:
         return native_choice() != "0" or super().has_ext_modules()
 
 
-# optional: a failed compile is a warning, and analysis.py then runs on its Python path
-ext_modules = [Extension("majiang.core._speedups", ["src/majiang/core/_speedups.c"], optional=True)]
+ext_modules = []
 if os.environ.get("MAJIANG_COMPILE"):
     from mypyc.build import mypycify
 
     ext_modules += mypycify(["--config-file", "mypyc.ini"] + [f"src/majiang/{m}.py" for m in COMPILED])
 
-setup(ext_modules=ext_modules, cmdclass={"build_py": BuildWithNative}, distclass=MaybeBinaryDistribution)
+# what is compiled is version-independent (a ctypes library, a stable-ABI module) unless mypyc ran
+options = {} if os.environ.get("MAJIANG_COMPILE") else {"bdist_wheel": {"py_limited_api": "cp311"}}
+setup(ext_modules=ext_modules, cmdclass={"build_py": BuildWithNative}, distclass=MaybeBinaryDistribution,
+      options=options)

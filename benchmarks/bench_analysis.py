@@ -2,6 +2,7 @@
 
     pip install -e '.[bench]'            # the peers: mahjong, xiangting, riichienv
     python benchmarks/bench_analysis.py [--repeats 21] [--chunk 500] [--seed 1] [--json]
+    python benchmarks/bench_analysis.py --baseline REV [--rounds 7]   # ours beside an earlier revision
 
 Each row times one function on the same hands, every implementation in turn, ``--repeats``
 rounds interleaved (so a change in the machine's load falls on all of them alike); a round times
@@ -32,6 +33,13 @@ out. Rows:
 
 Ratios: ours against the best peer's median (and best run against best run); batch rows also
 against our own one-hand call.
+
+``--baseline REV``: this checkout's analysis beside the one of git revision REV, built as a
+checkout of it builds (its native engine and compiled analysis, ``bench_server.baseline_source``),
+in one run: ``--rounds`` pairs of short runs of this script (``--repeats 5``, ours only), this
+tree's and REV's in turn, in fresh processes. It prints per row the median over the rounds of
+each one's median (ns a call, or a hand for batch rows) and the median of the pairs' ratios
+(this / REV: below 1 is faster).
 """
 
 from __future__ import annotations
@@ -203,15 +211,25 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=500, help="most calls in one timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--only", metavar="PREFIX", help="time only the rows whose name starts so (e.g. batch-text)")
+    ap.add_argument("--only", metavar="PREFIX",
+                    help="time only the rows whose name starts so (e.g. batch-text; several: a,b)")
+    ap.add_argument("--ours-only", action="store_true", help="leave the peers out")
+    ap.add_argument("--baseline", metavar="REV", help="time this tree beside git revision REV (see above)")
+    ap.add_argument("--rounds", type=int, default=7, help="with --baseline: pairs of runs")
     args = ap.parse_args()
+    if args.baseline:
+        beside_baseline(args)
+        return
     rnd = random.Random(args.seed)
     kawuxing = random_hands(4096, KINDS_KAWUXING, 14, rnd)
     sichuan = random_hands(4096, KINDS_SICHUAN, 14, rnd)
     ready = ready_hands(4096, rnd)
     majiang.shanten(as_hand(kawuxing[0]), "kawuxing")  # tables load (and the C path binds) before timing
     from majiang.core import analysis
-    path = "C extension" if analysis.speedups is not None else "pure Python"
+    compiled = getattr(analysis, "rust", None) or getattr(analysis, "speedups", None)  # (a baseline's C one)
+    path = "pure Python" if compiled is None else f"compiled ({compiled.__name__})"
+    if args.ours_only:
+        globals().update(peers_shanten=dict, peers_waits=dict)
 
     # (row, [(label, fn, second argument, inputs, hands per input)]): ours first
     rows = []
@@ -243,7 +261,7 @@ def main() -> None:
         pass
 
     if args.only:
-        rows = [r for r in rows if r[0].startswith(args.only)]
+        rows = [r for r in rows if r[0].startswith(tuple(args.only.split(",")))]
     # calls in one timing: about 2 ms of them (from a first short run), at most --chunk
     sized = []
     for name, impls in rows:
@@ -286,6 +304,45 @@ def main() -> None:
         for e in [r["ours"], *r["peers"]]:
             print(f"  {e['function']:<42}{e['min']:>12,.0f}{e['median']:>12,.0f}{e['max']:>12,.0f}"
                   f"   {1e9 / e['median']:>7,.0f} ns")
+
+
+def beside_baseline(args) -> None:
+    """This tree's rows beside git revision ``args.baseline``'s, in alternating fresh processes."""
+    import subprocess
+    import sys
+
+    from bench_server import baseline_source
+
+    base_src = baseline_source(args.baseline)
+    run = [sys.executable, os.path.abspath(__file__), "--json", "--ours-only", "--repeats", "5", "--seed",
+           str(args.seed), "--chunk", str(args.chunk)] + (["--only", args.only] if args.only else [])
+    ours: dict[str, list[float]] = {}
+    base: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
+    paths = {}
+    for _ in range(args.rounds):
+        pair = {}
+        for label, env in (("this", dict(os.environ)), ("base", dict(os.environ, PYTHONPATH=base_src))):
+            out = json.loads(subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout)
+            paths[label] = out["analysis_path"]
+            pair[label] = {r["row"]: 1e9 / r["ours"]["median"] for r in out["rows"]}
+        for row, ns in pair["this"].items():
+            if row in pair["base"]:
+                ours.setdefault(row, []).append(ns)
+                base.setdefault(row, []).append(pair["base"][row])
+                ratios.setdefault(row, []).append(ns / pair["base"][row])
+    if args.json:
+        print(json.dumps({"baseline": args.baseline, "paths": paths, "rounds": args.rounds, "rows": [
+            {"row": r, "this_ns": statistics.median(ours[r]), "baseline_ns": statistics.median(base[r]),
+             "ratio": statistics.median(ratios[r]), "ratio_min": min(ratios[r]), "ratio_max": max(ratios[r])}
+            for r in ours]}, indent=2))
+        return
+    print(f"this tree ({paths['this']}) beside {args.baseline} ({paths['base']}); ns a call (a hand for batch rows), "
+          f"median over {args.rounds} alternating pairs of runs; ratio this / {args.baseline}: median (min-max)")
+    for r in ours:
+        q = ratios[r]
+        print(f"  {r:<22}{statistics.median(ours[r]):>10,.0f}{statistics.median(base[r]):>10,.0f}"
+              f"   {statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})")
 
 
 if __name__ == "__main__":

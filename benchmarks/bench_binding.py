@@ -1,16 +1,18 @@
-"""One call of shanten, waits, shanten_counts and waits_counts through each compiled binding: the C extension
-(``majiang.core._speedups``, today's fast path) beside the Rust crate's CPython binding
-(``majiang.core._analysis``, ``native/src/python.rs``), on the same hands, in one process.
+"""One call of each compiled analysis function: this tree's Rust binding (``majiang.core._analysis``,
+``native/src/python.rs``) beside the C extension it replaced (``majiang.core._speedups``, built from
+an earlier revision), on the same hands, in one process.
 
-    cargo build --release --features python --manifest-path native/Cargo.toml --target-dir native/target/python
-    python benchmarks/bench_binding.py [--rounds 21] [--chunk 500] [--seed 1]
+    python -m majiang.native build
+    python benchmarks/bench_binding.py [--baseline 8ad68ae] [--rounds 21] [--chunk 500] [--seed 1]
 
-The hands and the rounds are ``bench_analysis.py``'s: 4,096 random 14-tile Kawuxing and Sichuan
-hands for ``shanten``, 4,096 ready 13-tile two-suit hands for ``waits``; each round times
-``--chunk`` calls on the next slice of them, the C binding, the Rust binding and the peers that
-are installed in turn (so each binding meets caches the others have just used, as a call in a
-program does). It prints each binding's median and best round (nanoseconds a call) and the ratio
-Rust / C of the medians.
+The C extension is built from ``--baseline`` (the last revision that had it) as a checkout of it
+builds it (``bench_server.baseline_source``) and loaded beside this tree's analysis, which hands
+it the tables and Python fallbacks it asks for (``c_tables`` below, as that revision's
+``analysis.py`` did). The hands and the rounds are ``bench_analysis.py``'s: 4,096 random 14-tile
+Kawuxing and Sichuan hands for ``shanten``, 4,096 ready 13-tile two-suit hands for ``waits``, the
+batch calls on (N, 30) int8 arrays of them; each round times ``--chunk`` calls (batch rows: hands)
+on the next slice, the C binding and then the Rust one. It prints each binding's median and best
+round (nanoseconds a call, a hand for batch rows) and the ratio Rust / C of the medians.
 """
 
 from __future__ import annotations
@@ -24,21 +26,50 @@ import sys
 import time
 from pathlib import Path
 
-from bench_analysis import (
-    KINDS_KAWUXING,
-    KINDS_SICHUAN,
-    as_hand,
-    peers_shanten,
-    peers_waits,
-    random_hands,
-    rate,
-    ready_hands,
-)
+from bench_analysis import KINDS_KAWUXING, KINDS_SICHUAN, as_hand, random_hands, rate, ready_hands
 
 from majiang.core import analysis
+from majiang.core.analysis import ALL_TILES, MeldKind, _groups_for, _plan, get_variant, tables
 from majiang.games.sichuan.tiles import SICHUAN
 
-ROOT = Path(__file__).resolve().parents[1]
+
+def c_plan(variant) -> tuple:
+    """What the C extension asks once per variant (the baseline's ``analysis._speedup_plan``)."""
+    variant = get_variant(variant)
+    names = _groups_for(variant)
+    per_void: list = []
+    for void in (None, "m", "p", "s"):
+        if void is not None and not (variant.capabilities.two_suits and void in variant.suits):
+            per_void.append(None)
+            continue
+        per_void.append(tuple(sum(1 << g for g in choice) for choice in _plan(variant, void)[1]))
+    return (sum(1 << int(t) for t in variant.kinds), tuple((g.start, g.size) for g in _plan(variant, None)[0]),
+            variant.capabilities.two_suits, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
+
+
+def c_tables() -> tuple:
+    t = tables()
+    return (t.suit, t.honour, bytes(v for row in t.rows for v in row), c_plan, ALL_TILES, MeldKind.PONG)
+
+
+def c_extension(rev: str):
+    """The C extension of revision ``rev``, built and configured against this tree's analysis."""
+    import numpy as np
+    from bench_server import baseline_source
+
+    from majiang.core import batch
+
+    found = list((Path(baseline_source(rev)) / "majiang" / "core").glob("_speedups*.so"))
+    if not found:
+        sys.exit(f"{rev} has no C extension that builds here")
+    loader = importlib.machinery.ExtensionFileLoader("majiang.core._speedups", str(found[0]))
+    c = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(c)
+    c.configure(analysis._shanten_python, analysis._waits_python, c_tables, analysis._shanten_counts_python,
+                analysis._waits_counts_python)
+    c.configure_batch(batch._python_batch_shanten, batch._python_batch_waits, np.empty, np.dtype(np.int8),
+                      np.dtype(np.uint8), np.dtype(np.bool_), batch._array_api, np.zeros((3, 30), dtype=np.int8))
+    return c
 
 
 def rate_waits_counts(fn, inputs: list, variant) -> float:
@@ -49,54 +80,52 @@ def rate_waits_counts(fn, inputs: list, variant) -> float:
     return len(inputs) / (time.perf_counter() - t)
 
 
-def rust_binding(path: Path):
-    """The crate built with the ``python`` feature, loaded as ``majiang.core._analysis``."""
-    loader = importlib.machinery.ExtensionFileLoader("majiang.core._analysis", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return analysis._configure_rust(module)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline", default="8ad68ae", help="the revision whose C extension to time beside")
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--chunk", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--library", type=Path, default=ROOT / "native/target/python/release/libmajiang_native.so")
     args = ap.parse_args()
-    if analysis.speedups is None:
-        sys.exit("the C extension is not built (pip install -e .)")
-    rust = rust_binding(args.library)
+    if analysis.rust is None:
+        sys.exit("the Rust module is not built (python -m majiang.native build)")
+    import numpy as np
+
+    rust, c = analysis.rust, c_extension(args.baseline)
     rnd = random.Random(args.seed)
     kawuxing = random_hands(4096, KINDS_KAWUXING, 14, rnd)
     sichuan = random_hands(4096, KINDS_SICHUAN, 14, rnd)
     ready = ready_hands(4096, rnd)
-    c = analysis.speedups
-    rows = [("shanten/kawuxing", "kawuxing", kawuxing, c.shanten, rust.shanten, peers_shanten()),
-            ("shanten/sichuan", "sichuan", sichuan, c.shanten, rust.shanten, peers_shanten()),
-            ("waits/sichuan", "sichuan", ready, c.waits, rust.waits, peers_waits()),
-            ("shanten_counts/sc", SICHUAN, sichuan, c.shanten_counts, rust.shanten_counts, peers_shanten()),
-            ("waits_counts/sc", SICHUAN, ready, c.waits_counts, rust.waits_counts, peers_waits())]
-    for name, variant, counts, c_fn, rust_fn, peers in rows:
-        on_counts = name.split("/")[0].endswith("_counts")
-        hands = [list(x) for x in counts] if on_counts else [as_hand(x) for x in counts]
-        timer = rate_waits_counts if name.startswith("waits_counts") else rate
-        for h in hands:  # the same answers, and every table built before timing
-            if timer is rate_waits_counts:
-                assert c_fn(h, h, variant) == rust_fn(h, h, variant), h
-            else:
-                assert c_fn(h, variant) == rust_fn(h, variant), h
-        peer_inputs = [(fn, arg, [conv(x) for x in counts]) for conv, fn, arg in peers.values()]
+    rows = [("shanten/kawuxing", "kawuxing", kawuxing, "shanten", 0),
+            ("shanten/sichuan", "sichuan", sichuan, "shanten", 0),
+            ("waits/sichuan", "sichuan", ready, "waits", 0),
+            ("shanten_counts/sc", SICHUAN, sichuan, "shanten_counts", 0),
+            ("waits_counts/sc", SICHUAN, ready, "waits_counts", 0)]
+    rows += [(f"batch_{what}/{n}", "sichuan", hands, f"batch_{what}", n)
+             for what, hands in (("shanten", sichuan), ("waits", ready)) for n in (1, 32, 1024)]
+    for name, variant, counts, fn_name, per_call in rows:
+        c_fn, rust_fn = getattr(c, fn_name), getattr(rust, fn_name)
+        timer = rate_waits_counts if fn_name == "waits_counts" else rate
+        if per_call:
+            arr = np.ascontiguousarray(np.array(counts, dtype=np.int8)[:, :30])
+            inputs = [arr[i:i + per_call] for i in range(0, len(arr) - per_call + 1, per_call)]
+            assert all(np.array_equal(c_fn(x, variant), rust_fn(x, variant)) for x in inputs)
+        else:
+            inputs = [list(x) for x in counts] if fn_name.endswith("_counts") else [as_hand(x) for x in counts]
+            for h in inputs:  # the same answers, and every table built before timing
+                if timer is rate_waits_counts:
+                    assert c_fn(h, h, variant) == rust_fn(h, h, variant), h
+                else:
+                    assert c_fn(h, variant) == rust_fn(h, variant), h
+        calls = max(1, min(args.chunk, args.chunk // max(per_call, 1) * 4, len(inputs)))
         times: dict[str, list[float]] = {"C": [], "Rust": []}
         for round_ in range(args.rounds):
-            at = round_ * args.chunk % (len(hands) - args.chunk + 1)
+            at = round_ * calls % (len(inputs) - calls + 1)
             for label, fn in (("C", c_fn), ("Rust", rust_fn)):
-                times[label].append(1e9 / timer(fn, hands[at:at + args.chunk], variant))
-            for fn, arg, inputs in peer_inputs:  # the peers' calls, between ours (not timed)
-                rate(fn, inputs[at:at + args.chunk // 4], arg)
+                times[label].append(1e9 / (timer(fn, inputs[at:at + calls], variant) * max(per_call, 1)))
         median = {k: statistics.median(v) for k, v in times.items()}
-        print(f"{name:18} " + "   ".join(f"{k} {median[k]:5.0f} ns (best {min(v):5.0f})" for k, v in times.items())
-              + f"   Rust / C {median['Rust'] / median['C']:.2f}")
+        print(f"{name:19} " + "   ".join(f"{k} {median[k]:5.0f} ns (best {min(v):5.0f})" for k, v in times.items())
+              + f"   Rust / C {median['Rust'] / median['C']:.2f}", flush=True)
 
 
 if __name__ == "__main__":

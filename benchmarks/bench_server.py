@@ -355,7 +355,8 @@ async def two_workers(args, tables_n: int) -> dict:
 
 def baseline_source(rev: str) -> str:
     """The ``src`` tree of an earlier revision of this repository, to run its server beside this one,
-    with its own native engine and C extension built as a checkout of it would have them (without
+    with its own native engine and compiled analysis built as a checkout of it would have them (the
+    Rust module from ``majiang.native build``, or before it a C extension from ``build_ext``; without
     them its bots would run in Python, in a pool of processes on another core, which is not the
     server that revision ships). Whatever cannot be built is said, and left out."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -370,7 +371,7 @@ def baseline_source(rev: str) -> str:
     if built.returncode != 0:
         print(f"baseline {rev}: its native engine could not be built ({built.stderr.strip()[-200:]}); "
               "its bots run in Python", file=sys.stderr)
-    ext = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=out,
+    ext = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=out,  # (none: no-op)
                          capture_output=True, text=True, env=dict(os.environ, MAJIANG_NATIVE="0"))
     if ext.returncode != 0:
         print(f"baseline {rev}: its C extension could not be built: {ext.stderr.strip()[-200:]}", file=sys.stderr)

@@ -39,7 +39,9 @@ echo "smoke: page served $((served - start)) s after the first command began (in
 if [ -n "${CARGO:-}" ] || command -v cargo >/dev/null; then
   "$work/majiang/.venv/bin/python" -c 'from majiang import native; assert native.available(), native.unavailable_reason()' \
     || { echo "smoke: cargo is here but the first command built no native engine"; exit 1; }
-  echo "smoke: the first command built the native engine (cargo found)"
+  "$work/majiang/.venv/bin/python" -c 'from majiang.core import analysis; assert analysis.rust is not None' \
+    || { echo "smoke: cargo is here but the first command built no compiled hand analysis"; exit 1; }
+  echo "smoke: the first command built the native engine and the hand analysis' module (cargo found)"
 else
   echo "smoke: no cargo found, so the first command installed without the native engine"
 fi
@@ -93,6 +95,8 @@ assert shutil.which("cargo") is None, "cargo is still on PATH"
 assert native.available(), native.unavailable_reason()
 assert str(native.library_path()).startswith(sys.prefix), native.library_path()
 assert make_agent("expert").native is native, "expert does not take the native engine"
+from majiang.core import analysis
+assert str(analysis.rust.__file__).startswith(sys.prefix), "the wheel ships no compiled hand analysis"
 ' && env -u CARGO PATH="$nocargo" HOME="$work/home3" timeout 120 "$work/plain/bin/majiang" arena \
       --variant sichuan --bots expert,greedy,greedy,greedy --games 2 --workers 1 --seed 1 >"$work/fast.log" 2>&1 ) \
     || { echo "smoke: the wheel's native engine does not serve expert without cargo:"; tail -5 "$work/fast.log"; exit 1; }

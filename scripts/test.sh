@@ -9,8 +9,9 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 # the server's dependencies at the releases the lock names (requirements/server.lock): what CI tests
 # is what a deployed server runs; scripts/test_newest.sh tries the newest releases pyproject allows
 .venv/bin/python -m pip install -q -c requirements/server.lock -e '.[test]'
-# The optional native engine (Rust, no crates to download) is built when cargo is here, so its
-# tests run; without cargo they are skipped and everything else runs on the Python engine.
+# The optional native engine (Rust, no crates to download) and the compiled hand analysis (the same
+# build) are built when cargo is here, so their tests run; without cargo they are skipped and
+# everything else runs on the Python engine and analysis.
 CARGO="$(command -v cargo || true)"
 [ -n "$CARGO" ] || [ ! -x "$HOME/.cargo/bin/cargo" ] || CARGO="$HOME/.cargo/bin/cargo"
 if [ -n "$CARGO" ]; then

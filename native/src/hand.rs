@@ -85,6 +85,7 @@ fn table() -> &'static SuitTable {
 }
 
 /// Build the suit table now (tens of milliseconds, once), not on the first win test or waits.
+#[cfg_attr(not(feature = "python"), allow(dead_code))] // the CPython binding's
 pub fn prepare() {
     table();
 }
@@ -164,6 +165,7 @@ pub fn waits(counts: &Counts, totals: &Counts, kinds: &[u8], two_suit_rule: bool
 }
 
 /// ``waits`` without the allocation (the CPython binding's hot path).
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
 pub fn waits_inline(
     counts: &Counts,
     totals: &Counts,

@@ -10,6 +10,8 @@
 //! every entry point's signature as Python declares it (both generated).
 
 mod abi;
+#[cfg(feature = "python")]
+mod batch;
 mod bots;
 #[cfg(test)]
 mod conformance;

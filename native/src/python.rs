@@ -21,6 +21,8 @@
 use std::os::raw::{c_char, c_int, c_long, c_void};
 use std::ptr::{null, null_mut};
 
+use crate::abi::{MjBatchStepDeal, MjEncodeObs, MjStepObs};
+use crate::batch;
 use crate::hand::{self, Counts};
 use crate::shanten::{self, Layout};
 
@@ -111,6 +113,8 @@ extern "C" {
     static mut _Py_TrueStruct: PyObject;
     static mut _Py_FalseStruct: PyObject;
     static mut PyExc_ValueError: *mut PyObject;
+    fn PyCapsule_IsValid(o: *mut PyObject, name: *const c_char) -> c_int;
+    fn PyCapsule_GetPointer(o: *mut PyObject, name: *const c_char) -> *mut c_void;
 }
 
 unsafe fn none() -> *mut PyObject {
@@ -137,7 +141,6 @@ struct State {
     tuple_type: *mut c_void,          // the type of a plain tuple (for the in-place reads)
     forwarded: u64,                   // calls handed to Python (for the tests)
     batch: [*mut PyObject; 4],        // batch.py's batch_shanten and batch_waits, np.empty, dtype int8
-    bool_dtype: *mut PyObject,        // np.dtype(bool)
     batch_names: [*mut PyObject; 5],  // counts, variant, void, sets, out
     shift: u32,                       // log2 of the distance between the small ints 0..4, when even; else 0
 }
@@ -161,7 +164,6 @@ static mut STATE: State = State {
     tuple_type: null_mut(),
     forwarded: 0,
     batch: [null_mut(); 4],
-    bool_dtype: null_mut(),
     batch_names: [null_mut(); 5],
     shift: 0,
 };
@@ -245,6 +247,7 @@ unsafe fn forward(
 }
 
 /// The variant's kinds (bit k: kind k is a tile of it) and groups, asked of Python once per object.
+#[inline(always)]
 unsafe fn layout_of(variant: *mut PyObject) -> Option<(u32, Layout)> {
     let s = state();
     for &(key, kinds, lay) in s.layouts.iter() {
@@ -775,161 +778,45 @@ unsafe fn waits_counts_of(
     Some(hand::waits_inline(&counts, &totals, &kinds[..nk], lay.two_suit_rule, void, closed))
 }
 
-/// ``Py_buffer``, as the limited API of 3.11 lays it out.
-#[repr(C)]
-pub struct Py_buffer {
-    buf: *mut c_void,
-    obj: *mut PyObject,
-    len: isize,
-    itemsize: isize,
-    readonly: c_int,
-    ndim: c_int,
-    format: *mut c_char,
-    shape: *mut isize,
-    strides: *mut isize,
-    suboffsets: *mut isize,
-    internal: *mut c_void,
-}
-
-const PYBUF_WRITABLE: c_int = 0x0001;
-const PYBUF_FORMAT: c_int = 0x0004;
-const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | 0x0008; // PyBUF_STRIDES | C order
-
-/// ``shanten_rows(counts, out, variant, void, sets)``: ``batch.batch_shanten`` over a C-contiguous
-/// (N, 27 or 30) integer array of closed hands' counts into ``out`` (N int8); True when done,
-/// False when the numpy path must answer (a variant or void it does not take, a win from a
-/// single group, a count out of 0-4, a group of more than 14 tiles, an array of another shape).
-unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
-    let mut o: [*mut PyObject; 4] = [null_mut(); 4];
-    let mut sets: c_int = 0;
-    if PyArg_ParseTuple(
-        args,
-        c"OOOOi".as_ptr(),
-        &mut o[0] as *mut *mut PyObject,
-        &mut o[1] as *mut *mut PyObject,
-        &mut o[2] as *mut *mut PyObject,
-        &mut o[3] as *mut *mut PyObject,
-        &mut sets as *mut c_int,
-    ) == 0
-    {
-        return null_mut();
-    }
-    PyBool_FromLong(shanten_rows(o, sets) as c_long)
-}
-
-unsafe fn shanten_rows(o: [*mut PyObject; 4], sets: c_int) -> bool {
-    if state().resolver.is_null() || !(0..=4).contains(&sets) {
-        return false;
-    }
-    let Some(void) = void_of(o[3]) else { return false };
-    let Some((_, lay)) = layout_of(o[2]) else { return false };
-    if !void_allowed(&lay, void) {
-        return false;
-    }
-    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
-    let per_win = if lay.two_suit_rule { groups - 1 } else { groups };
-    if per_win < 2 {
-        return false; // the numpy path refuses a single group, so this one does too
-    }
-    let mut cb: Py_buffer = std::mem::zeroed();
-    let mut ob: Py_buffer = std::mem::zeroed();
-    if PyObject_GetBuffer(o[0], &mut cb, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) < 0 {
-        PyErr_Clear();
-        return false;
-    }
-    if PyObject_GetBuffer(o[1], &mut ob, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) < 0 {
-        PyBuffer_Release(&mut cb);
-        PyErr_Clear();
-        return false;
-    }
-    let done = fill_rows(&cb, &ob, &lay, void, sets as usize);
-    PyBuffer_Release(&mut cb);
-    PyBuffer_Release(&mut ob);
-    done
-}
-
-/// The rows' shanten into ``out``; false (``out`` part written) at the first row the numpy path must take.
-unsafe fn fill_rows(cb: &Py_buffer, ob: &Py_buffer, lay: &Layout, void: i8, sets: usize) -> bool {
-    // the integer type: a native-order format letter, after an optional byte-order mark
-    let letter = |b: &Py_buffer| -> u8 {
-        if b.format.is_null() {
-            return 0;
-        }
-        let f = b.format as *const u8;
-        if matches!(*f, b'<' | b'=' | b'@') {
-            *f.add(1)
-        } else {
-            *f
-        }
-    };
-    let kind = letter(cb);
-    if cb.ndim != 2 || ob.ndim != 1 || ob.itemsize != 1 || !matches!(letter(ob), b'b' | b'c') {
-        return false;
-    }
-    let (n, width) = (*cb.shape, *cb.shape.add(1));
-    if !(width == 30 || (width == 27 && !lay.dragons)) || *ob.shape != n {
-        return false;
-    }
-    let signed = match kind {
-        b'b' | b'h' | b'i' | b'l' | b'q' => true,
-        b'B' | b'H' | b'I' | b'L' | b'Q' => false,
-        _ => return false,
-    };
-    if !matches!(cb.itemsize, 1 | 2 | 4 | 8) {
-        return false;
-    }
-    let w = width as usize;
-    let dst = ob.buf as *mut i8;
-    for i in 0..n as usize {
-        let mut counts: Counts = [0; 30];
-        let mut bad = false;
-        for k in 0..w {
-            let at = i * w + k;
-            let x: i64 = match (cb.itemsize, signed) {
-                (1, true) => *(cb.buf as *const i8).add(at) as i64,
-                (1, false) => *(cb.buf as *const u8).add(at) as i64,
-                (2, true) => *(cb.buf as *const i16).add(at) as i64,
-                (2, false) => *(cb.buf as *const u16).add(at) as i64,
-                (4, true) => *(cb.buf as *const i32).add(at) as i64,
-                (4, false) => *(cb.buf as *const u32).add(at) as i64,
-                _ => *(cb.buf as *const i64).add(at),
-            };
-            bad |= !(0..=4).contains(&x);
-            counts[k] = (x & 7) as u8;
-        }
-        for g in 0..3 {
-            bad |= counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14;
-        }
-        if bad {
-            return false;
-        }
-        *dst.add(i) = shanten::shanten(lay, &counts, sets, void, None, sets == 4, 0) as i8;
-    }
-    true
-}
-
 // The RL hot path: calls into the native library that ``majiang.native`` loaded with ctypes,
 // through the addresses of its functions, without ctypes' conversion of every argument (about
 // ten times the call). Through the addresses rather than this crate's own functions: the games
 // live in that library's copy of the crate, which this module's copy must not assume it shares.
 
-type StepObs = unsafe extern "C" fn(*mut c_void, i64, i64, *mut c_void, *mut c_void, *mut c_void, i64) -> i64;
-type EncodeObs = unsafe extern "C" fn(*mut c_void, i64, *mut c_void, i64) -> i64;
-type BatchStepDeal = unsafe extern "C" fn(
-    *mut c_void,
-    usize,
-    *mut c_void,
-    *mut c_void,
-    *mut c_void,
-    i64,
-    *mut c_void,
-    *mut c_void,
-    usize,
-    *mut c_void,
-    usize,
-    *mut c_void,
-    *mut c_void,
-) -> i64;
+/// An integer from Python as an entry point's declared argument type (an address or a number):
+/// the types come from ``crate::abi``, generated from ``majiang.native.spec.FUNCTIONS``.
+trait FromInt {
+    fn from_int(x: i64) -> Self;
+}
+
+impl<T> FromInt for *mut T {
+    fn from_int(x: i64) -> Self {
+        x as usize as *mut T
+    }
+}
+
+impl<T> FromInt for *const T {
+    fn from_int(x: i64) -> Self {
+        x as usize as *const T
+    }
+}
+
+impl FromInt for i64 {
+    fn from_int(x: i64) -> Self {
+        x
+    }
+}
+
+impl FromInt for usize {
+    fn from_int(x: i64) -> Self {
+        x as usize
+    }
+}
+
+fn arg<T: FromInt>(x: i64) -> T {
+    T::from_int(x)
+}
+
 type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
 
 /// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
@@ -973,9 +860,8 @@ unsafe extern "C" fn stepper_call(holder: *mut PyObject, args: *const *mut PyObj
         return null_mut();
     };
     let b = bound_of::<6>(holder);
-    let f: StepObs = std::mem::transmute::<usize, StepObs>(b[0] as usize);
-    let p = |x: i64| x as usize as *mut c_void;
-    PyLong_FromLongLong(f(p(b[1]), seat, action, p(b[2]), p(b[3]), p(b[4]), b[5]))
+    let f = std::mem::transmute::<usize, MjStepObs>(b[0] as usize);
+    PyLong_FromLongLong(f(arg(b[1]), seat, action, arg(b[2]), arg(b[3]), arg(b[4]), b[5]))
 }
 
 /// ``(seat) -> code``: ``mj_encode_obs`` with the game, its buffer and the kind bound.
@@ -984,8 +870,8 @@ unsafe extern "C" fn encoder_call(holder: *mut PyObject, args: *const *mut PyObj
         return null_mut();
     };
     let b = bound_of::<4>(holder);
-    let f: EncodeObs = std::mem::transmute::<usize, EncodeObs>(b[0] as usize);
-    PyLong_FromLongLong(f(b[1] as usize as *mut c_void, seat, b[2] as usize as *mut c_void, b[3]))
+    let f = std::mem::transmute::<usize, MjEncodeObs>(b[0] as usize);
+    PyLong_FromLongLong(f(arg(b[1]), seat, arg(b[2]), b[3]))
 }
 
 static mut STEPPER_DEF: PyMethodDef = PyMethodDef {
@@ -1032,26 +918,161 @@ unsafe extern "C" fn py_batch_step_at(
         PyErr_SetString(PyExc_ValueError, c"batch_step_at: no function or games".as_ptr());
         return null_mut();
     }
-    let f: BatchStepDeal = std::mem::transmute::<usize, BatchStepDeal>(v[0] as usize);
-    let p = |x: i64| x as usize as *mut c_void;
+    let f = std::mem::transmute::<usize, MjBatchStepDeal>(v[0] as usize);
     let saved = PyEval_SaveThread();
     let code = f(
-        p(v[1]),
-        v[2] as usize,
-        p(v[3]),
-        p(v[4]),
-        p(v[5]),
+        arg(v[1]),
+        arg(v[2]),
+        arg(v[3]),
+        arg(v[4]),
+        arg(v[5]),
         v[6],
-        p(v[7]),
-        p(v[8]),
-        v[9] as usize,
-        p(v[10]),
-        v[11] as usize,
-        p(v[12]),
-        p(v[13]),
+        arg(v[7]),
+        arg(v[8]),
+        arg(v[9]),
+        arg(v[10]),
+        arg(v[11]),
+        arg(v[12]),
+        arg(v[13]),
     );
     PyEval_RestoreThread(saved);
     PyLong_FromLongLong(code)
+}
+
+/// ``Py_buffer``, as the limited API of 3.11 lays it out.
+#[repr(C)]
+pub struct Py_buffer {
+    buf: *mut c_void,
+    obj: *mut PyObject,
+    len: isize,
+    itemsize: isize,
+    readonly: c_int,
+    ndim: c_int,
+    format: *mut c_char,
+    shape: *mut isize,
+    strides: *mut isize,
+    suboffsets: *mut isize,
+    internal: *mut c_void,
+}
+
+const PYBUF_WRITABLE: c_int = 0x0001;
+const PYBUF_FORMAT: c_int = 0x0004;
+const PYBUF_STRIDES: c_int = 0x0008;
+const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | PYBUF_STRIDES; // C order
+
+/// ``shanten_rows(counts, out, variant, void, sets)``: ``batch.batch_shanten`` over a C-contiguous
+/// (N, 27 or 30) integer array of closed hands' counts into ``out`` (N int8); True when done,
+/// False when the numpy path must answer (a variant or void it does not take, a win from a
+/// single group, a count out of 0-4, a group of more than 14 tiles, an array of another shape).
+unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
+    let mut o: [*mut PyObject; 4] = [null_mut(); 4];
+    let mut sets: c_int = 0;
+    if PyArg_ParseTuple(
+        args,
+        c"OOOOi".as_ptr(),
+        &mut o[0] as *mut *mut PyObject,
+        &mut o[1] as *mut *mut PyObject,
+        &mut o[2] as *mut *mut PyObject,
+        &mut o[3] as *mut *mut PyObject,
+        &mut sets as *mut c_int,
+    ) == 0
+    {
+        return null_mut();
+    }
+    let done = (0..=4).contains(&sets)
+        && match batch_plan(o[2], o[3]) {
+            Some((lay, void)) => match (Rows::of(o[0], &lay), Output::given(o[1], 0)) {
+                (Some(rows), Some(out)) if out.n == rows.n => {
+                    batch::shanten_rows(&lay, void, &rows.bytes(), rows.width, sets as usize, out.int8())
+                }
+                _ => {
+                    PyErr_Clear();
+                    false
+                }
+            },
+            None => false,
+        };
+    PyBool_FromLong(done as c_long)
+}
+
+/// The variant's groups and the void of a batch call, or None when the Python function must
+/// answer (a variant it does not know, a void it does not take, a win from a single group: the
+/// numpy path refuses those).
+#[inline(always)]
+unsafe fn batch_plan(variant: *mut PyObject, void: *mut PyObject) -> Option<(Layout, i8)> {
+    if state().resolver.is_null() || !shanten::tables_loaded() {
+        return None;
+    }
+    let void = void_of(void)?;
+    let (_, lay) = layout_of(variant)?;
+    if !void_allowed(&lay, void) || batch::Plan::of(&lay, void).single_group_win() {
+        return None;
+    }
+    Some((lay, void))
+}
+
+/// numpy's array object, its leading fields (fixed by numpy's ABI since 1.7): read only when
+/// ``configure_batch`` found them so on a probe array; otherwise the buffer protocol does the
+/// same work, slower.
+#[repr(C)]
+struct ArrayFields {
+    ob_refcnt: isize,
+    ob_type: *mut c_void,
+    data: *mut u8,
+    nd: c_int,
+    dimensions: *const isize,
+    strides: *const isize,
+    base: *mut PyObject,
+    descr: *mut PyObject,
+    flags: c_int,
+}
+
+const ARRAY_C_CONTIGUOUS: c_int = 0x0001;
+const ARRAY_WRITEABLE: c_int = 0x0400;
+const TYPE_BOOL: c_int = 0;
+const TYPE_BYTE: c_int = 1;
+/// ``PyArray_New``, entry 93 of numpy's C-API table.
+type ArrayNew = unsafe extern "C" fn(
+    *mut c_void,
+    c_int,
+    *const isize,
+    c_int,
+    *const isize,
+    *mut c_void,
+    c_int,
+    c_int,
+    *mut PyObject,
+) -> *mut PyObject;
+const RECYCLE_SLOTS: usize = 4;
+const RECYCLE_MAX_ROWS: usize = 64;
+
+/// What ``configure_batch`` hands over of numpy, set once under the GIL.
+struct Numpy {
+    empty: *mut PyObject,
+    int8: *mut PyObject,
+    uint8: *mut PyObject,
+    boolean: *mut PyObject,
+    array_type: *mut c_void, // null: the fields are not read
+    array_new: Option<ArrayNew>,
+    // small result arrays kept for reuse, [bool result][slot]: a loop over small batches then
+    // pays no allocation per call (one is reused only when nothing else holds it)
+    recycled: [[*mut PyObject; RECYCLE_SLOTS]; 2],
+    recycle_next: [usize; 2],
+}
+
+static mut NUMPY: Numpy = Numpy {
+    empty: null_mut(),
+    int8: null_mut(),
+    uint8: null_mut(),
+    boolean: null_mut(),
+    array_type: null_mut(),
+    array_new: None,
+    recycled: [[null_mut(); RECYCLE_SLOTS]; 2],
+    recycle_next: [0; 2],
+};
+
+unsafe fn numpy() -> &'static mut Numpy {
+    &mut *std::ptr::addr_of_mut!(NUMPY)
 }
 
 /// A held buffer, released when dropped.
@@ -1086,16 +1107,32 @@ impl Drop for View {
     }
 }
 
-/// Rows of counts: a C-contiguous (N, 27 or 30) integer buffer.
+/// Rows of counts: a C-contiguous (N, 27 or 30) integer array, read in place (a numpy array of
+/// 1-byte integers) or through its buffer.
 struct Rows {
-    view: View,
+    buf: *const u8,
     n: usize,
     width: usize,
+    itemsize: usize,
     signed: bool,
+    _view: Option<View>,
 }
 
 impl Rows {
+    #[inline(always)]
     unsafe fn of(o: *mut PyObject, lay: &Layout) -> Option<Rows> {
+        let np = numpy();
+        let fits = |width: usize| width == 30 || (width == 27 && !lay.dragons);
+        let f = o as *const ArrayFields;
+        if !np.array_type.is_null()
+            && (*o).ob_type == np.array_type
+            && (*f).nd == 2
+            && (*f).flags & ARRAY_C_CONTIGUOUS != 0
+            && ((*f).descr == np.int8 || (*f).descr == np.uint8)
+        {
+            let (n, width) = (*(*f).dimensions as usize, *(*f).dimensions.add(1) as usize);
+            return fits(width).then_some(Rows { buf: (*f).data, n, width, itemsize: 1, signed: false, _view: None });
+        }
         let Some(view) = View::of(o, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT) else {
             PyErr_Clear();
             return None;
@@ -1110,100 +1147,193 @@ impl Rows {
             return None;
         }
         let (n, width) = (*b.shape as usize, *b.shape.add(1) as usize);
-        if !(width == 30 || (width == 27 && !lay.dragons)) {
-            return None;
-        }
-        Some(Rows { view, n, width, signed })
+        let (buf, itemsize) = (b.buf as *const u8, b.itemsize as usize);
+        fits(width).then_some(Rows { buf, n, width, itemsize, signed, _view: Some(view) })
     }
 
-    /// Row ``i``'s counts (zero past the width), or None for a count out of 0-4.
-    #[inline(always)]
-    unsafe fn row(&self, i: usize) -> Option<Counts> {
-        let b = &self.view.0;
-        let mut counts: Counts = [0; 30];
-        let mut bad = false;
-        let base = i * self.width;
-        if b.itemsize == 1 {
-            let src = std::slice::from_raw_parts((b.buf as *const u8).add(base), self.width);
-            for (c, &x) in counts.iter_mut().zip(src) {
-                bad |= x > 4; // a negative int8 is above 4 as a byte
-                *c = x;
-            }
-        } else {
-            for k in 0..self.width {
-                let at = base + k;
-                let x: i64 = match (b.itemsize, self.signed) {
-                    (2, true) => *(b.buf as *const i16).add(at) as i64,
-                    (2, false) => *(b.buf as *const u16).add(at) as i64,
-                    (4, true) => *(b.buf as *const i32).add(at) as i64,
-                    (4, false) => *(b.buf as *const u32).add(at) as i64,
-                    _ => *(b.buf as *const i64).add(at),
-                };
-                bad |= !(0..=4).contains(&x);
-                counts[k] = (x & 7) as u8;
-            }
+    /// The counts as bytes: 1-byte ones in place, wider ones copied (one out of 0-4 as 255).
+    unsafe fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        let items = self.n * self.width;
+        if items == 0 {
+            return std::borrow::Cow::Borrowed(&[]);
         }
-        if bad {
-            None
-        } else {
-            Some(counts)
+        if self.itemsize == 1 {
+            return std::borrow::Cow::Borrowed(std::slice::from_raw_parts(self.buf, items));
         }
+        let byte = |x: i64| if (0..=4).contains(&x) { x as u8 } else { 255 };
+        let out: Vec<u8> = (0..items)
+            .map(|k| {
+                byte(match (self.itemsize, self.signed) {
+                    (2, true) => *(self.buf as *const i16).add(k) as i64,
+                    (2, false) => *(self.buf as *const u16).add(k) as i64,
+                    (4, true) => *(self.buf as *const i32).add(k) as i64,
+                    (4, false) => *(self.buf as *const u32).add(k) as i64,
+                    (_, true) => *(self.buf as *const i64).add(k),
+                    (_, false) => (*(self.buf as *const u64).add(k)).min(255) as i64,
+                })
+            })
+            .collect();
+        std::borrow::Cow::Owned(out)
     }
 }
 
-/// The result array: ``out`` when given (checked), else a new one from ``np.empty``.
-unsafe fn batch_output(out: *mut PyObject, n: usize, width: usize) -> Option<(*mut PyObject, View)> {
-    let s = state();
-    let arr = if out.is_null() || out == none() {
-        let shape = if width == 0 {
-            PyLong_FromLong(n as c_long)
-        } else {
+/// A batch's result: an int8 array of n (``width`` 0) or a bool array of (n, width).
+struct Output {
+    arr: *mut PyObject, // owned
+    buf: *mut u8,
+    n: usize,
+    len: usize,
+    _view: Option<View>,
+}
+
+impl Output {
+    /// A new array (a recycled small one when nothing else holds it any more).
+    #[inline(always)]
+    unsafe fn new(n: usize, width: usize) -> Option<Output> {
+        let np = numpy();
+        let boolean = width != 0;
+        let len = n * width.max(1);
+        if let Some(make) = np.array_new {
+            let keep = &mut np.recycled[boolean as usize];
+            let nd = if boolean { 2 } else { 1 };
+            if n <= RECYCLE_MAX_ROWS {
+                for &arr in keep.iter() {
+                    let f = arr as *const ArrayFields;
+                    if !arr.is_null()
+                        && (*f).ob_refcnt == 1
+                        && (*f).nd == nd
+                        && *(*f).dimensions == n as isize
+                        && (!boolean || *(*f).dimensions.add(1) == width as isize)
+                        && (*f).flags & ARRAY_WRITEABLE != 0
+                    {
+                        // a new reference, as Py_INCREF does it inline (an array is never immortal)
+                        (*(arr as *mut ArrayFields)).ob_refcnt += 1;
+                        return Some(Output { arr, buf: (*f).data, n, len, _view: None });
+                    }
+                }
+            }
+            let shape = [n as isize, width as isize];
+            let kind = if boolean { TYPE_BOOL } else { TYPE_BYTE };
+            let arr = make(np.array_type, nd, shape.as_ptr(), kind, null(), null_mut(), 0, 0, null_mut());
+            if arr.is_null() {
+                return None;
+            }
+            if n <= RECYCLE_MAX_ROWS {
+                // kept in turn, in place of the oldest
+                let at = np.recycle_next[boolean as usize];
+                np.recycle_next[boolean as usize] = (at + 1) % RECYCLE_SLOTS;
+                Py_IncRef(arr);
+                let old = std::mem::replace(&mut keep[at], arr);
+                if !old.is_null() {
+                    Py_DecRef(old);
+                }
+            }
+            return Some(Output { arr, buf: (*(arr as *const ArrayFields)).data, n, len, _view: None });
+        }
+        let shape = if boolean {
             let t = PyTuple_New(2);
             PyTuple_SetItem(t, 0, PyLong_FromLong(n as c_long));
             PyTuple_SetItem(t, 1, PyLong_FromLong(width as c_long));
             t
+        } else {
+            PyLong_FromLong(n as c_long)
         };
-        let dtype = if width == 0 { s.batch[3] } else { s.bool_dtype };
+        let dtype = if boolean { np.boolean } else { np.int8 };
         Py_IncRef(dtype);
         let args = PyTuple_New(2);
         PyTuple_SetItem(args, 0, shape);
         PyTuple_SetItem(args, 1, dtype);
-        let arr = PyObject_Call(s.batch[2], args, null_mut());
+        let arr = PyObject_Call(np.empty, args, null_mut());
         Py_DecRef(args);
         if arr.is_null() {
             return None;
         }
-        arr
-    } else {
-        Py_IncRef(out);
+        let out = Output::given(arr, width);
+        Py_DecRef(arr);
         out
-    };
-    let wrong = || {
-        let text = if width == 0 {
-            format!("out must be a C-contiguous int8 array of shape ({n},)\0")
-        } else {
-            format!("out must be a C-contiguous bool array of shape ({n}, {width})\0")
-        };
-        PyErr_SetString(PyExc_ValueError, text.as_ptr() as *const c_char);
-    };
-    let Some(view) = View::of(arr, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE) else {
-        Py_DecRef(arr);
-        return None;
-    };
-    let b = &view.0;
-    let shape_ok = if width == 0 {
-        b.ndim == 1 && *b.shape == n as isize
-    } else {
-        b.ndim == 2 && *b.shape == n as isize && *b.shape.add(1) == width as isize
-    };
-    let letter = if b.format.is_null() { 0 } else { *(b.format as *const u8) };
-    if !shape_ok || b.itemsize != 1 || letter != if width == 0 { b'b' } else { b'?' } {
-        drop(view);
-        Py_DecRef(arr);
-        wrong();
-        return None;
     }
-    Some((arr, view))
+
+    /// The caller's array (a new reference kept), or None with an exception when it is not a
+    /// C-contiguous writable int8 array of n (bool of (n, width) with ``width``); n is its own.
+    unsafe fn given(arr: *mut PyObject, width: usize) -> Option<Output> {
+        let np = numpy();
+        let boolean = width != 0;
+        let f = arr as *const ArrayFields;
+        let dtype = if boolean { np.boolean } else { np.int8 };
+        let flags = ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE;
+        if !np.array_type.is_null()
+            && (*arr).ob_type == np.array_type
+            && (*f).nd == if boolean { 2 } else { 1 }
+            && (*f).flags & flags == flags
+            && (*f).descr == dtype
+            && (!boolean || *(*f).dimensions.add(1) == width as isize)
+        {
+            Py_IncRef(arr);
+            let n = *(*f).dimensions as usize;
+            return Some(Output { arr, buf: (*f).data, n, len: n * width.max(1), _view: None });
+        }
+        let view = View::of(arr, PYBUF_C_CONTIGUOUS | PYBUF_FORMAT | PYBUF_WRITABLE)?;
+        let b = &view.0;
+        let letter = if b.format.is_null() { 0 } else { *(b.format as *const u8) };
+        let shape_ok = if boolean { b.ndim == 2 && *b.shape.add(1) == width as isize } else { b.ndim == 1 };
+        if !shape_ok || b.itemsize != 1 || letter != if boolean { b'?' } else { b'b' } {
+            return None;
+        }
+        Py_IncRef(arr);
+        let n = *b.shape as usize;
+        Some(Output { arr, buf: b.buf as *mut u8, n, len: n * width.max(1), _view: Some(view) })
+    }
+
+    /// ``out`` when given (checked against n rows), else a new array.
+    #[inline(always)]
+    unsafe fn for_call(out: *mut PyObject, n: usize, width: usize) -> Option<Output> {
+        if out.is_null() || out == none() {
+            return Output::new(n, width);
+        }
+        match Output::given(out, width) {
+            Some(o) if o.n == n => Some(o),
+            _ => {
+                let text = if width == 0 {
+                    format!("out must be a C-contiguous int8 array of shape ({n},)\0")
+                } else {
+                    format!("out must be a C-contiguous bool array of shape ({n}, {width})\0")
+                };
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, text.as_ptr() as *const c_char);
+                None
+            }
+        }
+    }
+
+    #[allow(clippy::mut_from_ref)] // the array's memory, not the struct's: one call writes it
+    unsafe fn int8(&self) -> &mut [i8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        std::slice::from_raw_parts_mut(self.buf as *mut i8, self.len)
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn bools(&self) -> &mut [u8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        std::slice::from_raw_parts_mut(self.buf, self.len)
+    }
+
+    /// The array, handed to the caller with this output's reference (its buffer released).
+    fn take(mut self) -> *mut PyObject {
+        let arr = self.arr;
+        drop(self._view.take());
+        std::mem::forget(self);
+        arr
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        unsafe { Py_DecRef(self.arr) } // the view, if any, holds its own reference
+    }
 }
 
 /// ``batch.batch_shanten(counts, variant, void=None, sets=4, out=None)`` in one call; what it
@@ -1225,45 +1355,25 @@ unsafe extern "C" fn py_batch_shanten(
         return forward(s.batch[0], args, nargs, kwnames);
     }
     let sets = if a[3].is_null() { Some(4) } else { (0..5).find(|&v| s.small[v] == a[3]) };
-    let plan = match (sets, void_of(a[2])) {
-        (Some(sets), Some(void)) => layout_of(a[1]).map(|(_, lay)| (sets, void, lay)),
-        _ => None,
-    };
-    let Some((sets, void, lay)) = plan else {
+    let (Some(sets), Some((lay, void))) = (sets, batch_plan(a[1], a[2])) else {
         return forward(s.batch[0], args, nargs, kwnames);
     };
-    let groups = lay.suits.iter().filter(|&&x| x).count() + lay.dragons as usize;
-    if !void_allowed(&lay, void) || (if lay.two_suit_rule { groups - 1 } else { groups }) < 2 {
-        return forward(s.batch[0], args, nargs, kwnames);
-    }
     let Some(rows) = Rows::of(a[0], &lay) else {
         return forward(s.batch[0], args, nargs, kwnames);
     };
-    let Some((arr, out)) = batch_output(a[4], rows.n, 0) else {
+    let Some(out) = Output::for_call(a[4], rows.n, 0) else {
         return null_mut();
     };
-    let dst = out.0.buf as *mut i8;
-    for i in 0..rows.n {
-        let Some(counts) = rows.row(i) else { break };
-        if (0..3).any(|g| counts[g * 9..g * 9 + 9].iter().map(|&x| x as u32).sum::<u32>() > 14) {
-            break;
-        }
-        *dst.add(i) = shanten::shanten(&lay, &counts, sets, void, None, sets == 4, 0) as i8;
-        if i + 1 == rows.n {
-            return arr;
-        }
+    if batch::shanten_rows(&lay, void, &rows.bytes(), rows.width, sets, out.int8()) {
+        return out.take();
     }
-    if rows.n == 0 {
-        return arr;
-    }
-    drop(out);
-    Py_DecRef(arr);
-    drop(rows);
+    drop((out, rows)); // a count over 4, a group of more than 14 tiles: the Python path says what it says
     forward(s.batch[0], args, nargs, kwnames)
 }
 
 /// ``batch.batch_waits(counts, variant, void=None, out=None)`` in one call; a batch with a row
-/// it does not take (not 3n+1 tiles of the variant, at most 13) goes to the Python function.
+/// it does not take (a count out of 0-4, a group of more than 13 tiles, a tile the variant does
+/// not have) goes to the Python function.
 unsafe extern "C" fn py_batch_waits(
     _module: *mut PyObject,
     args: *const *mut PyObject,
@@ -1275,65 +1385,113 @@ unsafe extern "C" fn py_batch_waits(
         PyErr_SetString(PyExc_ValueError, c"batch_waits before configure_batch".as_ptr());
         return null_mut();
     }
-    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
     let names = [s.batch_names[0], s.batch_names[1], s.batch_names[2], s.batch_names[4]];
-    let mut four: [*mut PyObject; 4] = [null_mut(); 4];
-    if !gather(args, nargs, kwnames, &names, &mut four) || four[0].is_null() || four[1].is_null() {
+    let mut a: [*mut PyObject; 4] = [null_mut(); 4];
+    if !gather(args, nargs, kwnames, &names, &mut a) || a[0].is_null() || a[1].is_null() {
         return forward(s.batch[1], args, nargs, kwnames);
     }
-    (a[0], a[1], a[2], a[4]) = (four[0], four[1], four[2], four[3]);
-    let plan = void_of(a[2]).and_then(|void| layout_of(a[1]).map(|(kinds, lay)| (void, kinds, lay)));
-    let Some((void, kinds_mask, lay)) = plan else {
+    let plan = void_of(a[2]).and_then(|void| layout_of(a[1]).map(|(_, lay)| (lay, void)));
+    let Some((lay, void)) = plan.filter(|(lay, void)| void_allowed(lay, *void) && shanten::tables_loaded()) else {
         return forward(s.batch[1], args, nargs, kwnames);
     };
-    if !void_allowed(&lay, void) {
-        return forward(s.batch[1], args, nargs, kwnames);
-    }
     let Some(rows) = Rows::of(a[0], &lay) else {
         return forward(s.batch[1], args, nargs, kwnames);
     };
-    let Some((arr, out)) = batch_output(a[4], rows.n, rows.width) else {
+    let Some(out) = Output::for_call(a[3], rows.n, rows.width) else {
         return null_mut();
     };
-    let mut kinds = [0u8; 30];
-    let mut nk = 0;
-    for k in 0..30 {
-        if kinds_mask >> k & 1 == 1 {
-            kinds[nk] = k as u8;
-            nk += 1;
-        }
+    if batch::waits_rows(&lay, void, &rows.bytes(), rows.width, out.bools()) {
+        return out.take();
     }
-    let dst = out.0.buf as *mut u8;
-    let mut done = 0;
-    while done < rows.n {
-        let Some(counts) = rows.row(done) else { break };
-        let (mut held, mut n) = (0u32, 0u32);
-        for k in 0..30 {
-            held |= ((counts[k] != 0) as u32) << k;
-            n += counts[k] as u32;
-        }
-        if held & !kinds_mask != 0 || n > 14 {
-            break;
-        }
-        let row = std::slice::from_raw_parts_mut(dst.add(done * rows.width), rows.width);
-        row.fill(0);
-        for &k in hand::waits_inline(&counts, &counts, &kinds[..nk], lay.two_suit_rule, void, true).iter() {
-            row[k as usize] = 1;
-        }
-        done += 1;
-    }
-    if done == rows.n {
-        return arr;
-    }
-    drop(out);
-    Py_DecRef(arr);
-    drop(rows);
+    drop((out, rows));
     forward(s.batch[1], args, nargs, kwnames)
 }
 
+/// numpy's array fields and ``PyArray_New`` (from its C-API table ``api``), checked on ``probe``
+/// (a fresh (3, 30) int8 array) against what the buffer protocol says of it; true when they may
+/// be used.
+unsafe fn check_array_abi(api: *mut PyObject, probe: *mut PyObject) -> bool {
+    let np = numpy();
+    if PyCapsule_IsValid(api, null()) == 0 {
+        PyErr_Clear();
+        return false;
+    }
+    let table = PyCapsule_GetPointer(api, null()) as *const *const c_void;
+    if table.is_null() {
+        PyErr_Clear();
+        return false;
+    }
+    let abi_version: unsafe extern "C" fn() -> u32 = std::mem::transmute(*table);
+    if !matches!(abi_version(), 0x0100_0009 | 0x0200_0000) {
+        return false;
+    }
+    let array_type = *table.add(2) as *mut c_void;
+    if (*probe).ob_type != array_type {
+        return false;
+    }
+    let Some(view) = View::of(probe, PYBUF_STRIDES | PYBUF_FORMAT) else {
+        PyErr_Clear();
+        return false;
+    };
+    let b = &view.0;
+    let f = probe as *const ArrayFields;
+    let flags = ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE;
+    let ok = b.ndim == 2
+        && (*f).nd == 2
+        && (*f).data == b.buf as *mut u8
+        && *(*f).dimensions == 3
+        && *(*f).dimensions.add(1) == 30
+        && *b.shape == 3
+        && *b.shape.add(1) == 30
+        && *(*f).strides == 30
+        && *(*f).strides.add(1) == 1
+        && (*f).flags & flags == flags
+        && (*f).descr == np.int8;
+    drop(view);
+    if !ok {
+        return false;
+    }
+    let make: ArrayNew = std::mem::transmute(*table.add(93));
+    let shape = [2isize, 27];
+    for (kind, dtype, letter) in [(TYPE_BYTE, np.int8, b'b'), (TYPE_BOOL, np.boolean, b'?')] {
+        let arr = make(array_type, 2, shape.as_ptr(), kind, null(), null_mut(), 0, 0, null_mut());
+        if arr.is_null() {
+            PyErr_Clear();
+            return false;
+        }
+        let f = arr as *const ArrayFields;
+        let mut fine = (*arr).ob_type == array_type
+            && (*f).nd == 2
+            && *(*f).dimensions == 2
+            && *(*f).dimensions.add(1) == 27
+            && (*f).descr == dtype
+            && (*f).flags & ARRAY_C_CONTIGUOUS != 0;
+        if fine {
+            match View::of(arr, PYBUF_STRIDES | PYBUF_FORMAT) {
+                Some(v) => {
+                    fine = v.0.buf as *mut u8 == (*f).data
+                        && v.0.itemsize == 1
+                        && !v.0.format.is_null()
+                        && *(v.0.format as *const u8) == letter
+                }
+                None => fine = false,
+            }
+        }
+        PyErr_Clear();
+        Py_DecRef(arr);
+        if !fine {
+            return false;
+        }
+    }
+    np.array_type = array_type;
+    np.array_new = Some(make);
+    true
+}
+
 /// ``configure_batch(batch_shanten, batch_waits, np.empty, int8, uint8, bool, api, probe)``: the
-/// Python batch functions (what is not taken here goes to them), numpy's ``empty`` and dtypes;
-/// the last two (numpy's C-API table and a probe array) are not used. Called once by batch.py.
+/// Python batch functions (what is not taken here goes to them), numpy's ``empty`` and dtypes,
+/// its C-API table (a capsule) and a probe array; True when numpy's arrays are read and made
+/// directly (else through the buffer protocol and ``np.empty``). Called once by batch.py.
 unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
     let mut o: [*mut PyObject; 8] = [null_mut(); 8];
     if PyArg_ParseTuple(
@@ -1356,8 +1514,11 @@ unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObj
         Py_IncRef(x); // kept for the module's life
     }
     s.batch = [o[0], o[1], o[2], o[3]];
-    s.bool_dtype = o[5];
-    PyBool_FromLong(0)
+    let np = numpy();
+    (np.empty, np.int8, np.uint8, np.boolean) = (o[2], o[3], o[4], o[5]);
+    (np.array_type, np.array_new) = (null_mut(), None);
+    batch::prepare(false);
+    PyBool_FromLong(check_array_abi(o[6], o[7]) as c_long)
 }
 
 /// ``configure(shanten, waits, resolver, suit, honour, rows, pong, tiles, shanten_counts=None,

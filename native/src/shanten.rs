@@ -16,20 +16,26 @@ pub type Row = [i32; 10];
 
 pub struct Tables {
     suit: Vec<u16>,
-    honour: Vec<u16>,
-    rows: Vec<Row>,
+    pub(crate) honour: Vec<u16>,
+    pub(crate) rows: Vec<Row>,
     // a suit's class by the rank of its vector among those of at most 14 tiles (405,350 of them:
     // 400 kB, which stays in cache, where the shipped 5**9 table of uint16 is 3.9 MB and does not)
-    suit_class: Vec<u8>,
-    rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
+    pub(crate) suit_class: Vec<u8>,
+    pub(crate) rank_step: [[[u32; 5]; 15]; 9], // rank = sum over kinds i of rank_step[i][tiles before i][count at i]
     // the rows as bytes (1.4 kB, always in cache), and min-plus worked out once for every pair of
     // classes: a win from three groups is the first two's combined row (one read) and the third's
     // (a table of two-group answers would be faster alone, but falls out of cache between calls)
-    small_rows: Vec<[u8; 10]>,
-    pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
+    pub(crate) small_rows: Vec<[u8; 10]>,
+    pub(crate) pair_rows: Vec<[u8; 10]>, // [a * classes + b]: min_plus(rows[a], rows[b])
+    // those combined rows are few distinct ones (180 of 146 * 146 with the shipped tables): a win
+    // from three groups is then one read of final3 (26 kB a number of sets, where pair_rows is 213 kB)
+    pub(crate) pair_class: Vec<u8>, // [a * classes + b]: the number of the distinct row pair_rows[a, b]
+    pub(crate) final3: Vec<u8>,     // [sets][pair class * classes + c]: final_two of that row and class c
+    pub(crate) pair_classes: usize, // 0: not laid out (more than 256 distinct rows)
+    pub(crate) final2: Vec<u8>,     // [sets][a * classes + b]: final_two of classes a and b (21 kB a number of sets)
 }
 
-const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
+pub(crate) const SUIT_VECTORS: usize = 405_350; // vectors of nine counts 0-4 holding at most 14 tiles
 
 fn rank_steps() -> [[[u32; 5]; 15]; 9] {
     // fit[k][s]: vectors of k counts (0-4) holding at most s tiles
@@ -68,7 +74,7 @@ fn suit_classes(suit: &[u16], step: &[[[u32; 5]; 15]; 9]) -> Vec<u8> {
 }
 
 #[inline(always)]
-fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
+pub(crate) fn suit_rank(step: &[[[u32; 5]; 15]; 9], c: &[u8]) -> usize {
     let (mut r, mut before) = (0u32, 0usize);
     for i in 0..9 {
         r += step[i][before][c[i] as usize];
@@ -91,8 +97,49 @@ impl Tables {
                 pair_rows[a * nc + b] = bytes(&min_plus(&rows[a], &rows[b]));
             }
         }
-        let small_rows = rows.iter().map(bytes).collect();
-        Tables { suit, honour, rows, suit_class, rank_step, small_rows, pair_rows }
+        let small_rows: Vec<[u8; 10]> = rows.iter().map(bytes).collect();
+        let mut distinct: Vec<[u8; 10]> = Vec::new();
+        let mut seen = HashMap::new();
+        let mut pair_class = vec![0u8; nc * nc];
+        let mut fits = true;
+        for (ab, row) in pair_rows.iter().enumerate() {
+            let id = *seen.entry(*row).or_insert_with(|| {
+                distinct.push(*row);
+                distinct.len() - 1
+            });
+            fits &= id < 256;
+            pair_class[ab] = id as u8;
+        }
+        let pair_classes = if fits { distinct.len() } else { 0 };
+        let mut final3 = vec![0u8; 5 * pair_classes * nc];
+        for sets in 0..5 {
+            for (p, row) in distinct.iter().enumerate().take(pair_classes) {
+                for (c, third) in small_rows.iter().enumerate() {
+                    final3[(sets * pair_classes + p) * nc + c] = final_two(row, third, sets) as u8;
+                }
+            }
+        }
+        let mut final2 = vec![0u8; 5 * nc * nc];
+        for sets in 0..5 {
+            for a in 0..nc {
+                for b in 0..nc {
+                    final2[(sets * nc + a) * nc + b] = final_two(&small_rows[a], &small_rows[b], sets) as u8;
+                }
+            }
+        }
+        Tables {
+            suit,
+            honour,
+            rows,
+            suit_class,
+            rank_step,
+            small_rows,
+            pair_rows,
+            pair_class,
+            final3,
+            pair_classes,
+            final2,
+        }
     }
 
     /// The distance (at most INF) of ``sets`` sets and a pair from the groups of classes ``cls``.
@@ -101,8 +148,12 @@ impl Tables {
         let nc = self.rows.len();
         match cls.len() {
             1 => self.rows[cls[0]][sets * 2 + 1].min(INF),
-            2 => final_two(&self.small_rows[cls[0]], &self.small_rows[cls[1]], sets),
+            2 => self.final2[(sets * nc + cls[0]) * nc + cls[1]] as i32,
             // min_plus caps at INF, so the third group's split is what remains to choose
+            _ if self.pair_classes > 0 => {
+                let pc = self.pair_class[cls[0] * nc + cls[1]] as usize;
+                self.final3[(sets * self.pair_classes + pc) * nc + cls[2]] as i32
+            }
             _ => final_two(&self.pair_rows[cls[0] * nc + cls[1]], &self.small_rows[cls[2]], sets),
         }
     }
@@ -110,7 +161,7 @@ impl Tables {
 
 /// ``sets`` sets and one pair from two rows (the pair in either), at most INF.
 #[inline(always)]
-fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
+pub(crate) fn final_two(a: &[u8; 10], b: &[u8; 10], sets: usize) -> i32 {
     let mut best = INF;
     for s0 in 0..=sets {
         let s1 = sets - s0;

@@ -101,19 +101,25 @@ def test_a_wheel_built_where_cargo_is_ships_the_engine(tmp_path):
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next((tmp_path / "dist").glob("majiang-*.whl"))
     assert "none-any" not in wheel.name  # a platform wheel
-    assert f"majiang/{LIB}" in zipfile.ZipFile(wheel).namelist()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert f"majiang/{LIB}" in names
+    if native.PYTHON_FEATURE:  # the hand analysis' compiled path, from the same build, for every Python 3.11+
+        assert f"majiang/core/{native.ANALYSIS_NAME}" in names and "-abi3-" in wheel.name
+    assert not any(n.endswith(".c") or "_speedups" in n for n in names)
     code = ("from majiang import native; from majiang.bots import make_agent; from majiang.games.rules import "
-            "rules_for; g = native.NativeGame(rules_for('kawuxing'), seed=1); "
-            "print(native.library_path(), g.to_act(), make_agent('expert').native is native)")
+            "rules_for; from majiang.core import analysis; g = native.NativeGame(rules_for('kawuxing'), seed=1); "
+            "print(native.library_path(), g.to_act(), make_agent('expert').native is native, "
+            "analysis.rust is not None and analysis.shanten is analysis.rust.shanten)")
     out = _installed(tmp_path, code).split()
-    assert out[0] == str(tmp_path / "installed" / "majiang" / LIB) and out[1:] == ["0", "True"]
+    assert out[0] == str(tmp_path / "installed" / "majiang" / LIB)
+    assert out[1:] == ["0", "True", str(native.PYTHON_FEATURE)]
 
 
 def test_a_wheel_built_without_cargo_plays_on_the_python_engine(tmp_path):
     built = _wheel(tmp_path, _without_cargo(tmp_path))
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next((tmp_path / "dist").glob("majiang-*.whl"))
-    assert not any(name.endswith(LIB) for name in zipfile.ZipFile(wheel).namelist())
+    assert not any(name.endswith((LIB, native.ANALYSIS_NAME)) for name in zipfile.ZipFile(wheel).namelist())
     code = ("import warnings; from majiang import native; from majiang.bots import make_agent\n"
             "with warnings.catch_warnings(record=True) as seen:\n"
             "    warnings.simplefilter('always'); agent = make_agent('expert')\n"
@@ -131,6 +137,7 @@ def test_an_editable_install_where_cargo_is_builds_the_engine_into_the_checkout(
                            cwd=_tree(tmp_path), env=env, capture_output=True, text=True, timeout=900)
     assert built.returncode == 0, built.stderr[-3000:]
     assert (tmp_path / "tree" / "src" / "majiang" / LIB).exists()
+    assert (tmp_path / "tree" / "src" / "majiang" / "core" / native.ANALYSIS_NAME).exists() == native.PYTHON_FEATURE
 
 
 def test_an_editable_install_without_cargo_goes_on_with_one_warning(tmp_path):
@@ -158,5 +165,6 @@ def test_the_sdist_carries_the_crate_without_its_build_output(tmp_path):
                    check=True, capture_output=True, timeout=300)
     with tarfile.open(next((tmp_path / "sdist").glob("majiang-*.tar.gz"))) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
-    assert {"native/Cargo.toml", "native/Cargo.lock", "native/src/lib.rs", "src/majiang/core/_speedups.c"} <= names
+    assert {"native/Cargo.toml", "native/Cargo.lock", "native/src/lib.rs", "native/src/python.rs"} <= names
+    assert not any(n.endswith((".c", ".so")) for n in names)  # no C left, nothing built
     assert not any(n.startswith("native/target") for n in names)

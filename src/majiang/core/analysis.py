@@ -529,40 +529,20 @@ def waits_counts(counts, totals, variant: Variant, void: str | None = None, clos
 
 
 # ---------------------------------------------------------------------------------------------
-# The optional C path (``_speedups.c``, built by setup.py when a compiler is there): ``shanten``
-# and ``waits`` of one hand, ``shanten_counts`` and ``waits_counts``, in one call into C, with no
-# Python frame around it. Whatever it cannot decide (bad input) it hands, as called, to the
-# Python functions above, kept as ``_shanten_python``, ``_waits_python``,
-# ``_shanten_counts_python`` and ``_waits_counts_python``: the reference, raising the usual errors.
-# ``MAJIANG_NO_EXT=1`` leaves it unloaded (to test or time the Python path).
-
-
-def _speedup_plan(variant: Variant | str) -> tuple:
-    """What the C path needs of a variant, asked once per variant object: the kinds as a bit
-    mask, the groups, the two-suit rule, the group of each suit, and per void (none, m, p, s)
-    the group sets a win may use as bit masks, or None where that void is not allowed."""
-    variant = get_variant(variant)
-    names = _groups_for(variant)
-    per_void: list[tuple[int, ...] | None] = []
-    for void in (None, "m", "p", "s"):
-        if void is not None and not (variant.capabilities.two_suits and void in variant.suits):
-            per_void.append(None)
-            continue
-        per_void.append(tuple(sum(1 << g for g in choice) for choice in _plan(variant, void)[1]))
-    return (sum(1 << int(t) for t in variant.kinds), tuple((g.start, g.size) for g in _plan(variant, None)[0]),
-            variant.capabilities.two_suits, tuple(names.index(s) if s in names else -1 for s in "mps"), tuple(per_void))
-
-
-def _speedup_tables() -> tuple:
-    """The tables, as the C path takes them on its first call."""
-    t = tables()
-    return (t.suit, t.honour, bytes(v for row in t.rows for v in row), _speedup_plan, ALL_TILES, MeldKind.PONG)
+# The compiled path: the Rust engine's hand analysis (``native/``), bound to CPython as the optional
+# extension module ``majiang.core._analysis`` (``native/src/python.rs``, built by setup.py where
+# cargo is found, and shipped in the wheels): ``shanten`` and ``waits`` of one hand,
+# ``shanten_counts`` and ``waits_counts``, in one call into Rust, with no Python frame around it.
+# Whatever it cannot decide (bad input) it hands, as called, to the Python functions above, kept as
+# ``_shanten_python``, ``_waits_python``, ``_shanten_counts_python`` and ``_waits_counts_python``:
+# the reference, raising the usual errors. Without the module (an install without cargo, which
+# said so in one line when it installed) these answer themselves. ``MAJIANG_NO_EXT=1`` leaves it
+# unloaded (to test or time the Python path).
 
 
 def _rust_plan(variant: Variant | str) -> tuple[int, int, int, int]:
-    """What the Rust binding (``majiang.core._analysis``, ``native/src/python.rs``) asks once per
-    variant object: its kinds (a bit per kind), its suits (a bit per suit m, p, s), whether the
-    dragons are a group, and whether the two-suit rule holds."""
+    """What the Rust binding asks once per variant object: its kinds (a bit per kind), its suits
+    (a bit per suit m, p, s), whether the dragons are a group, and whether the two-suit rule holds."""
     variant = get_variant(variant)
     return (sum(1 << int(t) for t in variant.kinds), sum(1 << "mps".index(s) for s in variant.suits),
             int(any(int(t) >= 27 for t in variant.kinds)), int(variant.capabilities.two_suits))
@@ -571,8 +551,7 @@ def _rust_plan(variant: Variant | str) -> tuple[int, int, int, int]:
 def _configure_rust(module: Any) -> Any:
     """Hand the Rust binding what it needs once: the Python functions it forwards what it cannot
     decide to, the variant resolver, the shipped tables (native-endian uint16 bytes), ``MeldKind.PONG``
-    and ``ALL_TILES``. Not yet the fast path (the C one is; issue 50): the tests and
-    ``benchmarks/bench_binding.py`` load it."""
+    and ``ALL_TILES``."""
     t = tables()
     rows = array("H", (v for row in t.rows for v in row)).tobytes()
     module.configure(_shanten_python, _waits_python, _rust_plan, t.suit.tobytes(), t.honour.tobytes(), rows,
@@ -580,25 +559,24 @@ def _configure_rust(module: Any) -> Any:
     return module
 
 
-def _load_speedups() -> Any:
+def _load_rust() -> Any:
     if os.environ.get("MAJIANG_NO_EXT"):
         return None
     try:
-        from majiang.core import _speedups  # type: ignore[attr-defined]
+        from majiang.core import _analysis  # type: ignore[attr-defined]
     except ImportError:
         return None
-    return _speedups
+    return _configure_rust(_analysis)
 
 
 _shanten_python = shanten
 _waits_python = waits
 _shanten_counts_python = shanten_counts
 _waits_counts_python = waits_counts
-speedups = _load_speedups()  # the C module, or None
-if speedups is not None:
-    speedups.configure(_shanten_python, _waits_python, _speedup_tables, _shanten_counts_python, _waits_counts_python)
-    globals().update(shanten=speedups.shanten, waits=speedups.waits, shanten_counts=speedups.shanten_counts,
-                     waits_counts=speedups.waits_counts)
+rust = _load_rust()  # the Rust module, or None: the Python functions answer
+if rust is not None:
+    globals().update(shanten=rust.shanten, waits=rust.waits, shanten_counts=rust.shanten_counts,
+                     waits_counts=rust.waits_counts)
 
 
 # ---------------------------------------------------------------------------------------------

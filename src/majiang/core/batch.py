@@ -1,10 +1,10 @@
 """Shanten and waits of many closed hands at once (needs numpy, a dependency of every install).
 
 The same tables as ``majiang.analysis``: each suit vector maps to a row class, and the min-plus
-combinations of classes are precomputed as full arrays, so a batch is a few gathers. With the C
-extension built (``analysis.speedups``) ``batch_shanten`` and ``batch_waits`` are one call into
-C over the whole array (rows of 1-byte counts are read in place); without it numpy (shanten) and
-the one-hand Python functions (waits) answer the same.
+combinations of classes are precomputed as full arrays, so a batch is a few gathers. With the
+Rust engine's module built (``analysis.rust``) ``batch_shanten`` and ``batch_waits`` are one call
+into Rust over the whole array (rows of 1-byte counts are read in place); without it numpy
+(shanten) and the one-hand Python functions (waits) answer the same.
 
 >>> import numpy as np
 >>> from majiang.core.tiles import parse_tiles, to_counts
@@ -62,7 +62,7 @@ def _arrays():
 
 
 _POW = 5 ** np.arange(8, -1, -1, dtype=np.int64)
-_speedups = analysis.speedups  # the C extension, or None
+_rust = analysis.rust  # the Rust module, or None
 _POW3 = np.array([25, 5, 1], dtype=np.int64)
 
 
@@ -71,8 +71,8 @@ def batch_shanten(counts, variant: Variant | str, void: str | None = None, sets:
     """Shanten of each row of an (N, 30) or (N, 27) count array of closed hands, as int8.
 
     Seven pairs is included when ``sets`` is 4 (a full closed hand). ``out`` (an int8 array of
-    N) is written and returned instead of a new array. With the C extension built
-    (``analysis.speedups``) this is its ``batch_shanten``: one call into C does the batch, small
+    N) is written and returned instead of a new array. With the Rust module built
+    (``analysis.rust``) this is its ``batch_shanten``: one call into Rust does the batch, small
     or large; otherwise numpy does.
     """
     result = _batch_shanten_python(counts, variant, void, sets)
@@ -88,12 +88,12 @@ def _batch_shanten_python(counts, variant: Variant | str, void: str | None = Non
     sets = operator.index(sets)
     if not isinstance(counts, np.ndarray):
         counts = np.asarray(counts)
-    if _speedups is not None and counts.ndim == 2:  # the C path resolves the variant itself, once
+    if _rust is not None and counts.ndim == 2:  # the Rust path resolves the variant itself, once
         out = np.empty(len(counts), dtype=np.int8)
-        # a strided view (a slice of columns) is copied once into rows C reads straight
-        if _speedups.shanten_rows(counts, out, variant, void, sets) or (
+        # a strided view (a slice of columns) is copied once into rows Rust reads straight
+        if _rust.shanten_rows(counts, out, variant, void, sets) or (
                 not counts.flags.c_contiguous
-                and _speedups.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets)):
+                and _rust.shanten_rows(np.ascontiguousarray(counts), out, variant, void, sets)):
             return out
     resolved = get_variant(variant)
     _check_void(resolved, void)
@@ -111,7 +111,7 @@ def _check_counts(counts: np.ndarray) -> None:
 
 
 def _batch_shanten_numpy(counts: np.ndarray, variant: Variant, void: str | None, sets: int) -> np.ndarray:
-    """``batch_shanten`` with numpy alone: the reference of the C path, and what answers without it."""
+    """``batch_shanten`` with numpy alone: the reference of the Rust path, and what answers without it."""
     suit, honour, pair_ids, two, three = _arrays()
     groups, choices = _plan(variant, void)
     packed = []
@@ -147,8 +147,8 @@ def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np
     """Waits of each row of an (N, 30) or (N, 27) count array of closed hands: a bool array of
     the same shape, ``[i, k]`` true when a tile of kind ``k`` completes hand ``i`` (what
     ``analysis.waits_counts(row, row, variant, void)`` lists). ``out`` (a bool array of that
-    shape) is written and returned instead of a new array. With the C extension built this is
-    its ``batch_waits``: one call into C over the whole array."""
+    shape) is written and returned instead of a new array. With the Rust module built this is
+    its ``batch_waits``: one call into Rust over the whole array."""
     counts = np.asarray(counts)
     resolved = get_variant(variant)
     _check_void(resolved, void)
@@ -165,17 +165,17 @@ def batch_waits(counts, variant: Variant | str, void: str | None = None, out: np
 
 
 _python_batch_shanten, _python_batch_waits = batch_shanten, batch_waits  # what a compiled path hands on to
-if _speedups is not None:  # the C functions, which hand what they do not take to the ones above
+if _rust is not None:  # the Rust functions, which hand what they do not take to the ones above
     import importlib
 
-    try:  # numpy's C-API table, through which C makes result arrays (checked there on a probe)
+    try:  # numpy's C-API table, through which Rust makes result arrays (checked there on a probe)
         _array_api = importlib.import_module("numpy._core._multiarray_umath")._ARRAY_API
     except ImportError:  # numpy 1
         _array_api = importlib.import_module("numpy.core._multiarray_umath")._ARRAY_API
-    _speedups.configure_batch(batch_shanten, batch_waits, np.empty, np.dtype(np.int8), np.dtype(np.uint8),
-                              np.dtype(np.bool_), _array_api, np.zeros((3, 30), dtype=np.int8))
-    batch_shanten = _speedups.batch_shanten  # noqa: F811
-    batch_waits = _speedups.batch_waits  # noqa: F811
+    _rust.configure_batch(batch_shanten, batch_waits, np.empty, np.dtype(np.int8), np.dtype(np.uint8),
+                          np.dtype(np.bool_), _array_api, np.zeros((3, 30), dtype=np.int8))
+    batch_shanten = _rust.batch_shanten  # noqa: F811
+    batch_waits = _rust.batch_waits  # noqa: F811
 
 
 # ---------------------------------------------------------------------------------------------

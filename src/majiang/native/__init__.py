@@ -10,7 +10,8 @@ engine stays the reference and the only one with event logs and fan names; ``maj
 rebuilds a Python ``Game`` from a native hand when asked for one.
 
 A platform wheel ships the library inside the package (``setup.py`` builds it where cargo is
-found). In a checkout, build it once (needs ``cargo``)::
+found), and with it the hand analysis' extension module ``majiang.core._analysis`` (the same
+build). In a checkout, build both once (needs ``cargo``)::
 
     python -m majiang.native build
 
@@ -417,11 +418,11 @@ def batch_step_vs(lib, pointers, actions: np.ndarray, learner: int, opponents, o
 def _direct_calls(lib):
     """``(step, encode)``: ``step(game, mask, rewards, obs, kind)`` -> a callable ``(seat, action) ->
     code`` calling ``lib.mj_step_obs``, ``encode(game, obs, kind)`` -> ``(seat) -> code`` calling
-    ``lib.mj_encode_obs``, the rest bound: the C extension's direct calls when it is built
-    (``majiang.core._speedups.stepper`` and ``encoder``, ~0.05 µs), else through ctypes (~1 µs)."""
-    from majiang.core.analysis import speedups
+    ``lib.mj_encode_obs``, the rest bound: the Rust module's direct calls when it is built
+    (``majiang.core._analysis.stepper`` and ``encoder``, ~0.05 µs), else through ctypes (~1 µs)."""
+    from majiang.core.analysis import rust
 
-    if speedups is None or not hasattr(speedups, "encoder"):
+    if rust is None:
         step, encode = lib.mj_step_obs, lib.mj_encode_obs
 
         def stepper(g, mask, rewards, obs, kind):
@@ -432,7 +433,7 @@ def _direct_calls(lib):
 
         return stepper, encoder
     return tuple(functools.partial(bind, ctypes.cast(fn, ctypes.c_void_p).value)
-                 for bind, fn in ((speedups.stepper, lib.mj_step_obs), (speedups.encoder, lib.mj_encode_obs)))
+                 for bind, fn in ((rust.stepper, lib.mj_step_obs), (rust.encoder, lib.mj_encode_obs)))
 
 
 def batch_step_obs(lib, pointers, actions: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray,
@@ -458,10 +459,10 @@ def batch_stepper(lib, pointers, rows: dict, threads: int = 1, learner: int | No
         prefixes, hands = deal
         args = (n, at["actions"], at["seats"], at["obs"], kind, at["masks"], at["rewards"], rows["rewards"].shape[1],
                 at["dones"], threads, prefixes.ctypes.data, hands.ctypes.data)
-        from majiang.core.analysis import speedups
+        from majiang.core.analysis import rust
 
-        if speedups is not None and hasattr(speedups, "batch_step_at"):  # no ctypes conversion of 13 arguments
-            return functools.partial(speedups.batch_step_at, ctypes.cast(lib.mj_batch_step_deal, ctypes.c_void_p).value,
+        if rust is not None:  # no ctypes conversion of 13 arguments
+            return functools.partial(rust.batch_step_at, ctypes.cast(lib.mj_batch_step_deal, ctypes.c_void_p).value,
                                      ctypes.addressof(pointers), *args)
         return functools.partial(lib.mj_batch_step_deal, pointers, *args)
     if opponents is None:
@@ -738,20 +739,46 @@ def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, se
                           None if cp is None else cp.ctypes.data, int(seven_pairs), bits)
 
 
-def build(release: bool = True, quiet: bool = False) -> Path:
-    """Build the crate with cargo and put the library next to this module."""
-    if not (_CRATE / "Cargo.toml").exists():
-        raise RuntimeError(f"no crate at {_CRATE}: build from a source checkout")
-    cmd = [os.environ.get("CARGO", "cargo"), "build", "--manifest-path", str(_CRATE / "Cargo.toml")] \
-        + (["--release"] if release else [])
-    if quiet:
-        cmd.append("--quiet")
-    subprocess.run(cmd, check=True)
-    built = _CRATE / "target" / ("release" if release else "debug") / _LIB_NAME
-    dest = _HERE / _LIB_NAME
+# The crate's CPython binding (cargo feature ``python``): the extension module
+# ``majiang.core._analysis``, the hand analysis' compiled path. Built with the library in one cargo
+# run (the same file under two names) where the interpreter's symbols are found when it loads;
+# not on Windows, where it would have to link against one Python's import library.
+ANALYSIS_NAME = "_analysis.abi3.so"
+PYTHON_FEATURE = sys.platform != "win32"
+
+
+def cargo_command(cargo: str, release: bool = True) -> list[str]:
+    """The cargo command line that builds the library (with the binding where it is built):
+    ``setup.py`` keeps the same one."""
+    cmd = [cargo, "rustc" if sys.platform == "darwin" and PYTHON_FEATURE else "build", "--manifest-path",
+           str(_CRATE / "Cargo.toml"), "--lib", *(["--release"] if release else [])]
+    if PYTHON_FEATURE:
+        cmd += ["--features", "python"]
+        if sys.platform == "darwin":  # the interpreter's symbols are looked up when the module loads
+            cmd += ["--", "-C", "link-arg=-undefined", "-C", "link-arg=dynamic_lookup"]
+    return cmd
+
+
+def _put(built: Path, dest: Path) -> None:
     tmp = dest.with_suffix(".tmp")
     tmp.write_bytes(built.read_bytes())
     os.replace(tmp, dest)  # a loaded library keeps its old inode
+
+
+def build(release: bool = True, quiet: bool = False) -> Path:
+    """Build the crate with cargo and put the library next to this module, and the hand analysis'
+    extension module (``majiang/core/_analysis.abi3.so``, the same build) where it imports from."""
+    if not (_CRATE / "Cargo.toml").exists():
+        raise RuntimeError(f"no crate at {_CRATE}: build from a source checkout")
+    cmd = cargo_command(os.environ.get("CARGO", "cargo"), release)
+    if quiet:
+        cmd.insert(2, "--quiet")
+    subprocess.run(cmd, check=True)
+    built = _CRATE / "target" / ("release" if release else "debug") / _LIB_NAME
+    dest = _HERE / _LIB_NAME
+    _put(built, dest)
+    if PYTHON_FEATURE:
+        _put(built, _HERE / "core" / ANALYSIS_NAME)
     return dest
 
 
@@ -760,7 +787,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m majiang.native", description="The optional native engine.")
     ap.add_argument("command", choices=["build", "status", "spec"],
-                    help="build: compile it with cargo; status: does it load; spec: write native/src/spec.rs "
+                    help="build: compile it and the hand analysis' module with cargo; status: does it load; "
+                         "spec: write native/src/spec.rs "
                          "from majiang.native.spec (the constants both sides share)")
     ap.add_argument("--quiet", action="store_true", help="no cargo progress, one line at the end")
     args = ap.parse_args(argv)
@@ -770,7 +798,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "build":
         try:
-            print(f"built {build(quiet=args.quiet)}")
+            built = build(quiet=args.quiet)
+            print(f"built {built}" + (f" and {built.parent / 'core' / ANALYSIS_NAME}" if PYTHON_FEATURE else ""))
         except FileNotFoundError as exc:
             print(f"majiang.native: cargo not found ({exc.filename}): install Rust (rustup.rs) or set CARGO",
                   file=sys.stderr)
