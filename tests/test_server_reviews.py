@@ -4,6 +4,7 @@ refused while the hand is played; on SQLite and (where it is installed) PostgreS
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 
 import pytest
@@ -148,12 +149,83 @@ def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
     from majiang.server.reviews import Reviews, compute
 
     records = game_records(play_hand(Game("sichuan", seed=7), [GreedyAgent(s) for s in range(4)]))
+    from majiang.server.bots import _priority
+
     runner = BotRunner(1)
     reviews = Reviews(None, runner, budget=2)
     try:
         pooled = asyncio.run(reviews._compute(records, 2, 5))
-        assert reviews.own is not None and reviews.at_once == 1  # one bot worker stays the bots'
+        # the reviews' own process, beside the bots' one, at the lowest priority there is
+        assert reviews.own is not None and reviews.own.workers == reviews.at_once == 1 and reviews.own.idle
+        priority = reviews.own.pool.submit(_priority).result(timeout=30)
+        assert priority == ("idle" if hasattr(os, "SCHED_IDLE") else "nice 19")
+        assert runner.pool.submit(_priority).result(timeout=30) != priority  # the bots' is not lowered
     finally:
         reviews.close()
         runner.close()
     assert pooled == compute(records, 2, 2, 5) and pooled["seat"] == 2
+
+
+def one_finished_hand(c, who):
+    """A one-hand Kawuxing room of ``who`` and two bots, played to the end (``who`` in 托管)."""
+    code = make_room(c, who["token"], variant="kawuxing")
+    c.post(f"/api/rooms/{code}/start", headers={"X-Token": who["token"]})
+    table = fast(c, code, turn=0.02, claim=0.02, ready=0.05)
+    with c.websocket_connect(f"/ws/{code}", headers={"X-Token": who["token"]}):
+        wait_for(lambda: table.state.match is MatchState.FINISHED, seconds=60)
+    return code
+
+
+def stored_reviews(url: str) -> list[tuple]:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text("SELECT game, seat, budget FROM hand_reviews"))]
+    finally:
+        engine.dispose()
+
+
+def gone(pid: int) -> bool:
+    """The process has ended (a zombie nobody reaps yet counts: it runs nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("workers", [1, 0])
+def test_a_server_stopping_mid_review_stops_at_once_and_stores_nothing_of_it(tmp_path, workers):
+    """A review far too long to finish (the highest budget) is cut short by the server's stop: the
+    stop is prompt, the review's process is gone, nothing of it is stored, and the next server
+    computes it anew when asked (the stored state is as if it had never been asked for)."""
+    from majiang.play.review import MAX_BUDGET
+
+    url = f"sqlite:///{tmp_path / 'stop'}.sqlite3"
+    c = TestClient(create_app(url, bot_delay=0.0, bot_workers=workers, review_budget=MAX_BUDGET))
+    c.__enter__()
+    try:
+        a = player(c, "a")
+        code = one_finished_hand(c, a)
+        assert review(c, code, 0, a, "post").status_code == 202
+        wait_for(lambda: review(c, code, 0, a).json()["status"] == "running")
+        time.sleep(0.5)  # well into it
+        reviews = c.app.state.server.reviews
+        pids = list(reviews.own.pool._processes) if workers else []
+        assert pids and all(not gone(p) for p in pids) or not workers
+    finally:
+        began = time.monotonic()
+        c.__exit__(None, None, None)
+        took = time.monotonic() - began
+    # a thread's review ends at its next decision: at this budget, seconds of one core
+    assert took < (5.0 if workers else 30.0), f"the server took {took:.1f} s to stop"
+    assert all(gone(p) for p in pids)
+    assert stored_reviews(url) == []
+    again = review_client(url)
+    r = review(again, code, 0, a)
+    assert r.status_code == 404 and r.json()["code"] == "review.not_requested"
+    assert review(again, code, 0, a, "post").status_code == 202
+    assert until_done(again, code, 0, a)["review"]["budget"] == 2
+    assert [budget for _, _, budget in stored_reviews(url)] == [2]
