@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import time
 
 import pytest
@@ -229,3 +230,89 @@ def test_a_server_stopping_mid_review_stops_at_once_and_stores_nothing_of_it(tmp
     assert review(again, code, 0, a, "post").status_code == 202
     assert until_done(again, code, 0, a)["review"]["budget"] == 2
     assert [budget for _, _, budget in stored_reviews(url)] == [2]
+
+
+def test_majiang_serve_stopped_mid_review_exits_at_once_and_leaves_nothing(tmp_path):
+    """``majiang serve`` as a process, as the load bench stops it: SIGTERM while a review far too long
+    to finish computes in its idle process (which the bots' pool shares a forkserver with) ends the
+    server and every process it started within seconds, and nothing of the review is stored."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    httpx = pytest.importorskip("httpx")
+    ws_client = pytest.importorskip("websockets.sync.client")
+    from majiang.play.review import MAX_BUDGET
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"), HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db", db,
+                             "--bot-workers", "2", "--bot-delay", "0", "--review-budget", str(MAX_BUDGET)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: proc.poll() is None and _answers(httpx, base), seconds=60)
+        me = httpx.post(base + "/api/players", json={"name": "ana"}).json()
+        who = {"X-Token": me["token"]}
+        code = httpx.post(base + "/api/rooms", json={"variant": "kawuxing", "hands": 1, "bots": "greedy",
+                                                     "timers": {"pace": "fast"}}, headers=who).json()["code"]
+        httpx.post(base + f"/api/rooms/{code}/start", json={}, headers=who)
+        with ws_client.connect(base.replace("http", "ws") + f"/ws/{code}", additional_headers=who,
+                               open_timeout=10) as ws:
+            while True:  # seat 0 plays the hand to its end: a win when it has one, else the first legal action
+                msg = json.loads(ws.recv(timeout=60))
+                if msg["type"] != "snapshot":
+                    continue
+                if msg["settlement"] is not None:
+                    break
+                legal = (msg["view"] or {}).get("legal") or []
+                if legal:
+                    wins = [a for a in legal if a["type"] == "win"]
+                    ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": (wins or legal)[0]}))
+        path = base + f"/api/rooms/{code}/games/0/review"
+        assert httpx.post(path, json={}, headers=who).status_code == 202
+        wait_for(lambda: httpx.get(path, headers=who).json()["status"] == "running", seconds=30)
+        time.sleep(1.0)  # well into it
+        started = descendants(proc.pid)
+        # the review's process: at idle priority (/proc's policy field: 5 is SCHED_IDLE), busy with it
+        policies = {p: int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[38]) for p in started}
+        assert sorted(policies.values()).count(5) == 1, policies
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        took = time.monotonic() - began
+        wait_for(lambda: all(gone(p) for p in started), seconds=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=20)
+    assert took < 10.0, f"the server took {took:.1f} s to stop"
+    assert stored_reviews(db) == []
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process under ``pid`` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat") as f:
+                    children.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _answers(httpx, base: str) -> bool:
+    try:
+        return httpx.get(base + "/api/server", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -1,5 +1,5 @@
-"""复盘 on the server: a finished hand's review of the asking person's own seat, computed once in the
-bot workers and served from the store after that.
+"""复盘 on the server: a finished hand's review of the asking person's own seat, computed once in
+processes of the reviews' own at idle CPU priority and served from the store after that.
 
 ``POST /api/rooms/{code}/games/{hand}/review`` asks for it, ``GET`` the same path polls: the answer
 is ``{"status", "seat", ...}`` with ``status`` one of ``queued`` (waiting for a free slot; ``ahead``
