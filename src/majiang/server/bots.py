@@ -128,8 +128,9 @@ class BotRunner:
         """Stop the pool's processes and, with the last pool of this process, the forkserver that made
         them: a stopped server leaves no process behind (a worker blocked on its queue would never
         see the server exit, and the forkserver and resource tracker live as long as any worker).
-        The forkserver is shared: stopping it under another runner's live pool (the bots', while the
-        reviews' closes) would leave that pool's processes to be reaped by nobody."""
+        The forkserver is shared by every runner of this process, and its stop waits until every
+        process it forked has ended: stopped with the reviews' runner while the bots' workers still
+        ran, it waited for them forever and the server never exited."""
         if self.pool is not None:
             _stop_pool(self.pool)
             self.pool = None
