@@ -316,3 +316,27 @@ def _answers(httpx, base: str) -> bool:
         return httpx.get(base + "/api/server", timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_review_process_that_died_fails_its_review_and_the_next_gets_a_fresh_one(tmp_path):
+    """A review process killed (out of memory, an operator) fails the review it had, never every
+    review after it: asking again computes on fresh processes."""
+    import signal
+
+    c = TestClient(create_app(f"sqlite:///{tmp_path / 'died'}.sqlite3", bot_delay=0.0, bot_workers=1,
+                              review_budget=2))
+    c.__enter__()
+    _OPEN.append(c)
+    a = player(c, "a")
+    first, second = one_finished_hand(c, a), one_finished_hand(c, a)
+    review(c, first, 0, a, "post")
+    assert until_done(c, first, 0, a)["status"] == "done"
+    reviews = c.app.state.server.reviews
+    for pid in list(reviews.own.pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    review(c, second, 0, a, "post")
+    failed = until_done(c, second, 0, a)
+    assert failed["status"] == "failed" and failed["error"] == "review.failed"
+    assert review(c, second, 0, a, "post").status_code in (200, 202)  # asking again tries again
+    assert until_done(c, second, 0, a)["status"] == "done" and reviews.computed == 2

@@ -263,8 +263,17 @@ class Reviews:
             return await asyncio.to_thread(compute, records, seat, self.budget, seed, self.stop)
         if self.own is None:  # made at the first review: a server nobody asks for one has no such process
             self.own = BotRunner(self.at_once, idle=True)
-        return await asyncio.get_running_loop().run_in_executor(
-            self.own.pool, compute, records, seat, self.budget, seed)
+        own = self.own
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                own.pool, compute, records, seat, self.budget, seed)
+        except BrokenProcessPool:
+            # a review process died (killed, out of memory): a broken pool refuses everything after,
+            # so the next review gets fresh processes (this one fails: asking again tries again)
+            if self.own is own:
+                self.own = None
+                own.close()
+            raise
 
     def close(self) -> None:
         """Cut every review short, at once: its task is cancelled (nothing is stored; its job is
