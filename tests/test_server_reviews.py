@@ -150,7 +150,7 @@ def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
     from majiang.server.reviews import Reviews, compute
 
     records = game_records(play_hand(Game("sichuan", seed=7), [GreedyAgent(s) for s in range(4)]))
-    from majiang.server.bots import _priority
+    from majiang.server.priority import current_priority
 
     runner = BotRunner(1)
     reviews = Reviews(None, runner, budget=2)
@@ -158,9 +158,9 @@ def test_a_review_computed_in_the_bot_workers_is_the_one_a_thread_computes():
         pooled = asyncio.run(reviews._compute(records, 2, 5))
         # the reviews' own process, beside the bots' one, at the lowest priority there is
         assert reviews.own is not None and reviews.own.workers == reviews.at_once == 1 and reviews.own.idle
-        priority = reviews.own.pool.submit(_priority).result(timeout=30)
+        priority = reviews.own.pool.submit(current_priority).result(timeout=30)
         assert priority == ("idle" if hasattr(os, "SCHED_IDLE") else "nice 19")
-        assert runner.pool.submit(_priority).result(timeout=30) != priority  # the bots' is not lowered
+        assert runner.pool.submit(current_priority).result(timeout=30) != priority  # the bots' is not lowered
     finally:
         reviews.close()
         runner.close()

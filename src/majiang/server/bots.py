@@ -6,7 +6,7 @@ bot never delays another table's players. With ``workers=0`` (tests, tiny server
 in a thread, which still lets the loop serve sockets between a bot's steps.
 
 A runner made with ``idle=True`` (the 复盘's, ``reviews``) runs its processes at the lowest CPU
-priority there is (``lower_priority``): they compute only on a core nobody else wants, so a live
+priority there is (``priority.lower_priority``): they compute only on a core nobody else wants, so a live
 table's latency is the same with reviews in flight as without.
 """
 
@@ -25,6 +25,7 @@ from typing import Any
 from majiang.bots import make_agent
 from majiang.engine import Action
 from majiang.server.orphans import watch_parent
+from majiang.server.priority import idle_worker
 
 _AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
 
@@ -44,39 +45,11 @@ def _warm() -> int:
     return os.getpid()
 
 
-def lower_priority() -> str:
-    """Put this process at the lowest CPU priority the system has, and say which it got: ``idle``
-    (Linux's SCHED_IDLE: it runs when a core would otherwise idle, and a runnable process of any
-    other priority takes the core from it at once) or ``nice`` (nice 19, where SCHED_IDLE is not
-    available, e.g. macOS: it still yields the cores to the server and the bots nearly always)."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-        return "idle"
-    except (AttributeError, OSError):
-        with contextlib.suppress(OSError):
-            os.nice(19 - os.nice(0))
-        return "nice"
-
-
-def _idle_worker() -> None:
-    """The initializer of an idle runner's process: it watches its parent, then yields the cores."""
-    watch_parent()
-    lower_priority()
-
-
-def _priority() -> str:
-    """This process's scheduling: ``idle``, or ``nice N`` (tests ask the workers)."""
-    policy = getattr(os, "sched_getscheduler", lambda pid: None)(0)
-    if policy is not None and policy == getattr(os, "SCHED_IDLE", None):
-        return "idle"
-    return f"nice {os.nice(0)}"
-
-
 _RUNNERS_WITH_POOLS: weakref.WeakSet = weakref.WeakSet()  # runners whose pools share this process's forkserver
 
 
 class BotRunner:
-    """``workers`` processes (0: a thread); ``idle``: at the lowest CPU priority (``lower_priority``)."""
+    """``workers`` processes (0: a thread); ``idle``: at the lowest CPU priority (``priority``)."""
 
     def __init__(self, workers: int = 0, idle: bool = False) -> None:
         self.workers = workers
@@ -95,7 +68,7 @@ class BotRunner:
             os.environ["MAJIANG_FORKSERVER_WATCH"] = "1"
             context.set_forkserver_preload(["majiang.server.orphans"])
         return ProcessPoolExecutor(self.workers, mp_context=context,
-                                   initializer=_idle_worker if self.idle else watch_parent)
+                                   initializer=idle_worker if self.idle else watch_parent)
 
     def warm(self) -> None:
         """Start the workers now rather than at the first bot decision."""

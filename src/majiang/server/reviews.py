@@ -17,7 +17,7 @@ What it costs: a review is ``review_hand`` at ``budget`` samples a decision (the
 request: a whole hand of one seat in a few seconds of one core with the native engine), never on
 the event loop: in processes of the reviews' own (``at_once`` of them: half the bot workers, at
 least one; a thread where the bots have none), at the lowest CPU priority the system has
-(``bots.lower_priority``: Linux's SCHED_IDLE, else nice 19). A review so computes only on a core
+(``priority.lower_priority``: Linux's SCHED_IDLE, else nice 19). A review so computes only on a core
 that the server, its bots and everything else on the machine leave idle: a live table's latency is
 the same with reviews in flight as without, and a review waits for spare time rather than taking
 any (a machine busy to the last cycle would slow it to a crawl, never stop it: SCHED_IDLE still
