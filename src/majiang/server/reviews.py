@@ -165,6 +165,9 @@ class Reviews:
         self.stop = threading.Event()  # set when the server stops: a thread's review ends
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet
         self.queue: list[tuple[int, int]] = []  # waiting, in order
+        # (room code, hand, player id) -> the job's key, for whoever asked: their polls while it is
+        # computed are answered without the database (a finished hand's seats never change)
+        self.asked: dict[tuple[str, int, Any], tuple[int, int]] = {}
         self.computed = 0  # reviews computed by this worker (a stored one is never computed again)
         self._slots: asyncio.Semaphore | None = None
 
@@ -199,6 +202,10 @@ class Reviews:
     async def fetch(self, code: str, hand: int, player: dict) -> dict:
         """GET: the review of the person's own seat, or how far it is; ``review.not_requested``
         when nobody asked for it yet."""
+        key = self.asked.get((code, hand, player["id"]))
+        job = self.jobs.get(key) if key is not None else None
+        if job is not None:  # a poll while it is computed: loading and checking the hand again costs the loop
+            return self._answer(key, job)
         found, seat = await self._hand_and_seat(code, hand, player)
         key = (found["id"], seat)
         job = self.jobs.get(key)
@@ -223,6 +230,7 @@ class Reviews:
             raise Refusal("rate.reviews", status=429, per_minute=self.rate.count)
         mine = sum(1 for r in found["records"] if r.get("type") == "action" and r.get("seat") == seat)
         job = self.jobs[key] = Job(seat, mine)
+        self.asked[(code, hand, player["id"])] = key
         self.queue.append(key)
         self._forget_old()
         job.task = asyncio.get_running_loop().create_task(self._run(key, job, found["records"]))
@@ -232,6 +240,8 @@ class Reviews:
         """Failed reviews are forgotten first once this worker remembers too many."""
         for key in [k for k, j in self.jobs.items() if j.status == "failed"][:max(0, len(self.jobs) - JOBS_KEPT)]:
             del self.jobs[key]
+        if len(self.asked) > 2 * JOBS_KEPT:
+            self.asked = {who: key for who, key in self.asked.items() if key in self.jobs}
 
     async def _run(self, key: tuple[int, int], job: Job, records: list[dict]) -> None:
         if self._slots is None:
