@@ -6,8 +6,8 @@ bot never delays another table's players. With ``workers=0`` (tests, tiny server
 in a thread, which still lets the loop serve sockets between a bot's steps.
 
 A runner made with ``idle=True`` (the 复盘's, ``reviews``) runs its processes at the lowest CPU
-priority there is (``priority.lower_priority``): they compute only on a core nobody else wants, so a live
-table's latency is the same with reviews in flight as without.
+priority there is (``priority.lower_priority``): they compute only on a core nobody else wants and
+take no CPU from a live table.
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ request: a whole hand of one seat in a few seconds of one core with the native e
 the event loop: in processes of the reviews' own (``at_once`` of them: half the bot workers, at
 least one; a thread where the bots have none), at the lowest CPU priority the system has
 (``priority.lower_priority``: Linux's SCHED_IDLE, else nice 19). A review so computes only on a core
-that the server, its bots and everything else on the machine leave idle: a live table's latency is
-the same with reviews in flight as without, and a review waits for spare time rather than taking
-any (a machine busy to the last cycle would slow it to a crawl, never stop it: SCHED_IDLE still
-gets a sliver). The rest wait in order. A person may
-start ``per_minute`` reviews a minute (``rate.reviews``); asking for one already stored, queued or
+that the server, its bots and everything else on the machine leave idle: it takes no CPU from a
+live table (what it still costs one is the hardware the cores share: docs/BENCHMARKS.md), and it
+waits for spare time rather than taking any (a machine busy to the last cycle would slow it to a
+crawl, never stop it: SCHED_IDLE still gets a sliver). The rest wait in order. A person may start
+``per_minute`` reviews a minute (``rate.reviews``); asking for one already stored, queued or
 running costs nothing. A review is stored once per (hand, seat) (``hand_reviews``, revision 0008):
 a second request, by the same person or after a restart, is answered from the store without
 computing. A server that stops cuts its reviews short at once (their processes are stopped; a
