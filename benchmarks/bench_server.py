@@ -17,9 +17,9 @@ PostgreSQL behind HAProxy (start them with deploy/run-local.sh and SERVE_ARGS="-
 since every client then comes from one address).
 
 With --reviews N, N more hands are played first (one player each) and, as the load starts, each
-player asks for the 复盘 of their hand: up to N reviews queued or computing in the server's bot pool
-while the tables play (the row counts those done during the load): a table's latency should not
-move.
+player asks for the 复盘 of their hand: up to N reviews queued or computing in the server's review
+processes (idle CPU priority) while the tables play (the row counts those done during the load,
+and their CPU is counted in the pool's): a table's latency should not move.
 
 Then the same again while one more client floods the server (huge messages, and small ones as fast
 as it can send): the two rows side by side show what a flood costs everyone else's tables.
@@ -477,7 +477,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     ap.add_argument("--reviews", type=int, default=0, metavar="N", help="keep N 复盘 in flight: N more hands "
-                    "played first, their reviews asked for as the load starts (computed in the bot pool)")
+                    "played first, their reviews asked for as the load starts (computed at idle priority)")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
                     "of deploy/run-local.sh) instead of starting one")
     ap.add_argument("--server-pid", type=int, metavar="PID", help="with --base: the server's process, to count "

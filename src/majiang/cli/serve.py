@@ -93,7 +93,8 @@ def register(sub) -> None:
                    help="processes that run the bots' decisions, off the event loop (default: one per core; "
                    "0: a thread of the server process)")
     p.add_argument("--review-budget", type=int, default=None, metavar="N",
-                   help=f"samples a decision of a 复盘, computed in the bot workers (default {DEFAULT_BUDGET}, "
+                   help=f"samples a decision of a 复盘, computed at idle CPU priority in processes of its own, half as "
+                   f"many as the bot workers (default {DEFAULT_BUDGET}, "
                    "8 without the native engine: a hand in a few seconds of one core; more is deeper and slower)")
     p.add_argument("--reviews-per-minute", type=int, default=None, metavar="N",
                    help="复盘 one person may start a minute (default 3; asking for a stored one costs nothing)")

@@ -1,5 +1,5 @@
-"""复盘 on the server: a finished hand's review of the asking person's own seat, computed once in the
-bot workers and served from the store after that.
+"""复盘 on the server: a finished hand's review of the asking person's own seat, computed once in
+processes of the reviews' own at idle CPU priority and served from the store after that.
 
 ``POST /api/rooms/{code}/games/{hand}/review`` asks for it, ``GET`` the same path polls: the answer
 is ``{"status", "seat", ...}`` with ``status`` one of ``queued`` (waiting for a free slot; ``ahead``
@@ -14,15 +14,20 @@ bench and another seat's player are refused (``review.not_your_seat``), as is a 
 (``review.hand_not_finished``: nothing is computed or shown while it is played).
 
 What it costs: a review is ``review_hand`` at ``budget`` samples a decision (the CPU budget of a
-request: a whole hand of one seat in a few seconds of one core with the native engine), run in the
-bot runner's process pool (a thread when it has none), never on the event loop; at most ``at_once``
-reviews run together (half the bot workers), so bot decisions always find a free worker; the rest
-wait in order. A runner of one worker keeps it for the bots: reviews then have one process of their
-own, at a lower priority (``nice``), so a table's bot never waits behind a review. A person may
-start ``per_minute`` reviews a minute (``rate.reviews``); asking for one already stored, queued or
+request: a whole hand of one seat in a few seconds of one core with the native engine), never on
+the event loop: in processes of the reviews' own (``at_once`` of them: half the bot workers, at
+least one; a thread where the bots have none), at the lowest CPU priority the system has
+(``priority.lower_priority``: Linux's SCHED_IDLE, else nice 19). A review so computes only on a core
+that the server, its bots and everything else on the machine leave idle: it takes no CPU from a
+live table (what it still costs one is the hardware the cores share: docs/BENCHMARKS.md), and it
+waits for spare time rather than taking any (a machine busy to the last cycle would slow it to a
+crawl, never stop it: SCHED_IDLE still gets a sliver). The rest wait in order. A person may start
+``per_minute`` reviews a minute (``rate.reviews``); asking for one already stored, queued or
 running costs nothing. A review is stored once per (hand, seat) (``hand_reviews``, revision 0008):
 a second request, by the same person or after a restart, is answered from the store without
-computing.
+computing. A server that stops cuts its reviews short at once (their processes are stopped; a
+thread's review stops at its next decision): nothing of them is stored, and asking again after the
+restart computes them anew.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -101,12 +106,21 @@ def store_review(store: Store, game: int, seat: int, review: dict, budget: int) 
 
 # -- the computation (in a worker process) ---------------------------------------------------------
 
-def compute(records: list[dict], seat: int, budget: int, seed: int) -> dict:
+class Stopped(Exception):
+    """A review cut short because the server stops (a thread's review: processes are just stopped)."""
+
+
+def compute(records: list[dict], seat: int, budget: int, seed: int, stop: threading.Event | None = None) -> dict:
     """The review as JSON, each decision with ``frame``: the replay's frame (``replays.build_replay``:
-    the deal, then one a logged action) that shows the position when the decision was made."""
+    the deal, then one a logged action) that shows the position when the decision was made.
+    ``stop``: once set, the review ends at its next decision (``Stopped``)."""
     from majiang.play.review import review_hand
 
-    review = review_hand(records, seat, budget=budget, seed=seed).to_json()
+    def progress(done: int, total: int) -> None:
+        if stop is not None and stop.is_set():
+            raise Stopped(f"stopped after {done} of {total} decisions")
+
+    review = review_hand(records, seat, budget=budget, seed=seed, progress=progress).to_json()
     frames, before = 0, {}
     for i, r in enumerate(records):
         before[i] = frames
@@ -147,9 +161,13 @@ class Reviews:
         self.budget = budget
         self.rate = RateLimit(per_minute, 60.0)
         self.at_once = at_once if at_once is not None else max(1, runner.workers // 2)
-        self.own: BotRunner | None = None  # a process of the reviews' own, beside a runner of one worker
+        self.own: BotRunner | None = None  # the reviews' own idle processes, made at the first review
+        self.stop = threading.Event()  # set when the server stops: a thread's review ends
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet
         self.queue: list[tuple[int, int]] = []  # waiting, in order
+        # (room code, hand, player id) -> the job's key, for whoever asked: their polls while it is
+        # computed are answered without the database (a finished hand's seats never change)
+        self.asked: dict[tuple[str, int, Any], tuple[int, int]] = {}
         self.computed = 0  # reviews computed by this worker (a stored one is never computed again)
         self._slots: asyncio.Semaphore | None = None
 
@@ -184,6 +202,10 @@ class Reviews:
     async def fetch(self, code: str, hand: int, player: dict) -> dict:
         """GET: the review of the person's own seat, or how far it is; ``review.not_requested``
         when nobody asked for it yet."""
+        key = self.asked.get((code, hand, player["id"]))
+        job = self.jobs.get(key) if key is not None else None
+        if job is not None:  # a poll while it is computed: loading and checking the hand again costs the loop
+            return self._answer(key, job)
         found, seat = await self._hand_and_seat(code, hand, player)
         key = (found["id"], seat)
         job = self.jobs.get(key)
@@ -208,6 +230,7 @@ class Reviews:
             raise Refusal("rate.reviews", status=429, per_minute=self.rate.count)
         mine = sum(1 for r in found["records"] if r.get("type") == "action" and r.get("seat") == seat)
         job = self.jobs[key] = Job(seat, mine)
+        self.asked[(code, hand, player["id"])] = key
         self.queue.append(key)
         self._forget_old()
         job.task = asyncio.get_running_loop().create_task(self._run(key, job, found["records"]))
@@ -217,6 +240,8 @@ class Reviews:
         """Failed reviews are forgotten first once this worker remembers too many."""
         for key in [k for k, j in self.jobs.items() if j.status == "failed"][:max(0, len(self.jobs) - JOBS_KEPT)]:
             del self.jobs[key]
+        if len(self.asked) > 2 * JOBS_KEPT:
+            self.asked = {who: key for who, key in self.asked.items() if key in self.jobs}
 
     async def _run(self, key: tuple[int, int], job: Job, records: list[dict]) -> None:
         if self._slots is None:
@@ -234,7 +259,7 @@ class Reviews:
             raise
         except StoreError:
             job.status, job.error = "failed", "store.not_stored"
-        except (MajiangError, BrokenProcessPool, ValueError, RuntimeError) as exc:
+        except (MajiangError, BrokenProcessPool, ValueError, RuntimeError, Stopped) as exc:
             log.warning("review of hand %s seat %d failed: %s", key[0], job.seat, exc)
             job.status, job.error = "failed", "review.failed"
         finally:
@@ -242,16 +267,29 @@ class Reviews:
                 self.queue.remove(key)
 
     async def _compute(self, records: list[dict], seat: int, seed: int) -> dict:
-        """The review computed off the event loop: in the bot runner's worker processes, else a thread."""
-        if self.runner.workers == 1 and self.own is None:  # made at the first review
-            self.own = BotRunner(1)
-            self.own.pool.submit(os.nice, 10)  # its only process yields the cores to the server and the bots
-        pool = (self.own or self.runner).pool
-        if pool is None:
-            return await asyncio.to_thread(compute, records, seat, self.budget, seed)
-        return await asyncio.get_running_loop().run_in_executor(pool, compute, records, seat, self.budget, seed)
+        """The review computed off the event loop: in the reviews' own idle processes, else (a runner
+        without processes: tests, tiny servers) a thread."""
+        if self.runner.workers == 0:
+            return await asyncio.to_thread(compute, records, seat, self.budget, seed, self.stop)
+        if self.own is None:  # made at the first review: a server nobody asks for one has no such process
+            self.own = BotRunner(self.at_once, idle=True)
+        own = self.own
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                own.pool, compute, records, seat, self.budget, seed)
+        except BrokenProcessPool:
+            # a review process died (killed, out of memory): a broken pool refuses everything after,
+            # so the next review gets fresh processes (this one fails: asking again tries again)
+            if self.own is own:
+                self.own = None
+                own.close()
+            raise
 
     def close(self) -> None:
+        """Cut every review short, at once: its task is cancelled (nothing is stored; its job is
+        forgotten, so that asking again computes it anew), a thread's review ends at its next
+        decision, and the processes are stopped (``BotRunner.close``: SIGTERM, then SIGKILL)."""
+        self.stop.set()
         for job in self.jobs.values():
             if job.task is not None and not job.task.done():
                 job.task.cancel()
