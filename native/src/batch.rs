@@ -276,8 +276,10 @@ fn suit_entry<T: Copy>(table: &[T], rank: usize) -> T {
 #[derive(Clone, Copy)]
 struct Keys {
     key: [u32; 3], // a suit's rank, the honours' counts in base 5
-    tiles: [u8; 3],
-    pairs: [u8; 3],
+    // words, not bytes: each is stored and read back alone, so a row read just after its keys
+    // were written (a batch of one) takes them from the store buffer without a stall
+    tiles: [u32; 3],
+    pairs: [u32; 3],
 }
 
 /// The keys of the rows in ``src`` (at most ``CHUNK_ROWS``), written to the start of ``keys`` (left
@@ -300,16 +302,16 @@ fn keys_of_rows<'k, const THIRD_SUIT: bool>(
         let mut k = Keys { key: [0; 3], tiles: [0; 3], pairs: [0; 3] };
         for g in 0..2 {
             let (rank, tiles, pairs) = block_rank(b, &row[p.start[g]..p.start[g] + 9]);
-            (k.key[g], k.tiles[g], k.pairs[g]) = (rank as u32, tiles as u8, pairs as u8);
+            (k.key[g], k.tiles[g], k.pairs[g]) = (rank as u32, tiles, pairs);
         }
         let x = &row[p.start[2]..];
         if THIRD_SUIT {
             let (rank, tiles, pairs) = block_rank(b, &x[..9]);
-            (k.key[2], k.tiles[2], k.pairs[2]) = (rank as u32, tiles as u8, pairs as u8);
+            (k.key[2], k.tiles[2], k.pairs[2]) = (rank as u32, tiles, pairs);
         } else {
             k.key[2] = (x[0] as u32 * 5 + x[1] as u32) * 5 + x[2] as u32;
-            k.tiles[2] = x[0] + x[1] + x[2];
-            k.pairs[2] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
+            k.tiles[2] = x[0] as u32 + x[1] as u32 + x[2] as u32;
+            k.pairs[2] = (x[0] >> 1) as u32 + (x[1] >> 1) as u32 + (x[2] >> 1) as u32;
         }
         over |= k.tiles.iter().any(|&t| t > 14);
         prefetch(table.wrapping_add(k.key[0] as usize * item));
@@ -392,16 +394,14 @@ fn shanten_chunk<const THIRD_SUIT: bool, const TRIPLE: bool>(
         ];
         let best = if TRIPLE {
             let d = fin3[t.pair_class[cls[0] * nc + cls[1]] as usize * nc + cls[2]] as i32;
-            let d7 = seven_pairs_flat(k.pairs.iter().map(|&x| x as u32).sum(), k.tiles.iter().map(|&x| x as u32).sum())
-                + seven_off;
+            let d7 = seven_pairs_flat(k.pairs.iter().sum(), k.tiles.iter().sum()) + seven_off;
             d.min(d7)
         } else {
             let mut best = NO_WIN + 1;
             for c in 0..p.choices {
                 let (x, y) = (p.choice[c][0], p.choice[c][1]);
                 let d = fin[cls[x] * nc + cls[y]] as i32;
-                let d7 = seven_pairs_flat(k.pairs[x] as u32 + k.pairs[y] as u32, k.tiles[x] as u32 + k.tiles[y] as u32)
-                    + seven_off;
+                let d7 = seven_pairs_flat(k.pairs[x] + k.pairs[y], k.tiles[x] + k.tiles[y]) + seven_off;
                 best = best.min(d.min(d7));
             }
             best
@@ -462,7 +462,7 @@ fn waits_chunk<const THIRD_SUIT: bool, const WIDTH: usize>(
     let (keys, mut over) = keys_of_rows::<THIRD_SUIT>(b, src, WIDTH, p, &mut keys, w.suit.as_ptr() as *const u8, 2);
     for ((k, row), d) in keys.iter().zip(src.chunks_exact(WIDTH)).zip(dst.chunks_exact_mut(WIDTH)) {
         let row: &[u8; WIDTH] = row.try_into().unwrap();
-        let n = k.tiles.map(u32::from);
+        let n = k.tiles;
         let third =
             if THIRD_SUIT { suit_entry(&w.suit, k.key[2] as usize) } else { w.honour[k.key[2] as usize & 127] } as u32;
         let info =

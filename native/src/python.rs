@@ -1079,8 +1079,10 @@ unsafe fn numpy() -> &'static mut Numpy {
 struct View(Py_buffer);
 
 impl View {
-    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<View> {
-        let mut v = View(std::mem::zeroed());
+    /// Boxed: the rows and outputs that may hold one stay small, so the common call (a numpy
+    /// array read in place, no view) moves a few words, not a ``Py_buffer``.
+    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<Box<View>> {
+        let mut v = Box::new(View(std::mem::zeroed()));
         if PyObject_GetBuffer(o, &mut v.0, flags) < 0 {
             return None;
         }
@@ -1115,7 +1117,7 @@ struct Rows {
     width: usize,
     itemsize: usize,
     signed: bool,
-    _view: Option<View>,
+    _view: Option<Box<View>>,
 }
 
 impl Rows {
@@ -1183,7 +1185,7 @@ struct Output {
     buf: *mut u8,
     n: usize,
     len: usize,
-    _view: Option<View>,
+    _view: Option<Box<View>>,
 }
 
 impl Output {
