@@ -18,6 +18,7 @@
 // index loops over fixed-size arrays on the hot path: the compiler turns them into vector code
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc, clippy::needless_range_loop)]
 
+use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_long, c_void};
 use std::ptr::{null, null_mut};
 
@@ -796,7 +797,7 @@ fn arg<T: FromInt>(x: i64) -> T {
 type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
 
 /// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
-unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &std::ffi::CStr) -> Option<[i64; N]> {
+unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &CStr) -> Option<[i64; N]> {
     if nargs != N as isize {
         PyErr_SetString(PyExc_TypeError, what.as_ptr());
         return None;
@@ -942,7 +943,7 @@ const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | PYBUF_STRIDES; // C order
 /// what the format reads are passed and never written.
 unsafe fn parse_tuple<const N: usize>(
     args: *mut PyObject,
-    format: &std::ffi::CStr,
+    format: &CStr,
     int: Option<&mut c_int>,
 ) -> Option<[*mut PyObject; N]> {
     const MOST: usize = 10;
@@ -1333,7 +1334,7 @@ impl Drop for Output {
 #[inline(always)]
 unsafe fn batch_args<const N: usize>(
     fallback: *mut PyObject,
-    unconfigured: &std::ffi::CStr,
+    unconfigured: &CStr,
     names: &[*mut PyObject; N],
     args: *const *mut PyObject,
     nargs: isize,
@@ -1725,7 +1726,7 @@ static mut MODULE: PyModuleDef = PyModuleDef {
 #[no_mangle]
 pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
     let s = state();
-    let intern = |names: &[&std::ffi::CStr], into: &mut [*mut PyObject]| {
+    let intern = |names: &[&CStr], into: &mut [*mut PyObject]| {
         for (slot, name) in into.iter_mut().zip(names) {
             *slot = PyUnicode_InternFromString(name.as_ptr());
         }
