@@ -213,6 +213,8 @@ unsafe fn state() -> &'static mut State {
 }
 
 /// The call handed to the Python reference with the arguments as given.
+#[cold]
+#[inline(never)]
 unsafe fn forward(
     fallback: *mut PyObject,
     args: *const *mut PyObject,
