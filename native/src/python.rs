@@ -480,6 +480,7 @@ unsafe extern "C" fn py_waits(
 
 /// A new list of ``items`` (each a new reference, or null with an exception: the list is then
 /// dropped and null returned).
+#[inline(always)]
 unsafe fn list_of(items: impl ExactSizeIterator<Item = *mut PyObject>) -> *mut PyObject {
     let list = PyList_New(items.len() as isize);
     if list.is_null() {
@@ -583,6 +584,7 @@ unsafe fn gather<const N: usize>(
 }
 
 /// An optional argument: null when not given or given as None.
+#[inline(always)]
 fn given(o: *mut PyObject) -> *mut PyObject {
     if o == unsafe { none() } {
         null_mut()
@@ -592,6 +594,7 @@ fn given(o: *mut PyObject) -> *mut PyObject {
 }
 
 /// A flag given as True or False (by identity), ``absent`` when not given; None for anything else.
+#[inline(always)]
 unsafe fn flag(o: *mut PyObject, absent: bool) -> Option<bool> {
     if o.is_null() {
         Some(absent)
@@ -605,6 +608,7 @@ unsafe fn flag(o: *mut PyObject, absent: bool) -> Option<bool> {
 }
 
 /// ``sets``: 4 when not given, else an int 0..4 (by identity).
+#[inline(always)]
 unsafe fn sets_of(s: &State, o: *mut PyObject) -> Option<usize> {
     if o.is_null() {
         Some(4)
@@ -614,6 +618,7 @@ unsafe fn sets_of(s: &State, o: *mut PyObject) -> Option<usize> {
 }
 
 /// A void: -1 for None, 0-2 for "m", "p", "s"; None for anything else.
+#[inline(always)]
 unsafe fn void_of(v: *mut PyObject) -> Option<i8> {
     if given(v).is_null() {
         return Some(-1);
