@@ -29,15 +29,18 @@ struct Batch {
 }
 
 /// Waits by group: for a suit by rank, an honour group by its counts in base 5, bits 0-8 the
-/// kinds that complete it, bit 9 it is complete as it is.
+/// kinds that complete it, bit 9 it is complete as it is, bits 10-11 its tiles mod 3 (so bits
+/// 9-11 are the group's digit of ``takes``, with no division in the loop).
 struct Waits {
     suit: Vec<u16>,
     honour: [u16; 128],
-    // by each group's (tiles mod 3) * 2 + complete, in base 6: bit g when the drawn tile may go to
-    // group g (its tiles are not a multiple of 3, every other group is complete, one pair in all)
-    takes: [u8; 216],
+    // by each group's (tiles mod 3) * 2 + complete, three bits a group: bit g when the drawn tile
+    // may go to group g (its tiles are not a multiple of 3, every other group is complete, one
+    // pair in all)
+    takes: [u8; 512],
     spread: [u64; 256], // eight bits as eight bytes of 0 or 1, in memory order
 }
+const REMAINDER_SHIFT: u32 = 10;
 
 static BATCH: OnceLock<Batch> = OnceLock::new();
 static WAITS: OnceLock<Waits> = OnceLock::new();
@@ -79,6 +82,7 @@ fn waits_tables(t: &Tables, b: &Batch) -> &'static Waits {
             if total <= 14 {
                 let class = |c: &[u8; 9]| &t.small_rows[t.suit_class[suit_rank(&t.rank_step, c)] as usize];
                 let mut bits = if complete(class(&c), total) { COMPLETE_BIT } else { 0 };
+                bits |= ((total % 3) as u16) << REMAINDER_SHIFT;
                 for i in 0..9 {
                     if total <= 13 && c[i] < 4 {
                         c[i] += 1;
@@ -98,16 +102,21 @@ fn waits_tables(t: &Tables, b: &Batch) -> &'static Waits {
             let n = h[0] + h[1] + h[2];
             let row = |k: usize| &t.small_rows[b.honour_class[k] as usize];
             *bits = if complete(row(key), n) { COMPLETE_BIT } else { 0 };
+            *bits |= ((n % 3) as u16) << REMAINDER_SHIFT;
             for (i, pow) in [25, 5, 1].into_iter().enumerate() {
                 if h[i] < 4 && complete(row(key + pow), n + 1) {
                     *bits |= 1 << i;
                 }
             }
         }
-        let mut takes = [0u8; 216];
+        let mut takes = [0u8; 512];
         for (code, bits) in takes.iter_mut().enumerate() {
-            let r = [code / 36 / 2, code / 6 % 6 / 2, code % 6 / 2];
-            let done = [code / 36 % 2, code / 6 % 2, code % 2];
+            let digit = [code >> 6, code >> 3 & 7, code & 7];
+            if digit.iter().any(|&d| d >= 6) {
+                continue; // no group's tiles leave 3 mod 3
+            }
+            let r = digit.map(|d| d / 2);
+            let done = digit.map(|d| d % 2);
             let unfinished = 3 - done.iter().sum::<usize>();
             let pairs_in = r.iter().filter(|&&x| x == 2).count();
             for g in 0..3 {
@@ -137,6 +146,9 @@ pub struct Plan {
     choice_size: [usize; 3],
     two_suit_rule: bool,
     void_group: Option<usize>,
+    // bit m: a closed hand whose groups holding tiles are the bits of m may win (the two-suit
+    // rule: not three suits, not the void suit)
+    wins_by_present: u32,
 }
 
 static PLANS: OnceLock<Vec<Plan>> = OnceLock::new();
@@ -177,6 +189,7 @@ impl Plan {
             choice_size: [0; 3],
             two_suit_rule: lay.two_suit_rule,
             void_group: None,
+            wins_by_present: 0,
         };
         let mut ids = [0usize; 4]; // the group of each index: suit 0-2, the dragons 3
         for g in 0..4 {
@@ -210,6 +223,10 @@ impl Plan {
                 add(Some(id));
             }
         }
+        p.wins_by_present = (0..8u32).fold(0, |acc, m| {
+            let void_clear = p.void_group.is_none_or(|g| m >> g & 1 == 0);
+            acc | ((!p.two_suit_rule || (m.count_ones() <= 2 && void_clear)) as u32) << m
+        });
         p
     }
 
@@ -259,8 +276,10 @@ fn suit_entry<T: Copy>(table: &[T], rank: usize) -> T {
 #[derive(Clone, Copy)]
 struct Keys {
     key: [u32; 3], // a suit's rank, the honours' counts in base 5
-    tiles: [u8; 3],
-    pairs: [u8; 3],
+    // words, not bytes: each is stored and read back alone, so a row read just after its keys
+    // were written (a batch of one) takes them from the store buffer without a stall
+    tiles: [u32; 3],
+    pairs: [u32; 3],
 }
 
 /// The keys of the rows in ``src`` (at most ``CHUNK_ROWS``), written to the start of ``keys`` (left
@@ -279,21 +298,20 @@ fn keys_of_rows<'k, const THIRD_SUIT: bool>(
 ) -> (&'k [Keys], bool) {
     let rows = src.len() / width;
     let mut over = false;
-    for (i, slot) in keys[..rows].iter_mut().enumerate() {
+    for (slot, row) in keys[..rows].iter_mut().zip(src.chunks_exact(width)) {
         let mut k = Keys { key: [0; 3], tiles: [0; 3], pairs: [0; 3] };
-        let row = &src[i * width..i * width + width];
         for g in 0..2 {
             let (rank, tiles, pairs) = block_rank(b, &row[p.start[g]..p.start[g] + 9]);
-            (k.key[g], k.tiles[g], k.pairs[g]) = (rank as u32, tiles as u8, pairs as u8);
+            (k.key[g], k.tiles[g], k.pairs[g]) = (rank as u32, tiles, pairs);
         }
         let x = &row[p.start[2]..];
         if THIRD_SUIT {
             let (rank, tiles, pairs) = block_rank(b, &x[..9]);
-            (k.key[2], k.tiles[2], k.pairs[2]) = (rank as u32, tiles as u8, pairs as u8);
+            (k.key[2], k.tiles[2], k.pairs[2]) = (rank as u32, tiles, pairs);
         } else {
             k.key[2] = (x[0] as u32 * 5 + x[1] as u32) * 5 + x[2] as u32;
-            k.tiles[2] = x[0] + x[1] + x[2];
-            k.pairs[2] = (x[0] >> 1) + (x[1] >> 1) + (x[2] >> 1);
+            k.tiles[2] = x[0] as u32 + x[1] as u32 + x[2] as u32;
+            k.pairs[2] = (x[0] >> 1) as u32 + (x[1] >> 1) as u32 + (x[2] >> 1) as u32;
         }
         over |= k.tiles.iter().any(|&t| t > 14);
         prefetch(table.wrapping_add(k.key[0] as usize * item));
@@ -376,16 +394,14 @@ fn shanten_chunk<const THIRD_SUIT: bool, const TRIPLE: bool>(
         ];
         let best = if TRIPLE {
             let d = fin3[t.pair_class[cls[0] * nc + cls[1]] as usize * nc + cls[2]] as i32;
-            let d7 = seven_pairs_flat(k.pairs.iter().map(|&x| x as u32).sum(), k.tiles.iter().map(|&x| x as u32).sum())
-                + seven_off;
+            let d7 = seven_pairs_flat(k.pairs.iter().sum(), k.tiles.iter().sum()) + seven_off;
             d.min(d7)
         } else {
             let mut best = NO_WIN + 1;
             for c in 0..p.choices {
                 let (x, y) = (p.choice[c][0], p.choice[c][1]);
                 let d = fin[cls[x] * nc + cls[y]] as i32;
-                let d7 = seven_pairs_flat(k.pairs[x] as u32 + k.pairs[y] as u32, k.tiles[x] as u32 + k.tiles[y] as u32)
-                    + seven_off;
+                let d7 = seven_pairs_flat(k.pairs[x] + k.pairs[y], k.tiles[x] + k.tiles[y]) + seven_off;
                 best = best.min(d.min(d7));
             }
             best
@@ -432,45 +448,45 @@ pub fn shanten_rows(lay: &Layout, void: i8, src: &[u8], width: usize, sets: usiz
 }
 
 #[inline(always)]
-fn waits_chunk<const THIRD_SUIT: bool>(
+fn waits_chunk<const THIRD_SUIT: bool, const WIDTH: usize>(
     b: &Batch,
     w: &Waits,
     src: &[u8],
-    width: usize,
     p: &Plan,
+    allowed: u32,
     dst: &mut [u8],
 ) -> bool {
     let (s0, s1, s2) = (p.start[0], p.start[1], p.start[2]);
     let mask2: u32 = if THIRD_SUIT { 0x1FF } else { 0x7 };
     let mut keys = [MaybeUninit::uninit(); CHUNK_ROWS];
-    let (keys, mut over) = keys_of_rows::<THIRD_SUIT>(b, src, width, p, &mut keys, w.suit.as_ptr() as *const u8, 2);
-    for (i, k) in keys.iter().enumerate() {
-        let row = &src[i * width..i * width + width];
-        let n = k.tiles.map(u32::from);
+    let (keys, mut over) = keys_of_rows::<THIRD_SUIT>(b, src, WIDTH, p, &mut keys, w.suit.as_ptr() as *const u8, 2);
+    for ((k, row), d) in keys.iter().zip(src.chunks_exact(WIDTH)).zip(dst.chunks_exact_mut(WIDTH)) {
+        let row: &[u8; WIDTH] = row.try_into().unwrap();
+        let n = k.tiles;
         let third =
             if THIRD_SUIT { suit_entry(&w.suit, k.key[2] as usize) } else { w.honour[k.key[2] as usize & 127] } as u32;
         let info =
             [suit_entry(&w.suit, k.key[0] as usize) as u32, suit_entry(&w.suit, k.key[1] as usize) as u32, third];
         over |= n.iter().any(|&x| x > 13);
-        // the two-suit rule: tiles of three suits, or of the void suit, never win
-        let present = (n[0] > 0) as u32 + (n[1] > 0) as u32 + (THIRD_SUIT && n[2] > 0) as u32;
-        let can_win = !p.two_suit_rule || (present <= 2 && p.void_group.is_none_or(|g| n[g] == 0));
-        let code = (0..3).fold(0usize, |acc, g| acc * 6 + (n[g] % 3) as usize * 2 + (info[g] >> 9 & 1) as usize);
-        let takes = if can_win { w.takes[code] as u32 } else { 0 };
+        // the two-suit rule (``allowed``: ``Plan::wins_by_present``): tiles of three suits, or of
+        // the void suit, never win
+        let present = (n[0] > 0) as u32 | ((n[1] > 0) as u32) << 1 | ((THIRD_SUIT && n[2] > 0) as u32) << 2;
+        let can_win = allowed >> present & 1;
+        let code = (info[0] >> 9 & 7) << 6 | (info[1] >> 9 & 7) << 3 | (info[2] >> 9 & 7);
+        let takes = w.takes[code as usize] as u32 & 0u32.wrapping_sub(can_win);
         let mut out = (info[0] & 0x1FF & 0u32.wrapping_sub(takes & 1)) << s0
             | (info[1] & 0x1FF & 0u32.wrapping_sub(takes >> 1 & 1)) << s1
             | (info[2] & mask2 & 0u32.wrapping_sub(takes >> 2 & 1)) << s2;
         let (total, pairs) = row_totals(row);
         over |= total != n[0] + n[1] + n[2]; // a tile of a kind the variant does not have
-        if total == 13 && pairs == 6 && can_win {
+        if total == 13 && pairs == 6 && can_win != 0 {
             // seven pairs: six pairs and an odd tile (one or three of it: never a fourth)
             if let Some(k) = row.iter().position(|&x| x & 1 == 1) {
                 out |= 1 << k;
             }
         }
         // the mask as bools, eight at a time, the last eight overlapping the third
-        let d = &mut dst[i * width..i * width + width];
-        for (at, shift) in [(0, 0), (8, 8), (16, 16), (width - 8, width - 8)] {
+        for (at, shift) in [(0, 0), (8, 8), (16, 16), (WIDTH - 8, WIDTH - 8)] {
             d[at..at + 8].copy_from_slice(&w.spread[(out >> shift & 255) as usize].to_ne_bytes());
         }
     }
@@ -488,14 +504,19 @@ pub fn waits_rows(lay: &Layout, void: i8, src: &[u8], width: usize, dst: &mut [u
     let w = waits_tables(t, b);
     let p = Plan::of(lay, void);
     let Some(third_suit) = p.three() else { return false };
+    if width != 27 && width != 30 {
+        return false;
+    }
+    let allowed = p.wins_by_present;
     for (rows, out) in src.chunks(CHUNK_ROWS * width).zip(dst.chunks_mut(CHUNK_ROWS * width)) {
         if any_over_four(rows) {
             return false;
         }
-        let done = if third_suit {
-            waits_chunk::<true>(b, w, rows, width, p, out)
-        } else {
-            waits_chunk::<false>(b, w, rows, width, p, out)
+        let done = match (third_suit, width) {
+            (true, 30) => waits_chunk::<true, 30>(b, w, rows, p, allowed, out),
+            (false, 30) => waits_chunk::<false, 30>(b, w, rows, p, allowed, out),
+            (true, _) => waits_chunk::<true, 27>(b, w, rows, p, allowed, out),
+            (false, _) => waits_chunk::<false, 27>(b, w, rows, p, allowed, out),
         };
         if !done {
             return false;

@@ -18,6 +18,7 @@
 // index loops over fixed-size arrays on the hot path: the compiler turns them into vector code
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc, clippy::needless_range_loop)]
 
+use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_long, c_void};
 use std::ptr::{null, null_mut};
 
@@ -133,7 +134,8 @@ struct State {
     list_type: *mut c_void,           // the type of a plain list
     direct_list: bool,                // a list's items lie where its header points (checked at load)
     small: [*mut PyObject; 5],        // the interpreter's cached 0..4: counts are read by identity
-    names: [*mut PyObject; 7],        // "counts", "melds", "tile", "kind", "hand", "variant", "void"
+    names: [*mut PyObject; 4],        // "counts", "melds", "tile", "kind": a hand's and a meld's attributes
+    call_names: [*mut PyObject; 3],   // shanten's and waits': hand, variant, void
     pong: *mut PyObject,              // MeldKind.PONG
     tiles: [*mut PyObject; 30],       // ALL_TILES, what waits answers with
     layouts: Vec<(*mut PyObject, u32, Layout)>, // per variant object (owned): its kinds and groups
@@ -156,7 +158,8 @@ static mut STATE: State = State {
     list_type: null_mut(),
     direct_list: false,
     small: [null_mut(); 5],
-    names: [null_mut(); 7],
+    names: [null_mut(); 4],
+    call_names: [null_mut(); 3],
     pong: null_mut(),
     tiles: [null_mut(); 30],
     layouts: Vec::new(),
@@ -210,6 +213,8 @@ unsafe fn state() -> &'static mut State {
 }
 
 /// The call handed to the Python reference with the arguments as given.
+#[cold]
+#[inline(never)]
 unsafe fn forward(
     fallback: *mut PyObject,
     args: *const *mut PyObject,
@@ -318,46 +323,10 @@ unsafe fn read_call(args: *const *mut PyObject, nargs: isize, kwnames: *mut PyOb
     if s.resolver.is_null() || s.tiles[0].is_null() {
         return None;
     }
-    // hand, variant, void: positional or by name
-    let mut given: [*mut PyObject; 3] = [null_mut(); 3];
-    if !(0..=3).contains(&nargs) {
-        return None;
-    }
-    for i in 0..nargs as usize {
-        given[i] = *args.add(i);
-    }
-    if !kwnames.is_null() {
-        for i in 0..PyTuple_Size(kwnames) {
-            let name = PyTuple_GetItem(kwnames, i);
-            let slot = (4..7).find(|&k| s.names[k] == name)? - 4; // interned: identity
-            if !given[slot].is_null() {
-                return None;
-            }
-            given[slot] = *args.offset(nargs + i);
-        }
-    }
-    let (hand, variant) = (given[0], given[1]);
-    if hand.is_null() || variant.is_null() {
-        return None;
-    }
-    let void: i8 = if given[2].is_null() || given[2] == none() {
-        -1
-    } else {
-        let mut n = 0isize;
-        let text = PyUnicode_AsUTF8AndSize(given[2], &mut n);
-        if text.is_null() || n != 1 {
-            PyErr_Clear();
-            return None;
-        }
-        match *text as u8 {
-            b'm' => 0,
-            b'p' => 1,
-            b's' => 2,
-            _ => return None,
-        }
-    };
+    let [hand, variant, void] = gather(args, nargs, kwnames, &s.call_names, 2)?;
+    let void = void_of(void)?;
     let (kinds, lay) = layout_of(variant)?;
-    if void >= 0 && !(lay.two_suit_rule && lay.suits[void as usize]) {
+    if !void_allowed(&lay, void) {
         return None;
     }
     // the hand: its 30 counts, then its melds
@@ -502,14 +471,27 @@ unsafe extern "C" fn py_waits(
         totals[k] += 4 - c.caps[k];
     }
     let found = hand::waits_inline(&c.counts, &totals, &kinds[..nk], c.lay.two_suit_rule, c.void, c.n_melds == 0);
-    let list = PyList_New(found.len() as isize);
+    list_of(found.iter().map(|&k| {
+        let tile = s.tiles[k as usize];
+        Py_IncRef(tile);
+        tile
+    }))
+}
+
+/// A new list of ``items`` (each a new reference, or null with an exception: the list is then
+/// dropped and null returned).
+#[inline(always)]
+unsafe fn list_of(items: impl ExactSizeIterator<Item = *mut PyObject>) -> *mut PyObject {
+    let list = PyList_New(items.len() as isize);
     if list.is_null() {
         return null_mut();
     }
-    for (i, &k) in found.iter().enumerate() {
-        let tile = s.tiles[k as usize];
-        Py_IncRef(tile);
-        PyList_SetItem(list, i as isize, tile);
+    for (i, x) in items.enumerate() {
+        if x.is_null() {
+            Py_DecRef(list);
+            return null_mut();
+        }
+        PyList_SetItem(list, i as isize, x);
     }
     list
 }
@@ -558,19 +540,22 @@ unsafe fn read_vector(s: &State, seq: *mut PyObject) -> Option<Counts> {
     None
 }
 
-/// Positional and keyword arguments into their slots by parameter name (interned: identity
-/// first, then by value); false when one is unknown, given twice or too many are given.
-unsafe fn gather(
+/// Positional and keyword arguments by parameter name (interned: identity first, then by value),
+/// null where not given; None when one is unknown, given twice, too many are given, or one of
+/// the first ``required`` is missing.
+#[inline(always)]
+unsafe fn gather<const N: usize>(
     args: *const *mut PyObject,
     nargs: isize,
     kwnames: *mut PyObject,
-    names: &[*mut PyObject],
-    slots: &mut [*mut PyObject],
-) -> bool {
-    if nargs < 0 || nargs as usize > names.len() {
-        return false;
+    names: &[*mut PyObject; N],
+    required: usize,
+) -> Option<[*mut PyObject; N]> {
+    if nargs < 0 || nargs as usize > N {
+        return None;
     }
-    let mut given = [false; 8];
+    let mut slots = [null_mut(); N];
+    let mut given = [false; N];
     for i in 0..nargs as usize {
         slots[i] = *args.add(i);
         given[i] = true;
@@ -584,23 +569,58 @@ unsafe fn gather(
                     Some(at) => at,
                     None => {
                         PyErr_Clear();
-                        return false;
+                        return None;
                     }
                 },
             };
             if given[at] {
-                return false;
+                return None;
             }
             slots[at] = *args.offset(nargs + i);
             given[at] = true;
         }
     }
-    true
+    slots[..required].iter().all(|x| !x.is_null()).then_some(slots)
+}
+
+/// An optional argument: null when not given or given as None.
+#[inline(always)]
+fn given(o: *mut PyObject) -> *mut PyObject {
+    if o == unsafe { none() } {
+        null_mut()
+    } else {
+        o
+    }
+}
+
+/// A flag given as True or False (by identity), ``absent`` when not given; None for anything else.
+#[inline(always)]
+unsafe fn flag(o: *mut PyObject, absent: bool) -> Option<bool> {
+    if o.is_null() {
+        Some(absent)
+    } else if o == true_() {
+        Some(true)
+    } else if o == false_() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// ``sets``: 4 when not given, else an int 0..4 (by identity).
+#[inline(always)]
+unsafe fn sets_of(s: &State, o: *mut PyObject) -> Option<usize> {
+    if o.is_null() {
+        Some(4)
+    } else {
+        count_of(s, o).map(usize::from)
+    }
 }
 
 /// A void: -1 for None, 0-2 for "m", "p", "s"; None for anything else.
+#[inline(always)]
 unsafe fn void_of(v: *mut PyObject) -> Option<i8> {
-    if v.is_null() || v == none() {
+    if given(v).is_null() {
         return Some(-1);
     }
     let mut n = 0isize;
@@ -655,27 +675,12 @@ unsafe fn shanten_counts_of(
     if s.resolver.is_null() {
         return None;
     }
-    let mut a: [*mut PyObject; 7] = [null_mut(); 7];
-    if !gather(args, nargs, kwnames, &s.counts_names, &mut a) || a[0].is_null() || a[1].is_null() {
-        return None;
-    }
-    let sets = if a[2].is_null() {
-        4
-    } else {
-        (0..5).find(|&v| s.small[v] == a[2])? // an int 0..4, by identity
-    };
+    let a = gather(args, nargs, kwnames, &s.counts_names, 2)?;
+    let sets = sets_of(s, a[2])?;
     let void = void_of(a[3])?;
     let counts = read_vector(s, a[0])?;
-    let caps = if a[4].is_null() || a[4] == none() { None } else { Some(read_vector(s, a[4])?) };
-    let seven = if a[5].is_null() || a[5] == none() {
-        sets == 4 && caps.is_none()
-    } else if a[5] == true_() {
-        true
-    } else if a[5] == false_() {
-        false
-    } else {
-        return None;
-    };
+    let caps = if given(a[4]).is_null() { None } else { Some(read_vector(s, a[4])?) };
+    let seven = flag(given(a[5]), sets == 4 && caps.is_none())?;
     let mut meld_suits = 0u8;
     if !a[6].is_null() {
         let mut n = 0isize;
@@ -710,22 +715,10 @@ unsafe extern "C" fn py_waits_counts(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let s = state();
-    let Some(found) = waits_counts_of(s, args, nargs, kwnames) else {
-        return forward(s.waits_counts, args, nargs, kwnames);
-    };
-    let list = PyList_New(found.len() as isize);
-    if list.is_null() {
-        return null_mut();
+    match waits_counts_of(s, args, nargs, kwnames) {
+        Some(found) => list_of(found.iter().map(|&k| PyLong_FromLong(k as c_long))),
+        None => forward(s.waits_counts, args, nargs, kwnames),
     }
-    for (i, &k) in found.iter().enumerate() {
-        let x = PyLong_FromLong(k as c_long);
-        if x.is_null() {
-            Py_DecRef(list);
-            return null_mut();
-        }
-        PyList_SetItem(list, i as isize, x);
-    }
-    list
 }
 
 unsafe fn waits_counts_of(
@@ -737,17 +730,8 @@ unsafe fn waits_counts_of(
     if s.resolver.is_null() {
         return None;
     }
-    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
-    if !gather(args, nargs, kwnames, &s.waits_names, &mut a) || a[0].is_null() || a[1].is_null() || a[2].is_null() {
-        return None;
-    }
-    let closed = if a[4].is_null() || a[4] == true_() {
-        true
-    } else if a[4] == false_() {
-        false
-    } else {
-        return None;
-    };
+    let a = gather(args, nargs, kwnames, &s.waits_names, 3)?;
+    let closed = flag(a[4], true)?;
     let void = void_of(a[3])?;
     let counts = read_vector(s, a[0])?;
     let totals = read_vector(s, a[1])?;
@@ -820,7 +804,7 @@ fn arg<T: FromInt>(x: i64) -> T {
 type FastCall = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, isize) -> *mut PyObject;
 
 /// ``args`` as ``n`` integers, or an exception (the wrong count, or one not an integer).
-unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &std::ffi::CStr) -> Option<[i64; N]> {
+unsafe fn ints<const N: usize>(args: *const *mut PyObject, nargs: isize, what: &CStr) -> Option<[i64; N]> {
     if nargs != N as isize {
         PyErr_SetString(PyExc_TypeError, what.as_ptr());
         return None;
@@ -960,25 +944,38 @@ const PYBUF_FORMAT: c_int = 0x0004;
 const PYBUF_STRIDES: c_int = 0x0008;
 const PYBUF_C_CONTIGUOUS: c_int = 0x0020 | PYBUF_STRIDES; // C order
 
+/// A tuple of arguments read by ``PyArg_ParseTuple``'s ``format``: ``N`` objects (null where an
+/// optional one is not given), then an int into ``int`` when the format ends with one; None
+/// with an exception when they do not fit. The variadic call written once: the addresses past
+/// what the format reads are passed and never written.
+unsafe fn parse_tuple<const N: usize>(
+    args: *mut PyObject,
+    format: &CStr,
+    int: Option<&mut c_int>,
+) -> Option<[*mut PyObject; N]> {
+    const MOST: usize = 10;
+    if N > MOST {
+        return None;
+    }
+    let mut o = [null_mut::<PyObject>(); MOST];
+    let mut at: [*mut c_void; MOST + 1] = std::array::from_fn(|i| o.as_mut_ptr().wrapping_add(i) as *mut c_void);
+    at[N] = int.map_or(null_mut(), |x| x as *mut c_int as *mut c_void);
+    let [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10] = at;
+    if PyArg_ParseTuple(args, format.as_ptr(), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) == 0 {
+        return None;
+    }
+    o[..N].try_into().ok()
+}
+
 /// ``shanten_rows(counts, out, variant, void, sets)``: ``batch.batch_shanten`` over a C-contiguous
 /// (N, 27 or 30) integer array of closed hands' counts into ``out`` (N int8); True when done,
 /// False when the numpy path must answer (a variant or void it does not take, a win from a
 /// single group, a count out of 0-4, a group of more than 14 tiles, an array of another shape).
 unsafe extern "C" fn py_shanten_rows(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
-    let mut o: [*mut PyObject; 4] = [null_mut(); 4];
     let mut sets: c_int = 0;
-    if PyArg_ParseTuple(
-        args,
-        c"OOOOi".as_ptr(),
-        &mut o[0] as *mut *mut PyObject,
-        &mut o[1] as *mut *mut PyObject,
-        &mut o[2] as *mut *mut PyObject,
-        &mut o[3] as *mut *mut PyObject,
-        &mut sets as *mut c_int,
-    ) == 0
-    {
+    let Some(o) = parse_tuple::<4>(args, c"OOOOi", Some(&mut sets)) else {
         return null_mut();
-    }
+    };
     let done = (0..=4).contains(&sets)
         && match batch_plan(o[2], o[3]) {
             Some((lay, void)) => match (Rows::of(o[0], &lay), Output::given(o[1], 0)) {
@@ -1079,8 +1076,10 @@ unsafe fn numpy() -> &'static mut Numpy {
 struct View(Py_buffer);
 
 impl View {
-    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<View> {
-        let mut v = View(std::mem::zeroed());
+    /// Boxed: the rows and outputs that may hold one stay small, so the common call (a numpy
+    /// array read in place, no view) moves a few words, not a ``Py_buffer``.
+    unsafe fn of(o: *mut PyObject, flags: c_int) -> Option<Box<View>> {
+        let mut v = Box::new(View(std::mem::zeroed()));
         if PyObject_GetBuffer(o, &mut v.0, flags) < 0 {
             return None;
         }
@@ -1115,7 +1114,7 @@ struct Rows {
     width: usize,
     itemsize: usize,
     signed: bool,
-    _view: Option<View>,
+    _view: Option<Box<View>>,
 }
 
 impl Rows {
@@ -1183,7 +1182,7 @@ struct Output {
     buf: *mut u8,
     n: usize,
     len: usize,
-    _view: Option<View>,
+    _view: Option<Box<View>>,
 }
 
 impl Output {
@@ -1336,6 +1335,49 @@ impl Drop for Output {
     }
 }
 
+/// A batch call's arguments by ``names`` (counts and variant required), or what to return
+/// instead: the Python function's answer (``fallback``), or null with ``unconfigured`` raised
+/// before ``configure_batch``.
+#[inline(always)]
+unsafe fn batch_args<const N: usize>(
+    fallback: *mut PyObject,
+    unconfigured: &CStr,
+    names: &[*mut PyObject; N],
+    args: *const *mut PyObject,
+    nargs: isize,
+    kwnames: *mut PyObject,
+) -> Result<[*mut PyObject; N], *mut PyObject> {
+    if fallback.is_null() || state().resolver.is_null() {
+        PyErr_SetString(PyExc_ValueError, unconfigured.as_ptr());
+        return Err(null_mut());
+    }
+    gather(args, nargs, kwnames, names, 2).ok_or_else(|| forward(fallback, args, nargs, kwnames))
+}
+
+/// A batch call's work on its rows: ``run`` fills the result (``width`` 0: int8 of n, else bool
+/// of (n, width)) from the counts as bytes, true when done; else (a counts array not taken, a
+/// row ``run`` refuses) the Python function (``fallback``) answers.
+#[inline(always)]
+unsafe fn batch_run(
+    fallback: *mut PyObject,
+    (args, nargs, kwnames): (*const *mut PyObject, isize, *mut PyObject),
+    (counts, lay, out): (*mut PyObject, &Layout, *mut PyObject),
+    boolean: bool,
+    run: impl FnOnce(&[u8], usize, &Output) -> bool,
+) -> *mut PyObject {
+    let Some(rows) = Rows::of(counts, lay) else {
+        return forward(fallback, args, nargs, kwnames);
+    };
+    let Some(result) = Output::for_call(out, rows.n, if boolean { rows.width } else { 0 }) else {
+        return null_mut();
+    };
+    if run(&rows.bytes(), rows.width, &result) {
+        return result.take();
+    }
+    drop((result, rows)); // a count over 4, a group too large: the Python path says what it says
+    forward(fallback, args, nargs, kwnames)
+}
+
 /// ``batch.batch_shanten(counts, variant, void=None, sets=4, out=None)`` in one call; what it
 /// does not take (another shape or type, a count out of 0-4, a group of more than 14 tiles, a
 /// single-group win) goes to the Python function.
@@ -1346,29 +1388,17 @@ unsafe extern "C" fn py_batch_shanten(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let s = state();
-    if s.batch[0].is_null() || s.resolver.is_null() {
-        PyErr_SetString(PyExc_ValueError, c"batch_shanten before configure_batch".as_ptr());
-        return null_mut();
-    }
-    let mut a: [*mut PyObject; 5] = [null_mut(); 5];
-    if !gather(args, nargs, kwnames, &s.batch_names, &mut a) || a[0].is_null() || a[1].is_null() {
-        return forward(s.batch[0], args, nargs, kwnames);
-    }
-    let sets = if a[3].is_null() { Some(4) } else { (0..5).find(|&v| s.small[v] == a[3]) };
-    let (Some(sets), Some((lay, void))) = (sets, batch_plan(a[1], a[2])) else {
-        return forward(s.batch[0], args, nargs, kwnames);
+    let fallback = s.batch[0];
+    let a = match batch_args(fallback, c"batch_shanten before configure_batch", &s.batch_names, args, nargs, kwnames) {
+        Ok(a) => a,
+        Err(answer) => return answer,
     };
-    let Some(rows) = Rows::of(a[0], &lay) else {
-        return forward(s.batch[0], args, nargs, kwnames);
+    let (Some(sets), Some((lay, void))) = (sets_of(s, a[3]), batch_plan(a[1], a[2])) else {
+        return forward(fallback, args, nargs, kwnames);
     };
-    let Some(out) = Output::for_call(a[4], rows.n, 0) else {
-        return null_mut();
-    };
-    if batch::shanten_rows(&lay, void, &rows.bytes(), rows.width, sets, out.int8()) {
-        return out.take();
-    }
-    drop((out, rows)); // a count over 4, a group of more than 14 tiles: the Python path says what it says
-    forward(s.batch[0], args, nargs, kwnames)
+    batch_run(fallback, (args, nargs, kwnames), (a[0], &lay, a[4]), false, |rows, width, out| {
+        batch::shanten_rows(&lay, void, rows, width, sets, out.int8())
+    })
 }
 
 /// ``batch.batch_waits(counts, variant, void=None, out=None)`` in one call; a batch with a row
@@ -1381,30 +1411,19 @@ unsafe extern "C" fn py_batch_waits(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let s = state();
-    if s.batch[1].is_null() || s.resolver.is_null() {
-        PyErr_SetString(PyExc_ValueError, c"batch_waits before configure_batch".as_ptr());
-        return null_mut();
-    }
+    let fallback = s.batch[1];
     let names = [s.batch_names[0], s.batch_names[1], s.batch_names[2], s.batch_names[4]];
-    let mut a: [*mut PyObject; 4] = [null_mut(); 4];
-    if !gather(args, nargs, kwnames, &names, &mut a) || a[0].is_null() || a[1].is_null() {
-        return forward(s.batch[1], args, nargs, kwnames);
-    }
+    let a = match batch_args(fallback, c"batch_waits before configure_batch", &names, args, nargs, kwnames) {
+        Ok(a) => a,
+        Err(answer) => return answer,
+    };
     let plan = void_of(a[2]).and_then(|void| layout_of(a[1]).map(|(_, lay)| (lay, void)));
     let Some((lay, void)) = plan.filter(|(lay, void)| void_allowed(lay, *void) && shanten::tables_loaded()) else {
-        return forward(s.batch[1], args, nargs, kwnames);
+        return forward(fallback, args, nargs, kwnames);
     };
-    let Some(rows) = Rows::of(a[0], &lay) else {
-        return forward(s.batch[1], args, nargs, kwnames);
-    };
-    let Some(out) = Output::for_call(a[3], rows.n, rows.width) else {
-        return null_mut();
-    };
-    if batch::waits_rows(&lay, void, &rows.bytes(), rows.width, out.bools()) {
-        return out.take();
-    }
-    drop((out, rows));
-    forward(s.batch[1], args, nargs, kwnames)
+    batch_run(fallback, (args, nargs, kwnames), (a[0], &lay, a[3]), true, |rows, width, out| {
+        batch::waits_rows(&lay, void, rows, width, out.bools())
+    })
 }
 
 /// numpy's array fields and ``PyArray_New`` (from its C-API table ``api``), checked on ``probe``
@@ -1493,22 +1512,9 @@ unsafe fn check_array_abi(api: *mut PyObject, probe: *mut PyObject) -> bool {
 /// its C-API table (a capsule) and a probe array; True when numpy's arrays are read and made
 /// directly (else through the buffer protocol and ``np.empty``). Called once by batch.py.
 unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
-    let mut o: [*mut PyObject; 8] = [null_mut(); 8];
-    if PyArg_ParseTuple(
-        args,
-        c"OOOOOOOO".as_ptr(),
-        &mut o[0] as *mut *mut PyObject,
-        &mut o[1] as *mut *mut PyObject,
-        &mut o[2] as *mut *mut PyObject,
-        &mut o[3] as *mut *mut PyObject,
-        &mut o[4] as *mut *mut PyObject,
-        &mut o[5] as *mut *mut PyObject,
-        &mut o[6] as *mut *mut PyObject,
-        &mut o[7] as *mut *mut PyObject,
-    ) == 0
-    {
+    let Some(o) = parse_tuple::<8>(args, c"OOOOOOOO", None) else {
         return null_mut();
-    }
+    };
     let s = state();
     for &x in &o[..6] {
         Py_IncRef(x); // kept for the module's life
@@ -1525,24 +1531,9 @@ unsafe extern "C" fn py_configure_batch(_module: *mut PyObject, args: *mut PyObj
 /// waits_counts=None)``: the Python reference functions, the variant resolver, the shipped tables (bytes of native-endian uint16),
 /// ``MeldKind.PONG`` and ``ALL_TILES``. Called once by ``majiang.core.analysis``.
 unsafe extern "C" fn py_configure(_module: *mut PyObject, args: *mut PyObject) -> *mut PyObject {
-    let mut o: [*mut PyObject; 10] = [null_mut(); 10];
-    if PyArg_ParseTuple(
-        args,
-        c"OOOSSSOO|OO".as_ptr(),
-        &mut o[0] as *mut *mut PyObject,
-        &mut o[1] as *mut *mut PyObject,
-        &mut o[2] as *mut *mut PyObject,
-        &mut o[3] as *mut *mut PyObject,
-        &mut o[4] as *mut *mut PyObject,
-        &mut o[5] as *mut *mut PyObject,
-        &mut o[6] as *mut *mut PyObject,
-        &mut o[7] as *mut *mut PyObject,
-        &mut o[8] as *mut *mut PyObject,
-        &mut o[9] as *mut *mut PyObject,
-    ) == 0
-    {
+    let Some(o) = parse_tuple::<10>(args, c"OOOSSSOO|OO", None) else {
         return null_mut();
-    }
+    };
     let table = |o: *mut PyObject| -> Option<&'static [u16]> {
         let (mut buf, mut len) = (null_mut(), 0isize);
         if PyBytes_AsStringAndSize(o, &mut buf, &mut len) != 0 || len % 2 != 0 || (buf as usize) & 1 != 0 {
@@ -1742,20 +1733,16 @@ static mut MODULE: PyModuleDef = PyModuleDef {
 #[no_mangle]
 pub unsafe extern "C" fn PyInit__analysis() -> *mut PyObject {
     let s = state();
-    for (i, name) in [c"counts", c"melds", c"tile", c"kind", c"hand", c"variant", c"void"].iter().enumerate() {
-        s.names[i] = PyUnicode_InternFromString(name.as_ptr());
-    }
-    for (i, name) in
-        [c"counts", c"variant", c"sets", c"void", c"caps", c"seven_pairs", c"meld_suits"].iter().enumerate()
-    {
-        s.counts_names[i] = PyUnicode_InternFromString(name.as_ptr());
-    }
-    for (i, name) in [c"counts", c"totals", c"variant", c"void", c"closed"].iter().enumerate() {
-        s.waits_names[i] = PyUnicode_InternFromString(name.as_ptr());
-    }
-    for (i, name) in [c"counts", c"variant", c"void", c"sets", c"out"].iter().enumerate() {
-        s.batch_names[i] = PyUnicode_InternFromString(name.as_ptr());
-    }
+    let intern = |names: &[&CStr], into: &mut [*mut PyObject]| {
+        for (slot, name) in into.iter_mut().zip(names) {
+            *slot = PyUnicode_InternFromString(name.as_ptr());
+        }
+    };
+    intern(&[c"counts", c"melds", c"tile", c"kind"], &mut s.names);
+    intern(&[c"hand", c"variant", c"void"], &mut s.call_names);
+    intern(&[c"counts", c"variant", c"sets", c"void", c"caps", c"seven_pairs", c"meld_suits"], &mut s.counts_names);
+    intern(&[c"counts", c"totals", c"variant", c"void", c"closed"], &mut s.waits_names);
+    intern(&[c"counts", c"variant", c"void", c"sets", c"out"], &mut s.batch_names);
     probe_layout(s);
     let module = std::ptr::addr_of_mut!(MODULE);
     (*module).m_methods = std::ptr::addr_of_mut!(METHODS) as *mut PyMethodDef;
