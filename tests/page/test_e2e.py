@@ -825,6 +825,46 @@ def test_the_english_page_keeps_chinese_only_for_tiles_and_the_games_terms(serve
     page.context.close()
 
 
+# The seat across, late in a 血战 hand: it has won (its won tile shown), deals, is void in 条 and holds
+# three or four melds; ``melds`` and the rest drawn into the page's own last view.
+TOP_SEAT_WON = """async (melds) => {
+    const v_ = new URL(document.querySelector('script[type=module]').src).search;
+    const table = await import('/static/table.js' + v_);
+    const v = JSON.parse(JSON.stringify(table.lastView())), n = v.players.length, me = v.seat, top = (me + 2) % n;
+    const names = Array.from({length: n}, (_, s) => document.querySelector(`.seat[data-seat="${s}"] .name`).textContent);
+    const p = v.players[top], KINDS = ['kong', 'pong', 'concealed_kong', 'pong'];
+    p.melds = KINDS.slice(0, melds).map((kind, i) => ({kind, tile: `${i * 2 + 1}${'mp'[i % 2]}`}));
+    p.tiles = 13 - 3 * melds; p.hand = null; p.out = true; p.void = 's'; p.won_tiles = ['8p'];
+    v.wins = [{seat: top, tile: '8p', self_draw: true, fan: 1, fans: []}];
+    v.dealer = top;
+    const ctx = {view: v, names, totals: names.map(() => 0), mySeat: me, bottom: me, live: false, legal: v.legal,
+        humans: names.map((_, s) => s === me), connected: names.map(() => true), dice: [3, 5]};
+    table.renderBoard(ctx);
+    table.renderBoard({...ctx, live: true});
+    window.dispatchEvent(new Event('resize'));
+}"""
+
+
+@pytest.mark.parametrize("size", ["landscape", "phone"])
+def test_the_seat_across_that_won_keeps_its_line_whole_in_english(server, browser, size):
+    """A 血战 seat across that has won, deals and is void, with three or four melds: its line (a bot's
+    name, Dealer, void 条, won) is never cut; its backs, melds and won tile take a second line instead.
+    (At 844×390 three melds squeezed the line to nothing: found by the English test's random deals.)"""
+    page = new_player(browser, server, "Across", SIZES[size])
+    page.click("#lang")
+    wait_until(page, "document.querySelector('#history').textContent.includes('No matches')")
+    for attempt in range(3):  # a bot may win before this seat's first turn: deal again
+        if _reach_own_turn(page, server, "sichuan"):
+            break
+    else:
+        raise AssertionError("three hands ended before this seat's turn")
+    for melds in (3, 4):
+        page.evaluate(TOP_SEAT_WON, melds)
+        assert settled(page, CUT_WORDS) == [], melds
+        assert page.evaluate(TABLE_BOXES)["problems"] == [], melds
+    page.context.close()
+
+
 # The key elements of the table: one's own hand, each other seat, the centre, and the dock's prompt,
 # hint bar and buttons (each one box); all inside the viewport, no two overlapping; inside each seat
 # its line, hand, melds and pond apart and every tile inside it; the centre's clock, count, dice and
