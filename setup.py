@@ -19,10 +19,10 @@ gives the same hash), about twice the engine speed. Without the variable nothing
 Not for editable installs: compiled modules would shadow the edited sources.
 """
 
+import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from setuptools import Distribution, setup
@@ -31,11 +31,18 @@ from setuptools.command.build_py import build_py
 COMPILED = ["core/hand", "core/analysis", "engine/game", "engine/claims", "engine/settlement", "games/scoring",
             "games/base", "games/kawuxing/fans", "games/kawuxing/play", "games/sichuan/fans", "games/sichuan/play"]
 HERE = Path(__file__).resolve().parent
-NATIVE_LIB = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
-                                                                                       "libmajiang_native.so")
-# the binding needs the interpreter's symbols at load: not on Windows (see majiang.native.PYTHON_FEATURE)
-PYTHON_FEATURE = sys.platform != "win32"
-ANALYSIS_MODULE = Path("majiang") / "core" / "_analysis.abi3.so"
+
+
+def _load_cargo_module():
+    """``majiang.native.cargo`` (how the crate is built and where its build goes), by its path: the
+    package is not installed yet."""
+    spec = importlib.util.spec_from_file_location("_majiang_cargo", HERE / "src" / "majiang" / "native" / "cargo.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cargo_build = _load_cargo_module()
 
 
 def native_choice() -> str:
@@ -54,27 +61,15 @@ def find_cargo() -> str | None:
 
 def build_native(cargo: str) -> Path:
     """The crate built in release mode, offline and from its lock file, with the CPython binding
-    where it is built (as ``majiang.native.cargo_command``); returns the library."""
+    where it is built (``majiang.native.cargo``); returns the library."""
     crate = HERE / "native"
     target = Path(os.environ.get("CARGO_TARGET_DIR") or crate / "target")  # cargo's own variable, if set
     env = dict(os.environ)
     env["PATH"] = str(Path(cargo).parent) + os.pathsep + env.get("PATH", "")  # rustc beside cargo
-    darwin = sys.platform == "darwin" and PYTHON_FEATURE
-    cmd = [cargo, "rustc" if darwin else "build", "--lib", "--release", "--frozen", "--quiet", "--manifest-path",
-           str(crate / "Cargo.toml"), "--target-dir", str(target)]
-    if PYTHON_FEATURE:
-        cmd += ["--features", "python"]
-    if darwin:  # the interpreter's symbols are looked up when the module loads
-        cmd += ["--", "-C", "link-arg=-undefined", "-C", "link-arg=dynamic_lookup"]
+    cmd = cargo_build.cargo_command(cargo, crate / "Cargo.toml", True,
+                                    ("--frozen", "--quiet", "--target-dir", str(target)))
     subprocess.run(cmd, check=True, env=env)
-    return target / "release" / NATIVE_LIB
-
-
-def put(built: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_suffix(".tmp")
-    shutil.copyfile(built, tmp)
-    os.replace(tmp, dest)  # a library already loaded keeps its old file
+    return target / "release" / cargo_build.LIB_NAME
 
 
 class BuildWithNative(build_py):
@@ -97,10 +92,7 @@ class BuildWithNative(build_py):
             self.warn(f"the native engine is not built ({exc}): this install plays on the Python engine "
                       "and analyses hands in Python")
             return
-        root = HERE / "src" if editable else Path(self.build_lib)
-        put(built, root / "majiang" / NATIVE_LIB)
-        if PYTHON_FEATURE:
-            put(built, root / ANALYSIS_MODULE)
+        cargo_build.install(built, (HERE / "src" if editable else Path(self.build_lib)) / "majiang")
 
 
 class MaybeBinaryDistribution(Distribution):

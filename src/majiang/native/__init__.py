@@ -41,10 +41,10 @@ from majiang.core.errors import IllegalActionError
 from majiang.core.variants import get_variant
 from majiang.engine import seed_string
 from majiang.native import spec
+from majiang.native.cargo import ANALYSIS_NAME, PYTHON_FEATURE, cargo_command, install
+from majiang.native.cargo import LIB_NAME as _LIB_NAME
 from majiang.native.spec import ABI_VERSION, N_ACTIONS, OBS_SIZE
 
-_LIB_NAME = {"darwin": "libmajiang_native.dylib", "win32": "majiang_native.dll"}.get(sys.platform,
-                                                                                        "libmajiang_native.so")
 _HERE = Path(__file__).resolve().parent.parent  # the library sits in the package's top folder
 _CRATE = _HERE.parent.parent / "native"  # the checkout's crate, next to src/
 _lib = None
@@ -739,47 +739,16 @@ def shanten(rules, counts, sets: int = 4, void: str | None = None, caps=None, se
                           None if cp is None else cp.ctypes.data, int(seven_pairs), bits)
 
 
-# The crate's CPython binding (cargo feature ``python``): the extension module
-# ``majiang.core._analysis``, the hand analysis' compiled path. Built with the library in one cargo
-# run (the same file under two names) where the interpreter's symbols are found when it loads;
-# not on Windows, where it would have to link against one Python's import library.
-ANALYSIS_NAME = "_analysis.abi3.so"
-PYTHON_FEATURE = sys.platform != "win32"
-
-
-def cargo_command(cargo: str, release: bool = True) -> list[str]:
-    """The cargo command line that builds the library (with the binding where it is built):
-    ``setup.py`` keeps the same one."""
-    cmd = [cargo, "rustc" if sys.platform == "darwin" and PYTHON_FEATURE else "build", "--manifest-path",
-           str(_CRATE / "Cargo.toml"), "--lib", *(["--release"] if release else [])]
-    if PYTHON_FEATURE:
-        cmd += ["--features", "python"]
-        if sys.platform == "darwin":  # the interpreter's symbols are looked up when the module loads
-            cmd += ["--", "-C", "link-arg=-undefined", "-C", "link-arg=dynamic_lookup"]
-    return cmd
-
-
-def _put(built: Path, dest: Path) -> None:
-    tmp = dest.with_suffix(".tmp")
-    tmp.write_bytes(built.read_bytes())
-    os.replace(tmp, dest)  # a loaded library keeps its old inode
-
-
 def build(release: bool = True, quiet: bool = False) -> Path:
     """Build the crate with cargo and put the library next to this module, and the hand analysis'
     extension module (``majiang/core/_analysis.abi3.so``, the same build) where it imports from."""
     if not (_CRATE / "Cargo.toml").exists():
         raise RuntimeError(f"no crate at {_CRATE}: build from a source checkout")
-    cmd = cargo_command(os.environ.get("CARGO", "cargo"), release)
-    if quiet:
-        cmd.insert(2, "--quiet")
+    cmd = cargo_command(os.environ.get("CARGO", "cargo"), _CRATE / "Cargo.toml", release,
+                        ("--quiet",) if quiet else ())
     subprocess.run(cmd, check=True)
-    built = _CRATE / "target" / ("release" if release else "debug") / _LIB_NAME
-    dest = _HERE / _LIB_NAME
-    _put(built, dest)
-    if PYTHON_FEATURE:
-        _put(built, _HERE / "core" / ANALYSIS_NAME)
-    return dest
+    install(_CRATE / "target" / ("release" if release else "debug") / _LIB_NAME, _HERE)
+    return _HERE / _LIB_NAME
 
 
 def main(argv: list[str] | None = None) -> int:
