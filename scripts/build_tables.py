@@ -12,7 +12,7 @@ Only 146 distinct rows occur, so what ships is small: ``classes.json`` lists the
 ``class | pairs << 8`` where ``pairs = sum(c // 2)`` feeds seven-pairs shanten.
 
 Run: ``python scripts/build_tables.py`` (needs numpy; takes a few seconds). Output is
-deterministic; ``tests/test_tables.py`` checks the shipped file against a pure-Python reference.
+deterministic; ``tests/core/test_analysis.py`` checks the shipped tables against an independent reference.
 """
 
 from __future__ import annotations
