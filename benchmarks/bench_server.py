@@ -18,8 +18,9 @@ since every client then comes from one address).
 
 With --reviews N, N more hands are played first (one player each) and, as the load starts, each
 player asks for the 复盘 of their hand: up to N reviews queued or computing in the server's review
-processes (idle CPU priority) while the tables play (the row counts those done during the load,
-and their CPU is counted in the pool's): a table's latency should not move.
+processes (idle CPU priority, and only while the tables are quiet: server/quiet.py) while the tables
+play (the row counts those done during the load and after it, and their CPU is counted in the
+pool's): a table's latency should not move. --review-quiet-ms 0 runs them beside the busy tables.
 
 Then the same again while one more client floods the server (huge messages, and small ones as fast
 as it can send): the two rows side by side show what a flood costs everyone else's tables.
@@ -235,9 +236,11 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
     finally:
         watcher.cancel()
         lag_watcher.cancel()
-        if reviewer is not None:
-            reviewer.cancel()
     elapsed = time.perf_counter() - start
+    reviews_during = len(reviews_done)
+    if reviewer is not None:  # the reviews the load held back finish once it ends: how long after
+        await asyncio.wait([reviewer], timeout=args.review_wait)
+        reviewer.cancel()
     cpu_after = cpu_seconds(pid)
     sys_cpu = system_seconds(pid) - sys_before
     loop_cpu = cpu_after.get(pid, 0.0) - cpu_before.get(pid, 0.0)
@@ -270,8 +273,8 @@ async def one_run(base: str, args, flooding: bool, tables_n: int, pid: int | Non
             "server_sys_ms_per_hand": 1000 * sys_cpu / max(1, finished) if pid else None,
             "flood_sent_mb": counts["bytes"] / 1e6, "flood_messages": counts["messages"],
             "flooder_closed_by_server": counts["closed"],
-            "reviews": len(reviewed), "reviews_done": len(reviews_done),
-            "reviews_last_s": max(reviews_done) if reviews_done else None}
+            "reviews": len(reviewed), "reviews_done": reviews_during, "reviews_done_after": len(reviews_done),
+            "reviews_last_s": max(reviews_done) if reviews_done else None, "load_s": elapsed}
 
 
 def percentile(sorted_seconds: list[float], q: float) -> float:
@@ -386,10 +389,11 @@ async def one_server(args, tables_n: int, src: str | None, label: str) -> list[d
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    quiet = [] if args.review_quiet_ms is None or src is not None else ["--review-quiet-ms", str(args.review_quiet_ms)]
     server = subprocess.Popen([sys.executable, "-m", "majiang", "serve", "--port", str(port), "--db",
                                f"sqlite:///{db}", "--bot-delay", str(args.bot_delay),
                                "--new-players", str(10 * tables_n + 10),
-                               "--sockets-per-address", str(2 * tables_n + 10)],
+                               "--sockets-per-address", str(2 * tables_n + 10)] + quiet,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     rows = []
     try:
@@ -478,6 +482,10 @@ def main() -> None:
     ap.add_argument("--no-flood", action="store_true", help="skip the run with a flooding client")
     ap.add_argument("--reviews", type=int, default=0, metavar="N", help="keep N 复盘 in flight: N more hands "
                     "played first, their reviews asked for as the load starts (computed at idle priority)")
+    ap.add_argument("--review-quiet-ms", type=float, metavar="MS", help="the served server's --review-quiet-ms "
+                    "(default: serve's own; 0: reviews beside the busy tables, at idle priority only)")
+    ap.add_argument("--review-wait", type=float, default=180.0, metavar="SEC", help="with --reviews: how long after "
+                    "the load to wait for the reviews it held back (default 180)")
     ap.add_argument("--base", metavar="URL", help="measure the server already running at URL (e.g. the router "
                     "of deploy/run-local.sh) instead of starting one")
     ap.add_argument("--server-pid", type=int, metavar="PID", help="with --base: the server's process, to count "
@@ -519,8 +527,10 @@ def main() -> None:
                                for key in SPREAD if key + "_range" in r)
             print(f"  (median of {r['repeats']} runs; counts summed; min-max: {spread})")
         if r.get("reviews"):
-            last = f", the last {r['reviews_last_s']:.1f} s in" if r.get("reviews_last_s") is not None else ""
-            print(f"  ({r['reviews']} reviews asked for as the load started: {r['reviews_done']} done during it{last})")
+            last = (f"; the last {r['reviews_last_s']:.1f} s after they were asked for, the load having lasted "
+                    f"{r['load_s']:.1f} s" if r.get("reviews_last_s") is not None else "")
+            print(f"  ({r['reviews']} reviews asked for as the load started: {r['reviews_done']} done during it, "
+                  f"{r.get('reviews_done_after', r['reviews_done'])} in all{last})")
         if r["flood"]:
             print(f"  (the flooder sent {r['flood_sent_mb']:.0f} MB and {r['flood_messages']} small messages; "
                   f"the server closed it {r['flooder_closed_by_server'] or 0} times and it came back)")

@@ -69,7 +69,34 @@ def wait_until(page, expression, timeout=30000):
             if "context was destroyed" not in str(exc):
                 raise
         page.wait_for_timeout(50)
-    raise AssertionError(f"timed out waiting for {expression}")
+    raise AssertionError(f"timed out waiting for {expression}; {what_the_page_shows(page)}")
+
+
+PAGE_REPORT = """() => {
+  const text = (sel) => { const el = document.querySelector(sel); return el ? el.innerText.replace(/\\s+/g, ' ').slice(0, 300) : null; };
+  return {url: location.href, visibility: document.visibilityState, lang: document.documentElement.lang,
+          room: text('#room-head'), phase: text('.board .phase'), prompt: text('#prompt'), actions: text('#actions'),
+          error: text('#error'), own_tiles: document.querySelectorAll('.seat.me .tile').length,
+          clickable: document.querySelectorAll('.seat.me .tile.click').length};
+}"""
+
+
+def what_the_page_shows(page, name=None):
+    """What a failed wait saw, for its message: the page's words where a player looks (the room line,
+    the phase, the prompt, the buttons, an error), its console errors, and a screenshot in SHOTS."""
+    try:
+        seen = page.evaluate(PAGE_REPORT)
+    except playwright_api.Error as exc:
+        seen = {"unreadable": str(exc)[:200]}
+    seen["console_errors"] = getattr(page, "errors", [])[-5:]
+    try:
+        os.makedirs(SHOTS, exist_ok=True)
+        path = os.path.join(SHOTS, name or f"failed-wait-{int(time.time() * 1000)}.png")
+        page.screenshot(path=path)
+        seen["screenshot"] = path
+    except playwright_api.Error:
+        pass
+    return f"the page showed {seen}"
 
 
 def new_player(browser, base, name, size=(1200, 900)):
@@ -150,7 +177,7 @@ def play_until_settlement(page, seconds=240, check=False, shots=None):
             page.screenshot(path=os.path.join(SHOTS, shots.pop("claim")))
         answer_once(page)
         page.wait_for_timeout(60)
-    raise AssertionError("no settlement dialog")
+    raise AssertionError(f"no settlement dialog; {what_the_page_shows(page)}")
 
 
 def answer_once(page):

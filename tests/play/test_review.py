@@ -186,6 +186,19 @@ def test_the_same_seed_gives_the_same_review(tmp_path):
     assert review_hand(write(tmp_path, records), 2, budget=2, seed=7).to_json() == one  # a path reads the same
 
 
+@pytest.mark.parametrize("variant", ["kawuxing", "sichuan"])
+def test_a_review_paused_between_its_pieces_is_the_same_review(variant):
+    """A server's review waits for its tables between pieces of the search (``pause``): about a
+    millisecond each, in both engines' searches and in 定缺's; the review is unchanged by it."""
+    records = greedy_hand(variant, seed=5)
+    calls = []
+    plain = review_hand(records, seat=1, budget=BUDGET * 2, seed=9)
+    paused = review_hand(records, seat=1, budget=BUDGET * 2, seed=9, pause=lambda: calls.append(1))
+    assert paused.to_json() == plain.to_json()
+    options = sum(len(d.options) for d in plain.decisions)  # the top ones only: a floor on the pieces
+    assert len(calls) >= 2 * options, (len(calls), options)
+
+
 def refused(capsys, *argv, fragment=""):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "", (code, out, err)

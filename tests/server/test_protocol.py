@@ -312,6 +312,9 @@ def test_an_infrastructure_failure_on_the_socket_is_its_code_never_its_text(fail
     from majiang.server import sockets
 
     class Failing:
+        def working(self):
+            pass
+
         async def set_ready(self, seat):
             raise failure
 

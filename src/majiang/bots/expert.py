@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import NamedTuple
 
 from majiang.bots.base import PythonEngineWarning, SeatView, native_engine, native_engine_missing
@@ -60,6 +61,7 @@ from majiang.games import GAMES, get_game
 # measured against strong (docs/BOTS-LAB.md), declared with the game (``GameSpec.bots["expert"]``).
 GAME_DEFAULTS = {name: game.bots["expert"] for name, game in GAMES.items() if "expert" in game.bots}
 SEARCH_KINDS = ("discard", "declare", "kong", "claim")
+PAUSE_CHUNK = 8  # native rollouts between two ``pause`` calls: about half a millisecond (in Python, one)
 
 
 class OptionValue(NamedTuple):
@@ -182,6 +184,9 @@ class ExpertAgent:
         self.failures = 0  # searches abandoned for strong's choice
         self.outlooks = 0  # decisions the outlook valued
         self.overruled = 0  # ... where it left strong's choice
+        # called between pieces of a search of about a millisecond each (rollouts in chunks of
+        # ``PAUSE_CHUNK``): a server's 复盘 waits there while its live tables work (server/quiet.py)
+        self.pause: Callable[[], None] | None = None
 
     def _set_search_budget(self, samples, first, batch, work, width, margin) -> None:
         self.samples = max(1, int(samples))
@@ -262,7 +267,11 @@ class ExpertAgent:
         elif obs["phase"] in ("turn", "claim"):
             rng = random.Random(self.rng.getrandbits(64))
             prepared = self.prepare(obs)
-            positions = [self.sample(prepared, rng) for _ in range(n)]
+            positions = []
+            for i in range(n):
+                if self.pause is not None and i % PAUSE_CHUNK == 0:
+                    self.pause()
+                positions.append(self.sample(prepared, rng))
             keys = [[rng.getrandbits(32) for _ in obs["players"]] for _ in range(n)]
             points = [self.play(obs, positions, keys, range(n), a) for a in options]
         else:
@@ -471,9 +480,18 @@ class ExpertAgent:
 
     def play(self, obs: dict, positions: list[Position], keys, which, action: Action) -> list[float]:
         """This seat's points in the rollouts from ``positions[i]`` (i in ``which``) after ``action``."""
-        me = obs["seat"]
         which = list(which)
         self.rollouts += len(which)
+        chunk = PAUSE_CHUNK if self.native is not None else 1  # a Python rollout alone takes milliseconds
+        if self.pause is not None and len(which) > chunk:  # the same rollouts, a pause between chunks
+            return [x for at in range(0, len(which), chunk)
+                    for x in self._play_chunk(obs, positions, keys, which[at:at + chunk], action)]
+        return self._play_chunk(obs, positions, keys, which, action)
+
+    def _play_chunk(self, obs: dict, positions: list[Position], keys, which: list[int], action: Action) -> list[float]:
+        if self.pause is not None:
+            self.pause()
+        me = obs["seat"]
         if self.native is not None:
             return self.play_native(obs, positions, keys, which, action)
         rules = SeatView(obs).rules

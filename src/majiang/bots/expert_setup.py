@@ -89,7 +89,10 @@ def _points(agent, obs: dict, view: SeatView, count: int, positions, n: int) -> 
     pool = _unseen(obs)
     rng = random.Random(agent.rng.getrandbits(64))
     points: list[list[float]] = [[] for _ in range(count)]
+    pause = getattr(agent, "pause", None)
     for _ in range(n):
+        if pause is not None:  # a review waits here while a server's tables work (one deal: about a millisecond)
+            pause()
         hands, wall = _deal(view, obs, pool, rng)
         keys = [rng.getrandbits(32) for _ in hands]
         for i, pos in enumerate(positions(hands, wall, rng)):

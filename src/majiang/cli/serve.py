@@ -6,6 +6,7 @@ import os
 
 from majiang.core.errors import MajiangError
 from majiang.play.review import DEFAULT_BUDGET, MAX_BUDGET
+from majiang.server.quiet import HOLD  # the standard library only: --help needs no web extra
 
 
 def lan_urls(host: str, port: int) -> list[str]:
@@ -34,6 +35,8 @@ def cmd_serve(args) -> int:
         args.reviews_per_minute = REVIEWS_PER_MINUTE
     if args.reviews_per_minute < 1:
         raise MajiangError(f"--reviews-per-minute must be 1 or more, got {args.reviews_per_minute}")
+    if not 0 <= args.review_quiet_ms <= 1000:
+        raise MajiangError(f"--review-quiet-ms must be 0 to 1000, got {args.review_quiet_ms:g}")
     if not 1 <= args.port <= 65535:
         raise MajiangError(f"--port must be 1-65535, got {args.port}")
     url = args.db or default_db_url()
@@ -48,7 +51,8 @@ def cmd_serve(args) -> int:
                          sockets_per_address=args.sockets_per_address,
                          bot_workers=workers, allowed_hosts=hosts, worker_id=args.worker_id,
                          lease_seconds=args.lease_seconds, full_gc_seconds=args.full_gc_seconds or None,
-                         review_budget=args.review_budget, reviews_per_minute=args.reviews_per_minute)
+                         review_budget=args.review_budget, reviews_per_minute=args.reviews_per_minute,
+                         review_hold=args.review_quiet_ms / 1000)
     except SQLAlchemyError as exc:
         raise open_error(url, exc) from None
     print(f"majiang: database {url.split('@')[-1]}")
@@ -98,6 +102,13 @@ def register(sub) -> None:
                    "8 without the native engine: a hand in a few seconds of one core; more is deeper and slower)")
     p.add_argument("--reviews-per-minute", type=int, default=None, metavar="N",
                    help="复盘 one person may start a minute (default 3; asking for a stored one costs nothing)")
+    p.add_argument("--review-quiet-ms", type=float, default=HOLD * 1000, metavar="MS",
+                   help=f"a 复盘 computes only once the live tables have been quiet this long (default "
+                   f"{HOLD * 1000:g}: "
+                   "each player's message, bot decision and action holds reviews back that long, so a table's answer "
+                   "shares the machine with at most a millisecond of one; a server whose tables never pause gives "
+                   "reviews time when they "
+                   "do); 0: reviews run beside busy tables, at idle priority only (a machine with cores to spare)")
     p.add_argument("--allowed-host", action="append", metavar="NAME",
                    help="a host name browsers may use to reach this server, besides its own addresses "
                    "(repeatable; e.g. the public name behind a proxy; '*' allows any)")

@@ -229,13 +229,15 @@ def _options(reviewer: ExpertAgent, obs: dict, legal: list[Action], played: Acti
 
 
 def review_hand(source: Any, seat: int, budget: int = DEFAULT_BUDGET, seed: int = 0, hand: int | None = None,
-                top: int = TOP, progress=None) -> HandReview:
+                top: int = TOP, progress=None, pause=None) -> HandReview:
     """Review ``seat``'s decisions in a finished hand (the module's docstring says how).
 
     ``source``: a JSON-lines log's path (``majiang simulate --log``, the arena, the server's
     export) or its records; ``hand``: which hand of a log of several; ``budget``: samples a
     decision (a turn or a claim; 换三张 and 定缺, played out from the deal, take a quarter); the
-    same ``seed`` gives the same review. ``progress(done, total)`` is called after each decision.
+    same ``seed`` gives the same review. ``progress(done, total)`` is called after each decision;
+    ``pause()`` between pieces of the search of about a millisecond each (a server's reviews wait
+    there while its tables work): neither changes the review.
     ``LogError``: a log that is malformed, tampered with (an event that does not replay) or
     unfinished; ``ReviewError``: a seat or budget out of range.
 
@@ -257,6 +259,7 @@ def review_hand(source: Any, seat: int, budget: int = DEFAULT_BUDGET, seed: int 
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.n:
         raise ReviewError(f"seat must be 0 to {final.n - 1} (this game seats {final.n}), got {seat!r}")
     reviewer = ExpertAgent(seed, engine="auto")
+    reviewer.pause = pause
     game = game_from_start(records[0])
     steps = [(i, r) for i, r in enumerate(records) if r["type"] == "action"]
     mine = sum(1 for _, r in steps if r["seat"] == seat)
@@ -268,6 +271,8 @@ def review_hand(source: Any, seat: int, budget: int = DEFAULT_BUDGET, seed: int 
         if actor == seat:
             legal = game.legal_actions(seat)
             if len(set(legal)) > 1:
+                if pause is not None:  # the candidates and the search's setting out are pieces too
+                    pause()
                 obs = game.observation(seat)
                 reviewed = _review_one(reviewer, obs, legal, played, index, budget, top)
                 if isinstance(reviewed, str):

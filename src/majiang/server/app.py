@@ -51,7 +51,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from majiang.core.errors import MajiangError
-from majiang.server import collector
+from majiang.server import collector, quiet
 from majiang.server.bots import BotRunner
 from majiang.server.budgets import AddressBudgets
 from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
@@ -118,7 +118,7 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
                lease_seconds: float = LEASE_SECONDS, upgrade: bool | None = None,
                sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS, full_gc_seconds: float | None = None,
                code_misses_per_10min: int = 60, review_budget: int | None = None,
-               reviews_per_minute: int = REVIEWS_PER_MINUTE) -> FastAPI:
+               reviews_per_minute: int = REVIEWS_PER_MINUTE, review_hold: float = quiet.HOLD) -> FastAPI:
     """``bot_workers``: processes that run the bots' decisions (0: a thread of this process).
     ``allowed_hosts``: the host names requests may use (None: any; ``majiang serve`` sets them).
     ``worker_id``: this worker's name among many on one database (tables are then leased, see
@@ -129,18 +129,21 @@ def create_app(db_url: str | None = None, bot_delay: float = BOT_DELAY, absent_a
     (``majiang serve`` does; see ``collector``). ``code_misses_per_10min``: unknown room codes an
     address may ask for before it is refused every room for a while (docs/SECURITY.md).
     ``review_budget``: samples a decision of a 复盘 (None: ``review_hand``'s default);
-    ``reviews_per_minute``: 复盘 one person may start a minute (``reviews``)."""
+    ``reviews_per_minute``: 复盘 one person may start a minute (``reviews``); ``review_hold``:
+    seconds a table's event keeps reviews waiting (``quiet``; 0: reviews beside busy tables)."""
     url = db_url or default_db_url()
     if worker_id is None and not url.startswith("sqlite"):
         worker_id = new_worker_id()
     store = Store(url, upgrade=upgrade, worker=worker_id)
     store.lease_seconds = lease_seconds
+    activity = quiet.TableActivity(review_hold)
     live = Tables(store, bot_delay, absent_after, BotRunner(bot_workers), worker=worker_id,
-                  lease_seconds=lease_seconds)
+                  lease_seconds=lease_seconds, activity=activity)
     limits = Limits(new_players=RateLimit(new_players_per_10min, 600.0),
                     code_misses=RateLimit(code_misses_per_10min, 600.0))
     state = AppState(store, live, limits, share_urls=list(share_urls or []), sockets_per_address=sockets_per_address)
-    state.reviews = Reviews(store, live.runner, budget=review_budget, per_minute=reviews_per_minute)
+    state.reviews = Reviews(store, live.runner, budget=review_budget, per_minute=reviews_per_minute,
+                            activity=activity)
     app = FastAPI(title="majiang", docs_url=None, redoc_url=None,
                   lifespan=_lifespan(live, full_gc_seconds, state.reviews))
     app.state.server = state

@@ -26,6 +26,7 @@ from majiang.bots import make_agent
 from majiang.engine import Action
 from majiang.server.orphans import watch_parent
 from majiang.server.priority import idle_worker
+from majiang.server.quiet import TableActivity
 
 _AGENTS: dict[tuple[str, int], Any] = {}  # per worker process: one agent per (level, seed)
 
@@ -49,11 +50,13 @@ _RUNNERS_WITH_POOLS: weakref.WeakSet = weakref.WeakSet()  # runners whose pools 
 
 
 class BotRunner:
-    """``workers`` processes (0: a thread); ``idle``: at the lowest CPU priority (``priority``)."""
+    """``workers`` processes (0: a thread); ``idle``: at the lowest CPU priority (``priority``),
+    waiting for ``activity``'s tables (``quiet``: a review process)."""
 
-    def __init__(self, workers: int = 0, idle: bool = False) -> None:
+    def __init__(self, workers: int = 0, idle: bool = False, activity: TableActivity | None = None) -> None:
         self.workers = workers
         self.idle = idle
+        self.activity = activity
         self.pool: ProcessPoolExecutor | None = None
         self.restarts = 0  # pools replaced after a worker died
         if workers > 0:
@@ -67,8 +70,10 @@ class BotRunner:
             # the forkserver watches the server too (orphans.py): nothing outlives a killed server
             os.environ["MAJIANG_FORKSERVER_WATCH"] = "1"
             context.set_forkserver_preload(["majiang.server.orphans"])
-        return ProcessPoolExecutor(self.workers, mp_context=context,
-                                   initializer=idle_worker if self.idle else watch_parent)
+        if self.idle:
+            return ProcessPoolExecutor(self.workers, mp_context=context, initializer=idle_worker,
+                                       initargs=(self.activity,))
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=watch_parent)
 
     def warm(self) -> None:
         """Start the workers now rather than at the first bot decision."""

@@ -205,6 +205,7 @@ class TableDriver:
             action, choices = player_default(legal, g.last_draw if g.phase == "turn" else None, default == "safe",
                                              unsafe_tiles(g, seat))
         if action is None:  # the bot thinks outside the table's lock (and off the event loop)
+            self.working()
             action = await self._bot_choice(seat, g, choices)
         async with self.lock:
             moved = self.game is not g or self._pending_of(seat) is not decision
@@ -218,6 +219,7 @@ class TableDriver:
         is raised. Called holding the table's lock."""
         g = self.game
         assert g is not None
+        self.working()
         if self.running.closed:  # handed to another worker: this copy of the table must not move on
             raise LeaseLost("this table moved to another server")
         if self.state.match is not MatchState.PLAYING:  # 解散 carried while this waited for the lock
@@ -241,6 +243,12 @@ class TableDriver:
         self._hold_or_send(self.game)
         if cancelled:  # the task awaiting the store was cancelled: the table is whole, now let it end
             raise asyncio.CancelledError
+
+    def working(self) -> None:
+        """This table works now (a player's message, a bot asked, an action applied): the server's
+        reviews wait until it has been quiet a moment (``quiet``)."""
+        if self.running.activity is not None:
+            self.running.activity.busy()
 
     def _hold_or_send(self, g: Game) -> None:
         """A claim window that bots (or absent players) close at once is not shown: its frame would

@@ -39,6 +39,7 @@ from majiang.server.fanout import FanOut
 from majiang.server.journal import Journal, outcome
 from majiang.server.match import Ledger, MatchState
 from majiang.server.presence import Presence
+from majiang.server.quiet import TableActivity
 from majiang.server.seating import Join, Lineup, Seated, hand_lineups
 from majiang.server.store import Append, Store
 from majiang.server.store_async import AsyncStore
@@ -66,7 +67,8 @@ class HandLog:
 
 @dataclass
 class Running:
-    """The driver's own bookkeeping: its task and wake-up, and when it may try again after a failure."""
+    """The driver's own bookkeeping: its task and wake-up, when it may try again after a failure, and
+    the server's mark of its tables' work."""
 
     task: asyncio.Task | None = None
     wake: asyncio.Event | None = None
@@ -76,12 +78,13 @@ class Running:
     over_at: float = 0.0  # wall-clock second the hand ended (the ready timer runs from it)
     last_activity: float = field(default_factory=time.time)
     on_lost: Any = None  # called with the code when a write finds the lease gone
+    activity: TableActivity | None = None  # the server's tables, marked busy as this one works (``quiet``)
 
 
 class LiveTable(PlayerCommands, TableDriver):
     def __init__(self, store: Store, room: dict, bot_delay: float = BOT_DELAY, absent_after: float = ABSENT_AFTER,
                  settings: TableSettings | None = None, runner: BotRunner | None = None,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, activity: TableActivity | None = None) -> None:
         self.store = store
         self.journal = journal or Journal.shared(store)
         self.runner = runner or BotRunner(0)
@@ -102,7 +105,7 @@ class LiveTable(PlayerCommands, TableDriver):
         self.lineup: Lineup | None = None  # who sits where in the hand in play (the seat ledger)
         self.bots = self._seat_bots(room["seats"])
         self.rematch_lock = asyncio.Lock()  # one new room per match, while making it awaits the store
-        self.running = Running()
+        self.running = Running(activity=activity)
 
     def _seat_bots(self, seats: list[dict]) -> list:
         # the seeds come from this module's ``secrets`` (the tests fix them there)

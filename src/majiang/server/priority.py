@@ -12,6 +12,7 @@ import contextlib
 import os
 
 from majiang.server.orphans import watch_parent
+from majiang.server.quiet import TableActivity, review_process
 
 
 def lower_priority() -> str:
@@ -28,11 +29,13 @@ def lower_priority() -> str:
         return "nice"
 
 
-def idle_worker() -> None:
+def idle_worker(activity: TableActivity | None = None) -> None:
     """The initializer of an idle runner's process: it watches its parent (a thread of its own, left
-    at the usual priority: Linux sets a policy per thread), then yields the cores."""
+    at the usual priority: Linux sets a policy per thread), then yields the cores; ``activity``: the
+    server's tables, which its reviews wait for (``quiet``)."""
     watch_parent()
     lower_priority()
+    review_process(activity)
 
 
 def current_priority() -> str:

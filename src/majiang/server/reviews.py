@@ -48,6 +48,7 @@ from majiang.server import seating
 from majiang.server.bots import BotRunner
 from majiang.server.db import StoreError, game_lines, games, hand_reviews
 from majiang.server.errors import Refusal
+from majiang.server.quiet import TableActivity, wait_for_tables
 from majiang.server.rooms import room_or_404
 from majiang.server.security import RateLimit
 from majiang.server.store import Store
@@ -110,17 +111,24 @@ class Stopped(Exception):
     """A review cut short because the server stops (a thread's review: processes are just stopped)."""
 
 
-def compute(records: list[dict], seat: int, budget: int, seed: int, stop: threading.Event | None = None) -> dict:
+def compute(records: list[dict], seat: int, budget: int, seed: int, stop: threading.Event | None = None,
+            activity: TableActivity | None = None) -> dict:
     """The review as JSON, each decision with ``frame``: the replay's frame (``replays.build_replay``:
     the deal, then one a logged action) that shows the position when the decision was made.
-    ``stop``: once set, the review ends at its next decision (``Stopped``)."""
+    ``stop``: once set, the review ends at its next decision (``Stopped``). It waits while the
+    server's tables are busy (``quiet``): ``activity``'s in a thread of the server, the process's own
+    in a review process."""
     from majiang.play.review import review_hand
 
     def progress(done: int, total: int) -> None:
         if stop is not None and stop.is_set():
             raise Stopped(f"stopped after {done} of {total} decisions")
 
-    review = review_hand(records, seat, budget=budget, seed=seed, progress=progress).to_json()
+    def pause() -> None:
+        activity.wait_for_quiet(stop)  # type: ignore[union-attr]
+
+    review = review_hand(records, seat, budget=budget, seed=seed, progress=progress,
+                         pause=pause if activity is not None else wait_for_tables).to_json()
     frames, before = 0, {}
     for i, r in enumerate(records):
         before[i] = frames
@@ -151,7 +159,8 @@ class Reviews:
     reviews computed together (None: half the runner's workers, at least one)."""
 
     def __init__(self, store: Store, runner: BotRunner, budget: int | None = None,
-                 per_minute: int = REVIEWS_PER_MINUTE, at_once: int | None = None) -> None:
+                 per_minute: int = REVIEWS_PER_MINUTE, at_once: int | None = None,
+                 activity: TableActivity | None = None) -> None:
         from majiang.bots.base import native_engine
         from majiang.play.review import DEFAULT_BUDGET
 
@@ -162,6 +171,7 @@ class Reviews:
         self.rate = RateLimit(per_minute, 60.0)
         self.at_once = at_once if at_once is not None else max(1, runner.workers // 2)
         self.own: BotRunner | None = None  # the reviews' own idle processes, made at the first review
+        self.activity = activity or TableActivity(0.0)  # the tables reviews wait for (``quiet``)
         self.stop = threading.Event()  # set when the server stops: a thread's review ends
         self.jobs: dict[tuple[int, int], Job] = {}  # (games.id, seat) -> not stored yet
         self.queue: list[tuple[int, int]] = []  # waiting, in order
@@ -195,6 +205,7 @@ class Reviews:
             out["ahead"] = self.queue.index(key) if key in self.queue else 0
         elif job.status == "running":
             out["seconds"] = round(time.monotonic() - job.started, 1)
+            out["waiting"] = self.activity.waiting()  # for the tables: they come first (``quiet``)
         elif job.status == "failed":
             out["error"] = job.error
         return out
@@ -270,9 +281,9 @@ class Reviews:
         """The review computed off the event loop: in the reviews' own idle processes, else (a runner
         without processes: tests, tiny servers) a thread."""
         if self.runner.workers == 0:
-            return await asyncio.to_thread(compute, records, seat, self.budget, seed, self.stop)
+            return await asyncio.to_thread(compute, records, seat, self.budget, seed, self.stop, self.activity)
         if self.own is None:  # made at the first review: a server nobody asks for one has no such process
-            self.own = BotRunner(self.at_once, idle=True)
+            self.own = BotRunner(self.at_once, idle=True, activity=self.activity)
         own = self.own
         try:
             return await asyncio.get_running_loop().run_in_executor(

@@ -44,6 +44,7 @@ async def handle(table: LiveTable, seat: int | None, raw: str | None, size: int)
     try:
         if seat is None:
             raise Refusal("seat.spectator")
+        table.working()  # a player's message: reviews wait (``quiet``)
         await dispatch(table, seat, msg)
     except StoreError:  # the action was taken in hand and not kept: say so, not only "unavailable"
         return ws_refusal("store.not_stored")

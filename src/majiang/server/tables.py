@@ -14,6 +14,7 @@ from majiang.server.clock import ABSENT_AFTER, BOT_DELAY
 from majiang.server.errors import InfrastructureError
 from majiang.server.journal import Journal
 from majiang.server.live_table import LiveTable
+from majiang.server.quiet import TableActivity
 from majiang.server.store import LEASE_SECONDS, Store, StoreError
 from majiang.server.store_async import AsyncStore
 
@@ -47,6 +48,7 @@ class Tables:
     bot_delay: float = BOT_DELAY
     absent_after: float = ABSENT_AFTER
     runner: BotRunner = field(default_factory=BotRunner)
+    activity: TableActivity | None = None  # marked as the tables work: reviews wait for them (``quiet``)
     live: dict[str, LiveTable] = field(default_factory=dict)
     idle_after: float = 120.0  # seconds without a connection before a table leaves memory
     worker: str | None = None
@@ -109,7 +111,7 @@ class Tables:
                 raise Elsewhere(f"table {code} is driven by {holder}")
             room = self.store.room(code) or room  # as stored once the lease is ours
         table = LiveTable(self.store, room, self.bot_delay, self.absent_after, runner=self.runner,
-                          journal=Journal.shared(self.store))
+                          journal=Journal.shared(self.store), activity=self.activity)
         if room["status"] in ("playing", "finished"):
             table.resume()
         return table

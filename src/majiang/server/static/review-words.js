@@ -7,7 +7,7 @@ import { splitTiles } from "./words.js";
 /** @type {Record<string, Record<string, string>>} */
 export const WORDS = {
   zh: {
-    title: "复盘 · {who}", queued: "排队中 (前面还有 {n} 个)…", running: "计算中… {s}秒 (你的 {n} 个决定)", retry: "重试",
+    title: "复盘 · {who}", queued: "排队中 (前面还有 {n} 个)…", running: "计算中… {s}秒 (你的 {n} 个决定)", waiting: "牌桌正忙, 等空闲时再算… {s}秒 (你的 {n} 个决定)", retry: "重试",
     match: "一致率 {p}", loss: "期望损失 {x} ±{e} 分", costliest: "损失最大:", step: "第{i}步 −{x}",
     sev_none: "无损失", sev_small: "小失误", sev_big: "大失误", you: "你", best: "推荐",
     played: "你: {a}", same: "和复盘一致", best_is: "复盘: {a}", cost: "损失 {x} ±{e} 分",
@@ -17,7 +17,7 @@ export const WORDS = {
     strength: "复盘者: 大师 (expert) 的搜索, 每个决定抽样 {n} 次, 只用你当时看得到的信息, 每个选项由普通机器人打到本局结束; 差距在噪声 (两倍标准误) 以内不算损失, 损失 1 分以上为大失误。大师的实测 (每局得分, 95% 区间, 同桌对局): 卡五星 +0.69 [0.41, 0.97] (高手 +0.37 [0.19, 0.55]); 四川 +2.14 [1.57, 2.72] (高手 +1.69 [1.42, 1.96]); 单对高手: 卡五星领先 +0.12 [0.02, 0.21], 四川持平。",
   },
   en: {
-    title: "Review · {who}", queued: "Queued ({n} ahead)…", running: "Reviewing… {s} s ({n} decisions of yours)", retry: "Try again",
+    title: "Review · {who}", queued: "Queued ({n} ahead)…", running: "Reviewing… {s} s ({n} decisions of yours)", waiting: "Waiting while the tables in play come first… {s} s ({n} decisions of yours)", retry: "Try again",
     match: "Agreement {p}", loss: "Expected loss {x} ±{e} points", costliest: "Costliest:", step: "step {i} −{x}",
     sev_none: "no loss", sev_small: "small loss", sev_big: "big loss", you: "you", best: "best",
     played: "You: {a}", same: "as the reviewer", best_is: "Reviewer: {a}", cost: "cost {x} ±{e} points",

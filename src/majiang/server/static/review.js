@@ -77,7 +77,7 @@ export function drawPanel(got, frame, last, who, on) {
   const fold = h`<button type="button" class="tool rv-fold" aria-expanded="${folded ? "false" : "true"}">${folded ? say("show") : say("hide")}</button>`;
   if (got.status !== "done") {
     const line = got.status === "queued" ? say("queued", { n: got.ahead || 0 })
-      : got.status === "running" ? say("running", { s: Math.round(got.seconds || 0), n: got.decisions || 0 })
+      : got.status === "running" ? say(got.waiting ? "waiting" : "running", { s: Math.round(got.seconds || 0), n: got.decisions || 0 })
         : got.status === "failed" ? I18N.errorText({ code: got.error, message: got.error }) : I18N.errorText(got.refusal);
     setHTML(panel, h`<div class="rv-head"><b>${t("review")}</b> <span class="rv-wait">${line}</span>${got.status === "failed" ? h` <button type="button" class="tool rv-retry">${say("retry")}</button>` : ""}</div>`);
     const retry = panel.querySelector(".rv-retry");
