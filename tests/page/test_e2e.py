@@ -99,8 +99,12 @@ def what_the_page_shows(page, name=None):
     return f"the page showed {seen}"
 
 
-def new_player(browser, base, name, size=(1200, 900)):
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+def new_player(browser, base, name, size=(1200, 900), init=None, **context):
+    """A player of their own (a browser context: cookies apart) named ``name`` in the lobby;
+    ``init``: a script run before the page's own; ``context``: more of the context's options."""
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}, **context).new_page()
+    if init:
+        page.add_init_script(init)
     page.errors = []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -622,18 +626,8 @@ def test_own_tiles_are_tap_targets_of_44_px_inside_the_screen(server, browser, s
 
 
 def start_solo(browser, server, name, size="desktop", reduced=False, init=None):
-    ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]},
-                              reduced_motion="reduce" if reduced else "no-preference")
-    if init:
-        ctx.add_init_script(init)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(server)
-    page.fill("#name", name)
-    page.click("#save-name")
-    wait_until(page, f"document.querySelector('#me').textContent === {name!r}")
+    page = new_player(browser, server, name, SIZES[size], init=init,
+                      reduced_motion="reduce" if reduced else "no-preference")
     return solo_room(page, server)
 
 

@@ -33,6 +33,7 @@ restart computes them anew.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
@@ -124,11 +125,8 @@ def compute(records: list[dict], seat: int, budget: int, seed: int, stop: thread
         if stop is not None and stop.is_set():
             raise Stopped(f"stopped after {done} of {total} decisions")
 
-    def pause() -> None:
-        activity.wait_for_quiet(stop)  # type: ignore[union-attr]
-
-    review = review_hand(records, seat, budget=budget, seed=seed, progress=progress,
-                         pause=pause if activity is not None else wait_for_tables).to_json()
+    pause = functools.partial(activity.wait_for_quiet, stop) if activity is not None else wait_for_tables
+    review = review_hand(records, seat, budget=budget, seed=seed, progress=progress, pause=pause).to_json()
     frames, before = 0, {}
     for i, r in enumerate(records):
         before[i] = frames
