@@ -20,7 +20,8 @@ With --reviews N, N more hands are played first (one player each) and, as the lo
 player asks for the 复盘 of their hand: up to N reviews queued or computing in the server's review
 processes (idle CPU priority, and only while the tables are quiet: server/quiet.py) while the tables
 play (the row counts those done during the load and after it, and their CPU is counted in the
-pool's): a table's latency should not move. --review-quiet-ms 0 runs them beside the busy tables.
+pool's), printed under the same load without reviews on the same server, run first: a table's
+latency should not move. --review-quiet-ms 0 runs them beside the busy tables.
 
 Then the same again while one more client floods the server (huge messages, and small ones as fast
 as it can send): the two rows side by side show what a flood costs everyone else's tables.
@@ -403,14 +404,18 @@ async def one_server(args, tables_n: int, src: str | None, label: str) -> list[d
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        rows.append(await one_run(base, args, False, tables_n, server.pid))
-        if not args.no_flood:
-            rows.append(await one_run(base, args, True, tables_n, server.pid))
+        # with --reviews, the same load without them first, on the same server: the reference beside
+        for reviews in ([0, args.reviews] if args.reviews else [0]):
+            run_args = argparse.Namespace(**{**vars(args), "reviews": reviews})
+            rows.append(await one_run(base, run_args, False, tables_n, server.pid))
+            if not args.no_flood:
+                rows.append(await one_run(base, run_args, True, tables_n, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)
     for r in rows:
-        r["label"] = label + (", one client flooding" if r["flood"] else "")
+        with_reviews = f", {r['reviews']} reviews asked" if r["reviews"] else (", no reviews" if args.reviews else "")
+        r["label"] = label + with_reviews + (", one client flooding" if r["flood"] else "")
     return rows
 
 
